@@ -1,0 +1,29 @@
+// layoutopt: the command-line entry point. Wires subcommands together; no logic of its own.
+
+#include <exception>
+#include <iostream>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"layoutopt: graph-level layout optimizer for CNN inference on CPUs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "layoutopt 0.1.0");
+  using namespace layoutopt::apps;
+  add_zoo_command(app);
+  add_info_command(app);
+  add_export_command(app);
+  add_dot_command(app);
+  add_solve_command(app);
+  add_gen_instance_command(app);
+  add_compare_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const std::exception& e) {
+    std::cerr << "layoutopt: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

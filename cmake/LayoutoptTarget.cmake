@@ -1,0 +1,24 @@
+# Shared settings for every target we own: strict warnings as errors, optional sanitizers.
+# Third-party headers are included as SYSTEM so their warnings never fail our build.
+
+function(layoutopt_strict target)
+  target_compile_options(${target} PRIVATE
+    -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wno-sign-conversion -Werror)
+  if(LAYOUTOPT_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer
+                           -fno-sanitize-recover=all)
+    target_link_options(${target} PRIVATE -fsanitize=address,undefined)
+  endif()
+endfunction()
+
+# layoutopt_library(NAME <name> SOURCES ... [DEPS ...] [PRIVATE_DEPS ...])
+# Declares library layoutopt_<name> with public headers in <folder>/include.
+function(layoutopt_library)
+  cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  set(target layoutopt_${ARG_NAME})
+  add_library(${target} STATIC ${ARG_SOURCES})
+  add_library(layoutopt::${ARG_NAME} ALIAS ${target})
+  target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_link_libraries(${target} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
+  layoutopt_strict(${target})
+endfunction()

@@ -1,0 +1,77 @@
+#pragma once
+// Layout algebra: a tensor layout is a sequence of axes, as in TVM's layout strings.
+//
+//   "NCHW"      four primal axes, outermost first
+//   "NCHW16c"   channel axis C split: an outer C/16 axis and an inner 16-wide c axis
+//   "OIHW4i16o" weight layout with input- and output-channel blocks
+//   "NHWC", "NC", "NC16c"
+//
+// Uppercase letters are primal (logical) axes; a number followed by the lowercase letter
+// of a primal axis is a sub-axis of that fixed size, nested inside the primal axis. The
+// logical shape of a tensor is always given in its canonical order (NCHW for activations,
+// OIHW for conv weights, NC for 2-D); the layout decides only the physical order.
+
+#include <cstdint>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace layoutopt::layout {
+
+/// Raised for malformed layout strings and for blockings that do not fit a shape.
+class LayoutError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One physical axis: either primal ('C', factor 0) or a sub-axis ('c', factor 16).
+struct Axis {
+  char name = 0;
+  int64_t factor = 0;  ///< 0 for a primal axis, the block size for a sub-axis
+  [[nodiscard]] bool is_primal() const { return factor == 0; }
+  bool operator==(const Axis&) const = default;
+};
+
+class Layout {
+ public:
+  Layout() = default;
+  /// Parses a layout string; throws LayoutError naming the offending character.
+  static Layout parse(std::string_view text);
+
+  static Layout nchw() { return parse("NCHW"); }
+  static Layout nhwc() { return parse("NHWC"); }
+  static Layout nchwc(int64_t block);
+  static Layout oihw() { return parse("OIHW"); }
+  static Layout oihwio(int64_t in_block, int64_t out_block);
+
+  [[nodiscard]] const std::vector<Axis>& axes() const { return axes_; }
+  [[nodiscard]] std::string str() const;
+  [[nodiscard]] bool empty() const { return axes_.empty(); }
+
+  /// Primal axes in physical order ("NCHW16c" -> "NCHW", "NHWC" -> "NHWC").
+  [[nodiscard]] std::string primal_axes() const;
+  /// Product of all sub-axis factors of a primal axis (1 when it is not split).
+  [[nodiscard]] int64_t block_of(char primal) const;
+  /// True when both layouts describe the same primal axes (possibly ordered or blocked differently).
+  [[nodiscard]] bool same_primal_axes(const Layout& other) const;
+
+  /// Physical shape of a tensor whose logical shape is given in `canonical` order, e.g.
+  /// physical_shape({1,64,56,56}, NCHW) for NCHW16c is {1,4,56,56,16}. Throws LayoutError
+  /// when a block does not divide its axis or the axes do not match.
+  [[nodiscard]] std::vector<int64_t> physical_shape(std::span<const int64_t> logical,
+                                                    const Layout& canonical) const;
+  /// Throws LayoutError unless physical_shape would succeed.
+  void check_fits(std::span<const int64_t> logical, const Layout& canonical) const;
+
+  bool operator==(const Layout&) const = default;
+
+ private:
+  std::vector<Axis> axes_;
+};
+
+/// Canonical (logical) layout for a tensor of the given rank: NC, NCW?, NCHW.
+Layout canonical_data_layout(size_t rank);
+
+}  // namespace layoutopt::layout

@@ -1,0 +1,48 @@
+#include "layoutopt/layout/layout.h"
+
+#include <doctest/doctest.h>
+
+using layoutopt::layout::Layout;
+using layoutopt::layout::LayoutError;
+
+TEST_CASE("layout strings parse and print back unchanged") {
+  for (const char* text : {"NCHW", "NHWC", "NCHW8c", "NCHW16c", "OIHW", "OIHW4i16o", "NC", "NC16c"})
+    CHECK(Layout::parse(text).str() == text);
+  CHECK(Layout::nchwc(32).str() == "NCHW32c");
+  CHECK(Layout::oihwio(8, 16).str() == "OIHW8i16o");
+}
+
+TEST_CASE("blocked layouts report their blocks and primal axes") {
+  const Layout blocked = Layout::parse("NCHW16c");
+  CHECK(blocked.block_of('C') == 16);
+  CHECK(blocked.block_of('H') == 1);
+  CHECK(blocked.primal_axes() == "NCHW");
+  CHECK(blocked.same_primal_axes(Layout::nhwc()));
+  CHECK_FALSE(blocked.same_primal_axes(Layout::oihw()));
+}
+
+TEST_CASE("physical shapes follow the layout") {
+  const std::vector<int64_t> logical{1, 64, 56, 28};
+  CHECK(Layout::nchwc(16).physical_shape(logical, Layout::nchw()) == std::vector<int64_t>{1, 4, 56, 28, 16});
+  CHECK(Layout::nhwc().physical_shape(logical, Layout::nchw()) == std::vector<int64_t>{1, 56, 28, 64});
+  const std::vector<int64_t> weights{64, 32, 3, 3};
+  CHECK(Layout::oihwio(8, 16).physical_shape(weights, Layout::oihw()) ==
+        std::vector<int64_t>{4, 4, 3, 3, 8, 16});
+}
+
+TEST_CASE("malformed layout strings are rejected with the reason") {
+  CHECK_THROWS_WITH_AS(Layout::parse(""), "invalid layout '': empty string", LayoutError);
+  CHECK_THROWS_WITH_AS(Layout::parse("NCHWc"), doctest::Contains("needs a block size"), LayoutError);
+  CHECK_THROWS_WITH_AS(Layout::parse("NCHW16"), doctest::Contains("trailing block size"), LayoutError);
+  CHECK_THROWS_WITH_AS(Layout::parse("NCHC"), doctest::Contains("appears twice"), LayoutError);
+  CHECK_THROWS_WITH_AS(Layout::parse("NCHW8k"), doctest::Contains("no primal axis 'K'"), LayoutError);
+  CHECK_THROWS_WITH_AS(Layout::parse("NC-HW"), doctest::Contains("unexpected character '-'"), LayoutError);
+  CHECK_THROWS_WITH_AS(Layout::parse("NCHW0c"), doctest::Contains("must be positive"), LayoutError);
+}
+
+TEST_CASE("blockings that do not divide the channels are rejected") {
+  const std::vector<int64_t> logical{1, 3, 224, 224};
+  CHECK_THROWS_WITH_AS(Layout::nchwc(16).check_fits(logical, Layout::nchw()),
+                       doctest::Contains("block 16 does not divide axis C of extent 3"), LayoutError);
+  CHECK_THROWS_AS(Layout::nchwc(16).check_fits(std::vector<int64_t>{1, 16}, Layout::nchw()), LayoutError);
+}
