@@ -1,0 +1,35 @@
+#include "cli_common.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace layoutopt::apps {
+
+void add_model_argument(CLI::App& command, ModelArgument& argument) {
+  command.add_option("MODEL", argument.spec, "built-in network (see `layoutopt zoo`), .onnx file or layoutopt .json")
+      ->required();
+  command.add_option("--batch", argument.options.batch, "batch size for built-in networks and ONNX inputs")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command.add_option("--seed", argument.options.seed, "seed of generated weights")->capture_default_str();
+}
+
+std::string with_commas(int64_t value) {
+  std::string digits = std::to_string(value < 0 ? -value : value);
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
+  return (value < 0 ? "-" : "") + digits;
+}
+
+std::string si_units(double value) {
+  const char* suffixes[] = {"", " K", " M", " G", " T"};
+  int index = 0;
+  while (std::abs(value) >= 1000.0 && index < 4) {
+    value /= 1000.0;
+    ++index;
+  }
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, index >= 3 ? "%.2f%s" : "%.1f%s", value, suffixes[index]);
+  return buffer;
+}
+
+}  // namespace layoutopt::apps

@@ -1,0 +1,25 @@
+#pragma once
+// Pieces several subcommands share: the MODEL argument with its flags, and number formats.
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <string>
+
+#include "model_loader.h"
+
+namespace layoutopt::apps {
+
+struct ModelArgument {
+  std::string spec;
+  ModelOptions options;
+};
+
+/// Adds the positional MODEL and the --batch / --seed flags.
+void add_model_argument(CLI::App& command, ModelArgument& argument);
+
+/// 25557032 -> "25,557,032"
+[[nodiscard]] std::string with_commas(int64_t value);
+/// 4089184256 -> "4.09 G", 118013952 -> "118.0 M"
+[[nodiscard]] std::string si_units(double value);
+
+}  // namespace layoutopt::apps

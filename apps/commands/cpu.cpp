@@ -1,0 +1,94 @@
+// `layoutopt cpu [--threads N] [--json]`: the machine facts every measurement depends on and
+// the measured peak fp32 FMA throughput, the ceiling kernel efficiencies are quoted against.
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "../commands.h"
+#include "layoutopt/measure/cpu_info.h"
+#include "layoutopt/measure/peak_flops.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+struct CpuFlags {
+  int threads = 0;
+  bool json = false;
+};
+
+std::string cache_name(const measure::CacheInfo& cache) {
+  const char kind = cache.type == "Data" ? 'd' : cache.type == "Instruction" ? 'i' : '\0';
+  return "L" + std::to_string(cache.level) + (kind ? std::string(1, kind) : "");
+}
+
+std::string bytes_text(int64_t bytes) {
+  if (bytes >= (int64_t{1} << 20) && bytes % (int64_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes >> 10) + " KiB";
+}
+
+nlohmann::json cpu_json(const measure::CpuInfo& cpu, const measure::PeakFlops& peak) {
+  nlohmann::json caches = nlohmann::json::array();
+  for (const auto& cache : cpu.caches)
+    caches.push_back({{"name", cache_name(cache)},
+                      {"level", cache.level},
+                      {"type", cache.type},
+                      {"bytes", cache.size_bytes},
+                      {"shared_by_cpus", cache.shared_by_cpus}});
+  return {{"vendor", cpu.vendor},
+          {"model", cpu.model_name},
+          {"isa", cpu.simd_features()},
+          {"physical_cores", cpu.physical_cores},
+          {"logical_cores", cpu.logical_cores},
+          {"default_threads", cpu.default_threads},
+          {"caches", caches},
+          {"peak",
+           {{"gflops", peak.gflops},
+            {"median_gflops", peak.median_gflops},
+            {"threads", peak.threads},
+            {"isa", peak.isa},
+            {"runs", peak.timing.repeats},
+            {"median_ms", peak.timing.ms.median},
+            {"mad_ms", peak.timing.ms.mad}}}};
+}
+
+void print_cpu(const measure::CpuInfo& cpu, const measure::PeakFlops& peak) {
+  std::ostringstream isa, caches;
+  for (const auto& feature : cpu.simd_features()) isa << feature << " ";
+  for (const auto& cache : cpu.caches)
+    caches << cache_name(cache) << " " << bytes_text(cache.size_bytes) << " (" << cache.shared_by_cpus
+           << (cache.shared_by_cpus == 1 ? " cpu)  " : " cpus)  ");
+  std::cout << std::left << std::setw(12) << "cpu" << cpu.model_name << " (" << cpu.vendor << ")\n"
+            << std::setw(12) << "isa" << isa.str() << "\n"
+            << std::setw(12) << "cores" << cpu.physical_cores << " physical, " << cpu.logical_cores << " logical\n"
+            << std::setw(12) << "threads" << cpu.default_threads << " by default\n"
+            << std::setw(12) << "caches" << caches.str() << "\n"
+            << std::setw(12) << "peak fp32" << std::fixed << std::setprecision(1) << peak.gflops << " GFLOPS on "
+            << peak.threads << (peak.threads == 1 ? " thread" : " threads") << " (" << peak.isa << " FMA, fastest of "
+            << peak.timing.repeats << " runs; median " << peak.median_gflops << ")\n";
+}
+
+}  // namespace
+
+void add_cpu_command(CLI::App& app) {
+  auto flags = std::make_shared<CpuFlags>();
+  CLI::App* command =
+      app.add_subcommand("cpu", "CPU model, SIMD features, cores, caches and the measured peak fp32 FMA throughput");
+  command->add_option("--threads", flags->threads, "threads for the peak measurement (default: OpenMP's default)")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--json", flags->json, "print machine-readable JSON");
+  command->callback([flags] {
+    const measure::CpuInfo cpu = measure::detect_cpu();
+    measure::TimingPolicy policy = measure::peak_flops_policy();
+    policy.threads = flags->threads;
+    const measure::PeakFlops peak = measure::measure_peak_flops(policy);
+    if (flags->json) std::cout << cpu_json(cpu, peak).dump(2) << "\n";
+    else print_cpu(cpu, peak);
+  });
+}
+
+}  // namespace layoutopt::apps

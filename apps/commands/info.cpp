@@ -1,0 +1,102 @@
+// `layoutopt info MODEL [--json]`: what a network contains and the tasks tuning will see.
+
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "../cli_common.h"
+#include "../commands.h"
+#include "layoutopt/graph/statistics.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+struct InfoFlags {
+  ModelArgument model;
+  bool json = false;
+};
+
+std::map<std::string, int> op_histogram(const graph::Graph& g) {
+  std::map<std::string, int> counts;
+  for (const auto& node : g.nodes()) ++counts[graph::op_name(node.op)];
+  return counts;
+}
+
+nlohmann::json tensors_json(const graph::Graph& g, const std::vector<graph::ValueId>& ids) {
+  nlohmann::json list = nlohmann::json::array();
+  for (graph::ValueId id : ids) list.push_back({{"name", g.value(id).name}, {"shape", g.value(id).type.shape}});
+  return list;
+}
+
+nlohmann::json info_json(const LoadedModel& model, const std::vector<graph::Workload>& tasks) {
+  const graph::Graph& g = model.graph;
+  nlohmann::json task_list = nlohmann::json::array();
+  for (const auto& task : tasks)
+    task_list.push_back({{"kind", task.kind},
+                         {"workload", task.signature()},
+                         {"count", task.nodes.size()},
+                         {"macs", task.macs},
+                         {"input", task.input},
+                         {"weight", task.weight},
+                         {"output", task.output}});
+  return {{"name", g.name()},
+          {"source", model.source},
+          {"weights", model.weights},
+          {"inputs", tensors_json(g, g.inputs())},
+          {"outputs", tensors_json(g, g.outputs())},
+          {"nodes", g.nodes().size()},
+          {"operators", op_histogram(g)},
+          {"parameters", graph::parameter_count(g)},
+          {"macs", graph::mac_count(g)},
+          {"tasks", task_list}};
+}
+
+void print_tensors(const char* label, const graph::Graph& g, const std::vector<graph::ValueId>& ids) {
+  for (graph::ValueId id : ids)
+    std::cout << std::setw(12) << label << g.value(id).name << " " << graph::to_string(g.value(id).type.shape) << "\n";
+}
+
+void print_info(const LoadedModel& model, const std::vector<graph::Workload>& tasks) {
+  const graph::Graph& g = model.graph;
+  std::cout << std::left << std::setw(12) << "model" << g.name() << " (" << model.source << ")\n"
+            << std::setw(12) << "weights" << model.weights << "\n";
+  print_tensors("input", g, g.inputs());
+  print_tensors("output", g, g.outputs());
+  std::cout << std::setw(12) << "nodes" << g.nodes().size() << " (";
+  bool first = true;
+  for (const auto& [op, count] : op_histogram(g)) {
+    std::cout << (first ? "" : ", ") << op << " " << count;
+    first = false;
+  }
+  const int64_t macs = graph::mac_count(g);
+  std::cout << ")\n"
+            << std::setw(12) << "parameters" << with_commas(graph::parameter_count(g)) << "\n"
+            << std::setw(12) << "MACs" << si_units(static_cast<double>(macs)) << " (" << with_commas(macs) << ")\n"
+            << std::setw(12) << "tasks" << tasks.size() << " distinct conv2d/dense workloads\n"
+            << "  " << std::right << std::setw(3) << "#" << std::left << "  " << std::setw(18) << "kind"
+            << std::setw(7) << "count" << std::setw(12) << "MACs each" << "workload\n";
+  for (size_t i = 0; i < tasks.size(); ++i)
+    std::cout << "  " << std::right << std::setw(3) << i + 1 << std::left << "  " << std::setw(18) << tasks[i].kind
+              << std::setw(7) << tasks[i].nodes.size() << std::setw(12) << si_units(static_cast<double>(tasks[i].macs))
+              << tasks[i].signature().substr(tasks[i].kind.size() + 1) << "\n";
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app) {
+  auto flags = std::make_shared<InfoFlags>();
+  CLI::App* command = app.add_subcommand(
+      "info", "Nodes, parameters, multiply-accumulates and the distinct conv/dense workloads (tasks) of a model");
+  add_model_argument(*command, flags->model);
+  command->add_flag("--json", flags->json, "print machine-readable JSON");
+  command->callback([flags] {
+    const LoadedModel model = load_model(flags->model.spec, flags->model.options);
+    const auto tasks = graph::extract_workloads(model.graph);
+    if (flags->json) std::cout << info_json(model, tasks).dump(2) << "\n";
+    else print_info(model, tasks);
+  });
+}
+
+}  // namespace layoutopt::apps

@@ -1,0 +1,10 @@
+#pragma once
+#include "layoutopt/graph/graph.h"
+
+namespace layoutopt::graph {
+
+/// Removes identity and dropout nodes (inference keeps every activation), rewiring their
+/// readers to the node's input. Returns how many were removed.
+int remove_identities(Graph& graph);
+
+}  // namespace layoutopt::graph

@@ -1,0 +1,35 @@
+#include "layoutopt/graph/ops.h"
+
+#include "layoutopt/graph/overloaded.h"
+
+namespace layoutopt::graph {
+
+std::string op_name(const Op& op) {
+  return std::visit(Overloaded{
+                        [](const Conv2d&) { return "conv2d"; },
+                        [](const Dense&) { return "dense"; },
+                        [](const BatchNorm&) { return "batch_norm"; },
+                        [](const Relu&) { return "relu"; },
+                        [](const Clip&) { return "clip"; },
+                        [](const Sigmoid&) { return "sigmoid"; },
+                        [](const Add&) { return "add"; },
+                        [](const Mul&) { return "mul"; },
+                        [](const Concat&) { return "concat"; },
+                        [](const Pool2d& p) { return p.kind == PoolKind::max ? "max_pool2d" : "avg_pool2d"; },
+                        [](const GlobalAvgPool&) { return "global_avg_pool2d"; },
+                        [](const Flatten&) { return "flatten"; },
+                        [](const Reshape&) { return "reshape"; },
+                        [](const Transpose&) { return "transpose"; },
+                        [](const Softmax&) { return "softmax"; },
+                        [](const Pad&) { return "pad"; },
+                        [](const Dropout&) { return "dropout"; },
+                        [](const Identity&) { return "identity"; },
+                    },
+                    op);
+}
+
+bool is_depthwise(const Conv2d& conv, int64_t in_channels) {
+  return conv.groups > 1 && conv.groups == in_channels;
+}
+
+}  // namespace layoutopt::graph

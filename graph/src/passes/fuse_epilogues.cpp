@@ -1,0 +1,115 @@
+#include "layoutopt/graph/passes/fuse_epilogues.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace layoutopt::graph {
+
+namespace {
+
+/// Answers "who reads this value" while the pass rewires the graph.
+class Readers {
+ public:
+  explicit Readers(const Graph& graph) : graph_(graph), readers_(graph.consumers()) {}
+
+  /// The single node reading `value`, unless more nodes or a graph output read it.
+  [[nodiscard]] std::optional<NodeId> sole_reader(ValueId value, const std::vector<bool>& removed) const {
+    if (std::find(graph_.outputs().begin(), graph_.outputs().end(), value) != graph_.outputs().end()) return {};
+    std::optional<NodeId> found;
+    for (NodeId reader : readers_[static_cast<size_t>(value)]) {
+      if (removed[static_cast<size_t>(reader)]) continue;
+      if (found) return {};
+      found = reader;
+    }
+    return found;
+  }
+
+  void moved(ValueId from, ValueId to) {
+    auto& target = readers_[static_cast<size_t>(to)];
+    for (NodeId reader : readers_[static_cast<size_t>(from)]) target.push_back(reader);
+  }
+
+ private:
+  const Graph& graph_;
+  std::vector<std::vector<NodeId>> readers_;
+};
+
+std::optional<Activation> as_activation(const Op& op) {
+  if (std::holds_alternative<Relu>(op)) return Activation::relu;
+  if (const auto* clip = std::get_if<Clip>(&op); clip && clip->min == 0.0f && clip->max == 6.0f) return Activation::relu6;
+  return std::nullopt;
+}
+
+Epilogue& epilogue_of(Node& node) {
+  if (auto* conv = std::get_if<Conv2d>(&node.op)) return conv->epilogue;
+  return std::get<Dense>(node.op).epilogue;
+}
+
+class EpilogueFuser {
+ public:
+  explicit EpilogueFuser(Graph& graph)
+      : graph_(graph), readers_(graph), removed_(graph.nodes().size(), false) {}
+
+  int run() {
+    for (size_t n = 0; n < graph_.nodes().size(); ++n) {
+      const Op& op = graph_.node(static_cast<NodeId>(n)).op;
+      if (removed_[n] || !(std::holds_alternative<Conv2d>(op) || std::holds_alternative<Dense>(op))) continue;
+      const auto id = static_cast<NodeId>(n);
+      if (epilogue_of(graph_.node(id)).activation == Activation::none) try_activation(id, false);
+      if (std::holds_alternative<Conv2d>(op) && try_residual(id)) try_activation(id, true);
+    }
+    if (absorbed_) graph_.remove_nodes(removed_);
+    return absorbed_;
+  }
+
+ private:
+  /// Absorbs the reader of `id`'s result into `id`: its readers now read `id`'s output.
+  void absorb(NodeId id, NodeId reader) {
+    const ValueId from = graph_.node(reader).output;
+    const ValueId to = graph_.node(id).output;
+    graph_.replace_uses(from, to);
+    readers_.moved(from, to);
+    removed_[static_cast<size_t>(reader)] = true;
+    ++absorbed_;
+  }
+
+  void try_activation(NodeId id, bool after_residual) {
+    const auto reader = readers_.sole_reader(graph_.node(id).output, removed_);
+    if (!reader) return;
+    const auto activation = as_activation(graph_.node(*reader).op);
+    if (!activation) return;
+    Epilogue& epilogue = epilogue_of(graph_.node(id));
+    if (after_residual ? epilogue.post_activation != Activation::none : epilogue.activation != Activation::none) return;
+    (after_residual ? epilogue.post_activation : epilogue.activation) = *activation;
+    absorb(id, *reader);
+  }
+
+  /// The residual must already be computed when the conv runs, so only the add operand
+  /// produced last in node order absorbs the add.
+  bool try_residual(NodeId id) {
+    const ValueId out = graph_.node(id).output;
+    const auto reader = readers_.sole_reader(out, removed_);
+    if (!reader || !std::holds_alternative<Add>(graph_.node(*reader).op)) return false;
+    const Node& add = graph_.node(*reader);
+    if (add.inputs[0] == add.inputs[1]) return false;
+    const ValueId other = add.inputs[0] == out ? add.inputs[1] : add.inputs[0];
+    if (graph_.value(other).type != graph_.value(out).type) return false;
+    if (graph_.value(other).producer > id) return false;
+    Node& conv = graph_.node(id);
+    std::get<Conv2d>(conv.op).epilogue.residual = true;
+    conv.inputs.push_back(other);
+    absorb(id, *reader);
+    return true;
+  }
+
+  Graph& graph_;
+  Readers readers_;
+  std::vector<bool> removed_;
+  int absorbed_ = 0;
+};
+
+}  // namespace
+
+int fuse_epilogues(Graph& graph) { return EpilogueFuser(graph).run(); }
+
+}  // namespace layoutopt::graph

@@ -1,0 +1,44 @@
+#include "layoutopt/graph/validate.h"
+
+#include "layoutopt/graph/error.h"
+#include "layoutopt/graph/shape_inference.h"
+#include "layoutopt/graph/topology.h"
+
+namespace layoutopt::graph {
+
+namespace {
+
+void check_sources(const Graph& graph) {
+  for (const Node& node : graph.nodes())
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      const Value& input = graph.value(node.inputs[i]);
+      if (input.kind == ValueKind::intermediate && input.producer == kNoProducer)
+        throw GraphError("node '" + node.name + "' input " + std::to_string(i) + " '" + input.name +
+                         "' is dangling: no node produces it and it is neither a graph input nor a parameter");
+    }
+  for (const Value& value : graph.values())
+    if (value.kind == ValueKind::parameter && !value.weights)
+      throw GraphError("parameter '" + value.name + "' has no weights");
+}
+
+void check_types(const Graph& graph, const std::vector<NodeId>& order) {
+  for (NodeId id : order) {
+    const Node& node = graph.node(id);
+    const TensorType inferred = infer_output_type(graph, node);
+    const TensorType& stored = graph.value(node.output).type;
+    if (inferred != stored)
+      throw GraphError("node '" + node.name + "' (" + op_name(node.op) + "): output '" +
+                       graph.value(node.output).name + "' is recorded as " + to_string(stored.shape) +
+                       " but its inputs give " + to_string(inferred.shape));
+  }
+}
+
+}  // namespace
+
+void validate(const Graph& graph) {
+  if (graph.outputs().empty()) throw GraphError("graph '" + graph.name() + "' has no outputs");
+  check_sources(graph);
+  check_types(graph, topological_order(graph));
+}
+
+}  // namespace layoutopt::graph

@@ -1,0 +1,54 @@
+#pragma once
+// Small hand-built graphs shared by the graph tests.
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/graph/weight_init.h"
+
+namespace layoutopt::graph::testing {
+
+inline ValueId parameter(Graph& g, const std::string& name, Shape shape, ParameterRole role) {
+  const uint64_t seed = parameter_seed(7, name);
+  return g.add_parameter(name, shape, seeded_weights(role, shape, seed));
+}
+
+inline Conv2d conv_attrs(int64_t k, int64_t stride, int64_t pad, int64_t groups = 1) {
+  return Conv2d{.kernel = {k, k}, .stride = {stride, stride}, .pads = {pad, pad, pad, pad}, .groups = groups};
+}
+
+inline ValueId conv(Graph& g, const std::string& name, ValueId x, int64_t out, int64_t k, int64_t stride, int64_t pad) {
+  const int64_t in = g.value(x).type.shape[1];
+  const ValueId w = parameter(g, name + ".weight", {out, in, k, k}, ParameterRole::conv_weight);
+  return g.add_node(name, conv_attrs(k, stride, pad), {x, w});
+}
+
+inline ValueId batch_norm(Graph& g, const std::string& name, ValueId x) {
+  const int64_t c = g.value(x).type.shape[1];
+  const ValueId scale = parameter(g, name + ".weight", {c}, ParameterRole::bn_scale);
+  const ValueId shift = parameter(g, name + ".bias", {c}, ParameterRole::bn_shift);
+  const ValueId mean = parameter(g, name + ".running_mean", {c}, ParameterRole::bn_mean);
+  const ValueId var = parameter(g, name + ".running_var", {c}, ParameterRole::bn_variance);
+  return g.add_node(name, BatchNorm{}, {x, scale, shift, mean, var});
+}
+
+/// A resnet basic block: conv-bn-relu-conv-bn + identity, relu; then a dropout and a dense head.
+inline Graph residual_block() {
+  Graph g("residual_block");
+  const ValueId x = g.add_input("data", {{1, 8, 10, 10}});
+  ValueId y = conv(g, "conv1", x, 8, 3, 1, 1);
+  y = batch_norm(g, "bn1", y);
+  y = g.add_node("relu1", Relu{}, {y});
+  y = conv(g, "conv2", y, 8, 3, 1, 1);
+  y = batch_norm(g, "bn2", y);
+  y = g.add_node("add", Add{}, {y, x});
+  y = g.add_node("relu2", Relu{}, {y});
+  y = g.add_node("pool", GlobalAvgPool{}, {y});
+  y = g.add_node("flatten", Flatten{}, {y});
+  y = g.add_node("drop", Dropout{}, {y});
+  const ValueId w = parameter(g, "fc.weight", {4, 8}, ParameterRole::dense_weight);
+  const ValueId b = parameter(g, "fc.bias", {4}, ParameterRole::bias);
+  y = g.add_node("fc", Dense{.epilogue = {.bias = true}}, {y, w, b});
+  g.add_output(y);
+  return g;
+}
+
+}  // namespace layoutopt::graph::testing

@@ -1,0 +1,118 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "graph_fixtures.h"
+#include "layoutopt/graph/passes/fold_batch_norm.h"
+#include "layoutopt/graph/passes/fuse_epilogues.h"
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/graph/passes/remove_identities.h"
+#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/validate.h"
+
+using namespace layoutopt::graph;
+using namespace layoutopt::graph::testing;
+
+namespace {
+
+int count_ops(const Graph& g, const std::string& name) {
+  int count = 0;
+  for (const Node& node : g.nodes()) count += op_name(node.op) == name;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("identities and dropout disappear and their readers are rewired") {
+  Graph g = residual_block();
+  CHECK(remove_identities(g) == 1);
+  CHECK(count_ops(g, "dropout") == 0);
+  const Node& fc = g.node(*g.find_node("fc"));
+  CHECK(g.value(fc.inputs[0]).name == "flatten");
+  validate(g);
+}
+
+TEST_CASE("batch norm folds into the conv's weights and bias exactly") {
+  Graph g = residual_block();
+  const NodeId conv_id = *g.find_node("conv1");
+  const NodeId bn_id = *g.find_node("bn1");
+  const auto w = g.value(g.node(conv_id).inputs[1]).weights->values();
+  const std::vector<float> w_before(w.begin(), w.end());
+  std::vector<std::vector<float>> bn_params;
+  for (size_t i = 1; i < 5; ++i) {
+    const auto values = g.value(g.node(bn_id).inputs[i]).weights->values();
+    bn_params.emplace_back(values.begin(), values.end());
+  }
+
+  CHECK(fold_batch_norm(g) == 2);
+  CHECK(count_ops(g, "batch_norm") == 0);
+  const Node& conv = g.node(*g.find_node("conv1"));
+  REQUIRE(std::get<Conv2d>(conv.op).epilogue.bias);
+  REQUIRE(conv.inputs.size() == 3);
+  const auto folded_w = g.value(conv.inputs[1]).weights->values();
+  const auto folded_b = g.value(conv.inputs[2]).weights->values();
+  const size_t per_channel = 8 * 9;
+  for (size_t c = 0; c < 8; ++c) {
+    const float s = bn_params[0][c] / std::sqrt(bn_params[3][c] + 1e-5f);
+    CHECK(folded_w[c * per_channel + 5] == doctest::Approx(w_before[c * per_channel + 5] * s));
+    CHECK(folded_b[c] == doctest::Approx(-bn_params[2][c] * s + bn_params[1][c]));
+  }
+  // The batch-norm parameters are gone; the folded ones replace the conv's.
+  CHECK_FALSE(g.find_value("bn1.running_var").has_value());
+  CHECK_FALSE(g.find_value("conv1.weight").has_value());
+  validate(g);
+}
+
+TEST_CASE("batch norm after a conv with two readers is left alone") {
+  Graph g("shared");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId c = conv(g, "conv", x, 4, 1, 1, 0);
+  const ValueId bn = batch_norm(g, "bn", c);
+  g.add_output(bn);
+  g.add_output(g.add_node("side", Relu{}, {c}));
+  CHECK(fold_batch_norm(g) == 0);
+  CHECK(count_ops(g, "batch_norm") == 1);
+}
+
+TEST_CASE("epilogues fuse relu, the residual add and the relu after it") {
+  Graph g = residual_block();
+  const PipelineReport report = prepare_for_inference(g);
+  CHECK(report.identities_removed == 1);
+  CHECK(report.batch_norms_folded == 2);
+  CHECK(report.epilogue_nodes_fused == 3);  // relu1, add, relu2
+  CHECK(count_ops(g, "relu") == 0);
+  CHECK(count_ops(g, "add") == 0);
+  const auto& conv1 = std::get<Conv2d>(g.node(*g.find_node("conv1")).op);
+  CHECK(conv1.epilogue == Epilogue{.bias = true, .activation = Activation::relu});
+  const Node& conv2 = g.node(*g.find_node("conv2"));
+  CHECK(std::get<Conv2d>(conv2.op).epilogue ==
+        Epilogue{.bias = true, .residual = true, .post_activation = Activation::relu});
+  CHECK(g.value(conv2.inputs[3]).name == "data");
+  CHECK(g.nodes().size() == 5);  // conv1, conv2, pool, flatten, fc
+  CHECK(mac_count(g) == 2 * (8 * 10 * 10) * (8 * 9) + 4 * 8);
+}
+
+TEST_CASE("fusion keeps values other nodes or the graph still need") {
+  Graph g("needed");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId c = conv(g, "conv", x, 4, 1, 1, 0);
+  const ValueId r = g.add_node("relu", Relu{}, {c});
+  const ValueId six = g.add_node("relu6", Clip{0.0f, 6.0f}, {x});
+  g.add_output(r);
+  g.add_output(c);  // the raw conv output is a graph output: relu must stay separate
+  g.add_output(six);
+  CHECK(fuse_epilogues(g) == 0);
+  CHECK(count_ops(g, "relu") == 1);
+}
+
+TEST_CASE("relu6 is recognised as an activation, other clips are not") {
+  for (const auto& [clip, fused] : {std::pair{Clip{0.0f, 6.0f}, true}, std::pair{Clip{-1.0f, 1.0f}, false}}) {
+    Graph g("clip");
+    const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+    const ValueId c = conv(g, "conv", x, 4, 1, 1, 0);
+    g.add_output(g.add_node("clip", clip, {c}));
+    CHECK(fuse_epilogues(g) == (fused ? 1 : 0));
+    if (fused)
+      CHECK(std::get<Conv2d>(g.node(0).op).epilogue.activation == Activation::relu6);
+  }
+}

@@ -1,0 +1,107 @@
+#include "layoutopt/graph/shape_inference.h"
+
+#include <doctest/doctest.h>
+
+#include "graph_fixtures.h"
+#include "layoutopt/graph/error.h"
+
+using namespace layoutopt::graph;
+using namespace layoutopt::graph::testing;
+
+namespace {
+
+Shape output_of(Graph& g, Op op, std::vector<ValueId> inputs) {
+  return g.value(g.add_node("", std::move(op), std::move(inputs))).type.shape;
+}
+
+}  // namespace
+
+TEST_CASE("conv2d output extents follow stride, padding and dilation") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{2, 6, 15, 16}});
+  const ValueId w = parameter(g, "w", {12, 3, 3, 3}, ParameterRole::conv_weight);
+  Conv2d conv = conv_attrs(3, 2, 1, 2);
+  CHECK(output_of(g, conv, {x, w}) == Shape{2, 12, 8, 8});
+  conv.dilation = {2, 2};
+  CHECK(output_of(g, conv, {x, w}) == Shape{2, 12, 7, 7});
+  conv.pads = {0, 1, 2, 3};
+  // H: (15 + 0 + 2 - 4 - 1)/2 + 1 = 7, W: (16 + 1 + 3 - 4 - 1)/2 + 1 = 8
+  CHECK(output_of(g, conv, {x, w}) == Shape{2, 12, 7, 8});
+}
+
+TEST_CASE("conv2d errors name the node, the input and the expectation") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{1, 4, 8, 8}});
+  const ValueId w = parameter(g, "w", {8, 3, 3, 3}, ParameterRole::conv_weight);
+  CHECK_THROWS_WITH_AS(g.add_node("c", conv_attrs(3, 1, 1), {x, w}),
+                       "node 'c' (conv2d): input 1 'w' has shape [8, 3, 3, 3], expected [8, 4, 3, 3] "
+                       "(weight is [out, in/groups, kernel_h, kernel_w])",
+                       GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("c", conv_attrs(3, 1, 1, 3), {x, w}),
+                       "node 'c' (conv2d): input channels 4 are not divisible by groups 3", GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("c", conv_attrs(3, 1, 1), {x}), "node 'c' (conv2d): expected 2 inputs, found 1",
+                       GraphError);
+  const ValueId big = parameter(g, "big", {8, 4, 11, 11}, ParameterRole::conv_weight);
+  CHECK_THROWS_WITH_AS(g.add_node("c", conv_attrs(11, 1, 0), {x, big}), doctest::Contains("does not fit input"),
+                       GraphError);
+}
+
+TEST_CASE("pooling with ceil mode follows PyTorch's rule") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{1, 3, 112, 112}});
+  const Pool2d pool{.kind = PoolKind::max, .kernel = {3, 3}, .stride = {2, 2}, .ceil_mode = true};
+  CHECK(output_of(g, pool, {x}) == Shape{1, 3, 56, 56});  // squeezenet's first pool
+  Pool2d floor_pool = pool;
+  floor_pool.ceil_mode = false;
+  CHECK(output_of(g, floor_pool, {x}) == Shape{1, 3, 55, 55});
+  // The last window may not start in the end padding: 5 wide, k2 s2 p1 -> 3, not 4.
+  CHECK(window_output_extent(5, 2, 2, 1, 1, 1, true) == 3);
+}
+
+TEST_CASE("broadcasting, concat, flatten, reshape and transpose") {
+  Graph g;
+  const ValueId a = g.add_input("a", {{1, 16, 7, 7}});
+  const ValueId s = g.add_input("s", {{1, 16, 1, 1}});
+  const ValueId b = g.add_input("b", {{1, 8, 7, 7}});
+  CHECK(output_of(g, Mul{}, {a, s}) == Shape{1, 16, 7, 7});
+  CHECK(output_of(g, Concat{.axis = 1}, {a, b, a}) == Shape{1, 40, 7, 7});
+  CHECK(output_of(g, Concat{.axis = -3}, {a, b}) == Shape{1, 24, 7, 7});
+  CHECK(output_of(g, Flatten{.axis = 1}, {a}) == Shape{1, 784});
+  CHECK(output_of(g, Reshape{.shape = {0, -1}}, {a}) == Shape{1, 784});
+  CHECK(output_of(g, Reshape{.shape = {1, -1, 49}}, {a}) == Shape{1, 16, 49});
+  CHECK(output_of(g, Transpose{.perm = {0, 2, 3, 1}}, {a}) == Shape{1, 7, 7, 16});
+  CHECK(output_of(g, Pad{.pads = {1, 2, 3, 4}}, {a}) == Shape{1, 16, 11, 13});
+
+  CHECK_THROWS_WITH_AS(g.add_node("m", Mul{}, {a, b}), doctest::Contains("do not broadcast"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("c", Concat{.axis = 2}, {a, b}),
+                       doctest::Contains("concat inputs agree on every axis but 2"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("r", Reshape{.shape = {5, -1}}, {a}), doctest::Contains("cannot reshape"),
+                       GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("t", Transpose{.perm = {0, 1, 1, 2}}, {a}),
+                       doctest::Contains("does not fit rank 4"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("f", Softmax{.axis = 4}, {a}), doctest::Contains("axis 4 is out of range"),
+                       GraphError);
+}
+
+TEST_CASE("dense and batch norm check their parameters") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{2, 10}});
+  const ValueId w = parameter(g, "w", {5, 10}, ParameterRole::dense_weight);
+  const ValueId bad_bias = parameter(g, "b", {4}, ParameterRole::bias);
+  CHECK(output_of(g, Dense{}, {x, w}) == Shape{2, 5});
+  CHECK_THROWS_WITH_AS(g.add_node("fc", Dense{.epilogue = {.bias = true}}, {x, w, bad_bias}),
+                       doctest::Contains("input 2 'b' has shape [4], expected [5]"), GraphError);
+  const ValueId img = g.add_input("img", {{1, 3, 4, 4}});
+  CHECK_THROWS_WITH_AS(g.add_node("bn", BatchNorm{}, {img, w, w, w, w}), doctest::Contains("one value per channel"),
+                       GraphError);
+}
+
+TEST_CASE("infer_shapes recomputes stored types after an edit") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{1, 3, 8, 8}});
+  const ValueId y = g.add_node("pool", GlobalAvgPool{}, {x});
+  g.add_output(y);
+  g.value(x).type.shape = {2, 3, 8, 8};
+  infer_shapes(g);
+  CHECK(g.value(y).type.shape == Shape{2, 3, 1, 1});
+}
