@@ -14,5 +14,6 @@ void add_dot_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_gen_instance_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
+void add_cpu_command(CLI::App& app);
 
 }  // namespace layoutopt::apps

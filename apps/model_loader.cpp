@@ -34,7 +34,7 @@ LoadedModel load_model(const std::string& spec, const ModelOptions& options) {
   const std::filesystem::path path(spec);
   const std::string ext = lower_extension(path);
   if (ext == ".onnx") {
-    auto imported = graph::onnx_import::import_onnx(path, {.batch = options.batch, .seed = options.seed});
+    auto imported = graph::onnx::import_onnx(path, {.batch = options.batch, .seed = options.seed});
     std::string weights = imported.generated_parameters == 0
                               ? "from the file"
                               : std::to_string(imported.generated_parameters) +

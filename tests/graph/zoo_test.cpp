@@ -2,8 +2,10 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <string>
 
 #include "layoutopt/graph/error.h"
 #include "layoutopt/graph/json_io.h"
@@ -85,11 +87,11 @@ TEST_CASE("squeezenets match torchvision's parameter and MAC counts") {
 TEST_CASE("ssd-resnet50-512 has the GluonCV layer shapes and prediction outputs") {
   const Graph g = zoo::build("ssd-resnet50-512");
   auto conv = [](int64_t in, int64_t out, int64_t k, bool bias) { return in * out * k * k + (bias ? out : 0); };
-  auto bn = [](int64_t c) { return 2 * c; };  // scale and shift; running statistics are not parameters
+  auto bn = [](int64_t c) { return 2 * c; };                // scale and shift; running statistics are not parameters
   const int64_t trunk = 25'557'032 - (2048 * 1000 + 1000);  // resnet-50 without its fc
   const int64_t extras = conv(2048, 512, 1, false) + bn(512) + conv(512, 512, 3, false) + bn(512) +  //
-                         conv(512, 512, 1, false) + bn(512) + conv(512, 512, 3, false) + bn(512) +    //
-                         conv(512, 256, 1, false) + bn(256) + conv(256, 256, 3, false) + bn(256) +    //
+                         conv(512, 512, 1, false) + bn(512) + conv(512, 512, 3, false) + bn(512) +   //
+                         conv(512, 256, 1, false) + bn(256) + conv(256, 256, 3, false) + bn(256) +   //
                          conv(256, 256, 1, false) + bn(256) + conv(256, 256, 3, false) + bn(256);
   const int64_t map_channels[] = {1024, 2048, 512, 512, 256, 256};
   const int64_t anchors[] = {4, 6, 6, 6, 4, 4};
@@ -146,7 +148,7 @@ TEST_CASE("mobilenet-v1 keeps Keras's asymmetric 'same' padding for stride 2") {
 }
 
 TEST_CASE("squeezenet's ceil-mode pools give torchvision's 13x13 final map") {
-  for (const char* name : {"squeezenet-1.0", "squeezenet-1.1"}) {
+  for (const std::string name : {"squeezenet-1.0", "squeezenet-1.1"}) {
     CAPTURE(name);
     const Graph g = zoo::build(name);
     CHECK(g.value(*g.find_value("classifier.2")).type.shape == Shape{1, 1000, 13, 13});
@@ -213,7 +215,7 @@ TEST_CASE("weights are deterministic per seed") {
 }
 
 TEST_CASE("zoo graphs survive a JSON round trip unchanged") {
-  for (const char* name : {"resnet-18", "inception-v3", "mobilenet-v1", "ssd-resnet50-512"}) {
+  for (const std::string name : {"resnet-18", "inception-v3", "mobilenet-v1", "squeezenet-1.0", "ssd-resnet50-512"}) {
     CAPTURE(name);
     const nlohmann::json document = to_json(zoo::build(name));
     CHECK(to_json(graph_from_json(document)) == document);
@@ -221,27 +223,18 @@ TEST_CASE("zoo graphs survive a JSON round trip unchanged") {
 }
 
 TEST_CASE("prepare_for_inference folds every batch norm that follows a conv") {
-  const struct {
-    const char* name;
-    int remaining;
-  } cases[] = {
-      {"resnet-50", 0},
-      {"vgg-11-bn", 0},
-      {"mobilenet-v1", 0},
-      {"mobilenet-v2", 0},
-      {"inception-v3", 0},
-      {"squeezenet-1.0", 0},
-      {"ssd-resnet50-512", 0},
-      // DenseNet's pre-activation norms read concats: norm1 of its 58 layers, the 3
-      // transitions' norms and norm5 stay.
-      {"densenet-121", 58 + 3 + 1},
-  };
-  for (const auto& c : cases) {
-    CAPTURE(c.name);
-    Graph g = zoo::build(c.name);
+  // DenseNet's pre-activation norms read concats, so they stay: norm1 of every dense
+  // layer, the three transitions' norms and norm5.
+  const std::map<std::string, int> kept_norms{{"densenet-121", 6 + 12 + 24 + 16 + 3 + 1},
+                                              {"densenet-169", 6 + 12 + 32 + 32 + 3 + 1},
+                                              {"densenet-201", 6 + 12 + 48 + 32 + 3 + 1}};
+  for (const zoo::ZooEntry& entry : zoo::entries()) {
+    CAPTURE(entry.name);
+    Graph g = zoo::build(entry.name);
     const int64_t macs = mac_count(g);
     const PipelineReport report = prepare_for_inference(g);
-    CHECK(count_op(g, "batch_norm") == c.remaining);
+    const auto kept = kept_norms.find(entry.name);
+    CHECK(count_op(g, "batch_norm") == (kept == kept_norms.end() ? 0 : kept->second));
     CHECK(count_op(g, "dropout") == 0);
     CHECK(report.epilogue_nodes_fused > 0);
     CHECK(mac_count(g) == macs);

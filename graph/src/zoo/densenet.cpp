@@ -64,7 +64,8 @@ Graph build_densenet(int depth, const NetworkSpec& spec) {
     const std::string block_name = "features.denseblock" + std::to_string(block + 1) + ".";
     for (int layer = 1; layer <= config.layers[block]; ++layer)
       x = dense_layer(net, x, block_name + "denselayer" + std::to_string(layer) + ".");
-    if (block + 1 < config.layers.size()) x = transition(net, x, "features.transition" + std::to_string(block + 1) + ".");
+    if (block + 1 < config.layers.size())
+      x = transition(net, x, "features.transition" + std::to_string(block + 1) + ".");
   }
   x = net.relu(net.batch_norm(x, "features.norm5"), "relu");
   x = net.flatten(net.global_avg_pool(x, "avgpool"), "flatten");

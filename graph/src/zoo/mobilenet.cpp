@@ -59,34 +59,25 @@ struct SeparableBlock {
   int64_t out_channels, stride;
 };
 
-constexpr std::array<SeparableBlock, 13> kV1Blocks{{{64, 1},
-                                                    {128, 2},
-                                                    {128, 1},
-                                                    {256, 2},
-                                                    {256, 1},
-                                                    {512, 2},
-                                                    {512, 1},
-                                                    {512, 1},
-                                                    {512, 1},
-                                                    {512, 1},
-                                                    {512, 1},
-                                                    {1024, 2},
-                                                    {1024, 1}}};
+/// Output channels and stride of the 13 depthwise-separable blocks (Howard et al., table 1).
+constexpr std::array<SeparableBlock, 13> kV1Blocks{{
+    {64, 1}, {128, 2}, {128, 1}, {256, 2}, {256, 1}, {512, 2},  //
+    {512, 1}, {512, 1}, {512, 1}, {512, 1}, {512, 1},           // five blocks at 14x14
+    {1024, 2}, {1024, 1},
+}};
 
 // ---- MobileNetV2 (torchvision) ----
+
+/// PyTorch's batch norm default epsilon.
+constexpr float kTorchEpsilon = 1e-5f;
 
 /// torchvision's inverted residual settings: expansion t, channels c, repeats n, stride s.
 struct InvertedResidualStage {
   int64_t expansion, channels, repeats, stride;
 };
 
-constexpr std::array<InvertedResidualStage, 7> kV2Stages{{{1, 16, 1, 1},
-                                                          {6, 24, 2, 2},
-                                                          {6, 32, 3, 2},
-                                                          {6, 64, 4, 2},
-                                                          {6, 96, 3, 1},
-                                                          {6, 160, 3, 2},
-                                                          {6, 320, 1, 1}}};
+constexpr std::array<InvertedResidualStage, 7> kV2Stages{
+    {{1, 16, 1, 1}, {6, 24, 2, 2}, {6, 32, 3, 2}, {6, 64, 4, 2}, {6, 96, 3, 1}, {6, 160, 3, 2}, {6, 320, 1, 1}}};
 
 /// torchvision's Conv2dNormActivation: a Sequential of conv ".0", bn ".1", relu6 ".2".
 UnitNames torchvision_names(const std::string& prefix) { return {prefix + ".0", prefix + ".1", prefix + ".2"}; }
@@ -99,10 +90,10 @@ ValueId inverted_residual(NetworkBuilder& net, ValueId x, const std::string& pre
   int index = 0;
   auto next = [&] { return prefix + ".conv." + std::to_string(index++); };
   ValueId y = x;
-  if (expansion != 1) y = conv_bn_relu6(net, y, square_conv(hidden, 1), torchvision_names(next()), 1e-5f);
+  if (expansion != 1) y = conv_bn_relu6(net, y, square_conv(hidden, 1), torchvision_names(next()), kTorchEpsilon);
   ConvSpec depthwise = square_conv(hidden, 3, stride, 1);
   depthwise.groups = hidden;
-  y = conv_bn_relu6(net, y, depthwise, torchvision_names(next()), 1e-5f);
+  y = conv_bn_relu6(net, y, depthwise, torchvision_names(next()), kTorchEpsilon);
   y = net.conv(y, next(), square_conv(out_channels, 1));
   y = net.batch_norm(y, next());
   const bool keeps_shape = stride == 1 && net.channels(x) == out_channels;
@@ -113,8 +104,7 @@ ValueId inverted_residual(NetworkBuilder& net, ValueId x, const std::string& pre
 
 Graph build_mobilenet_v1(const NetworkSpec& spec) {
   NetworkBuilder net(spec);
-  ValueId x = conv_bn_relu6(net, net.data(), same_conv(net, net.data(), 32, 3, 2), keras_names("conv1"),
-                            kKerasEpsilon);
+  ValueId x = conv_bn_relu6(net, net.data(), same_conv(net, net.data(), 32, 3, 2), keras_names("conv1"), kKerasEpsilon);
   for (size_t i = 0; i < kV1Blocks.size(); ++i)
     x = depthwise_separable(net, x, static_cast<int>(i + 1), kV1Blocks[i].out_channels, kV1Blocks[i].stride);
   x = net.global_avg_pool(x, "global_average_pooling2d");
@@ -126,14 +116,15 @@ Graph build_mobilenet_v1(const NetworkSpec& spec) {
 
 Graph build_mobilenet_v2(const NetworkSpec& spec) {
   NetworkBuilder net(spec);
-  ValueId x = conv_bn_relu6(net, net.data(), square_conv(32, 3, 2, 1), torchvision_names("features.0"), 1e-5f);
+  ValueId x = conv_bn_relu6(net, net.data(), square_conv(32, 3, 2, 1), torchvision_names("features.0"), kTorchEpsilon);
   int feature = 1;
   for (const InvertedResidualStage& stage : kV2Stages)
     for (int64_t i = 0; i < stage.repeats; ++i) {
       const int64_t stride = i == 0 ? stage.stride : 1;
       x = inverted_residual(net, x, "features." + std::to_string(feature++), stage.expansion, stage.channels, stride);
     }
-  x = conv_bn_relu6(net, x, square_conv(1280, 1), torchvision_names("features." + std::to_string(feature)), 1e-5f);
+  x = conv_bn_relu6(net, x, square_conv(1280, 1), torchvision_names("features." + std::to_string(feature)),
+                    kTorchEpsilon);
   x = net.flatten(net.global_avg_pool(x, "avgpool"), "flatten");
   x = net.dropout(x, "classifier.0", 0.2f);
   net.output(net.dense(x, "classifier.1", 1000));

@@ -18,8 +18,8 @@ ConvSpec with_bias(ConvSpec spec) {
 Pads2d uniform_pads(int64_t p) { return {.top = p, .left = p, .bottom = p, .right = p}; }
 
 NetworkBuilder::NetworkBuilder(const NetworkSpec& spec) : graph_(spec.name), seed_(spec.seed) {
-  if (spec.batch < 1) throw GraphError("zoo network '" + spec.name + "': batch must be positive, found " +
-                                       std::to_string(spec.batch));
+  if (spec.batch < 1)
+    throw GraphError("zoo network '" + spec.name + "': batch must be positive, found " + std::to_string(spec.batch));
   if (spec.image_size < 1)
     throw GraphError("zoo network '" + spec.name + "': image size must be positive, found " +
                      std::to_string(spec.image_size));
@@ -44,8 +44,7 @@ ValueId NetworkBuilder::conv(ValueId x, const std::string& name, const ConvSpec&
 
 ValueId NetworkBuilder::batch_norm(ValueId x, const std::string& name, float epsilon) {
   const Shape per_channel{channels(x)};
-  std::vector<ValueId> inputs{x,
-                              parameter(name + ".weight", ParameterRole::bn_scale, per_channel),
+  std::vector<ValueId> inputs{x, parameter(name + ".weight", ParameterRole::bn_scale, per_channel),
                               parameter(name + ".bias", ParameterRole::bn_shift, per_channel),
                               parameter(name + ".running_mean", ParameterRole::bn_mean, per_channel),
                               parameter(name + ".running_var", ParameterRole::bn_variance, per_channel)};
@@ -58,16 +57,18 @@ ValueId NetworkBuilder::relu6(ValueId x, const std::string& name) {
   return graph_.add_node(name, Clip{.min = 0.0f, .max = 6.0f}, {x});
 }
 
-ValueId NetworkBuilder::max_pool(ValueId x, const std::string& name, int64_t k, int64_t s, int64_t p,
-                                 bool ceil_mode) {
-  const Pool2d op{.kind = PoolKind::max, .kernel = {k, k}, .stride = {s, s}, .pads = uniform_pads(p),
-                  .ceil_mode = ceil_mode};
+ValueId NetworkBuilder::max_pool(ValueId x, const std::string& name, int64_t k, int64_t s, int64_t p, bool ceil_mode) {
+  const Pool2d op{
+      .kind = PoolKind::max, .kernel = {k, k}, .stride = {s, s}, .pads = uniform_pads(p), .ceil_mode = ceil_mode};
   return graph_.add_node(name, op, {x});
 }
 
 ValueId NetworkBuilder::avg_pool(ValueId x, const std::string& name, int64_t k, int64_t s, int64_t p,
                                  bool count_include_pad) {
-  const Pool2d op{.kind = PoolKind::avg, .kernel = {k, k}, .stride = {s, s}, .pads = uniform_pads(p),
+  const Pool2d op{.kind = PoolKind::avg,
+                  .kernel = {k, k},
+                  .stride = {s, s},
+                  .pads = uniform_pads(p),
                   .count_include_pad = count_include_pad};
   return graph_.add_node(name, op, {x});
 }

@@ -2,11 +2,12 @@
 // bottleneck's stride sits on its 3x3 conv, and a block whose shape changes gets a
 // downsample branch of 1x1 conv + batch norm.
 
+#include "resnet.h"
+
 #include <array>
 
 #include "families.h"
 #include "layoutopt/graph/error.h"
-#include "resnet.h"
 
 namespace layoutopt::graph::zoo {
 

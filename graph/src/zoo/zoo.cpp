@@ -25,10 +25,9 @@ Registration resnet(int depth) {
 
 Registration vgg(int depth, bool batch_norm) {
   const std::string d = std::to_string(depth);
-  const std::string bn = batch_norm ? "-bn" : "";
-  return {{"vgg-" + d + bn, "vgg",
-           "VGG-" + d + (batch_norm ? " with batch norm" : "") + " (torchvision vgg" + d + (batch_norm ? "_bn" : "") + ")",
-           224},
+  const std::string torchvision_name = "vgg" + d + (batch_norm ? "_bn" : "");
+  const std::string title = "VGG-" + d + (batch_norm ? " with batch norm" : "");
+  return {{"vgg-" + d + (batch_norm ? "-bn" : ""), "vgg", title + " (torchvision " + torchvision_name + ")", 224},
           [depth, batch_norm](const NetworkSpec& spec) { return build_vgg(depth, batch_norm, spec); }};
 }
 
@@ -39,7 +38,7 @@ Registration densenet(int depth) {
 }
 
 Registration squeezenet(const std::string& version) {
-  std::string underscored = version;
+  std::string underscored = version;  // torchvision spells "1.0" as squeezenet1_0
   underscored[1] = '_';
   return {{"squeezenet-" + version, "squeezenet",
            "SqueezeNet " + version + " (torchvision squeezenet" + underscored + ")", 224},
@@ -54,8 +53,8 @@ std::vector<Registration> make_registry() {
   registry.push_back({{"mobilenet-v1", "mobilenet",
                        "MobileNet v1 1.0 (Keras layout: relu6, TF 'same' padding, 1x1-conv classifier)", 224},
                       build_mobilenet_v1});
-  registry.push_back({{"mobilenet-v2", "mobilenet", "MobileNetV2 1.0 (torchvision mobilenet_v2)", 224},
-                      build_mobilenet_v2});
+  registry.push_back(
+      {{"mobilenet-v2", "mobilenet", "MobileNetV2 1.0 (torchvision mobilenet_v2)", 224}, build_mobilenet_v2});
   registry.push_back({{"inception-v3", "inception",
                        "Inception v3 (torchvision inception_v3, inference graph without the aux classifier)", 299},
                       build_inception_v3});

@@ -1,0 +1,60 @@
+// `layoutopt gen-instance`: write a random instance with a given structure and size.
+
+#include <iostream>
+
+#include "commands.h"
+#include "layoutopt/solvers/generator.h"
+#include "layoutopt/solvers/instance_io.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+namespace solvers = layoutopt::solvers;
+
+struct GenArgs {
+  std::string structure = "chain";
+  solvers::GeneratorOptions options;
+  std::string output;
+};
+
+void run(GenArgs& args) {
+  args.options.structure = solvers::parse_structure(args.structure);
+  const solvers::Problem problem = solvers::generate_instance(args.options);
+  solvers::save_instance(problem, args.output);
+  std::cout << "wrote " << args.output << ": " << problem.node_count() << " nodes, " << problem.edge_count()
+            << " edges, 10^" << problem.log10_search_space() << " assignments\n";
+}
+
+}  // namespace
+
+void add_gen_instance_command(CLI::App& app) {
+  auto args = std::make_shared<GenArgs>();
+  CLI::App* command = app.add_subcommand(
+      "gen-instance",
+      "Write a random cost-problem instance that looks like a CNN's layout-selection problem: node costs per "
+      "kernel candidate, edge costs 0 when layouts agree and a transform cost otherwise.");
+  std::vector<std::string> names;
+  for (solvers::Structure structure : solvers::all_structures())
+    names.emplace_back(solvers::structure_name(structure));
+  command->add_option("--structure", args->structure,
+                      "chain (VGG), residual (ResNet), inception (fan-out + concat), dense (DenseNet blocks), grid "
+                      "(high treewidth), random (NASNet-like wiring)")
+      ->check(CLI::IsMember(names))
+      ->capture_default_str();
+  command->add_option("--nodes", args->options.nodes, "number of decision nodes")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--candidates", args->options.candidates, "candidates (kernel schedules) per node")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--seed", args->options.seed, "random seed")->capture_default_str();
+  command->add_option("--forbidden", args->options.forbidden_probability,
+                      "probability that a layout transform is forbidden (infinite cost)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  command->add_option("-o,--output", args->output, "instance file to write (JSON)")->required();
+  command->callback([args] { run(*args); });
+}
+
+}  // namespace layoutopt::apps

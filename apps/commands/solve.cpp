@@ -1,0 +1,121 @@
+// `layoutopt solve`: load an instance file, run one solver, print the answer.
+
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "layoutopt/solvers/candidate_reduction.h"
+#include "layoutopt/solvers/instance_io.h"
+#include "layoutopt/solvers/solver.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+namespace solvers = layoutopt::solvers;
+
+struct SolveArgs {
+  std::string instance;
+  std::string solver = "pbqp";
+  double time_limit = 10.0;
+  double memory_budget_mib = 1024.0;
+  bool no_branch_and_bound = false;
+  bool reduce_candidates = false;
+  bool json = false;
+};
+
+nlohmann::json number_or_null(double value) {
+  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+void print_json(const solvers::Problem& problem, const std::string& solver, const solvers::Solution& solution) {
+  nlohmann::json assignment = nlohmann::json::object();
+  for (size_t v = 0; v < problem.node_count(); ++v)
+    assignment[problem.node(static_cast<int>(v)).name] = solution.assignment[v];
+  nlohmann::json out = {{"solver", solver},
+                        {"cost", number_or_null(solution.cost)},
+                        {"feasible", solution.feasible},
+                        {"optimal", solution.optimal},
+                        {"lower_bound", solution.lower_bound ? number_or_null(*solution.lower_bound) : nullptr},
+                        {"gap", solution.gap() ? nlohmann::json(*solution.gap()) : nullptr},
+                        {"seconds", solution.seconds},
+                        {"stats", solution.stats},
+                        {"assignment", assignment}};
+  std::cout << out.dump(2) << "\n";
+}
+
+void print_text(const solvers::Problem& problem, const std::string& solver, const solvers::Solution& solution) {
+  std::cout << std::setprecision(9) << "solver:      " << solver << "\n";
+  if (solution.feasible)
+    std::cout << "cost:        " << solution.cost << " ms\n";
+  else
+    std::cout << "cost:        infeasible (every assignment uses a forbidden choice"
+              << (solution.optimal ? ", proven)\n" : " as far as the search went)\n");
+  std::cout << "optimal:     " << (solution.optimal ? "yes (proven)" : "not proven") << "\n";
+  if (solution.lower_bound) std::cout << "lower bound: " << *solution.lower_bound << " ms\n";
+  if (solution.gap()) std::cout << "gap:         " << *solution.gap() * 100 << " %\n";
+  std::cout << "seconds:     " << solution.seconds << "\n";
+  for (const auto& [key, value] : solution.stats) std::cout << "  " << key << ": " << value << "\n";
+  std::cout << "assignment:\n";
+  for (size_t v = 0; v < problem.node_count(); ++v) {
+    const solvers::Node& node = problem.node(static_cast<int>(v));
+    const int choice = solution.assignment[v];
+    std::cout << "  " << node.name << " = " << choice;
+    if (!node.labels.empty()) std::cout << "  (" << node.labels[choice] << ")";
+    std::cout << "\n";
+  }
+}
+
+void run(const SolveArgs& args) {
+  const solvers::Problem problem = solvers::load_instance(args.instance);
+  const auto solver = solvers::make_solver(args.solver);
+  solvers::SolveOptions options;
+  options.time_limit_seconds = args.time_limit;
+  options.memory_budget_bytes = static_cast<size_t>(args.memory_budget_mib * 1024 * 1024);
+  options.branch_and_bound = !args.no_branch_and_bound;
+  solvers::Solution solution;
+  if (args.reduce_candidates) {
+    const solvers::CandidateReduction reduction = solvers::eliminate_dominated_candidates(problem);
+    solution = solver->solve(reduction.reduced, options);
+    solution.assignment = reduction.expand(solution.assignment);
+    solution.stats["removed_candidates"] = static_cast<double>(reduction.removed_candidates());
+  } else {
+    solution = solver->solve(problem, options);
+  }
+  if (args.json)
+    print_json(problem, args.solver, solution);
+  else
+    print_text(problem, args.solver, solution);
+}
+
+}  // namespace
+
+void add_solve_command(CLI::App& app) {
+  auto args = std::make_shared<SolveArgs>();
+  CLI::App* command = app.add_subcommand(
+      "solve",
+      "Pick one candidate per node of a cost-problem instance (JSON, see gen-instance) minimising node plus edge "
+      "costs. Prints the cost, the assignment, whether it is proven optimal, a lower bound and the solve time.");
+  command->add_option("instance", args->instance, "instance file (JSON)")->required()->check(CLI::ExistingFile);
+  command->add_option("--solver", args->solver,
+                      "dp: exact variable elimination (refuses wide graphs); pbqp: reductions + branch-and-bound "
+                      "(any graph, anytime); exact: exhaustive (tiny instances); greedy: cheapest node cost, edges "
+                      "ignored")
+      ->check(CLI::IsMember(solvers::solver_names()))
+      ->capture_default_str();
+  command->add_option("--time-limit", args->time_limit, "seconds before pbqp stops searching and reports its best")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command->add_option("--memory-budget", args->memory_budget_mib, "MiB of tables dp may use before refusing")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_flag("--no-branch-and-bound", args->no_branch_and_bound,
+                    "pbqp: heuristic + bound only, no search for a proof");
+  command->add_flag("--reduce-candidates", args->reduce_candidates,
+                    "drop dominated / duplicate candidates first (preserves the optimum)");
+  command->add_flag("--json", args->json, "print the result as JSON");
+  command->callback([args] { run(*args); });
+}
+
+}  // namespace layoutopt::apps

@@ -1,0 +1,425 @@
+// Per-layer conv2d throughput: layoutopt's JIT kernels (best schedule of a pruned sweep over
+// the schedule space) against oneDNN (blocked formats via format_tag::any, weights reordered
+// ahead of time, same OpenMP thread count), side by side in one run.
+//
+//   build-kernels/bench/bench_kernels                          # all layers, 5 repetitions
+//   build-kernels/bench/bench_kernels --benchmark_filter=resnet50
+//
+// Each benchmark is one layer; every iteration times a block of runs of ours and then a block
+// of oneDNN's. Counters (medians over repetitions in the *_median rows):
+//   ours_GFLOPS, onednn_GFLOPS, ratio = ours / oneDNN, pct_peak = ours / 720 GFLOPS,
+//   compile_ms of the chosen kernel, schedules = how many the sweep compiled and timed.
+// Both sides fuse bias + relu. A summary table of the medians is printed at the end.
+
+#include <benchmark/benchmark.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <oneapi/dnnl/dnnl.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "layoutopt/kernels/conv2d.h"
+#include "layoutopt/kernels/depthwise_conv2d.h"
+#include "layoutopt/kernels/host.h"
+
+namespace {
+
+using namespace layoutopt::kernels;
+using Clock = std::chrono::steady_clock;
+
+constexpr double kPeakGflops = 720.0;      // 2 cores x AVX-512 FMA, from the machine spec
+constexpr int kMaxAccumulators = 28;       // of 32 zmm: the rest hold weights and a broadcast
+constexpr double kSweepSecondsPerSchedule = 0.02;
+constexpr double kBlockSeconds = 0.002;    // minimum length of one timed block of runs
+
+// ---------------------------------------------------------------------------------------
+// Workloads
+
+struct Layer {
+  std::string name;
+  Conv2dDesc desc;
+};
+
+Conv2dDesc conv(int64_t c, int64_t hw, int64_t o, int64_t k, int64_t stride) {
+  Conv2dDesc d;
+  d.in_channels = c, d.in_h = d.in_w = hw, d.out_channels = o;
+  d.kernel_h = d.kernel_w = k;
+  d.stride_h = d.stride_w = stride;
+  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = k / 2;
+  d.epilogue = {true, Activation::Relu, false, Activation::None};
+  return d;
+}
+
+Conv2dDesc depthwise(int64_t c, int64_t hw, int64_t stride) {
+  Conv2dDesc d = conv(c, hw, c, 3, stride);
+  d.groups = c;
+  return d;
+}
+
+// Every distinct conv of torchvision's ResNet-50 (v1.5: stride on the 3x3), batch 1, 224x224.
+std::vector<Layer> resnet50_layers() {
+  return {
+      {"stem_7x7s2_c3_o64_224", conv(3, 224, 64, 7, 2)},
+      {"s1_1x1_c64_o64_56", conv(64, 56, 64, 1, 1)},
+      {"s1_3x3_c64_o64_56", conv(64, 56, 64, 3, 1)},
+      {"s1_1x1_c64_o256_56(+proj)", conv(64, 56, 256, 1, 1)},
+      {"s1_1x1_c256_o64_56", conv(256, 56, 64, 1, 1)},
+      {"s2_1x1_c256_o128_56", conv(256, 56, 128, 1, 1)},
+      {"s2_3x3s2_c128_o128_56", conv(128, 56, 128, 3, 2)},
+      {"s2_1x1_c128_o512_28", conv(128, 28, 512, 1, 1)},
+      {"s2_proj_1x1s2_c256_o512_56", conv(256, 56, 512, 1, 2)},
+      {"s2_1x1_c512_o128_28", conv(512, 28, 128, 1, 1)},
+      {"s2_3x3_c128_o128_28", conv(128, 28, 128, 3, 1)},
+      {"s3_1x1_c512_o256_28", conv(512, 28, 256, 1, 1)},
+      {"s3_3x3s2_c256_o256_28", conv(256, 28, 256, 3, 2)},
+      {"s3_1x1_c256_o1024_14", conv(256, 14, 1024, 1, 1)},
+      {"s3_proj_1x1s2_c512_o1024_28", conv(512, 28, 1024, 1, 2)},
+      {"s3_1x1_c1024_o256_14", conv(1024, 14, 256, 1, 1)},
+      {"s3_3x3_c256_o256_14", conv(256, 14, 256, 3, 1)},
+      {"s4_1x1_c1024_o512_14", conv(1024, 14, 512, 1, 1)},
+      {"s4_3x3s2_c512_o512_14", conv(512, 14, 512, 3, 2)},
+      {"s4_1x1_c512_o2048_7", conv(512, 7, 2048, 1, 1)},
+      {"s4_proj_1x1s2_c1024_o2048_14", conv(1024, 14, 2048, 1, 2)},
+      {"s4_1x1_c2048_o512_7", conv(2048, 7, 512, 1, 1)},
+      {"s4_3x3_c512_o512_7", conv(512, 7, 512, 3, 1)},
+  };
+}
+
+// Every distinct pointwise and depthwise conv of MobileNet-v2 (width 1.0), batch 1, 224x224.
+std::vector<Layer> mobilenet_v2_layers() {
+  return {
+      {"dw_c32_112", depthwise(32, 112, 1)},      {"pw_c32_o16_112", conv(32, 112, 16, 1, 1)},
+      {"pw_c16_o96_112", conv(16, 112, 96, 1, 1)}, {"dw_s2_c96_112", depthwise(96, 112, 2)},
+      {"pw_c96_o24_56", conv(96, 56, 24, 1, 1)},   {"pw_c24_o144_56", conv(24, 56, 144, 1, 1)},
+      {"dw_c144_56", depthwise(144, 56, 1)},       {"pw_c144_o24_56", conv(144, 56, 24, 1, 1)},
+      {"dw_s2_c144_56", depthwise(144, 56, 2)},    {"pw_c144_o32_28", conv(144, 28, 32, 1, 1)},
+      {"pw_c32_o192_28", conv(32, 28, 192, 1, 1)}, {"dw_c192_28", depthwise(192, 28, 1)},
+      {"pw_c192_o32_28", conv(192, 28, 32, 1, 1)}, {"dw_s2_c192_28", depthwise(192, 28, 2)},
+      {"pw_c192_o64_14", conv(192, 14, 64, 1, 1)}, {"pw_c64_o384_14", conv(64, 14, 384, 1, 1)},
+      {"dw_c384_14", depthwise(384, 14, 1)},       {"pw_c384_o64_14", conv(384, 14, 64, 1, 1)},
+      {"pw_c384_o96_14", conv(384, 14, 96, 1, 1)}, {"pw_c96_o576_14", conv(96, 14, 576, 1, 1)},
+      {"dw_c576_14", depthwise(576, 14, 1)},       {"pw_c576_o96_14", conv(576, 14, 96, 1, 1)},
+      {"dw_s2_c576_14", depthwise(576, 14, 2)},    {"pw_c576_o160_7", conv(576, 7, 160, 1, 1)},
+      {"pw_c160_o960_7", conv(160, 7, 960, 1, 1)}, {"dw_c960_7", depthwise(960, 7, 1)},
+      {"pw_c960_o160_7", conv(960, 7, 160, 1, 1)}, {"pw_c960_o320_7", conv(960, 7, 320, 1, 1)},
+      {"pw_c320_o1280_7", conv(320, 7, 1280, 1, 1)},
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Buffers and timing
+
+struct AlignedFree {
+  void operator()(float* p) const { std::free(p); }
+};
+using Buffer = std::unique_ptr<float[], AlignedFree>;
+
+Buffer random_buffer(int64_t floats, unsigned seed) {
+  const auto bytes = static_cast<size_t>((floats * 4 + 63) / 64 * 64);
+  Buffer buffer(static_cast<float*>(std::aligned_alloc(64, bytes)));
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> uniform(-1.0F, 1.0F);
+  for (int64_t i = 0; i < floats; ++i) buffer[static_cast<size_t>(i)] = uniform(rng);
+  return buffer;
+}
+
+template <typename Run>
+double seconds_of(const Run& run, int repeats) {
+  const auto start = Clock::now();
+  for (int i = 0; i < repeats; ++i) run();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Median seconds per run over a short, fixed time budget (one warm-up run first).
+template <typename Run>
+double median_seconds(const Run& run) {
+  run();
+  std::vector<double> samples;
+  double total = 0.0;
+  while (samples.size() < 3 || (total < kSweepSecondsPerSchedule && samples.size() < 50)) {
+    samples.push_back(seconds_of(run, 1));
+    total += samples.back();
+  }
+  std::nth_element(samples.begin(), samples.begin() + static_cast<long>(samples.size() / 2), samples.end());
+  return samples[samples.size() / 2];
+}
+
+// ---------------------------------------------------------------------------------------
+// Our side: a pruned sweep over the schedule space
+
+// Channel blocks worth trying: multiples of the vector width up to 4 vectors, else the
+// largest divisor up to 64 (odd channel counts such as the stem's 3).
+std::vector<int64_t> block_candidates(int64_t channels, int64_t lanes) {
+  std::vector<int64_t> result;
+  for (int64_t d : divisors(channels))
+    if (d % lanes == 0 && d <= 4 * lanes) result.push_back(d);
+  if (result.empty()) {
+    int64_t best = 1;
+    for (int64_t d : divisors(channels))
+      if (d <= 64) best = d;
+    result.push_back(best);
+  }
+  return result;
+}
+
+// Register-tile widths that fill the accumulator budget and split the row into equal tiles
+// (a 56-wide row: 28, 14; a 7-wide row: 7), the three widest.
+std::vector<int64_t> width_candidates(int64_t out_w, int64_t max_width) {
+  std::vector<int64_t> result;
+  for (int64_t w = std::min(out_w, max_width); w >= 1 && result.size() < 3; --w) {
+    const int64_t tiles = (out_w + w - 1) / w;
+    if ((out_w + tiles - 1) / tiles == w) result.push_back(w);
+  }
+  return result;
+}
+
+std::vector<Conv2dSchedule> conv2d_candidates(const Conv2dDesc& d) {
+  const int64_t lanes = host_info().vector_lanes;
+  const bool one_by_one = d.kernel_h == 1 && d.kernel_w == 1;
+  std::vector<Conv2dSchedule> result;
+  for (int64_t oc_bn : block_candidates(d.out_channels_per_group(), lanes))
+    for (int64_t ic_bn : block_candidates(d.in_channels_per_group(), lanes)) {
+      const int64_t chunks = (oc_bn + lanes - 1) / lanes;
+      for (int64_t oh_bn : {1, 2, 4}) {
+        if (oh_bn > 1 && (!one_by_one || oh_bn > d.out_h())) continue;
+        const int64_t max_width = kMaxAccumulators / (chunks * oh_bn);
+        for (int64_t ow_bn : width_candidates(d.out_w(), max_width))
+          result.push_back({ic_bn, oc_bn, ow_bn, true, oh_bn});
+      }
+    }
+  return result;
+}
+
+std::vector<DepthwiseConv2dSchedule> depthwise_candidates(const Conv2dDesc& d) {
+  const int64_t lanes = host_info().vector_lanes;
+  std::vector<DepthwiseConv2dSchedule> result;
+  for (int64_t c_bn : block_candidates(d.in_channels, lanes)) {
+    const int64_t chunks = (c_bn + lanes - 1) / lanes;
+    for (int64_t oh_bn : {1, 2})
+      for (int64_t ow_bn : width_candidates(d.out_w(), kMaxAccumulators / (chunks * oh_bn)))
+        if (oh_bn <= d.out_h()) result.push_back({c_bn, ow_bn, oh_bn});
+  }
+  return result;
+}
+
+struct Choice {
+  Kernel kernel;
+  std::string schedule;
+  double seconds;
+};
+
+template <typename Schedule, typename Compile>
+Choice sweep(const std::vector<Schedule>& schedules, const Compile& compile, const KernelArgs& args) {
+  std::unique_ptr<Choice> best;
+  for (const Schedule& schedule : schedules) {
+    const Kernel kernel = compile(schedule);
+    const double seconds = median_seconds([&] { kernel(args); });
+    if (!best || seconds < best->seconds) best = std::make_unique<Choice>(Choice{kernel, schedule.str(), seconds});
+  }
+  return *best;
+}
+
+// Buffers sized for the largest channel blocking (blocked tensors have the same size).
+struct OurTensors {
+  Buffer input, weight, bias, output;
+  KernelArgs args() const { return {input.get(), weight.get(), bias.get(), nullptr, output.get()}; }
+};
+
+OurTensors our_tensors(const Conv2dDesc& d) {
+  return {random_buffer(d.batch * d.in_channels * d.in_h * d.in_w, 1),
+          random_buffer(d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w, 2),
+          random_buffer(d.out_channels, 3), random_buffer(d.batch * d.out_channels * d.out_h() * d.out_w(), 4)};
+}
+
+// ---------------------------------------------------------------------------------------
+// oneDNN side
+
+class OneDnnConv {
+ public:
+  explicit OneDnnConv(const Conv2dDesc& d) : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
+    using tag = dnnl::memory::format_tag;
+    using dt = dnnl::memory::data_type;
+    const dnnl::memory::dims src{d.batch, d.in_channels, d.in_h, d.in_w};
+    const dnnl::memory::dims dst{d.batch, d.out_channels, d.out_h(), d.out_w()};
+    const dnnl::memory::dims weights =
+        d.groups == 1 ? dnnl::memory::dims{d.out_channels, d.in_channels, d.kernel_h, d.kernel_w}
+                      : dnnl::memory::dims{d.groups, d.out_channels_per_group(), d.in_channels_per_group(),
+                                           d.kernel_h, d.kernel_w};
+    const dnnl::convolution_forward::desc desc(
+        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, {src, dt::f32, tag::any},
+        {weights, dt::f32, tag::any}, {{d.out_channels}, dt::f32, tag::x}, {dst, dt::f32, tag::any},
+        {d.stride_h, d.stride_w}, {d.dilation_h - 1, d.dilation_w - 1}, {d.pad_top, d.pad_left},
+        {d.pad_bottom, d.pad_right});
+    dnnl::post_ops post_ops;
+    post_ops.append_eltwise(1.0F, dnnl::algorithm::eltwise_relu, 0.0F, 0.0F);
+    dnnl::primitive_attr attr;
+    attr.set_post_ops(post_ops);
+    const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine_);
+    implementation_ = pd.impl_info_str();
+    src_ = filled(pd.src_desc(), 5);
+    bias_ = filled(pd.bias_desc(), 6);
+    dst_ = dnnl::memory(pd.dst_desc(), engine_);
+    weights_ = reordered_weights(pd.weights_desc(), {weights, dt::f32, d.groups == 1 ? tag::oihw : tag::goihw});
+    primitive_ = dnnl::convolution_forward(pd);
+  }
+
+  void run() {
+    primitive_.execute(stream_, {{DNNL_ARG_SRC, src_}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_BIAS, bias_},
+                                 {DNNL_ARG_DST, dst_}});
+    stream_.wait();
+  }
+  [[nodiscard]] const std::string& implementation() const { return implementation_; }
+
+ private:
+  dnnl::memory filled(const dnnl::memory::desc& desc, unsigned seed) {
+    dnnl::memory memory(desc, engine_);
+    const Buffer values = random_buffer(static_cast<int64_t>(desc.get_size() / 4), seed);
+    std::copy_n(values.get(), desc.get_size() / 4, static_cast<float*>(memory.get_data_handle()));
+    return memory;
+  }
+
+  // Weights arrive in plain OIHW and are reordered once, ahead of the timed runs.
+  dnnl::memory reordered_weights(const dnnl::memory::desc& blocked, const dnnl::memory::desc& plain) {
+    dnnl::memory source = filled(plain, 7);
+    dnnl::memory target(blocked, engine_);
+    dnnl::reorder(source, target).execute(stream_, source, target);
+    stream_.wait();
+    return target;
+  }
+
+  dnnl::engine engine_;
+  dnnl::stream stream_;
+  dnnl::memory src_, weights_, bias_, dst_;
+  dnnl::convolution_forward primitive_;
+  std::string implementation_;
+};
+
+// ---------------------------------------------------------------------------------------
+// One benchmark per layer
+
+struct LayerState {
+  OurTensors tensors;
+  Choice ours;
+  int64_t schedules = 0;
+  OneDnnConv onednn;
+};
+
+std::unique_ptr<LayerState> prepare(const Conv2dDesc& d) {
+  OurTensors tensors = our_tensors(d);
+  const KernelArgs args = tensors.args();
+  if (d.is_depthwise()) {
+    const auto schedules = depthwise_candidates(d);
+    Choice choice = sweep(schedules, [&](const auto& s) { return compile_depthwise_conv2d(d, s); }, args);
+    return std::make_unique<LayerState>(
+        LayerState{std::move(tensors), choice, static_cast<int64_t>(schedules.size()), OneDnnConv(d)});
+  }
+  const auto schedules = conv2d_candidates(d);
+  Choice choice = sweep(schedules, [&](const auto& s) { return compile_conv2d(d, s); }, args);
+  return std::make_unique<LayerState>(
+      LayerState{std::move(tensors), choice, static_cast<int64_t>(schedules.size()), OneDnnConv(d)});
+}
+
+LayerState& state_of(const Layer& layer) {
+  static std::map<std::string, std::unique_ptr<LayerState>> states;
+  auto& slot = states[layer.name];
+  if (!slot) slot = prepare(layer.desc);
+  return *slot;
+}
+
+void bench_layer(benchmark::State& state, const Layer& layer) {
+  LayerState& s = state_of(layer);
+  const KernelArgs args = s.tensors.args();
+  const auto ours = [&] { s.ours.kernel(args); };
+  const auto theirs = [&] { s.onednn.run(); };
+  const int block = std::max(1, static_cast<int>(kBlockSeconds / s.ours.seconds));
+  double ours_seconds = 0.0, onednn_seconds = 0.0;
+  for (auto _ : state) {
+    const double mine = seconds_of(ours, block);
+    onednn_seconds += seconds_of(theirs, block);
+    ours_seconds += mine;
+    state.SetIterationTime(mine / block);
+  }
+  const double flops = layer.desc.flops() * static_cast<double>(state.iterations() * block);
+  const double ours_gflops = flops / ours_seconds * 1e-9, onednn_gflops = flops / onednn_seconds * 1e-9;
+  state.counters["ours_GFLOPS"] = ours_gflops;
+  state.counters["onednn_GFLOPS"] = onednn_gflops;
+  state.counters["ratio"] = ours_gflops / onednn_gflops;
+  state.counters["pct_peak"] = 100.0 * ours_gflops / kPeakGflops;
+  state.counters["compile_ms"] = s.ours.kernel.compile_ms();
+  state.counters["schedules"] = static_cast<double>(s.schedules);
+  state.SetLabel(s.ours.schedule + " | " + s.onednn.implementation());
+}
+
+// ---------------------------------------------------------------------------------------
+// Summary of the medians
+
+class SummaryReporter : public benchmark::ConsoleReporter {
+ public:
+  void ReportRuns(const std::vector<Run>& runs) override {
+    ConsoleReporter::ReportRuns(runs);
+    for (const Run& run : runs)
+      if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median") medians_.push_back(run);
+  }
+
+  void Finalize() override {
+    ConsoleReporter::Finalize();
+    print_model("resnet50/");
+    print_model("mobilenet_v2/");
+  }
+
+ private:
+  static double counter(const Run& run, const char* name) { return run.counters.at(name).value; }
+
+  void print_model(const std::string& prefix) const {
+    int layers = 0, at_least_onednn = 0;
+    double pct_sum = 0.0;
+    std::printf("\n%-44s %10s %10s %7s %8s %9s  %s\n", (prefix + " (medians)").c_str(), "ours", "oneDNN", "ratio",
+                "%peak", "compile", "schedule");
+    for (const Run& run : medians_) {
+      const std::string name = run.run_name.function_name;
+      if (name.rfind(prefix, 0) != 0) continue;
+      ++layers;
+      at_least_onednn += counter(run, "ratio") >= 1.0 ? 1 : 0;
+      pct_sum += counter(run, "pct_peak");
+      std::printf("%-44s %10.1f %10.1f %7.2f %8.1f %7.1fms  %s\n", name.substr(prefix.size()).c_str(),
+                  counter(run, "ours_GFLOPS"), counter(run, "onednn_GFLOPS"), counter(run, "ratio"),
+                  counter(run, "pct_peak"), counter(run, "compile_ms"), run.report_label.c_str());
+    }
+    if (layers == 0) return;
+    std::printf("%s layers at >= oneDNN speed: %d / %d; average %% of %.0f GFLOPS peak: %.1f\n", prefix.c_str(),
+                at_least_onednn, layers, kPeakGflops, pct_sum / layers);
+  }
+
+  std::vector<Run> medians_;
+};
+
+void register_layers(const std::string& model, const std::vector<Layer>& layers) {
+  for (const Layer& layer : layers)
+    benchmark::RegisterBenchmark((model + "/" + layer.name).c_str(), bench_layer, layer)
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond)
+        ->MinTime(0.2)
+        ->Repetitions(5)
+        ->ReportAggregatesOnly(true);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_layers("resnet50", resnet50_layers());
+  register_layers("mobilenet_v2", mobilenet_v2_layers());
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  std::printf("host: %s, %d fp32 lanes, %d OpenMP threads\n", host_info().cpu_name.c_str(),
+              host_info().vector_lanes, omp_get_max_threads());
+  SummaryReporter reporter;
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  benchmark::Shutdown();
+  return 0;
+}

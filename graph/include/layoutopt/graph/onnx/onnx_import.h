@@ -1,0 +1,56 @@
+#pragma once
+// ONNX import: reads a .onnx file (opsets 11-18) into the layoutopt graph IR.
+//
+//   auto result = layoutopt::graph::onnx::import_onnx("resnet-50.onnx", {.batch = 8});
+//   if (result.generated_parameters > 0) { /* structure-only file: weights are seeded */ }
+//
+// Supported operators: Conv, BatchNormalization, Relu, Clip, Sigmoid, Add, Mul, Concat,
+// MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape, Gemm, MatMul (a following Add
+// of a bias becomes the dense bias), Softmax, Dropout, Identity, Pad (constant, spatial),
+// plus Constant and Cast of constants, which are evaluated at import.
+//
+// Files exported without weights (torch.onnx.export(..., export_params=False)) list their
+// weights as graph inputs without initializers. Inputs read as weights by some operator
+// become parameters with seeded values (see weight_init.h); the other inputs are the
+// graph's inputs.
+//
+// Every problem is reported as a GraphError prefixed with the file name: files that are not
+// ONNX, other opsets, all unsupported operators at once, unsupported attribute values,
+// missing constants and shapes that do not fit (naming the node).
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "layoutopt/graph/graph.h"
+
+namespace layoutopt::graph::onnx {
+
+struct ImportOptions {
+  /// Used for a symbolic (dynamic) leading dimension of a graph input; dimensions fixed in
+  /// the file are kept as they are.
+  int64_t batch = 1;
+  /// Model-wide seed for generated weights (combined with each parameter's name).
+  uint64_t seed = 0;
+};
+
+struct ImportResult {
+  Graph graph;
+  /// Version of the default (ai.onnx) operator set the file imports.
+  int64_t opset = 0;
+  /// Producer name and version from the file, e.g. "pytorch 1.13.0".
+  std::string producer;
+  /// Parameters that had no values in the file and were seeded, and their element count.
+  int generated_parameters = 0;
+  int64_t generated_values = 0;
+};
+
+/// Imports the file at `path`; errors name the path.
+[[nodiscard]] ImportResult import_onnx(const std::filesystem::path& path, const ImportOptions& options = {});
+
+/// Imports a serialized ModelProto; `name` identifies it in errors and names the graph.
+[[nodiscard]] ImportResult import_onnx_bytes(std::string_view bytes, const std::string& name,
+                                             const ImportOptions& options = {});
+
+}  // namespace layoutopt::graph::onnx

@@ -1,0 +1,84 @@
+// Converters for Conv, MaxPool, AveragePool and Pad.
+#include <array>
+
+#include "converters.h"
+#include "window_attributes.h"
+
+namespace layoutopt::graph::onnx {
+
+namespace {
+
+ValueId convert_pool(NodeContext& node, PoolKind kind) {
+  const ValueId x = node.input(0);
+  expect_4d(node, x, "only 2-D pooling over NCHW tensors is supported");
+  const Window window = read_window(node, node.shape(x), std::nullopt);
+  if (window.dilation != Hw{1, 1}) node.fail("dilated pooling is not supported");
+  const AttributeReader& attributes = node.attributes();
+  if (attributes.get_int("storage_order", 0) != 0) node.fail("column-major storage_order is not supported");
+  return node.add(Pool2d{.kind = kind,
+                         .kernel = window.kernel,
+                         .stride = window.stride,
+                         .pads = window.pads,
+                         .ceil_mode = attributes.get_int("ceil_mode", 0) != 0,
+                         .count_include_pad = attributes.get_int("count_include_pad", 0) != 0},
+                  {x});
+}
+
+/// Pad's axes input (opset 18), normalized; all axes when absent.
+std::vector<int64_t> pad_axes(const NodeContext& node) {
+  if (!node.has_input(3)) return {0, 1, 2, 3};
+  std::vector<int64_t> axes = node.constant_ints(3);
+  for (int64_t& axis : axes) {
+    if (axis < -4 || axis > 3) node.fail("axis " + std::to_string(axis) + " is out of range for a 4-D input");
+    if (axis < 0) axis += 4;
+  }
+  return axes;
+}
+
+}  // namespace
+
+ValueId convert_conv(NodeContext& node) {
+  const ValueId x = node.input(0);
+  expect_4d(node, x, "only 2-D convolutions over NCHW tensors are supported");
+  const ValueId w = node.weight(1);
+  const Shape& w_shape = node.shape(w);
+  if (w_shape.size() != 4)
+    node.fail("weight has shape " + to_string(w_shape) + "; only 2-D convolutions ([out, in/groups, kh, kw]) are supported");
+  const Window window = read_window(node, node.shape(x), Hw{w_shape[2], w_shape[3]});
+  const bool bias = node.has_input(2);
+  const Conv2d conv{.kernel = window.kernel,
+                    .stride = window.stride,
+                    .dilation = window.dilation,
+                    .pads = window.pads,
+                    .groups = node.attributes().get_int("group", 1),
+                    .epilogue = {.bias = bias}};
+  if (bias) return node.add(conv, {x, w, node.weight(2)});
+  return node.add(conv, {x, w});
+}
+
+ValueId convert_max_pool(NodeContext& node) { return convert_pool(node, PoolKind::max); }
+
+ValueId convert_average_pool(NodeContext& node) { return convert_pool(node, PoolKind::avg); }
+
+ValueId convert_pad(NodeContext& node) {
+  const std::string mode = node.attributes().get_string("mode", "constant");
+  if (mode != "constant") node.fail("mode '" + mode + "' is not supported (only constant padding)");
+  const ValueId x = node.input(0);
+  expect_4d(node, x, "only NCHW tensors can be padded");
+  const std::vector<int64_t> pads = node.constant_ints(1);
+  const std::vector<int64_t> axes = pad_axes(node);
+  if (pads.size() != 2 * axes.size())
+    node.fail("pads has " + std::to_string(pads.size()) + " values, expected " + std::to_string(2 * axes.size()));
+  std::array<int64_t, 4> begin{}, end{};
+  for (size_t i = 0; i < axes.size(); ++i) {
+    begin[static_cast<size_t>(axes[i])] = pads[i];
+    end[static_cast<size_t>(axes[i])] = pads[i + axes.size()];
+  }
+  if (begin[0] != 0 || begin[1] != 0 || end[0] != 0 || end[1] != 0)
+    node.fail("pads " + to_string(pads) + " pad the batch or channel axis; only spatial padding is supported");
+  const float value = node.has_input(2) ? node.constant_scalar(2) : 0.0f;
+  return node.add(Pad{.pads = {.top = begin[2], .left = begin[3], .bottom = end[2], .right = end[3]}, .value = value},
+                  {x});
+}
+
+}  // namespace layoutopt::graph::onnx

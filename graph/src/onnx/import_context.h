@@ -1,0 +1,120 @@
+#pragma once
+// State of one import: the graph being built, which ONNX tensor is which IR value, and where
+// weights come from. NodeContext is the view a converter gets of the node it converts: its
+// inputs resolved to IR values, its attributes, and errors that name it.
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "attribute_reader.h"
+#include "constant_table.h"
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/graph/onnx/onnx_import.h"
+#include "layoutopt/graph/weight_init.h"
+#include "matmul_bias.h"
+#include "proto.h"
+
+namespace layoutopt::graph::onnx {
+
+/// How a 2-D weight is stored relative to the IR's [out, in]: MatMul and Gemm with transB=0
+/// store [in, out].
+enum class WeightLayout { as_stored, transposed };
+
+class ImportContext {
+ public:
+  /// Indexes `graph`, which must outlive the context.
+  ImportContext(const pb::GraphProto& graph, int64_t opset, const ImportOptions& options, std::string graph_name);
+
+  /// Adds the graph inputs read as data, in file order; the other inputs are weights. A
+  /// separate step so that unsupported operators are reported before any input problem.
+  void add_data_inputs(const pb::GraphProto& proto);
+
+  [[nodiscard]] Graph& graph() { return graph_; }
+  [[nodiscard]] Graph take_graph() { return std::move(graph_); }
+  [[nodiscard]] int64_t opset() const { return opset_; }
+  [[nodiscard]] const ConstantTable& constants() const { return constants_; }
+
+  /// The bias fused into MatMul node `node_index`, if any.
+  [[nodiscard]] const BiasFusion* bias_fusion(size_t node_index) const;
+  /// True for Add nodes merged into the MatMul before them.
+  [[nodiscard]] bool absorbed(size_t node_index) const { return absorbed_[node_index]; }
+
+  /// The IR value of a tensor read as data: a node output or data input bound earlier, or a
+  /// constant or weight input (which becomes a parameter). Null for unknown tensors.
+  [[nodiscard]] std::optional<ValueId> value(const std::string& tensor);
+  /// The parameter for a tensor read as a weight, with its values or, for weight inputs
+  /// without values, seeded ones. Null unless the tensor is a constant or a weight input.
+  [[nodiscard]] std::optional<ValueId> weight(const std::string& tensor, WeightLayout layout);
+  /// Records that ONNX tensor `tensor` is IR value `value`.
+  void bind(const std::string& tensor, ValueId value) { values_[tensor] = value; }
+
+  [[nodiscard]] int generated_parameters() const { return generated_parameters_; }
+  [[nodiscard]] int64_t generated_values() const { return generated_values_; }
+
+ private:
+  void classify_weight_inputs(const pb::GraphProto& proto);
+  ValueId add_constant_weight(const pb::TensorProto& tensor, WeightLayout layout);
+  ValueId add_seeded_weight(const std::string& tensor, WeightLayout layout);
+
+  int64_t opset_;
+  ImportOptions options_;
+  Graph graph_;
+  ConstantTable constants_;
+  std::unordered_map<size_t, BiasFusion> fusions_;
+  std::vector<bool> absorbed_;
+  /// Tensors some operator reads as a weight, with the role the first such reader implies.
+  std::unordered_map<std::string, ParameterRole> weight_roles_;
+  /// Graph inputs without initializer that are read as weights.
+  std::unordered_map<std::string, const pb::ValueInfoProto*> weight_inputs_;
+  std::unordered_map<std::string, ValueId> values_;
+  /// Parameters made so far, by tensor name and layout (a weight may be read both ways).
+  std::map<std::pair<std::string, WeightLayout>, ValueId> parameters_;
+  int generated_parameters_ = 0;
+  int64_t generated_values_ = 0;
+};
+
+class NodeContext {
+ public:
+  NodeContext(ImportContext& context, const pb::NodeProto& node, size_t index);
+
+  [[nodiscard]] const AttributeReader& attributes() const { return attributes_; }
+  [[nodiscard]] int64_t opset() const { return context_.opset(); }
+  /// Inputs the node lists, not counting trailing omitted optional ones.
+  [[nodiscard]] size_t input_count() const;
+  /// True when optional input `slot` is given (ONNX omits one with an empty name).
+  [[nodiscard]] bool has_input(size_t slot) const;
+
+  /// Input `slot` read as an activation.
+  [[nodiscard]] ValueId input(size_t slot) const;
+  /// Input `slot` read as a weight; it must be a constant or a weight input.
+  [[nodiscard]] ValueId weight(size_t slot, WeightLayout layout = WeightLayout::as_stored) const;
+  /// The bias of a MatMul + Add pair (see matmul_bias.h), if this node has one.
+  [[nodiscard]] std::optional<ValueId> fused_bias() const;
+  /// Input `slot` as constant integers / a constant scalar (Reshape's shape, Clip's bounds).
+  [[nodiscard]] std::vector<int64_t> constant_ints(size_t slot) const;
+  [[nodiscard]] float constant_scalar(size_t slot) const;
+
+  [[nodiscard]] const Shape& shape(ValueId value) const { return context_.graph().value(value).type.shape; }
+  /// Adds an IR node named after this ONNX node; shape errors name it.
+  [[nodiscard]] ValueId add(Op op, std::vector<ValueId> inputs) const;
+
+  [[noreturn]] void fail(const std::string& what) const;
+
+ private:
+  [[nodiscard]] const std::string& input_name(size_t slot) const;
+  [[nodiscard]] const pb::TensorProto& constant(size_t slot) const;
+
+  ImportContext& context_;
+  const pb::NodeProto& node_;
+  size_t index_;
+  std::string label_;
+  AttributeReader attributes_;
+};
+
+}  // namespace layoutopt::graph::onnx

@@ -1,0 +1,85 @@
+#include "tensor_reader.h"
+
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "layoutopt/graph/error.h"
+
+namespace layoutopt::graph::onnx {
+
+namespace {
+
+// raw_data is little-endian by the ONNX spec; we copy it as is.
+static_assert(std::endian::native == std::endian::little, "raw_data decoding assumes a little-endian host");
+
+[[noreturn]] void fail(const pb::TensorProto& tensor, const std::string& what) {
+  throw GraphError("tensor '" + tensor.name() + "': " + what);
+}
+
+/// Element count of the declared shape, checked for overflow: the shape comes from an
+/// untrusted file and decides how much we read.
+size_t declared_count(const pb::TensorProto& tensor) {
+  int64_t count = 1;
+  for (int64_t dim : tensor_shape(tensor))
+    if (__builtin_mul_overflow(count, dim, &count)) fail(tensor, "shape " + to_string(tensor_shape(tensor)) + " is too large");
+  return static_cast<size_t>(count);
+}
+
+/// The stored elements of type `Stored` (from raw_data or the typed field), converted to `Out`.
+template <class Out, class Stored, class Field>
+std::vector<Out> convert(const pb::TensorProto& tensor, const Field& typed_field) {
+  // Sizes are compared before allocating, so a corrupt shape cannot request huge buffers.
+  const size_t count = declared_count(tensor);
+  if (tensor.has_raw_data()) {
+    if (tensor.raw_data().size() / sizeof(Stored) != count || tensor.raw_data().size() % sizeof(Stored) != 0)
+      fail(tensor, "raw_data holds " + std::to_string(tensor.raw_data().size()) + " bytes, shape " +
+                       to_string(tensor_shape(tensor)) + " needs " + std::to_string(count) + " elements of " +
+                       std::to_string(sizeof(Stored)) + " bytes");
+    std::vector<Stored> stored(count);
+    std::memcpy(stored.data(), tensor.raw_data().data(), count * sizeof(Stored));
+    return {stored.begin(), stored.end()};
+  }
+  if (static_cast<size_t>(typed_field.size()) != count)
+    fail(tensor, "holds " + std::to_string(typed_field.size()) + " values, shape " + to_string(tensor_shape(tensor)) +
+                     " needs " + std::to_string(count));
+  return {typed_field.begin(), typed_field.end()};
+}
+
+template <class Out>
+std::vector<Out> read_as(const pb::TensorProto& tensor) {
+  if (tensor.data_location() == pb::TensorProto::EXTERNAL)
+    fail(tensor, "external data files are not supported (save the model with its weights inside)");
+  switch (tensor.data_type()) {
+    case pb::TensorProto::FLOAT: return convert<Out, float>(tensor, tensor.float_data());
+    case pb::TensorProto::DOUBLE: return convert<Out, double>(tensor, tensor.double_data());
+    case pb::TensorProto::INT32: return convert<Out, int32_t>(tensor, tensor.int32_data());
+    case pb::TensorProto::INT64: return convert<Out, int64_t>(tensor, tensor.int64_data());
+    default:
+      fail(tensor, "element type " + pb::TensorProto::DataType_Name(tensor.data_type()) +
+                       " is not supported (expected FLOAT, DOUBLE, INT32 or INT64)");
+  }
+}
+
+}  // namespace
+
+Shape tensor_shape(const pb::TensorProto& tensor) {
+  Shape shape(tensor.dims().begin(), tensor.dims().end());
+  for (int64_t dim : shape)
+    if (dim < 0) fail(tensor, "negative dimension in shape " + to_string(shape));
+  return shape;
+}
+
+std::vector<float> read_floats(const pb::TensorProto& tensor) { return read_as<float>(tensor); }
+
+std::vector<int64_t> read_ints(const pb::TensorProto& tensor) { return read_as<int64_t>(tensor); }
+
+std::vector<float> transposed(const std::vector<float>& values, int64_t rows, int64_t cols) {
+  std::vector<float> result(values.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      result[static_cast<size_t>(c * rows + r)] = values[static_cast<size_t>(r * cols + c)];
+  return result;
+}
+
+}  // namespace layoutopt::graph::onnx

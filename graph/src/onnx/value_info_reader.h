@@ -1,0 +1,19 @@
+#pragma once
+// Types of graph inputs from their ValueInfoProto. Real inputs may have a symbolic batch
+// dimension (torch's dynamic_axes); weights a file lists as inputs must be fully static.
+
+#include <cstdint>
+
+#include "layoutopt/graph/tensor_type.h"
+#include "proto.h"
+
+namespace layoutopt::graph::onnx {
+
+/// Type of an input read as data: FLOAT, static except for a symbolic leading dimension,
+/// which becomes `batch`.
+[[nodiscard]] TensorType data_input_type(const pb::ValueInfoProto& input, int64_t batch);
+
+/// Shape of an input that stands for a weight (files exported without weights).
+[[nodiscard]] Shape weight_input_shape(const pb::ValueInfoProto& input);
+
+}  // namespace layoutopt::graph::onnx

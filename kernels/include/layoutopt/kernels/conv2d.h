@@ -1,0 +1,48 @@
+#pragma once
+// conv2d in NCHW[x]c, direct algorithm, schedule space after AutoTVM's x86 conv2d_NCHWc
+// template. Handles any stride / padding / dilation and grouped convolution (channel blocks
+// then must divide the per-group channel counts). Depthwise convolution has its own, faster
+// operator in depthwise_conv2d.h.
+
+#include <string>
+
+#include "layoutopt/kernels/config_space.h"
+#include "layoutopt/kernels/conv2d_desc.h"
+#include "layoutopt/kernels/kernel.h"
+#include "layoutopt/layout/layout.h"
+
+namespace layoutopt::kernels {
+
+struct Conv2dSchedule {
+  int64_t ic_bn = 1;        ///< input-channel block: input is NCHW[ic_bn]c
+  int64_t oc_bn = 1;        ///< output-channel block: output is NCHW[oc_bn]c
+  int64_t ow_bn = 1;        ///< register tile along output width (TVM's reg_n)
+  bool unroll_kw = true;    ///< unroll the kernel-width loop in the interior tiles
+  int64_t oh_bn = 1;        ///< register tile along output height (TVM's 1x1 tile_oh)
+
+  [[nodiscard]] std::string str() const;
+  bool operator==(const Conv2dSchedule&) const = default;
+};
+
+/// Layouts a schedule implies. Bias is always a plain vector of out_channels; a residual
+/// has the output's layout.
+struct Conv2dLayouts {
+  layout::Layout input;   ///< NCHW[ic_bn]c
+  layout::Layout weight;  ///< OIHW[ic_bn]i[oc_bn]o
+  layout::Layout output;  ///< NCHW[oc_bn]c
+};
+
+/// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh.
+[[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
+/// Reads a point of conv2d_space back into a schedule.
+[[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);
+/// A reasonable schedule without search (largest vector-friendly blocks, ~ register budget).
+[[nodiscard]] Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc);
+/// Throws KernelError naming the problem (e.g. oc_bn not dividing out_channels per group).
+void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule);
+[[nodiscard]] Conv2dLayouts conv2d_layouts(const Conv2dDesc& desc, const Conv2dSchedule& schedule);
+
+/// Compiles (or fetches from the process-wide cache) the kernel for desc + schedule.
+[[nodiscard]] Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule);
+
+}  // namespace layoutopt::kernels

@@ -1,0 +1,49 @@
+#pragma once
+// Conv2dDesc: everything a conv2d kernel computes, as one value (like oneDNN's primitive
+// descriptor). Shapes are logical (NCHW activations, OIHW weights with I = in_channels/groups);
+// the schedule, not the desc, decides the physical layouts.
+
+#include <cstdint>
+#include <string>
+
+#include "layoutopt/kernels/epilogue.h"
+
+namespace layoutopt::kernels {
+
+struct Conv2dDesc {
+  int64_t batch = 1;
+  int64_t in_channels = 0;
+  int64_t in_h = 0;
+  int64_t in_w = 0;
+  int64_t out_channels = 0;
+  int64_t kernel_h = 1;
+  int64_t kernel_w = 1;
+  int64_t stride_h = 1;
+  int64_t stride_w = 1;
+  int64_t pad_top = 0;
+  int64_t pad_left = 0;
+  int64_t pad_bottom = 0;
+  int64_t pad_right = 0;
+  int64_t dilation_h = 1;
+  int64_t dilation_w = 1;
+  int64_t groups = 1;
+  Epilogue epilogue;
+
+  [[nodiscard]] int64_t out_h() const;
+  [[nodiscard]] int64_t out_w() const;
+  [[nodiscard]] int64_t in_channels_per_group() const { return in_channels / groups; }
+  [[nodiscard]] int64_t out_channels_per_group() const { return out_channels / groups; }
+  /// True for groups == in_channels == out_channels (one filter per channel).
+  [[nodiscard]] bool is_depthwise() const;
+  /// Multiply-adds times two: the FLOP count used for GFLOPS reporting.
+  [[nodiscard]] double flops() const;
+  /// Throws KernelError naming the first invalid field (non-positive sizes, groups not
+  /// dividing the channels, an empty output, ...).
+  void validate() const;
+  /// Stable text used as cache key and in benchmark names.
+  [[nodiscard]] std::string str() const;
+
+  bool operator==(const Conv2dDesc&) const = default;
+};
+
+}  // namespace layoutopt::kernels

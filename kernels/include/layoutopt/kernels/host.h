@@ -1,0 +1,16 @@
+#pragma once
+// What the JIT compiles for: the host CPU, detected at run time.
+
+#include <string>
+
+namespace layoutopt::kernels {
+
+struct HostInfo {
+  std::string cpu_name;   ///< LLVM's name, e.g. "sapphirerapids", "znver4"
+  int vector_lanes = 4;   ///< fp32 lanes of the widest usable vector: 16 (AVX-512), 8 (AVX2), 4
+};
+
+/// Host CPU as the JIT sees it (computed once per process).
+[[nodiscard]] const HostInfo& host_info();
+
+}  // namespace layoutopt::kernels

@@ -1,0 +1,14 @@
+#pragma once
+// Plain NCHW reference for conv2d (regular, grouped, depthwise) with the fused epilogue:
+// obviously-correct loops, double accumulation. The ground truth for the JIT kernels' tests.
+
+#include "layoutopt/kernels/conv2d_desc.h"
+
+namespace layoutopt::kernels::reference {
+
+/// input NCHW, weight OIHW (O x in_channels/groups x KH x KW), bias [O] (may be null unless
+/// the epilogue uses it), residual NCHW like the output (may be null unless used), output NCHW.
+void conv2d(const Conv2dDesc& desc, const float* input, const float* weight, const float* bias,
+            const float* residual, float* output);
+
+}  // namespace layoutopt::kernels::reference

@@ -1,0 +1,83 @@
+#pragma once
+// TunableOp: one facade over the kernel families (conv2d, grouped conv2d, depthwise conv2d,
+// dense) so a tuner can search any of them the same way: a ConfigSpace, and for a flat
+// config index the knob values, the layouts the schedule implies, the physical buffer sizes
+// a measurement must allocate, and the compiled kernel.
+//
+//   TunableOp op = TunableOp::conv2d(desc);      // depthwise / grouped picked from the desc
+//   for (int64_t i = 0; i < op.space().size(); ++i) {
+//     OpLayouts l = op.layouts(i);                // e.g. NCHW16c -> NCHW32c
+//     Kernel k = op.compile(i);                   // throws KernelError for a bad schedule
+//   }
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+
+#include "layoutopt/kernels/config_space.h"
+#include "layoutopt/kernels/conv2d_desc.h"
+#include "layoutopt/kernels/dense.h"
+#include "layoutopt/kernels/kernel.h"
+#include "layoutopt/layout/layout.h"
+
+namespace layoutopt::kernels {
+
+enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, dense };
+[[nodiscard]] const char* to_string(OpFamily family);
+
+/// Physical layouts of a schedule's operands (bias is always a plain vector; a residual
+/// has the output's layout).
+struct OpLayouts {
+  layout::Layout input;
+  layout::Layout weight;
+  layout::Layout output;
+};
+
+/// Float counts of each operand in its physical layout; 0 for an operand the epilogue
+/// does not read.
+struct BufferSizes {
+  int64_t input = 0;
+  int64_t weight = 0;
+  int64_t bias = 0;
+  int64_t residual = 0;
+  int64_t output = 0;
+};
+
+class TunableOp {
+ public:
+  /// conv2d, group_conv2d or depthwise_conv2d, as the desc's groups decide. Validates desc.
+  static TunableOp conv2d(const Conv2dDesc& desc);
+  static TunableOp dense(const DenseDesc& desc);
+
+  [[nodiscard]] OpFamily family() const { return family_; }
+  [[nodiscard]] const ConfigSpace& space() const { return space_; }
+  /// The conv desc (conv families) or dense desc; the other accessor throws KernelError.
+  [[nodiscard]] const Conv2dDesc& conv_desc() const;
+  [[nodiscard]] const DenseDesc& dense_desc() const;
+
+  /// Knob name -> value of config `index` (throws KernelError outside the space).
+  [[nodiscard]] std::map<std::string, int64_t> knobs(int64_t index) const;
+  /// Flat index of a knob assignment; nullopt when a knob is missing, unknown or its value
+  /// is not in the space.
+  [[nodiscard]] std::optional<int64_t> index_of(const std::map<std::string, int64_t>& knobs) const;
+
+  [[nodiscard]] OpLayouts layouts(int64_t index) const;
+  [[nodiscard]] BufferSizes buffer_sizes(int64_t index) const;
+  /// Compiles (or fetches from the kernel cache) the kernel of config `index`.
+  [[nodiscard]] Kernel compile(int64_t index) const;
+  /// FLOPs of one run (2 per multiply-add), for GFLOPS reporting.
+  [[nodiscard]] double flops() const;
+  /// Stable text, e.g. "conv2d n1_c64_..." (the desc's str()).
+  [[nodiscard]] std::string str() const;
+
+ private:
+  TunableOp(OpFamily family, std::variant<Conv2dDesc, DenseDesc> desc, ConfigSpace space);
+
+  OpFamily family_;
+  std::variant<Conv2dDesc, DenseDesc> desc_;
+  ConfigSpace space_;
+};
+
+}  // namespace layoutopt::kernels

@@ -1,0 +1,35 @@
+#include "conv/accumulator_tile.h"
+
+namespace layoutopt::kernels::conv {
+
+AccumulatorTile::AccumulatorTile(jit::KernelModule& module, int64_t rows, int64_t columns,
+                                 std::vector<jit::VectorChunk> chunks)
+    : columns_(columns), chunks_(std::move(chunks)) {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t w = 0; w < columns; ++w)
+      for (const jit::VectorChunk& chunk : chunks_)
+        slots_.push_back(module.entry_slot(jit::float_vector_type(module.builder(), chunk.lanes), "acc"));
+}
+
+llvm::Value* AccumulatorTile::slot(int64_t row, int64_t column, size_t chunk) const {
+  return slots_[static_cast<size_t>(row * columns_ + column) * chunks_.size() + chunk];
+}
+
+void AccumulatorTile::clear(llvm::IRBuilder<>& builder, int64_t rows, int64_t columns) const {
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t w = 0; w < columns; ++w)
+      for (size_t c = 0; c < chunks_.size(); ++c)
+        builder.CreateStore(jit::zero_vector(builder, chunks_[c].lanes), slot(r, w, c));
+}
+
+llvm::Value* AccumulatorTile::load(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk) const {
+  return builder.CreateLoad(jit::float_vector_type(builder, chunks_[chunk].lanes), slot(row, column, chunk));
+}
+
+void AccumulatorTile::add_product(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk,
+                                  llvm::Value* a, llvm::Value* b) const {
+  llvm::Value* sum = jit::fused_multiply_add(builder, a, b, load(builder, row, column, chunk));
+  builder.CreateStore(sum, slot(row, column, chunk));
+}
+
+}  // namespace layoutopt::kernels::conv

@@ -1,0 +1,35 @@
+#pragma once
+// AccumulatorTile: the register tile of a conv microkernel, rows x columns x vector chunks
+// of accumulators. Each accumulator is an entry-block stack slot that mem2reg promotes to a
+// register, so emitters simply load, FMA and store by (row, column, chunk).
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <vector>
+
+#include "jit/kernel_module.h"
+#include "jit/vector_ops.h"
+
+namespace layoutopt::kernels::conv {
+
+class AccumulatorTile {
+ public:
+  AccumulatorTile(jit::KernelModule& module, int64_t rows, int64_t columns, std::vector<jit::VectorChunk> chunks);
+
+  [[nodiscard]] const std::vector<jit::VectorChunk>& chunks() const { return chunks_; }
+  /// Sets the first `rows` x `columns` accumulators to zero.
+  void clear(llvm::IRBuilder<>& builder, int64_t rows, int64_t columns) const;
+  /// acc(row, column, chunk) += a * b
+  void add_product(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk, llvm::Value* a,
+                   llvm::Value* b) const;
+  [[nodiscard]] llvm::Value* load(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk) const;
+
+ private:
+  [[nodiscard]] llvm::Value* slot(int64_t row, int64_t column, size_t chunk) const;
+
+  int64_t columns_;
+  std::vector<jit::VectorChunk> chunks_;
+  std::vector<llvm::Value*> slots_;  // row-major (row, column, chunk)
+};
+
+}  // namespace layoutopt::kernels::conv

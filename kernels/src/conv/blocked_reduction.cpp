@@ -1,0 +1,69 @@
+#include "conv/blocked_reduction.h"
+
+#include "jit/control_flow.h"
+
+namespace layoutopt::kernels::conv {
+
+namespace {
+
+// FMAs per straight-line stretch of the ic loop: large enough to hide loop overhead and give
+// the scheduler room, small enough to keep compile time in the tens of milliseconds (machine
+// code generation costs ~10 us per IR instruction; 512 tripled compile time and ran slower).
+constexpr int64_t kFmasPerUnrolledBody = 128;
+
+}  // namespace
+
+llvm::Value* BlockedReduction::input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
+                                           llvm::Value* step) const {
+  if (s_.groups == 1) return step;
+  llvm::Value* group = builder.CreateUDiv(out_block, builder.getInt64(s_.out_blocks_per_group));
+  return builder.CreateNSWAdd(builder.CreateNSWMul(group, builder.getInt64(s_.in_blocks_per_group)), step);
+}
+
+int64_t BlockedReduction::ic_unroll() const {
+  int64_t best = 1;
+  for (int64_t u = 1; u <= s_.ic_bn; ++u)
+    if (s_.ic_bn % u == 0 && u * s_.tile_accumulators <= kFmasPerUnrolledBody) best = u;
+  return best;
+}
+
+void BlockedReduction::accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const {
+  // Weights of (out_block, step, kh, kw): a contiguous ic_bn x oc_bn panel.
+  llvm::Value* panel = builder.CreateNSWAdd(
+      builder.CreateNSWMul(builder.CreateNSWAdd(builder.CreateNSWMul(tap.out_block, builder.getInt64(s_.in_blocks_per_group)),
+                                                tap.step),
+                           builder.getInt64(s_.kernel_h)),
+      tap.kh);
+  panel = builder.CreateNSWAdd(builder.CreateNSWMul(panel, builder.getInt64(s_.kernel_w)), tap.kw);
+  llvm::Value* weights = builder.CreateInBoundsGEP(builder.getFloatTy(), tap.weight,
+                                                   builder.CreateNSWMul(panel, builder.getInt64(s_.ic_bn * s_.oc_bn)));
+  const int64_t unroll = ic_unroll();
+  jit::emit_loop(
+      builder, 0, s_.ic_bn, unroll,
+      [&](llvm::Value* ic0) {
+        jit::emit_unrolled(builder, 0, unroll, [&](llvm::Value* u) {
+          accumulate_channel(builder, tap, acc, weights, builder.CreateNSWAdd(ic0, u));
+        });
+      },
+      "ic_inner");
+}
+
+void BlockedReduction::accumulate_channel(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc,
+                                          llvm::Value* weights, llvm::Value* ic) const {
+  const auto& chunks = acc.chunks();
+  llvm::Value* row_offset = builder.CreateNSWMul(ic, builder.getInt64(s_.oc_bn));
+  std::vector<llvm::Value*> weight_vectors;
+  for (const jit::VectorChunk& chunk : chunks)
+    weight_vectors.push_back(
+        jit::load_vector(builder, weights, builder.CreateNSWAdd(row_offset, builder.getInt64(chunk.offset)), chunk.lanes));
+  for (size_t r = 0; r < tap.rows.size(); ++r)
+    for (const TapColumn& column : tap.columns) {
+      llvm::Value* offset = builder.CreateNSWAdd(column.offset, ic);
+      for (size_t c = 0; c < chunks.size(); ++c) {
+        llvm::Value* x = jit::broadcast(builder, tap.rows[r], offset, chunks[c].lanes);
+        acc.add_product(builder, static_cast<int64_t>(r), column.column, c, x, weight_vectors[c]);
+      }
+    }
+}
+
+}  // namespace layoutopt::kernels::conv

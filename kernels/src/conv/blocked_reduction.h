@@ -1,0 +1,37 @@
+#pragma once
+// BlockedReduction: the classic x86 NCHWc microkernel tap for regular and grouped conv2d.
+// For each input channel of the block: load the oc_bn weights as vectors, broadcast one input
+// value per tile pixel, FMA into the tile. Weights are OIHW[ic_bn]i[oc_bn]o, so the vectors
+// of one input channel are contiguous.
+
+#include "conv/direct_conv_emitter.h"
+
+namespace layoutopt::kernels::conv {
+
+struct BlockedShape {
+  int64_t groups = 1;
+  int64_t ic_bn = 1, oc_bn = 1;
+  int64_t in_blocks_per_group = 1;   ///< (in_channels / groups) / ic_bn
+  int64_t out_blocks_per_group = 1;  ///< (out_channels / groups) / oc_bn
+  int64_t kernel_h = 1, kernel_w = 1;
+  int64_t tile_accumulators = 1;     ///< oh_bn * ow_bn * vector chunks: sizes the ic unroll
+};
+
+class BlockedReduction final : public ConvReduction {
+ public:
+  explicit BlockedReduction(const BlockedShape& shape) : s_(shape) {}
+
+  [[nodiscard]] int64_t outer_steps() const override { return s_.in_blocks_per_group; }
+  [[nodiscard]] llvm::Value* input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
+                                         llvm::Value* step) const override;
+  void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const override;
+
+ private:
+  [[nodiscard]] int64_t ic_unroll() const;
+  void accumulate_channel(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc,
+                          llvm::Value* weights, llvm::Value* ic) const;
+
+  BlockedShape s_;
+};
+
+}  // namespace layoutopt::kernels::conv

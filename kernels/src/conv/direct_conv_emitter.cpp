@@ -1,0 +1,195 @@
+#include "conv/direct_conv_emitter.h"
+
+#include <optional>
+
+#include "jit/control_flow.h"
+#include "jit/epilogue_ir.h"
+#include "jit/jit_engine.h"
+#include "jit/kernel_module.h"
+
+namespace layoutopt::kernels::conv {
+
+namespace {
+
+using llvm::Value;
+
+// Coordinates of one work item.
+struct Item {
+  Value* batch = nullptr;
+  Value* out_block = nullptr;
+  Value* first_row = nullptr;  // first output row of the row tile
+};
+
+class DirectConvEmitter {
+ public:
+  DirectConvEmitter(const DirectConvGeometry& geometry, const ConvReduction& reduction, jit::KernelModule& module)
+      : g_(geometry),
+        reduction_(reduction),
+        module_(module),
+        b_(module.builder()),
+        acc_(module, geometry.oh_bn, geometry.ow_bn,
+             jit::vector_chunks(geometry.out_bn, jit::JitEngine::instance().host().vector_lanes)),
+        zeros_(geometry.oh_bn == 1 || geometry.rows_always_valid() ? nullptr
+                                                                   : module.zero_array(geometry.in_w * geometry.in_bn)) {}
+
+  void emit() {
+    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_item(item); }, "item");
+  }
+
+ private:
+  Value* constant(int64_t value) { return b_.getInt64(value); }
+  Value* add(Value* a, Value* b) { return b_.CreateNSWAdd(a, b); }
+  Value* add(Value* a, int64_t b) { return add(a, constant(b)); }
+  Value* mul(Value* a, int64_t b) { return b_.CreateNSWMul(a, constant(b)); }
+  Value* ceil_div(Value* a, int64_t b) { return b_.CreateSDiv(add(a, b - 1), constant(b)); }
+
+  // Kernel rows [begin, end) a tile visits. One output row visits only the kernel rows that
+  // land inside the input, so no FMA is spent on padding rows; taller tiles visit all kernel
+  // rows and read zeros for padding rows (see row_pointers).
+  std::pair<Value*, Value*> kernel_rows(const Item& item, int64_t rows) {
+    if (rows > 1 || g_.rows_always_valid()) return {constant(0), constant(g_.kernel_h)};
+    // Input row (first_row * stride - pad_top) + kh * dilation must lie in [0, in_h).
+    Value* above = b_.CreateNSWSub(constant(g_.pad_top), mul(item.first_row, g_.stride_h));
+    Value* begin = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, ceil_div(above, g_.dilation_h), constant(0));
+    Value* end = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, ceil_div(add(above, g_.in_h), g_.dilation_h),
+                                          constant(g_.kernel_h));
+    return {begin, end};
+  }
+
+  void emit_item(Value* index) {
+    Value* row_tile = b_.CreateURem(index, constant(g_.row_tiles()));
+    Value* rest = b_.CreateUDiv(index, constant(g_.row_tiles()));
+    const Item item{b_.CreateUDiv(rest, constant(g_.out_blocks)), b_.CreateURem(rest, constant(g_.out_blocks)),
+                    mul(row_tile, g_.oh_bn)};
+    const int64_t tail_rows = g_.out_h % g_.oh_bn;
+    if (tail_rows == 0) {
+      emit_rows(item, g_.oh_bn);
+      return;
+    }
+    // The last row tile is shorter: give it its own, smaller register tile.
+    jit::emit_if_else(
+        b_, b_.CreateICmpEQ(row_tile, constant(g_.row_tiles() - 1)), [&] { emit_rows(item, tail_rows); },
+        [&] { emit_rows(item, g_.oh_bn); });
+  }
+
+  void emit_rows(const Item& item, int64_t rows) {
+    for (const ColumnSegment& segment : plan_columns(g_)) {
+      if (!segment.interior) {
+        emit_tile(item, rows, segment.first_column, segment.width);
+        continue;
+      }
+      jit::emit_loop(
+          b_, 0, segment.tiles, 1,
+          [&](Value* tile) {
+            Value* first_column = add(mul(tile, segment.width), segment.first_column);
+            emit_tile(item, rows, first_column, std::nullopt, segment.width);
+          },
+          "ow_tile");
+    }
+  }
+
+  // Border tile: its position is a compile-time constant.
+  void emit_tile(const Item& item, int64_t rows, int64_t first_column, int64_t width) {
+    emit_tile(item, rows, constant(first_column), first_column, width);
+  }
+
+  // `known_column` is set for border tiles (padding taps are dropped at compile time) and
+  // empty for interior tiles (no tap reads padding).
+  void emit_tile(const Item& item, int64_t rows, Value* first_column, std::optional<int64_t> known_column,
+                 int64_t width) {
+    acc_.clear(b_, rows, width);
+    jit::emit_loop(
+        b_, 0, reduction_.outer_steps(), 1,
+        [&](Value* step) {
+          Value* in_block = reduction_.input_block(b_, item.out_block, step);
+          const auto [kh_begin, kh_end] = kernel_rows(item, rows);
+          jit::emit_loop(
+              b_, kh_begin, kh_end, 1,
+              [&](Value* kh) {
+                Tap tap{module_.weight(), item.out_block, step, kh, nullptr, row_pointers(item, in_block, rows, kh), {}};
+                emit_kernel_columns(tap, first_column, known_column, width);
+              },
+              "kh");
+        },
+        "ic_outer");
+    store_tile(item, rows, first_column, width);
+  }
+
+  void emit_kernel_columns(Tap& tap, Value* first_column, std::optional<int64_t> known_column, int64_t width) {
+    const auto one_kw = [&](Value* kw) {
+      tap.kw = kw;
+      tap.columns = tap_columns(first_column, known_column, width, kw);
+      if (!tap.columns.empty()) reduction_.accumulate(b_, tap, acc_);
+    };
+    // Border tiles always unroll kw: dropping padding taps needs a constant kw.
+    if (known_column || g_.unroll_kw)
+      jit::emit_unrolled(b_, 0, g_.kernel_w, one_kw);
+    else
+      jit::emit_loop(b_, 0, g_.kernel_w, 1, one_kw, "kw");
+  }
+
+  std::vector<TapColumn> tap_columns(Value* first_column, std::optional<int64_t> known_column, int64_t width,
+                                     Value* kw) {
+    std::vector<TapColumn> columns;
+    for (int64_t w = 0; w < width; ++w) {
+      if (known_column) {
+        const int64_t iw = g_.input_column(*known_column + w, llvm::cast<llvm::ConstantInt>(kw)->getSExtValue());
+        if (iw >= 0 && iw < g_.in_w) columns.push_back({w, constant(iw * g_.in_bn)});
+        continue;
+      }
+      Value* iw = add(add(mul(add(first_column, w), g_.stride_w), mul(kw, g_.dilation_w)), -g_.pad_left);
+      columns.push_back({w, mul(iw, g_.in_bn)});
+    }
+    return columns;
+  }
+
+  // In tiles of several rows, rows in the vertical padding point at a zero row: a few wasted
+  // FMAs on border rows, but no per-row branches in the tile code.
+  std::vector<Value*> row_pointers(const Item& item, Value* in_block, int64_t rows, Value* kh) {
+    Value* plane = mul(add(mul(item.batch, g_.in_blocks), in_block), g_.in_h);
+    std::vector<Value*> pointers;
+    for (int64_t r = 0; r < rows; ++r) {
+      Value* ih = add(add(mul(add(item.first_row, r), g_.stride_h), mul(kh, g_.dilation_h)), -g_.pad_top);
+      Value* offset = b_.CreateMul(b_.CreateAdd(plane, ih), constant(g_.in_w * g_.in_bn));
+      Value* pointer = b_.CreateGEP(b_.getFloatTy(), module_.input(), offset);
+      if (zeros_ != nullptr) pointer = b_.CreateSelect(b_.CreateICmpULT(ih, constant(g_.in_h)), pointer, zeros_);
+      pointers.push_back(pointer);
+    }
+    return pointers;
+  }
+
+  void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
+    const auto& chunks = acc_.chunks();
+    Value* plane = mul(add(mul(item.batch, g_.out_blocks), item.out_block), g_.out_h);
+    for (int64_t r = 0; r < rows; ++r) {
+      Value* row = mul(add(add(plane, item.first_row), r), g_.out_w);
+      for (int64_t w = 0; w < width; ++w) {
+        Value* pixel = mul(add(add(row, first_column), w), g_.out_bn);
+        for (size_t c = 0; c < chunks.size(); ++c) {
+          const jit::EpilogueOperands operands{module_.bias(), add(mul(item.out_block, g_.out_bn), chunks[c].offset),
+                                               module_.residual(), add(pixel, chunks[c].offset)};
+          Value* value = jit::emit_epilogue(b_, g_.epilogue, acc_.load(b_, r, w, c), operands);
+          jit::store_vector(b_, value, module_.output(), operands.output_offset);
+        }
+      }
+    }
+  }
+
+  const DirectConvGeometry& g_;
+  const ConvReduction& reduction_;
+  jit::KernelModule& module_;
+  llvm::IRBuilder<>& b_;
+  AccumulatorTile acc_;
+  Value* zeros_;
+};
+
+}  // namespace
+
+CompiledFunction compile_direct_conv(const DirectConvGeometry& geometry, const ConvReduction& reduction,
+                                     const std::string& kind) {
+  jit::KernelModule module(kind);
+  DirectConvEmitter(geometry, reduction, module).emit();
+  return module.compile(geometry.work_items(), geometry.epilogue);
+}
+
+}  // namespace layoutopt::kernels::conv

@@ -1,0 +1,54 @@
+#pragma once
+// The direct-convolution kernel skeleton shared by conv2d (regular / grouped), depthwise
+// conv2d and dense: work-item decoding, output-row and output-column register tiling with
+// compile-time padding handling, the (outer step, kh, kw) reduction loops, the fused
+// epilogue and the stores. Flavours differ only in the per-tap FMAs (ConvReduction).
+//
+// Loop order per work item (n, out_block, row tile), following TVM's NCHWc schedule:
+//   ow_tile, outer_step (input-channel block), kh, kw, [flavour: ic_inner, row, column, chunk]
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <string>
+#include <vector>
+
+#include "conv/accumulator_tile.h"
+#include "conv/direct_conv_geometry.h"
+#include "layoutopt/kernels/kernel.h"
+
+namespace layoutopt::kernels::conv {
+
+/// One column of the register tile that reads real input at the current tap.
+struct TapColumn {
+  int64_t column = 0;            ///< position in the register tile
+  llvm::Value* offset = nullptr; ///< element offset of its input pixel within the input row
+};
+
+/// Everything a flavour needs to emit the FMAs of one kernel tap (kh, kw).
+struct Tap {
+  llvm::Value* weight = nullptr;     ///< weight base pointer
+  llvm::Value* out_block = nullptr;  ///< output-channel block of the work item
+  llvm::Value* step = nullptr;       ///< outer reduction step (input-channel block in group)
+  llvm::Value* kh = nullptr;
+  llvm::Value* kw = nullptr;
+  std::vector<llvm::Value*> rows;    ///< per tile row: pointer to its input row (or zeros)
+  std::vector<TapColumn> columns;    ///< tile columns that read inside the input
+};
+
+class ConvReduction {
+ public:
+  virtual ~ConvReduction() = default;
+  /// Trip count of the reduction loop outside (kh, kw).
+  [[nodiscard]] virtual int64_t outer_steps() const = 0;
+  /// Input-channel block read by output block `out_block` at reduction step `step`.
+  [[nodiscard]] virtual llvm::Value* input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
+                                                 llvm::Value* step) const = 0;
+  /// Emits acc += input * weight for one tap.
+  virtual void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const = 0;
+};
+
+/// Emits and JIT-compiles the kernel. `kind` names the symbol ("conv2d", "depthwise", ...).
+[[nodiscard]] CompiledFunction compile_direct_conv(const DirectConvGeometry& geometry, const ConvReduction& reduction,
+                                                   const std::string& kind);
+
+}  // namespace layoutopt::kernels::conv

@@ -1,0 +1,47 @@
+#include "conv/direct_conv_geometry.h"
+
+namespace layoutopt::kernels::conv {
+
+DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
+  DirectConvGeometry g;
+  g.batch = d.batch;
+  g.in_h = d.in_h, g.in_w = d.in_w, g.out_h = d.out_h(), g.out_w = d.out_w();
+  g.kernel_h = d.kernel_h, g.kernel_w = d.kernel_w;
+  g.stride_h = d.stride_h, g.stride_w = d.stride_w;
+  g.pad_top = d.pad_top, g.pad_left = d.pad_left;
+  g.dilation_h = d.dilation_h, g.dilation_w = d.dilation_w;
+  g.in_blocks = d.in_channels / t.in_bn, g.in_bn = t.in_bn;
+  g.out_blocks = d.out_channels / t.out_bn, g.out_bn = t.out_bn;
+  g.oh_bn = t.oh_bn, g.ow_bn = t.ow_bn;
+  g.unroll_kw = t.unroll_kw;
+  g.epilogue = d.epilogue;
+  return g;
+}
+
+bool DirectConvGeometry::rows_always_valid() const {
+  const int64_t last_row_read = (out_h - 1) * stride_h - pad_top + (kernel_h - 1) * dilation_h;
+  return pad_top == 0 && last_row_read < in_h;
+}
+
+bool DirectConvGeometry::columns_interior(int64_t ow, int64_t width) const {
+  // Input columns grow with ow and kw, so the extreme corners decide.
+  return input_column(ow, 0) >= 0 && input_column(ow + width - 1, kernel_w - 1) < in_w;
+}
+
+std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& g) {
+  std::vector<ColumnSegment> segments;
+  const int64_t full_tiles = g.out_w / g.ow_bn;
+  int64_t tile = 0;
+  for (; tile < full_tiles && !g.columns_interior(tile * g.ow_bn, g.ow_bn); ++tile)
+    segments.push_back({tile * g.ow_bn, 1, g.ow_bn, false});
+  const int64_t interior_begin = tile;
+  while (tile < full_tiles && g.columns_interior(tile * g.ow_bn, g.ow_bn)) ++tile;
+  if (tile > interior_begin)
+    segments.push_back({interior_begin * g.ow_bn, tile - interior_begin, g.ow_bn, true});
+  for (; tile < full_tiles; ++tile) segments.push_back({tile * g.ow_bn, 1, g.ow_bn, false});
+  const int64_t remainder = g.out_w - full_tiles * g.ow_bn;
+  if (remainder > 0) segments.push_back({full_tiles * g.ow_bn, 1, remainder, false});
+  return segments;
+}
+
+}  // namespace layoutopt::kernels::conv

@@ -1,0 +1,62 @@
+#pragma once
+// DirectConvGeometry: the compile-time constants of one direct-convolution kernel in blocked
+// layouts (input [N][in_blocks][IH][IW][in_bn], output [N][out_blocks][OH][OW][out_bn]),
+// and the planning that follows from them: which output columns need padding checks.
+
+#include <cstdint>
+#include <vector>
+
+#include "layoutopt/kernels/conv2d_desc.h"
+
+namespace layoutopt::kernels::conv {
+
+struct DirectConvGeometry {
+  int64_t batch = 1;
+  int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
+  int64_t kernel_h = 1, kernel_w = 1;
+  int64_t stride_h = 1, stride_w = 1;
+  int64_t pad_top = 0, pad_left = 0;
+  int64_t dilation_h = 1, dilation_w = 1;
+  int64_t in_blocks = 1, in_bn = 1;
+  int64_t out_blocks = 1, out_bn = 1;
+  int64_t oh_bn = 1, ow_bn = 1;
+  bool unroll_kw = true;
+  Epilogue epilogue;
+
+  [[nodiscard]] int64_t row_tiles() const { return (out_h + oh_bn - 1) / oh_bn; }
+  /// Work items: (batch, output block, output-row tile), row tile fastest.
+  [[nodiscard]] int64_t work_items() const { return batch * out_blocks * row_tiles(); }
+  /// Input column read by output column `ow` at kernel column `kw` (may lie in the padding).
+  [[nodiscard]] int64_t input_column(int64_t ow, int64_t kw) const {
+    return ow * stride_w - pad_left + kw * dilation_w;
+  }
+  /// True when every (output row, kernel row) pair reads a real input row: no padding rows.
+  [[nodiscard]] bool rows_always_valid() const;
+  /// True when output columns [ow, ow + width) read no padding column for any kw.
+  [[nodiscard]] bool columns_interior(int64_t ow, int64_t width) const;
+};
+
+/// Register tiling of one kernel: channel blocks of input and output, tile sizes.
+struct TileShape {
+  int64_t in_bn = 1, out_bn = 1;
+  int64_t oh_bn = 1, ow_bn = 1;
+  bool unroll_kw = true;
+};
+
+/// The geometry of `desc` under a tiling (the desc must be valid and the blocks divide it).
+[[nodiscard]] DirectConvGeometry make_geometry(const Conv2dDesc& desc, const TileShape& tiles);
+
+/// A run of register tiles along the output width. Interior runs become a loop without
+/// padding checks; border tiles (count 1) are emitted with a constant position so that taps
+/// falling into the padding are dropped at compile time.
+struct ColumnSegment {
+  int64_t first_column = 0;
+  int64_t tiles = 1;
+  int64_t width = 1;  ///< columns per tile (ow_bn, or the remainder for the last tile)
+  bool interior = false;
+};
+
+/// Splits [0, out_w) into border tiles, one interior run and the remainder tile, in order.
+[[nodiscard]] std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& geometry);
+
+}  // namespace layoutopt::kernels::conv

@@ -1,0 +1,109 @@
+#include "layoutopt/kernels/conv2d.h"
+
+#include <algorithm>
+
+#include "conv/blocked_reduction.h"
+#include "conv/direct_conv_emitter.h"
+#include "jit/kernel_cache.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/host.h"
+
+namespace layoutopt::kernels {
+
+namespace {
+
+// Widest register tile the space offers: beyond ~28 accumulators AVX-512 spills anyway.
+constexpr int64_t kMaxTileWidth = 32;
+// Accumulator budget of the default schedule (32 zmm minus weights and a broadcast).
+constexpr int64_t kDefaultAccumulators = 28;
+
+void require(bool ok, const Conv2dDesc& desc, const Conv2dSchedule& schedule, const std::string& what) {
+  if (!ok) throw KernelError("invalid conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
+}
+
+// Largest divisor of n not above limit (1 if none).
+int64_t largest_divisor_up_to(int64_t n, int64_t limit) {
+  int64_t best = 1;
+  for (int64_t d : divisors(n))
+    if (d <= limit) best = d;
+  return best;
+}
+
+conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s) {
+  const int64_t lanes = host_info().vector_lanes;
+  const int64_t chunks = (s.oc_bn + lanes - 1) / lanes;
+  return {d.groups,
+          s.ic_bn,
+          s.oc_bn,
+          d.in_channels_per_group() / s.ic_bn,
+          d.out_channels_per_group() / s.oc_bn,
+          d.kernel_h,
+          d.kernel_w,
+          s.oh_bn * s.ow_bn * chunks};
+}
+
+}  // namespace
+
+std::string Conv2dSchedule::str() const {
+  return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
+         (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn);
+}
+
+ConfigSpace conv2d_space(const Conv2dDesc& desc) {
+  desc.validate();
+  ConfigSpace space;
+  space.add("tile_ic", divisors(desc.in_channels_per_group()));
+  space.add("tile_oc", divisors(desc.out_channels_per_group()));
+  space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), kMaxTileWidth)));
+  space.add("unroll_kw", {0, 1});
+  const bool one_by_one = desc.kernel_h == 1 && desc.kernel_w == 1;
+  space.add("tile_oh", inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));
+  return space;
+}
+
+Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
+  const auto point = space.point(index);
+  return {point.at("tile_ic"), point.at("tile_oc"), point.at("tile_ow"), point.at("unroll_kw") != 0,
+          point.at("tile_oh")};
+}
+
+Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
+  desc.validate();
+  const int64_t lanes = host_info().vector_lanes;
+  Conv2dSchedule s;
+  s.oc_bn = largest_divisor_up_to(desc.out_channels_per_group(), 2 * lanes);
+  s.ic_bn = largest_divisor_up_to(desc.in_channels_per_group(), lanes);
+  const int64_t chunks = (s.oc_bn + lanes - 1) / lanes;
+  s.ow_bn = std::min(desc.out_w(), std::max<int64_t>(1, kDefaultAccumulators / chunks));
+  return s;
+}
+
+void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& s) {
+  desc.validate();
+  require(s.ic_bn > 0 && desc.in_channels_per_group() % s.ic_bn == 0, desc, s,
+          "ic_bn must divide in_channels / groups = " + std::to_string(desc.in_channels_per_group()));
+  require(s.oc_bn > 0 && desc.out_channels_per_group() % s.oc_bn == 0, desc, s,
+          "oc_bn must divide out_channels / groups = " + std::to_string(desc.out_channels_per_group()));
+  require(s.ow_bn > 0 && s.ow_bn <= desc.out_w(), desc, s,
+          "ow_bn must lie in [1, out_w = " + std::to_string(desc.out_w()) + "]");
+  require(s.oh_bn > 0 && s.oh_bn <= desc.out_h(), desc, s,
+          "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
+}
+
+Conv2dLayouts conv2d_layouts(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
+  validate_conv2d(desc, schedule);
+  return {layout::Layout::nchwc(schedule.ic_bn), layout::Layout::oihwio(schedule.ic_bn, schedule.oc_bn),
+          layout::Layout::nchwc(schedule.oc_bn)};
+}
+
+Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
+  validate_conv2d(desc, schedule);
+  return Kernel(jit::cached_kernel("conv2d|" + desc.str() + "|" + schedule.str(), [&] {
+    const conv::BlockedReduction reduction(blocked_shape_of(desc, schedule));
+    return conv::compile_direct_conv(
+        conv::make_geometry(desc, {schedule.ic_bn, schedule.oc_bn, schedule.oh_bn, schedule.ow_bn, schedule.unroll_kw}),
+        reduction, "conv2d");
+  }));
+}
+
+}  // namespace layoutopt::kernels

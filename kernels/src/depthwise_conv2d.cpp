@@ -1,0 +1,69 @@
+#include "layoutopt/kernels/depthwise_conv2d.h"
+
+#include <algorithm>
+
+#include "conv/depthwise_reduction.h"
+#include "conv/direct_conv_emitter.h"
+#include "jit/kernel_cache.h"
+#include "layoutopt/kernels/error.h"
+
+namespace layoutopt::kernels {
+
+namespace {
+
+// Depthwise tiles hold one accumulator per (pixel, chunk); 16..28 pixels fill AVX-512.
+constexpr int64_t kMaxTileWidth = 32;
+constexpr int64_t kMaxTileHeight = 4;
+
+void require(bool ok, const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule, const std::string& what) {
+  if (!ok)
+    throw KernelError("invalid depthwise conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
+}
+
+}  // namespace
+
+std::string DepthwiseConv2dSchedule::str() const {
+  return "c" + std::to_string(c_bn) + "_ow" + std::to_string(ow_bn) + "_oh" + std::to_string(oh_bn);
+}
+
+ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
+  validate_depthwise_conv2d(desc, {});
+  ConfigSpace space;
+  space.add("tile_c", divisors(desc.in_channels));
+  space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), kMaxTileWidth)));
+  space.add("tile_oh", inclusive_range(1, std::min(desc.out_h(), kMaxTileHeight)));
+  return space;
+}
+
+DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
+  const auto point = space.point(index);
+  return {point.at("tile_c"), point.at("tile_ow"), point.at("tile_oh")};
+}
+
+void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& s) {
+  desc.validate();
+  require(desc.is_depthwise(), desc, s, "depthwise needs groups == in_channels == out_channels");
+  require(s.c_bn > 0 && desc.in_channels % s.c_bn == 0, desc, s,
+          "c_bn must divide the channel count " + std::to_string(desc.in_channels));
+  require(s.ow_bn > 0 && s.ow_bn <= desc.out_w(), desc, s,
+          "ow_bn must lie in [1, out_w = " + std::to_string(desc.out_w()) + "]");
+  require(s.oh_bn > 0 && s.oh_bn <= desc.out_h(), desc, s,
+          "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
+}
+
+DepthwiseConv2dLayouts depthwise_conv2d_layouts(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule) {
+  validate_depthwise_conv2d(desc, schedule);
+  return {layout::Layout::nchwc(schedule.c_bn), layout::Layout::oihwio(1, schedule.c_bn),
+          layout::Layout::nchwc(schedule.c_bn)};
+}
+
+Kernel compile_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule) {
+  validate_depthwise_conv2d(desc, schedule);
+  return Kernel(jit::cached_kernel("depthwise|" + desc.str() + "|" + schedule.str(), [&] {
+    const conv::DepthwiseReduction reduction(schedule.c_bn, desc.kernel_h, desc.kernel_w);
+    const conv::TileShape tiles{schedule.c_bn, schedule.c_bn, schedule.oh_bn, schedule.ow_bn, true};
+    return conv::compile_direct_conv(conv::make_geometry(desc, tiles), reduction, "depthwise");
+  }));
+}
+
+}  // namespace layoutopt::kernels

@@ -1,0 +1,35 @@
+#include "layoutopt/kernels/epilogue.h"
+
+#include <algorithm>
+
+namespace layoutopt::kernels {
+
+const char* to_string(Activation activation) {
+  switch (activation) {
+    case Activation::None: return "none";
+    case Activation::Relu: return "relu";
+    case Activation::Relu6: return "relu6";
+  }
+  return "?";
+}
+
+double apply_activation(Activation activation, double value) {
+  switch (activation) {
+    case Activation::None: return value;
+    case Activation::Relu: return std::max(value, 0.0);
+    case Activation::Relu6: return std::clamp(value, 0.0, 6.0);
+  }
+  return value;
+}
+
+std::string Epilogue::str() const {
+  std::string text;
+  const auto append = [&text](const std::string& part) { text += (text.empty() ? "" : "+") + part; };
+  if (bias) append("bias");
+  if (activation != Activation::None) append(to_string(activation));
+  if (residual) append("add");
+  if (residual && post_residual_activation != Activation::None) append(to_string(post_residual_activation));
+  return text.empty() ? "none" : text;
+}
+
+}  // namespace layoutopt::kernels

@@ -1,0 +1,49 @@
+#include "jit/epilogue_ir.h"
+
+#include "jit/vector_ops.h"
+
+namespace layoutopt::kernels::jit {
+
+namespace {
+
+int64_t lanes_of(llvm::Value* value) {
+  return static_cast<int64_t>(llvm::cast<llvm::FixedVectorType>(value->getType())->getNumElements());
+}
+
+// compare + select rather than llvm.maxnum: it lowers to a single vmaxps (maxnum adds NaN
+// fix-up code), and a NaN accumulator staying NaN or becoming 0 are both acceptable here.
+llvm::Value* max_with(llvm::IRBuilder<>& builder, llvm::Value* value, float bound) {
+  llvm::Value* limit = llvm::ConstantFP::get(value->getType(), bound);
+  return builder.CreateSelect(builder.CreateFCmpOGT(value, limit), value, limit);
+}
+
+llvm::Value* min_with(llvm::IRBuilder<>& builder, llvm::Value* value, float bound) {
+  llvm::Value* limit = llvm::ConstantFP::get(value->getType(), bound);
+  return builder.CreateSelect(builder.CreateFCmpOLT(value, limit), value, limit);
+}
+
+}  // namespace
+
+llvm::Value* emit_activation(llvm::IRBuilder<>& builder, Activation activation, llvm::Value* value) {
+  switch (activation) {
+    case Activation::None: return value;
+    case Activation::Relu: return max_with(builder, value, 0.0F);
+    case Activation::Relu6: return min_with(builder, max_with(builder, value, 0.0F), 6.0F);
+  }
+  return value;
+}
+
+llvm::Value* emit_epilogue(llvm::IRBuilder<>& builder, const Epilogue& epilogue, llvm::Value* value,
+                           const EpilogueOperands& operands) {
+  const int64_t lanes = lanes_of(value);
+  if (epilogue.bias)
+    value = builder.CreateFAdd(value, load_vector(builder, operands.bias, operands.bias_offset, lanes));
+  value = emit_activation(builder, epilogue.activation, value);
+  if (epilogue.residual) {
+    value = builder.CreateFAdd(value, load_vector(builder, operands.residual, operands.output_offset, lanes));
+    value = emit_activation(builder, epilogue.post_residual_activation, value);
+  }
+  return value;
+}
+
+}  // namespace layoutopt::kernels::jit

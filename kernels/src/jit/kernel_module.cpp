@@ -1,0 +1,71 @@
+#include "jit/kernel_module.h"
+
+#include <atomic>
+
+#include "jit/jit_engine.h"
+
+namespace layoutopt::kernels::jit {
+
+namespace {
+
+std::string unique_symbol(const std::string& kind) {
+  static std::atomic<int64_t> counter{0};
+  return "layoutopt_" + kind + "_" + std::to_string(counter++);
+}
+
+// Pointer attributes let LLVM schedule loads freely: inputs are never written by the kernel.
+void mark_read_only(llvm::Function& function, unsigned index) {
+  function.addParamAttr(index, llvm::Attribute::NoAlias);
+  function.addParamAttr(index, llvm::Attribute::ReadOnly);
+  function.addParamAttr(index, llvm::Attribute::NoCapture);
+}
+
+}  // namespace
+
+KernelModule::KernelModule(const std::string& kind)
+    : context_(std::make_unique<llvm::LLVMContext>()),
+      symbol_(unique_symbol(kind)),
+      created_(std::chrono::steady_clock::now()) {
+  module_ = std::make_unique<llvm::Module>(symbol_, *context_);
+  JitEngine::instance().configure(*module_);
+  llvm::Type* ptr = llvm::PointerType::getUnqual(*context_);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(*context_);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(*context_), {ptr, ptr, ptr, ptr, ptr, i64, i64}, false);
+  function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol_, *module_);
+  function_->addFnAttr(llvm::Attribute::NoUnwind);
+  JitEngine::instance().configure(*function_);
+  for (unsigned index = 0; index < 3; ++index) mark_read_only(*function_, index);
+  function_->addParamAttr(3, llvm::Attribute::ReadOnly);  // residual may be the output buffer
+  builder_ = std::make_unique<llvm::IRBuilder<>>(llvm::BasicBlock::Create(*context_, "entry", function_));
+}
+
+llvm::Value* KernelModule::entry_slot(llvm::Type* type, const std::string& name) {
+  llvm::BasicBlock& entry = function_->getEntryBlock();
+  llvm::IRBuilder<> at_top(&entry, entry.begin());
+  return at_top.CreateAlloca(type, nullptr, name);
+}
+
+llvm::Value* KernelModule::zero_array(int64_t floats) {
+  auto* type = llvm::ArrayType::get(llvm::Type::getFloatTy(*context_), static_cast<uint64_t>(floats));
+  auto* global = new llvm::GlobalVariable(*module_, type, true, llvm::GlobalValue::PrivateLinkage,
+                                          llvm::ConstantAggregateZero::get(type), "zeros");
+  global->setAlignment(llvm::Align(64));
+  return global;
+}
+
+CompiledFunction KernelModule::compile(int64_t work_items, const Epilogue& epilogue) {
+  builder_->CreateRetVoid();
+  builder_.reset();
+  void* address = JitEngine::instance().compile(
+      llvm::orc::ThreadSafeModule(std::move(module_), std::move(context_)), symbol_);
+  CompiledFunction compiled;
+  compiled.function = reinterpret_cast<KernelFunction>(address);
+  compiled.work_items = work_items;
+  compiled.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - created_).count();
+  compiled.name = symbol_;
+  compiled.needs_bias = epilogue.bias;
+  compiled.needs_residual = epilogue.residual;
+  return compiled;
+}
+
+}  // namespace layoutopt::kernels::jit

@@ -1,0 +1,41 @@
+#include "jit/math_ir.h"
+
+#include "jit/vector_ops.h"
+
+namespace layoutopt::kernels::jit {
+
+namespace {
+
+// Clamp bounds keep 2^n inside the normal exponent range (n in [-126, 127]).
+constexpr float kMinInput = -87.3F;
+constexpr float kMaxInput = 88.3F;
+constexpr float kLog2e = 1.44269504088896341F;
+// ln 2 split in a part with few mantissa bits and a correction, so n * kLn2High is exact.
+constexpr float kLn2High = 0.693359375F;
+constexpr float kLn2Low = -2.12194440e-4F;
+// Cephes expf coefficients of (e^r - 1 - r) / r^2, highest degree first.
+constexpr float kPolynomial[] = {1.9875691500e-4F, 1.3981999507e-3F, 8.3334519073e-3F,
+                                 4.1665795894e-2F, 1.6666665459e-1F, 5.0000001201e-1F};
+
+}  // namespace
+
+llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  const auto constant = [type](float value) { return llvm::ConstantFP::get(type, value); };
+  x = builder.CreateMinNum(builder.CreateMaxNum(x, constant(kMinInput)), constant(kMaxInput));
+  // x = n ln2 + r with n = round(x / ln2) and |r| <= ln2 / 2.
+  llvm::Value* n = builder.CreateUnaryIntrinsic(
+      llvm::Intrinsic::floor, fused_multiply_add(builder, x, constant(kLog2e), constant(0.5F)));
+  llvm::Value* r = fused_multiply_add(builder, n, constant(-kLn2High), x);
+  r = fused_multiply_add(builder, n, constant(-kLn2Low), r);
+  llvm::Value* p = constant(kPolynomial[0]);
+  for (size_t k = 1; k < std::size(kPolynomial); ++k) p = fused_multiply_add(builder, p, r, constant(kPolynomial[k]));
+  llvm::Value* e_r = builder.CreateFAdd(fused_multiply_add(builder, p, builder.CreateFMul(r, r), r), constant(1.0F));
+  // 2^n assembled directly in the exponent field: (n + 127) << 23.
+  llvm::Type* int_type = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(type));
+  llvm::Value* biased = builder.CreateAdd(builder.CreateFPToSI(n, int_type), llvm::ConstantInt::get(int_type, 127));
+  llvm::Value* two_to_n = builder.CreateBitCast(builder.CreateShl(biased, 23), type);
+  return builder.CreateFMul(e_r, two_to_n);
+}
+
+}  // namespace layoutopt::kernels::jit

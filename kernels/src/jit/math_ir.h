@@ -1,0 +1,14 @@
+#pragma once
+// Transcendental functions on fp32 vectors, emitted inline. llvm.exp would lower to one libm
+// call per lane; a polynomial keeps sigmoid and softmax vectorized.
+
+#include <llvm/IR/IRBuilder.h>
+
+namespace layoutopt::kernels::jit {
+
+/// e^x per lane (Cephes expf: range reduction to [-ln2/2, ln2/2] and a degree-6 polynomial,
+/// ~1 ulp relative error). Inputs are clamped to [-87.3, 88.3], so results stay normal
+/// numbers: e^-87.3 ~ 1.2e-38 for very negative inputs, ~2.2e38 for very large ones.
+[[nodiscard]] llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x);
+
+}  // namespace layoutopt::kernels::jit

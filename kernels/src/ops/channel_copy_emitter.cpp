@@ -1,0 +1,89 @@
+#include "ops/channel_copy_emitter.h"
+
+#include <numeric>
+
+#include "jit/control_flow.h"
+#include "jit/jit_engine.h"
+#include "jit/kernel_module.h"
+#include "jit/vector_ops.h"
+#include "ops/compile_operator.h"
+
+namespace layoutopt::kernels::ops {
+
+namespace {
+
+using llvm::Value;
+
+class ChannelCopyEmitter {
+ public:
+  ChannelCopyEmitter(const ChannelCopy& copy, jit::KernelModule& module)
+      : c_(copy),
+        run_(std::gcd(copy.in_block, copy.out_block)),
+        module_(module),
+        b_(module.builder()),
+        chunks_(jit::vector_chunks(run_, jit::JitEngine::instance().host().vector_lanes)) {}
+
+  void emit() {
+    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_row(item); }, "item");
+  }
+
+ private:
+  Value* constant(int64_t value) { return b_.getInt64(value); }
+  Value* add(Value* a, Value* b) { return b_.CreateNSWAdd(a, b); }
+  Value* add(Value* a, int64_t b) { return add(a, constant(b)); }
+  Value* mul(Value* a, int64_t b) { return b_.CreateNSWMul(a, constant(b)); }
+
+  void emit_row(Value* item) {
+    const int64_t slice_blocks = c_.in_channels / c_.out_block;
+    Value* h = b_.CreateURem(item, constant(c_.height));
+    Value* rest = b_.CreateUDiv(item, constant(c_.height));
+    Value* block = b_.CreateURem(rest, constant(slice_blocks));  // output block within the slice
+    Value* n = b_.CreateUDiv(rest, constant(slice_blocks));
+    Value* out_block = add(mul(n, c_.out_channels / c_.out_block), add(block, c_.channel_offset / c_.out_block));
+    Value* out_row = mul(add(mul(out_block, c_.height), h), c_.width * c_.out_block);
+    for (int64_t run = 0; run < c_.out_block / run_; ++run) {
+      // First input channel of this run, and where it lives in NCHW[in_block]c.
+      Value* channel = add(mul(block, c_.out_block), run * run_);
+      Value* in_block = add(mul(n, c_.in_channels / c_.in_block), b_.CreateUDiv(channel, constant(c_.in_block)));
+      Value* in_row = add(mul(add(mul(in_block, c_.height), h), c_.width * c_.in_block),
+                          b_.CreateURem(channel, constant(c_.in_block)));
+      emit_run(in_row, add(out_row, run * run_));
+    }
+  }
+
+  void emit_run(Value* in_row, Value* out_row) {
+    jit::emit_loop(
+        b_, 0, c_.width, 1,
+        [&](Value* w) {
+          Value* in = add(in_row, mul(w, c_.in_block));
+          Value* out = add(out_row, mul(w, c_.out_block));
+          for (const jit::VectorChunk& chunk : chunks_) {
+            Value* value = jit::load_vector(b_, module_.input(), add(in, chunk.offset), chunk.lanes);
+            jit::store_vector(b_, value, module_.output(), add(out, chunk.offset));
+          }
+        },
+        "w");
+  }
+
+  const ChannelCopy& c_;
+  int64_t run_;  // channels contiguous in both layouts
+  jit::KernelModule& module_;
+  llvm::IRBuilder<>& b_;
+  std::vector<jit::VectorChunk> chunks_;
+};
+
+}  // namespace
+
+std::string ChannelCopy::str() const {
+  return "n" + std::to_string(batch) + "_h" + std::to_string(height) + "_w" + std::to_string(width) + "_c" +
+         std::to_string(in_channels) + "x" + std::to_string(in_block) + "_to_c" + std::to_string(out_channels) + "x" +
+         std::to_string(out_block) + "_at" + std::to_string(channel_offset);
+}
+
+CompiledFunction compile_channel_copy(const ChannelCopy& copy) {
+  jit::KernelModule module("concat");
+  ChannelCopyEmitter(copy, module).emit();
+  return compile_operator(module, copy.work_items(), {});
+}
+
+}  // namespace layoutopt::kernels::ops

@@ -1,0 +1,51 @@
+#include "layoutopt/kernels/reference/conv2d.h"
+
+namespace layoutopt::kernels::reference {
+
+namespace {
+
+// Sum over one output element's receptive field; taps in the padding contribute zero.
+double convolve_at(const Conv2dDesc& d, const float* input, const float* weight, int64_t n, int64_t o,
+                   int64_t oh, int64_t ow) {
+  const int64_t icg = d.in_channels_per_group();
+  const int64_t group = o / d.out_channels_per_group();
+  double sum = 0.0;
+  for (int64_t ci = 0; ci < icg; ++ci) {
+    const int64_t c = group * icg + ci;
+    for (int64_t kh = 0; kh < d.kernel_h; ++kh) {
+      const int64_t ih = oh * d.stride_h - d.pad_top + kh * d.dilation_h;
+      if (ih < 0 || ih >= d.in_h) continue;
+      for (int64_t kw = 0; kw < d.kernel_w; ++kw) {
+        const int64_t iw = ow * d.stride_w - d.pad_left + kw * d.dilation_w;
+        if (iw < 0 || iw >= d.in_w) continue;
+        const double x = input[((n * d.in_channels + c) * d.in_h + ih) * d.in_w + iw];
+        const double w = weight[((o * icg + ci) * d.kernel_h + kh) * d.kernel_w + kw];
+        sum += x * w;
+      }
+    }
+  }
+  return sum;
+}
+
+}  // namespace
+
+void conv2d(const Conv2dDesc& desc, const float* input, const float* weight, const float* bias,
+            const float* residual, float* output) {
+  desc.validate();
+  const Epilogue& e = desc.epilogue;
+  const int64_t oh_n = desc.out_h();
+  const int64_t ow_n = desc.out_w();
+  for (int64_t n = 0; n < desc.batch; ++n)
+    for (int64_t o = 0; o < desc.out_channels; ++o)
+      for (int64_t oh = 0; oh < oh_n; ++oh)
+        for (int64_t ow = 0; ow < ow_n; ++ow) {
+          const int64_t at = ((n * desc.out_channels + o) * oh_n + oh) * ow_n + ow;
+          double value = convolve_at(desc, input, weight, n, o, oh, ow);
+          if (e.bias) value += bias[o];
+          value = apply_activation(e.activation, value);
+          if (e.residual) value = apply_activation(e.post_residual_activation, value + residual[at]);
+          output[at] = static_cast<float>(value);
+        }
+}
+
+}  // namespace layoutopt::kernels::reference

@@ -1,0 +1,131 @@
+#include "layoutopt/kernels/reference/graph_executor.h"
+
+#include "layoutopt/graph/overloaded.h"
+#include "layoutopt/graph/topology.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/lowering.h"
+#include "layoutopt/kernels/reference/conv2d.h"
+#include "layoutopt/kernels/reference/dense.h"
+#include "layoutopt/kernels/reference/elementwise.h"
+#include "layoutopt/kernels/reference/pool2d.h"
+#include "layoutopt/kernels/reference/tensor_ops.h"
+
+namespace layoutopt::kernels::reference {
+
+namespace {
+
+using graph::NodeId;
+using graph::ValueId;
+
+/// Holds every value's contents while the graph runs.
+class Environment {
+ public:
+  explicit Environment(const graph::Graph& graph) : tensors_(graph.values().size()) {
+    for (size_t v = 0; v < graph.values().size(); ++v) {
+      const graph::Value& value = graph.values()[v];
+      if (!value.weights) continue;
+      const auto weights = value.weights->values();
+      tensors_[v].shape = value.type.shape;
+      tensors_[v].data.assign(weights.begin(), weights.end());
+    }
+  }
+
+  const HostTensor& operator[](ValueId id) const { return tensors_[static_cast<size_t>(id)]; }
+  HostTensor& operator[](ValueId id) { return tensors_[static_cast<size_t>(id)]; }
+  const float* data_or_null(const graph::Node& node, size_t input) const {
+    return input < node.inputs.size() ? (*this)[node.inputs[input]].data.data() : nullptr;
+  }
+
+ private:
+  std::vector<HostTensor> tensors_;
+};
+
+HostTensor run_conv(const graph::Graph& graph, NodeId id, const Environment& env) {
+  const graph::Node& node = graph.node(id);
+  const Conv2dDesc desc = conv2d_desc(graph, id);
+  HostTensor out(graph.value(node.output).type.shape);
+  const size_t residual_index = desc.epilogue.bias ? 3 : 2;
+  conv2d(desc, env[node.inputs[0]].data.data(), env[node.inputs[1]].data.data(),
+         desc.epilogue.bias ? env.data_or_null(node, 2) : nullptr,
+         desc.epilogue.residual ? env.data_or_null(node, residual_index) : nullptr, out.data.data());
+  return out;
+}
+
+HostTensor run_dense(const graph::Graph& graph, NodeId id, const Environment& env) {
+  const graph::Node& node = graph.node(id);
+  const DenseDesc desc = dense_desc(graph, id);
+  HostTensor out(graph.value(node.output).type.shape);
+  dense(desc, env[node.inputs[0]].data.data(), env[node.inputs[1]].data.data(),
+        desc.epilogue.bias ? env.data_or_null(node, 2) : nullptr, nullptr, out.data.data());
+  return out;
+}
+
+HostTensor run_pool(const graph::Pool2d& pool, const HostTensor& x, const graph::Shape& out_shape) {
+  return pool2d(x, {.max = pool.kind == graph::PoolKind::max,
+                    .kernel_h = pool.kernel.h,
+                    .kernel_w = pool.kernel.w,
+                    .stride_h = pool.stride.h,
+                    .stride_w = pool.stride.w,
+                    .pad_top = pool.pads.top,
+                    .pad_left = pool.pads.left,
+                    .pad_bottom = pool.pads.bottom,
+                    .pad_right = pool.pads.right,
+                    .count_include_pad = pool.count_include_pad,
+                    .out_h = out_shape[2],
+                    .out_w = out_shape[3]});
+}
+
+HostTensor run_node(const graph::Graph& graph, NodeId id, const Environment& env) {
+  const graph::Node& node = graph.node(id);
+  const graph::Shape& out_shape = graph.value(node.output).type.shape;
+  auto in = [&](size_t i) -> const HostTensor& { return env[node.inputs[i]]; };
+  auto param = [&](size_t i) { return env[node.inputs[i]].data.data(); };
+  return std::visit(
+      graph::Overloaded{
+          [&](const graph::Conv2d&) { return run_conv(graph, id, env); },
+          [&](const graph::Dense&) { return run_dense(graph, id, env); },
+          [&](const graph::BatchNorm& bn) {
+            return batch_norm(in(0), param(1), param(2), param(3), param(4), bn.epsilon);
+          },
+          [&](const graph::Relu&) { return unary(UnaryOp::relu, in(0)); },
+          [&](const graph::Sigmoid&) { return unary(UnaryOp::sigmoid, in(0)); },
+          [&](const graph::Clip& c) { return clip(in(0), c.min, c.max); },
+          [&](const graph::Add&) { return binary(BinaryOp::add, in(0), in(1)); },
+          [&](const graph::Mul&) { return binary(BinaryOp::mul, in(0), in(1)); },
+          [&](const graph::Concat& c) {
+            std::vector<const HostTensor*> parts;
+            for (size_t i = 0; i < node.inputs.size(); ++i) parts.push_back(&in(i));
+            return concat(parts, c.axis);
+          },
+          [&](const graph::Pool2d& p) { return run_pool(p, in(0), out_shape); },
+          [&](const graph::GlobalAvgPool&) { return global_avg_pool(in(0)); },
+          [&](const graph::Transpose& t) { return transpose(in(0), t.perm); },
+          [&](const graph::Softmax& s) { return softmax(in(0), s.axis); },
+          [&](const graph::Pad& p) { return pad2d(in(0), p.pads.top, p.pads.left, p.pads.bottom, p.pads.right, p.value); },
+          // flatten, reshape, dropout, identity: the same numbers in the output's shape
+          [&](const auto&) { return reshape(in(0), out_shape); },
+      },
+      node.op);
+}
+
+}  // namespace
+
+std::vector<HostTensor> run_graph(const graph::Graph& graph, const std::vector<HostTensor>& inputs) {
+  if (inputs.size() != graph.inputs().size())
+    throw KernelError("graph '" + graph.name() + "' takes " + std::to_string(graph.inputs().size()) + " inputs, got " +
+                      std::to_string(inputs.size()));
+  Environment env(graph);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const graph::Value& value = graph.value(graph.inputs()[i]);
+    if (inputs[i].shape != value.type.shape)
+      throw KernelError("input '" + value.name + "' must have shape " + graph::to_string(value.type.shape) +
+                        ", got " + graph::to_string(inputs[i].shape));
+    env[graph.inputs()[i]] = inputs[i];
+  }
+  for (NodeId id : graph::topological_order(graph)) env[graph.node(id).output] = run_node(graph, id, env);
+  std::vector<HostTensor> outputs;
+  for (ValueId id : graph.outputs()) outputs.push_back(env[id]);
+  return outputs;
+}
+
+}  // namespace layoutopt::kernels::reference

@@ -1,0 +1,102 @@
+#include "layoutopt/kernels/reference/tensor_ops.h"
+
+#include <cmath>
+
+#include "layoutopt/kernels/error.h"
+
+namespace layoutopt::kernels::reference {
+
+namespace {
+
+int64_t normalize(int64_t axis, size_t rank) { return axis < 0 ? axis + static_cast<int64_t>(rank) : axis; }
+
+/// Splits a shape around `axis` into (outer, extent, inner) element counts.
+struct AxisSplit {
+  int64_t outer = 1, extent = 1, inner = 1;
+};
+AxisSplit split_at(const std::vector<int64_t>& shape, int64_t axis) {
+  AxisSplit split;
+  for (int64_t k = 0; k < static_cast<int64_t>(shape.size()); ++k) {
+    const int64_t e = shape[static_cast<size_t>(k)];
+    if (k < axis) split.outer *= e;
+    else if (k == axis) split.extent = e;
+    else split.inner *= e;
+  }
+  return split;
+}
+
+}  // namespace
+
+HostTensor concat(const std::vector<const HostTensor*>& inputs, int64_t axis) {
+  if (inputs.empty()) throw KernelError("reference concat: no inputs");
+  axis = normalize(axis, inputs[0]->shape.size());
+  std::vector<int64_t> shape = inputs[0]->shape;
+  shape[static_cast<size_t>(axis)] = 0;
+  for (const HostTensor* input : inputs) shape[static_cast<size_t>(axis)] += input->shape[static_cast<size_t>(axis)];
+  HostTensor out(shape);
+  const AxisSplit whole = split_at(shape, axis);
+  int64_t offset = 0;
+  for (const HostTensor* input : inputs) {
+    const AxisSplit part = split_at(input->shape, axis);
+    for (int64_t o = 0; o < part.outer; ++o)
+      for (int64_t i = 0; i < part.extent * part.inner; ++i)
+        out.data[static_cast<size_t>((o * whole.extent + offset) * whole.inner + i)] =
+            input->data[static_cast<size_t>(o * part.extent * part.inner + i)];
+    offset += part.extent;
+  }
+  return out;
+}
+
+HostTensor pad2d(const HostTensor& x, int64_t top, int64_t left, int64_t bottom, int64_t right, float value) {
+  const int64_t planes = x.shape[0] * x.shape[1], h = x.shape[2], w = x.shape[3];
+  HostTensor out({x.shape[0], x.shape[1], h + top + bottom, w + left + right});
+  std::fill(out.data.begin(), out.data.end(), value);
+  const int64_t oh = out.shape[2], ow = out.shape[3];
+  for (int64_t p = 0; p < planes; ++p)
+    for (int64_t y = 0; y < h; ++y)
+      for (int64_t xx = 0; xx < w; ++xx)
+        out.data[static_cast<size_t>((p * oh + y + top) * ow + xx + left)] = x.data[static_cast<size_t>((p * h + y) * w + xx)];
+  return out;
+}
+
+HostTensor transpose(const HostTensor& x, const std::vector<int64_t>& perm) {
+  const size_t rank = x.shape.size();
+  std::vector<int64_t> shape(rank), in_strides(rank, 1);
+  for (size_t k = rank - 1; k > 0; --k) in_strides[k - 1] = in_strides[k] * x.shape[k];
+  for (size_t k = 0; k < rank; ++k) shape[k] = x.shape[static_cast<size_t>(perm[k])];
+  HostTensor out(shape);
+  for (int64_t i = 0; i < out.size(); ++i) {
+    int64_t rest = i, source = 0;
+    for (size_t k = rank; k-- > 0;) {
+      source += (rest % shape[k]) * in_strides[static_cast<size_t>(perm[k])];
+      rest /= shape[k];
+    }
+    out.data[static_cast<size_t>(i)] = x.data[static_cast<size_t>(source)];
+  }
+  return out;
+}
+
+HostTensor softmax(const HostTensor& x, int64_t axis) {
+  const AxisSplit s = split_at(x.shape, normalize(axis, x.shape.size()));
+  HostTensor out = x;
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t i = 0; i < s.inner; ++i) {
+      auto at = [&](int64_t k) -> float& { return out.data[static_cast<size_t>((o * s.extent + k) * s.inner + i)]; };
+      double max = at(0);
+      for (int64_t k = 1; k < s.extent; ++k) max = std::max(max, double{at(k)});
+      double sum = 0.0;
+      for (int64_t k = 0; k < s.extent; ++k) sum += std::exp(at(k) - max);
+      for (int64_t k = 0; k < s.extent; ++k) at(k) = static_cast<float>(std::exp(at(k) - max) / sum);
+    }
+  return out;
+}
+
+HostTensor reshape(const HostTensor& x, std::vector<int64_t> shape) {
+  if (element_count(shape) != x.size()) throw KernelError("reference reshape: element counts differ");
+  HostTensor out;
+  out.shape = std::move(shape);
+  out.data = x.data;
+  return out;
+}
+
+}  // namespace layoutopt::kernels::reference

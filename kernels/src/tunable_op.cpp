@@ -1,0 +1,146 @@
+#include "layoutopt/kernels/tunable_op.h"
+
+#include <algorithm>
+#include <functional>
+#include <numeric>
+#include <vector>
+
+#include "layoutopt/kernels/conv2d.h"
+#include "layoutopt/kernels/depthwise_conv2d.h"
+#include "layoutopt/kernels/error.h"
+
+namespace layoutopt::kernels {
+
+namespace {
+
+int64_t product(const std::vector<int64_t>& shape) {
+  return std::accumulate(shape.begin(), shape.end(), int64_t{1}, std::multiplies<>());
+}
+
+// Floats of a tensor with logical `shape` (in `canonical` order) stored in `physical`.
+// Blocks always divide their axis here, so this equals the logical size; computing it
+// through the layout keeps it right should padded layouts ever appear.
+int64_t physical_floats(const std::vector<int64_t>& shape, const layout::Layout& physical,
+                        const layout::Layout& canonical) {
+  return product(physical.physical_shape(shape, canonical));
+}
+
+BufferSizes sizes_with_epilogue(BufferSizes sizes, const Epilogue& epilogue, int64_t out_channels) {
+  sizes.bias = epilogue.bias ? out_channels : 0;
+  sizes.residual = epilogue.residual ? sizes.output : 0;
+  return sizes;
+}
+
+BufferSizes conv_buffer_sizes(const Conv2dDesc& d, const OpLayouts& l) {
+  const layout::Layout nchw = layout::Layout::nchw();
+  BufferSizes sizes;
+  sizes.input = physical_floats({d.batch, d.in_channels, d.in_h, d.in_w}, l.input, nchw);
+  sizes.weight = physical_floats({d.out_channels, d.in_channels_per_group(), d.kernel_h, d.kernel_w}, l.weight,
+                                 layout::Layout::oihw());
+  sizes.output = physical_floats({d.batch, d.out_channels, d.out_h(), d.out_w()}, l.output, nchw);
+  return sizes_with_epilogue(sizes, d.epilogue, d.out_channels);
+}
+
+BufferSizes dense_buffer_sizes(const DenseDesc& d, const OpLayouts& l) {
+  const layout::Layout nc = layout::Layout::parse("NC");
+  BufferSizes sizes;
+  sizes.input = physical_floats({d.batch, d.in_features}, l.input, nc);
+  sizes.weight = physical_floats({d.out_features, d.in_features}, l.weight, layout::Layout::parse("OI"));
+  sizes.output = physical_floats({d.batch, d.out_features}, l.output, nc);
+  return sizes_with_epilogue(sizes, d.epilogue, d.out_features);
+}
+
+}  // namespace
+
+const char* to_string(OpFamily family) {
+  switch (family) {
+    case OpFamily::conv2d: return "conv2d";
+    case OpFamily::group_conv2d: return "group_conv2d";
+    case OpFamily::depthwise_conv2d: return "depthwise_conv2d";
+    case OpFamily::dense: return "dense";
+  }
+  return "unknown";
+}
+
+TunableOp::TunableOp(OpFamily family, std::variant<Conv2dDesc, DenseDesc> desc, ConfigSpace space)
+    : family_(family), desc_(std::move(desc)), space_(std::move(space)) {}
+
+TunableOp TunableOp::conv2d(const Conv2dDesc& desc) {
+  desc.validate();
+  if (desc.is_depthwise()) return {OpFamily::depthwise_conv2d, desc, depthwise_conv2d_space(desc)};
+  return {desc.groups > 1 ? OpFamily::group_conv2d : OpFamily::conv2d, desc, conv2d_space(desc)};
+}
+
+TunableOp TunableOp::dense(const DenseDesc& desc) { return {OpFamily::dense, desc, dense_space(desc)}; }
+
+const Conv2dDesc& TunableOp::conv_desc() const {
+  if (const auto* conv = std::get_if<Conv2dDesc>(&desc_)) return *conv;
+  throw KernelError("TunableOp " + str() + " is a dense operator, not a convolution");
+}
+
+const DenseDesc& TunableOp::dense_desc() const {
+  if (const auto* dense = std::get_if<DenseDesc>(&desc_)) return *dense;
+  throw KernelError("TunableOp " + str() + " is a convolution, not a dense operator");
+}
+
+std::map<std::string, int64_t> TunableOp::knobs(int64_t index) const { return space_.point(index); }
+
+std::optional<int64_t> TunableOp::index_of(const std::map<std::string, int64_t>& knobs) const {
+  if (knobs.size() != space_.knobs().size()) return std::nullopt;
+  // Mixed radix, first knob fastest: the inverse of ConfigSpace::point.
+  int64_t index = 0;
+  int64_t stride = 1;
+  for (const Knob& knob : space_.knobs()) {
+    const auto found = knobs.find(knob.name);
+    if (found == knobs.end()) return std::nullopt;
+    const auto position = std::find(knob.values.begin(), knob.values.end(), found->second);
+    if (position == knob.values.end()) return std::nullopt;
+    index += stride * (position - knob.values.begin());
+    stride *= static_cast<int64_t>(knob.values.size());
+  }
+  return index;
+}
+
+OpLayouts TunableOp::layouts(int64_t index) const {
+  switch (family_) {
+    case OpFamily::dense: {
+      const DenseLayouts l = dense_layouts(dense_desc(), dense_schedule_at(space_, index));
+      return {l.input, l.weight, l.output};
+    }
+    case OpFamily::depthwise_conv2d: {
+      const DepthwiseConv2dLayouts l = depthwise_conv2d_layouts(conv_desc(), depthwise_conv2d_schedule_at(space_, index));
+      return {l.input, l.weight, l.output};
+    }
+    case OpFamily::conv2d:
+    case OpFamily::group_conv2d: break;
+  }
+  const Conv2dLayouts l = conv2d_layouts(conv_desc(), conv2d_schedule_at(space_, index));
+  return {l.input, l.weight, l.output};
+}
+
+BufferSizes TunableOp::buffer_sizes(int64_t index) const {
+  const OpLayouts l = layouts(index);
+  return family_ == OpFamily::dense ? dense_buffer_sizes(dense_desc(), l) : conv_buffer_sizes(conv_desc(), l);
+}
+
+Kernel TunableOp::compile(int64_t index) const {
+  switch (family_) {
+    case OpFamily::dense: return compile_dense(dense_desc(), dense_schedule_at(space_, index));
+    case OpFamily::depthwise_conv2d:
+      return compile_depthwise_conv2d(conv_desc(), depthwise_conv2d_schedule_at(space_, index));
+    case OpFamily::conv2d:
+    case OpFamily::group_conv2d: break;
+  }
+  return compile_conv2d(conv_desc(), conv2d_schedule_at(space_, index));
+}
+
+double TunableOp::flops() const {
+  return family_ == OpFamily::dense ? dense_desc().flops() : conv_desc().flops();
+}
+
+std::string TunableOp::str() const {
+  const std::string desc = std::visit([](const auto& d) { return d.str(); }, desc_);
+  return std::string(to_string(family_)) + " " + desc;
+}
+
+}  // namespace layoutopt::kernels

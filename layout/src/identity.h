@@ -1,0 +1,21 @@
+#pragma once
+// Both layouts put every element at the same offset (NCHW vs NCHW1c, NC vs NC16c with no
+// spatial axes, ...): the transform is a parallel memcpy.
+
+#include <cstdint>
+
+#include "plan.h"
+
+namespace layoutopt::layout::detail {
+
+class IdentityPlan final : public Plan {
+ public:
+  explicit IdentityPlan(int64_t elements) : elements_(elements) {}
+  void run(const float* src, float* dst) const override;
+  [[nodiscard]] TransformPath path() const override { return TransformPath::identity; }
+
+ private:
+  int64_t elements_;
+};
+
+}  // namespace layoutopt::layout::detail

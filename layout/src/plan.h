@@ -1,0 +1,19 @@
+#pragma once
+// Plan: the executable strategy behind a LayoutTransform. One implementation per strategy
+// (identity copy, channel re-blocking, generic gather), chosen once when the transform is built.
+
+#include <string_view>
+
+#include "layoutopt/layout/transform.h"
+
+namespace layoutopt::layout::detail {
+
+class Plan {
+ public:
+  virtual ~Plan() = default;
+  /// Writes every element of `dst`; `src` and `dst` must not overlap.
+  virtual void run(const float* src, float* dst) const = 0;
+  [[nodiscard]] virtual TransformPath path() const = 0;
+};
+
+}  // namespace layoutopt::layout::detail

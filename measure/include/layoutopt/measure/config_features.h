@@ -1,0 +1,24 @@
+#pragma once
+// Features the cost model sees for one config: the knob values plus what makes direct
+// NCHW[x]c convolutions fast or slow on SIMD CPUs (accumulator registers in use and whether
+// they spill, vector-lane utilisation of the output block, remainder tiles along the width,
+// weight-tile footprint, parallel work items). The same layout for every kernel family:
+// depthwise and dense configs map onto the conv knobs (tile_c is both channel blocks,
+// dense is a 1x1 conv over a 1x1 image).
+
+#include <cstdint>
+#include <vector>
+
+#include "layoutopt/measure/tuning_task.h"
+
+namespace layoutopt::measure {
+
+inline constexpr size_t kConfigFeatureCount = 18;
+
+/// Features of config `index`, kConfigFeatureCount values.
+[[nodiscard]] std::vector<float> config_features(const TuningTask& task, int64_t index);
+
+/// Features of many configs, row-major (indices.size() x kConfigFeatureCount).
+[[nodiscard]] std::vector<float> config_feature_rows(const TuningTask& task, const std::vector<int64_t>& indices);
+
+}  // namespace layoutopt::measure

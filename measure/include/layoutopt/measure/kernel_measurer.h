@@ -1,0 +1,22 @@
+#pragma once
+// KernelMeasurer: the real Measurer. Compiles the config's kernel (compile time is reported
+// in all_cost but never part of the run time), allocates its operands in the schedule's
+// physical layouts filled with random values (weights directly in their blocked layout:
+// weight re-layout happens once ahead of time and is not timed), and times it with the
+// shared cost policy. The median run is the cost.
+
+#include "layoutopt/measure/measurer.h"
+#include "layoutopt/measure/timing.h"
+
+namespace layoutopt::measure {
+
+class KernelMeasurer : public Measurer {
+ public:
+  explicit KernelMeasurer(TimingPolicy policy) : policy_(policy) {}
+  MeasureResult measure(const TuningTask& task, int64_t index) override;
+
+ private:
+  TimingPolicy policy_;
+};
+
+}  // namespace layoutopt::measure

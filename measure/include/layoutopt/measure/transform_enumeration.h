@@ -1,0 +1,52 @@
+#pragma once
+// Which layout transforms the graph solver may need: for every activation tensor that a
+// layout-sensitive operator (conv2d, dense) reads or writes, the layouts it may be stored
+// in are the plain one (NCHW / NC) and the channel blocks of the kernels that touch it:
+// the blocks of the tuned candidates when records exist, otherwise every vector-friendly
+// divisor of the channel count. Every ordered pair of distinct layouts of a tensor shape is
+// one transform: NCHW <-> NCHW[x]c and NCHW[x]c <-> NCHW[y]c (and NC <-> NC[x]c for dense).
+// A block of 1 is written as the plain layout: NCHW1c and NCHW share their memory order.
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/measure/layout_candidates.h"
+#include "layoutopt/measure/tuning_task.h"
+
+namespace layoutopt::measure {
+
+struct TransformKey {
+  std::vector<int64_t> shape;  ///< logical shape, NCHW or NC
+  std::string src;             ///< e.g. "NCHW"
+  std::string dst;             ///< e.g. "NCHW16c"
+  auto operator<=>(const TransformKey&) const = default;
+};
+
+/// Channel blocks a task's kernels may read (input) and write (output).
+struct TensorBlocks {
+  std::set<int64_t> input;
+  std::set<int64_t> output;
+};
+
+/// Divisors of `channels` among 4, 8, 16, 32 and 64: blocks that fill SIMD lanes.
+[[nodiscard]] std::vector<int64_t> vector_friendly_blocks(int64_t channels);
+
+/// Blocks of the candidates whose time is within `slack` x the best candidate's: layouts a
+/// solver would realistically pick for the task.
+[[nodiscard]] TensorBlocks blocks_of(const std::vector<LayoutCandidate>& candidates, double slack = 2.0);
+
+/// "NCHW" / "NCHW16c" (rank 4) or "NC" / "NC16c" (rank 2); block 1 gives the plain layout.
+[[nodiscard]] std::string blocked_layout(size_t rank, int64_t block);
+
+/// Every transform of the graph's conv/dense tensors, sorted, without duplicates. `tuned`
+/// maps TuningTask::key() to the blocks of its tuned candidates; other tasks use
+/// vector_friendly_blocks.
+[[nodiscard]] std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
+                                                             const std::map<std::string, TensorBlocks>& tuned = {});
+
+}  // namespace layoutopt::measure

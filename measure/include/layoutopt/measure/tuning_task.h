@@ -1,0 +1,48 @@
+#pragma once
+// Tuning tasks: the distinct conv2d / depthwise / grouped conv / dense workloads of a graph,
+// each with its weight (how often it occurs), named and described exactly as AutoTVM's x86
+// task extraction does, so record logs read the same in both tools:
+//
+//   conv2d_NCHWc.x86            [data, kernel, strides, padding(t,l,b,r), dilation, "NCHW", "NCHW", "float32"]
+//   depthwise_conv2d_NCHWc.x86  same arguments, kernel [C, 1, KH, KW]
+//   group_conv2d_nchw.x86       [data, kernel, strides, padding, dilation, groups, "float32"]
+//   dense_nopack.x86            [data, weight, null, "float32"]
+//
+// where data / kernel are ["TENSOR", shape, "float32"]. As in AutoTVM the fused epilogue is
+// not part of a task: every occurrence shares one tuned schedule.
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/tunable_op.h"
+
+namespace layoutopt::measure {
+
+struct TuningTask {
+  std::string name;      ///< AutoTVM task name, e.g. "conv2d_NCHWc.x86"
+  nlohmann::json args;   ///< AutoTVM task arguments (see above)
+  kernels::TunableOp op;
+  int64_t weight = 1;    ///< occurrences in the graph
+  std::vector<graph::NodeId> nodes;
+
+  /// Identity of the task inside record logs: name and arguments.
+  [[nodiscard]] std::string key() const;
+  /// Config index of knob values read from a record. Accepts AutoTVM's own spellings:
+  /// depthwise tile_ic == tile_oc for tile_c, and knobs our space has but AutoTVM's lacks
+  /// (tile_oh, unroll_kw of 1x1 convs) take AutoTVM's fixed choice. nullopt when the
+  /// values are not a point of this task's space.
+  [[nodiscard]] std::optional<int64_t> config_index(std::map<std::string, int64_t> knobs) const;
+};
+
+/// The task of one operator (epilogue dropped), with the given weight.
+[[nodiscard]] TuningTask make_task(const kernels::TunableOp& op, int64_t weight = 1);
+
+/// One task per distinct conv2d / dense workload, in order of first occurrence.
+[[nodiscard]] std::vector<TuningTask> extract_tasks(const graph::Graph& graph);
+
+}  // namespace layoutopt::measure

@@ -1,0 +1,92 @@
+#include "layoutopt/measure/kernel_measurer.h"
+
+#include <chrono>
+#include <exception>
+#include <optional>
+#include <vector>
+
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/measure/random_fill.h"
+
+namespace layoutopt::measure {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double unix_time() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Operands of one measurement, random-filled: uninitialised memory (zeros, denormals)
+// would make the kernel look faster or slower than on real data.
+struct Operands {
+  std::vector<float> input, weight, bias, residual, output;
+
+  explicit Operands(const kernels::BufferSizes& sizes)
+      : input(to_size(sizes.input)),
+        weight(to_size(sizes.weight)),
+        bias(to_size(sizes.bias)),
+        residual(to_size(sizes.residual)),
+        output(to_size(sizes.output)) {
+    fill_random(input, 1);
+    fill_random(weight, 2);
+    fill_random(bias, 3);
+    fill_random(residual, 4);
+    fill_random(output, 5);
+  }
+
+  [[nodiscard]] kernels::KernelArgs args() {
+    return {input.data(), weight.data(), bias.empty() ? nullptr : bias.data(),
+            residual.empty() ? nullptr : residual.data(), output.data()};
+  }
+
+  static size_t to_size(int64_t floats) { return static_cast<size_t>(floats); }
+};
+
+MeasureResult failure(MeasureErrorNo error, const std::string& message) {
+  MeasureResult result;
+  result.error_no = static_cast<int>(error);
+  result.error_message = message;
+  return result;
+}
+
+// KernelError covers both invalid schedules and code-generation failures; AutoTVM files
+// both under instantiation errors of the template.
+MeasureResult measure_config(const TuningTask& task, int64_t index, const TimingPolicy& policy) {
+  std::optional<kernels::Kernel> kernel;
+  try {
+    kernel = task.op.compile(index);
+  } catch (const kernels::KernelError& e) {
+    return failure(MeasureErrorNo::instantiation_error, e.what());
+  } catch (const std::exception& e) {
+    return failure(MeasureErrorNo::compile_host, e.what());
+  }
+  Operands operands(task.op.buffer_sizes(index));
+  const kernels::KernelArgs args = operands.args();
+  const Timing timing = time_runs(policy, [&] { (*kernel)(args); });
+  MeasureResult result;
+  result.costs_s = {timing.ms.median / 1e3};
+  return result;
+}
+
+}  // namespace
+
+MeasureResult KernelMeasurer::measure(const TuningTask& task, int64_t index) {
+  const Clock::time_point start = Clock::now();
+  MeasureResult result;
+  try {
+    result = measure_config(task, index, policy_);
+  } catch (const std::exception& e) {
+    result = failure(MeasureErrorNo::runtime_device, e.what());
+  }
+  result.all_cost_s = seconds_since(start);
+  result.timestamp = unix_time();
+  return result;
+}
+
+}  // namespace layoutopt::measure

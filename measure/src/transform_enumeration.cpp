@@ -1,0 +1,75 @@
+#include "layoutopt/measure/transform_enumeration.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace layoutopt::measure {
+
+namespace {
+
+using ShapeLayouts = std::map<std::vector<int64_t>, std::set<std::string>>;
+
+void add_tensor(ShapeLayouts& layouts, const graph::Shape& shape, const std::set<int64_t>& blocks) {
+  std::set<std::string>& names = layouts[shape];
+  names.insert(blocked_layout(shape.size(), 1));
+  for (int64_t block : blocks)
+    if (shape[1] % block == 0) names.insert(blocked_layout(shape.size(), block));
+}
+
+std::set<int64_t> friendly(const graph::Shape& shape) {
+  const std::vector<int64_t> blocks = vector_friendly_blocks(shape[1]);
+  return {blocks.begin(), blocks.end()};
+}
+
+void add_task(ShapeLayouts& layouts, const graph::Graph& graph, const TuningTask& task,
+              const std::map<std::string, TensorBlocks>& tuned) {
+  const auto found = tuned.find(task.key());
+  for (graph::NodeId id : task.nodes) {
+    const graph::Node& node = graph.node(id);
+    const graph::Shape& in = graph.value(node.inputs.front()).type.shape;
+    const graph::Shape& out = graph.value(node.output).type.shape;
+    add_tensor(layouts, in, found == tuned.end() ? friendly(in) : found->second.input);
+    add_tensor(layouts, out, found == tuned.end() ? friendly(out) : found->second.output);
+  }
+}
+
+}  // namespace
+
+std::vector<int64_t> vector_friendly_blocks(int64_t channels) {
+  std::vector<int64_t> blocks;
+  for (int64_t block : {4, 8, 16, 32, 64})
+    if (channels % block == 0) blocks.push_back(block);
+  return blocks;
+}
+
+TensorBlocks blocks_of(const std::vector<LayoutCandidate>& candidates, double slack) {
+  double best = INFINITY;
+  for (const LayoutCandidate& c : candidates) best = std::min(best, c.seconds);
+  TensorBlocks blocks;
+  for (const LayoutCandidate& c : candidates) {
+    if (c.seconds > slack * best) continue;
+    blocks.input.insert(c.layouts.input.block_of('C'));
+    blocks.output.insert(c.layouts.output.block_of('C'));
+  }
+  return blocks;
+}
+
+std::string blocked_layout(size_t rank, int64_t block) {
+  const std::string plain = rank == 2 ? "NC" : "NCHW";
+  return block <= 1 ? plain : plain + std::to_string(block) + "c";
+}
+
+std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
+                                               const std::map<std::string, TensorBlocks>& tuned) {
+  ShapeLayouts layouts;
+  for (const TuningTask& task : extract_tasks(graph)) add_task(layouts, graph, task, tuned);
+  std::vector<TransformKey> keys;
+  for (const auto& [shape, names] : layouts)
+    for (const std::string& src : names)
+      for (const std::string& dst : names)
+        if (src != dst) keys.push_back({shape, src, dst});
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
+}  // namespace layoutopt::measure

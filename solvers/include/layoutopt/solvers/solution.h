@@ -1,0 +1,34 @@
+#pragma once
+// What a solver is asked (SolveOptions) and what it answers (Solution).
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "layoutopt/solvers/cost.h"
+
+namespace layoutopt::solvers {
+
+struct SolveOptions {
+  double time_limit_seconds = 10.0;             ///< soft limit for anytime solvers (pbqp)
+  size_t memory_budget_bytes = size_t{1} << 30;  ///< dp refuses above this, before allocating
+  bool branch_and_bound = true;                  ///< pbqp: search for a proof of optimality
+  uint64_t exact_max_assignments = 10'000'000;   ///< exact refuses larger search spaces
+};
+
+struct Solution {
+  Assignment assignment;                  ///< one candidate per node
+  Cost cost = kInfinity;                  ///< objective of `assignment`
+  bool feasible = false;                  ///< cost is finite
+  bool optimal = false;                   ///< proven: no better assignment exists
+  std::optional<Cost> lower_bound;        ///< proven bound on the optimum, when available
+  double seconds = 0.0;                   ///< wall time of solve()
+  std::map<std::string, double> stats;    ///< solver-specific figures (width, nodes, ...)
+
+  /// Relative optimality gap (cost - bound) / |cost|; nullopt without a finite bound.
+  [[nodiscard]] std::optional<double> gap() const;
+};
+
+}  // namespace layoutopt::solvers

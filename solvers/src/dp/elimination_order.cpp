@@ -1,0 +1,124 @@
+#include "dp/elimination_order.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "layoutopt/solvers/error.h"
+
+namespace layoutopt::solvers::dp {
+
+namespace {
+
+class EliminationGraph {
+ public:
+  explicit EliminationGraph(const Problem& problem) : adjacent_(problem.node_count()) {
+    for (const Edge& edge : problem.edges()) connect(edge.from, edge.to);
+    for (size_t v = 0; v < problem.node_count(); ++v) size_.push_back(problem.candidates(static_cast<int>(v)));
+  }
+
+  [[nodiscard]] const std::vector<int>& neighbors(int v) const { return adjacent_[v]; }
+
+  [[nodiscard]] long fill_in(int v) const {
+    const std::vector<int>& around = adjacent_[v];
+    long missing = 0;
+    for (size_t a = 0; a < around.size(); ++a)
+      for (size_t b = a + 1; b < around.size(); ++b) missing += !adjacent(around[a], around[b]);
+    return missing;
+  }
+
+  /// Entries of the table that eliminating v creates (one per joint choice of neighbours).
+  [[nodiscard]] double table_entries(int v) const {
+    double entries = 1;
+    for (int w : adjacent_[v]) entries *= size_[w];
+    return entries;
+  }
+
+  void eliminate(int v) {
+    const std::vector<int> around = adjacent_[v];
+    for (size_t a = 0; a < around.size(); ++a)
+      for (size_t b = a + 1; b < around.size(); ++b) connect(around[a], around[b]);
+    for (int w : around) std::erase(adjacent_[w], v);
+    adjacent_[v].clear();
+  }
+
+ private:
+  [[nodiscard]] bool adjacent(int a, int b) const { return std::ranges::binary_search(adjacent_[a], b); }
+
+  void connect(int a, int b) {
+    if (adjacent(a, b)) return;
+    adjacent_[a].insert(std::ranges::lower_bound(adjacent_[a], b), b);
+    adjacent_[b].insert(std::ranges::lower_bound(adjacent_[b], a), a);
+  }
+
+  std::vector<std::vector<int>> adjacent_;  // sorted
+  std::vector<int> size_;
+};
+
+using Score = std::pair<double, double>;
+
+Score score_of(const EliminationGraph& graph, int v, OrderHeuristic heuristic) {
+  const auto fill = static_cast<double>(graph.fill_in(v));
+  const double table = graph.table_entries(v);
+  return heuristic == OrderHeuristic::min_fill ? Score{fill, table} : Score{table, fill};
+}
+
+std::string mebibytes(double entries) {
+  std::ostringstream text;
+  text.precision(1);
+  text << std::fixed << entries * sizeof(double) / (1024.0 * 1024.0) << " MiB";
+  return text.str();
+}
+
+}  // namespace
+
+void refuse(const EliminationPlan& plan, double max_entries) {
+  throw SolverError("dp refuses this instance: variable elimination reaches induced width >= " +
+                    std::to_string(plan.induced_width) + " with a table of " + mebibytes(plan.peak_table_entries) +
+                    " (tables so far " + mebibytes(plan.total_table_entries) + "), over the memory budget of " +
+                    mebibytes(max_entries) + "; use --solver pbqp for graphs of high treewidth");
+}
+
+EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries) {
+  EliminationGraph graph(problem);
+  const auto n = static_cast<int>(problem.node_count());
+  EliminationPlan plan;
+  for (int v = 0; v < n; ++v) plan.total_table_entries += problem.candidates(v);
+  for (const Edge& edge : problem.edges()) plan.total_table_entries += static_cast<double>(edge.costs->size());
+
+  std::vector<Score> score(n);
+  std::set<std::pair<Score, int>> queue;
+  for (int v = 0; v < n; ++v) queue.emplace(score[v] = score_of(graph, v, heuristic), v);
+  std::vector<char> done(n, 0);
+  while (!queue.empty()) {
+    const int v = queue.begin()->second;
+    queue.erase(queue.begin());
+    const double table = graph.table_entries(v);
+    plan.induced_width = std::max(plan.induced_width, static_cast<int>(graph.neighbors(v).size()));
+    plan.total_table_entries += table;
+    plan.peak_table_entries = std::max(plan.peak_table_entries, table);
+    if (plan.total_table_entries > max_entries) {
+      plan.within_budget = false;
+      return plan;
+    }
+    plan.order.push_back(v);
+    done[v] = 1;
+    // Scores change for v's neighbours and for nodes adjacent to two of them (new fill edges).
+    std::vector<int> touched = graph.neighbors(v);
+    graph.eliminate(v);
+    const size_t direct = touched.size();
+    for (size_t k = 0; k < direct; ++k)
+      for (int x : graph.neighbors(touched[k])) touched.push_back(x);
+    std::ranges::sort(touched);
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+    for (int w : touched) {
+      if (done[w]) continue;
+      queue.erase({score[w], w});
+      queue.emplace(score[w] = score_of(graph, w, heuristic), w);
+    }
+  }
+  return plan;
+}
+
+}  // namespace layoutopt::solvers::dp

@@ -1,0 +1,37 @@
+#pragma once
+// Elimination orders for exact variable elimination (internal).
+//
+// An order is a tree decomposition in disguise: eliminating v connects all its remaining
+// neighbours (fill-in edges), and the table built for v spans those neighbours. Greedy
+// heuristics keep tables small: min-fill adds the fewest fill edges (ties: smallest table),
+// min-degree builds the smallest table (ties: fewest fill edges). Sizes are weighted by the
+// candidate counts, so a 30-candidate neighbour counts more than a 2-candidate one.
+// The plan is made on the graph alone, before any table exists, so dp can refuse an
+// instance that does not fit its memory budget without allocating.
+
+#include <cstddef>
+#include <vector>
+
+#include "layoutopt/solvers/problem.h"
+
+namespace layoutopt::solvers::dp {
+
+enum class OrderHeuristic { min_fill, min_degree };
+
+struct EliminationPlan {
+  std::vector<int> order;
+  int induced_width = 0;           ///< most neighbours any node had when eliminated
+  double peak_table_entries = 0;   ///< entries of the largest table
+  double total_table_entries = 0;  ///< entries of all tables (dp keeps them for back-tracking)
+  bool within_budget = true;       ///< false: planning stopped when the budget was exceeded
+};
+
+/// Stops early, with within_budget = false and the figures reached so far, as soon as the
+/// tables would exceed `max_entries` in total.
+[[nodiscard]] EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries);
+
+/// The SolverError dp raises for a plan that is not within budget: names the width
+/// reached, the table sizes and the budget, and suggests pbqp.
+[[noreturn]] void refuse(const EliminationPlan& plan, double max_entries);
+
+}  // namespace layoutopt::solvers::dp

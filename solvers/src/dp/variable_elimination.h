@@ -1,0 +1,35 @@
+#pragma once
+// Exact min-sum variable elimination along a given order (internal): bucket elimination
+// with back-tracking. Used by the dp solver on whole problems and by PBQP's
+// branch-and-bound on components that pruning has made narrow enough.
+
+#include <deque>
+#include <vector>
+
+#include "dp/factor.h"
+#include "layoutopt/solvers/problem.h"
+
+namespace layoutopt::solvers::dp {
+
+class VariableElimination {
+ public:
+  explicit VariableElimination(const Problem& problem);
+
+  /// Eliminates every variable in `order`; returns the optimum (kInfinity when infeasible).
+  Cost run(const std::vector<int>& order);
+  /// Back-tracking after run(): latest eliminated first, each given its bucket's scope.
+  [[nodiscard]] Assignment recover(const std::vector<int>& order) const;
+
+ private:
+  void add(Factor factor);
+
+  const Problem& problem_;
+  std::vector<int> candidates_;
+  std::deque<Factor> factors_;  // deque: bucket pointers stay valid as factors are added
+  std::vector<char> consumed_;
+  std::vector<std::vector<int>> containing_;
+  std::vector<std::vector<const Factor*>> buckets_;
+  Cost optimum_ = 0;
+};
+
+}  // namespace layoutopt::solvers::dp

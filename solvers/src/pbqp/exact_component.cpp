@@ -1,0 +1,70 @@
+#include "pbqp/exact_component.h"
+
+#include "dp/elimination_order.h"
+#include "dp/variable_elimination.h"
+
+namespace layoutopt::solvers::pbqp {
+
+namespace {
+
+// The alive nodes as a Problem over their open candidates, remembering both mappings.
+struct CompactProblem {
+  Problem problem;
+  std::vector<int> node_of;               // compact node -> local graph node
+  std::vector<std::vector<int>> open;     // compact node -> open candidates (graph indices)
+};
+
+std::vector<int> open_candidates(const Vector& costs) {
+  std::vector<int> open;
+  for (int i = 0; i < costs.size(); ++i)
+    if (is_finite(costs[i])) open.push_back(i);
+  return open;
+}
+
+std::optional<CompactProblem> compact(const PbqpGraph& graph) {
+  CompactProblem result;
+  std::vector<int> index(graph.size(), -1);
+  for (int v = 0; v < graph.size(); ++v) {
+    if (!graph.alive(v)) continue;
+    std::vector<int> open = open_candidates(graph.costs(v));
+    if (open.empty()) return std::nullopt;  // infeasible
+    Vector costs(static_cast<Eigen::Index>(open.size()));
+    for (size_t k = 0; k < open.size(); ++k) costs[static_cast<Eigen::Index>(k)] = graph.costs(v)[open[k]];
+    index[v] = static_cast<int>(result.node_of.size());
+    result.problem.add_node("v" + std::to_string(v), std::move(costs));
+    result.node_of.push_back(v);
+    result.open.push_back(std::move(open));
+  }
+  for (size_t a = 0; a < result.node_of.size(); ++a) {
+    const int v = result.node_of[a];
+    for (int e : graph.incident(v)) {
+      const int w = graph.other(e, v);
+      if (graph.edge(e).u != v) continue;
+      const std::vector<int>& rows = result.open[a];
+      const std::vector<int>& cols = result.open[index[w]];
+      Matrix costs(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
+      for (size_t r = 0; r < rows.size(); ++r)
+        for (size_t c = 0; c < cols.size(); ++c)
+          costs(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = graph.cost(e, v, rows[r], cols[c]);
+      result.problem.add_edge(static_cast<int>(a), index[w], std::make_shared<const Matrix>(std::move(costs)));
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment) {
+  const std::optional<CompactProblem> narrow = compact(graph);
+  if (!narrow) return kInfinity;
+  const dp::EliminationPlan plan = dp::plan_elimination(narrow->problem, dp::OrderHeuristic::min_fill, max_entries);
+  if (!plan.within_budget) return std::nullopt;
+  dp::VariableElimination elimination(narrow->problem);
+  const Cost optimum = elimination.run(plan.order);
+  const Assignment choices = elimination.recover(plan.order);
+  for (size_t a = 0; a < choices.size(); ++a)
+    assignment[graph.origin(narrow->node_of[a])] = narrow->open[a][choices[a]];
+  return optimum;
+}
+
+}  // namespace layoutopt::solvers::pbqp

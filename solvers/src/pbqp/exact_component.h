@@ -1,0 +1,17 @@
+#pragma once
+// Exact solution of a narrow PBQP component by variable elimination (internal). Only open
+// (finite-cost) candidates take part, so once branch-and-bound has pruned most candidates a
+// clique that was far too wide for dp becomes cheap to finish exactly.
+
+#include <optional>
+
+#include "pbqp/pbqp_graph.h"
+
+namespace layoutopt::solvers::pbqp {
+
+/// If the elimination tables for the alive part of `graph` fit in `max_entries`, solves it
+/// exactly, writes the choices into `assignment` (Problem ids) and returns the optimum
+/// (kInfinity when infeasible). nullopt when it is too wide.
+std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment);
+
+}  // namespace layoutopt::solvers::pbqp

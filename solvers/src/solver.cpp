@@ -1,0 +1,43 @@
+#include "layoutopt/solvers/solver.h"
+
+#include "builtin_solvers.h"
+#include "layoutopt/solvers/error.h"
+
+namespace layoutopt::solvers {
+
+namespace {
+
+struct Entry {
+  const char* name;
+  std::unique_ptr<Solver> (*make)();
+};
+
+constexpr Entry kSolvers[] = {
+    {"dp", make_dp_solver},
+    {"pbqp", make_pbqp_solver},
+    {"exact", make_exact_solver},
+    {"greedy", make_greedy_solver},
+};
+
+}  // namespace
+
+std::unique_ptr<Solver> make_solver(std::string_view name) {
+  for (const Entry& entry : kSolvers)
+    if (name == entry.name) return entry.make();
+  std::string known;
+  for (const Entry& entry : kSolvers) known += (known.empty() ? "" : ", ") + std::string(entry.name);
+  throw SolverError("unknown solver '" + std::string(name) + "' (expected one of: " + known + ")");
+}
+
+std::vector<std::string> solver_names() {
+  std::vector<std::string> names;
+  for (const Entry& entry : kSolvers) names.emplace_back(entry.name);
+  return names;
+}
+
+void finish_solution(const Problem& problem, Solution& solution) {
+  solution.cost = problem.evaluate(solution.assignment);
+  solution.feasible = is_finite(solution.cost);
+}
+
+}  // namespace layoutopt::solvers

@@ -1,0 +1,438 @@
+#include "layoutopt/graph/onnx/onnx_import.h"
+
+#include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/error.h"
+#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/validate.h"
+
+using namespace layoutopt::graph;
+namespace import = layoutopt::graph::onnx;
+
+namespace {
+
+const std::filesystem::path kData = std::filesystem::path(LAYOUTOPT_SOURCE_DIR) / "data" / "onnx";
+
+/// Figures torch computed when scripts/export_torchvision.py wrote the files.
+const nlohmann::json& expected_models() {
+  static const nlohmann::json models = [] {
+    std::ifstream file(kData / "expected.json");
+    REQUIRE(file.good());
+    return nlohmann::json::parse(file).at("models");
+  }();
+  return models;
+}
+
+std::string read_bytes(const std::filesystem::path& path) {
+  std::ifstream file(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+int count_nodes(const Graph& g, const std::string& op) {
+  int count = 0;
+  for (const Node& node : g.nodes()) count += op_name(node.op) == op;
+  return count;
+}
+
+const Node& node_named(const Graph& g, const std::string& name) {
+  const auto id = g.find_node(name);
+  REQUIRE_MESSAGE(id.has_value(), "no node " << name);
+  return g.node(*id);
+}
+
+/// Builds small ONNX models in memory with the protobuf API.
+class ModelBuilder {
+ public:
+  explicit ModelBuilder(int64_t opset = 13) {
+    model_.set_ir_version(8);
+    model_.set_producer_name("test");
+    auto* entry = model_.add_opset_import();
+    entry->set_domain("");
+    entry->set_version(opset);
+  }
+
+  /// A FLOAT input; a dimension of -1 is symbolic ("batch").
+  ModelBuilder& input(const std::string& name, const std::vector<int64_t>& dims) {
+    describe(*graph().add_input(), name, dims);
+    return *this;
+  }
+  ModelBuilder& output(const std::string& name) {
+    graph().add_output()->set_name(name);
+    return *this;
+  }
+  /// A FLOAT initializer; without values it holds 0.01 * i.
+  ModelBuilder& weight(const std::string& name, const std::vector<int64_t>& dims, std::vector<float> values = {}) {
+    auto* tensor = graph().add_initializer();
+    tensor->set_name(name);
+    tensor->set_data_type(::onnx::TensorProto::FLOAT);
+    int64_t count = 1;
+    for (int64_t dim : dims) {
+      tensor->add_dims(dim);
+      count *= dim;
+    }
+    for (int64_t i = 0; i < count; ++i)
+      tensor->add_float_data(values.empty() ? 0.01f * static_cast<float>(i) : values[static_cast<size_t>(i)]);
+    return *this;
+  }
+  ModelBuilder& ints(const std::string& name, const std::vector<int64_t>& values) {
+    auto* tensor = graph().add_initializer();
+    tensor->set_name(name);
+    tensor->set_data_type(::onnx::TensorProto::INT64);
+    tensor->add_dims(static_cast<int64_t>(values.size()));
+    for (int64_t value : values) tensor->add_int64_data(value);
+    return *this;
+  }
+  /// A Constant node holding a float scalar.
+  ModelBuilder& constant(const std::string& name, float value) {
+    auto* attribute = node("Constant", name, {}, name).add_attribute();
+    attribute->set_name("value");
+    attribute->set_type(::onnx::AttributeProto::TENSOR);
+    attribute->mutable_t()->set_data_type(::onnx::TensorProto::FLOAT);
+    attribute->mutable_t()->add_float_data(value);
+    return *this;
+  }
+  ::onnx::NodeProto& node(const std::string& op, const std::string& name, const std::vector<std::string>& inputs,
+                          const std::string& output) {
+    auto* node = graph().add_node();
+    node->set_op_type(op);
+    node->set_name(name);
+    for (const std::string& input : inputs) node->add_input(input);
+    node->add_output(output);
+    return *node;
+  }
+
+  [[nodiscard]] std::string bytes() const { return model_.SerializeAsString(); }
+  [[nodiscard]] import::ImportResult import(const import::ImportOptions& options = {}) const {
+    return import::import_onnx_bytes(bytes(), "test.onnx", options);
+  }
+
+ private:
+  ::onnx::GraphProto& graph() { return *model_.mutable_graph(); }
+  static void describe(::onnx::ValueInfoProto& info, const std::string& name, const std::vector<int64_t>& dims) {
+    info.set_name(name);
+    auto* tensor = info.mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(::onnx::TensorProto::FLOAT);
+    for (int64_t dim : dims) {
+      auto* d = tensor->mutable_shape()->add_dim();
+      if (dim < 0) d->set_dim_param("batch");
+      else d->set_dim_value(dim);
+    }
+  }
+
+  ::onnx::ModelProto model_;
+};
+
+void set_ints(::onnx::NodeProto& node, const std::string& name, const std::vector<int64_t>& values) {
+  auto* attribute = node.add_attribute();
+  attribute->set_name(name);
+  attribute->set_type(::onnx::AttributeProto::INTS);
+  for (int64_t value : values) attribute->add_ints(value);
+}
+void set_int(::onnx::NodeProto& node, const std::string& name, int64_t value) {
+  auto* attribute = node.add_attribute();
+  attribute->set_name(name);
+  attribute->set_type(::onnx::AttributeProto::INT);
+  attribute->set_i(value);
+}
+void set_float(::onnx::NodeProto& node, const std::string& name, float value) {
+  auto* attribute = node.add_attribute();
+  attribute->set_name(name);
+  attribute->set_type(::onnx::AttributeProto::FLOAT);
+  attribute->set_f(value);
+}
+void set_string(::onnx::NodeProto& node, const std::string& name, const std::string& value) {
+  auto* attribute = node.add_attribute();
+  attribute->set_name(name);
+  attribute->set_type(::onnx::AttributeProto::STRING);
+  attribute->set_s(value);
+}
+
+/// x[1,3,8,8] -> conv1 (3x3, 4 filters) -> y, with `weight_dims` for the weight.
+ModelBuilder conv_model(const std::vector<int64_t>& weight_dims) {
+  ModelBuilder model;
+  model.input("x", {1, 3, 8, 8}).weight("w", weight_dims).output("y");
+  model.node("Conv", "conv1", {"x", "w"}, "y");
+  return model;
+}
+
+std::string error_of(const std::function<void()>& action) {
+  try {
+    action();
+  } catch (const GraphError& error) {
+    return error.what();
+  }
+  return "<no error>";
+}
+
+}  // namespace
+
+TEST_CASE("torchvision exports without weights import with torch's parameter counts") {
+  for (const auto& [name, expected] : expected_models().items()) {
+    if (expected.contains("weights")) continue;  // tiny-convnet, exported with weights
+    CAPTURE(name);
+    const import::ImportResult result = import::import_onnx(kData / expected.at("file").get<std::string>());
+    const Graph& g = result.graph;
+    validate(g);
+    CHECK(parameter_count(g) == expected.at("parameters").get<int64_t>());
+    REQUIRE(g.inputs().size() == 1);
+    CHECK(g.value(g.inputs()[0]).type.shape == expected.at("input_shape").get<Shape>());
+    REQUIRE(g.outputs().size() == 1);
+    CHECK(g.value(g.outputs()[0]).type.shape == expected.at("output_shape").get<Shape>());
+    CHECK(count_nodes(g, "batch_norm") == expected.at("batch_norm_nodes").get<int>());
+    CHECK(result.opset == 13);
+    CHECK(result.producer.starts_with("pytorch"));
+    // Every parameter was generated: the file holds no weights at all.
+    int parameters = 0;
+    int64_t values = 0;
+    for (const Value& value : g.values()) {
+      if (value.kind != ValueKind::parameter) continue;
+      ++parameters;
+      values += element_count(value.type.shape);
+    }
+    CHECK(result.generated_parameters == parameters);
+    CHECK(result.generated_values == values);
+    CHECK(result.generated_parameters > 0);
+  }
+}
+
+TEST_CASE("generated weights follow the role their consumer implies and the seed") {
+  const auto path = kData / "resnet-18.onnx";
+  const Graph a = import::import_onnx(path, {.seed = 7}).graph;
+  const Graph b = import::import_onnx(path, {.seed = 8}).graph;
+  const WeightData& variance = *a.value(*a.find_value("bn1.running_var")).weights;
+  REQUIRE(variance.is_seeded());
+  for (float v : variance.values()) CHECK(v > 0.0f);  // bn_variance role: strictly positive
+  const WeightData& scale = *a.value(*a.find_value("bn1.weight")).weights;
+  CHECK(scale.random_init().center == 1.0f);  // bn_scale role
+  CHECK(a.value(*a.find_value("conv1.weight")).weights != b.value(*b.find_value("conv1.weight")).weights);
+  CHECK(a.value(*a.find_value("conv1.weight")).weights ==
+        import::import_onnx(path, {.seed = 7}).graph.value(*a.find_value("conv1.weight")).weights);
+}
+
+TEST_CASE("a file exported with weights reads them from initializers") {
+  const nlohmann::json& expected = expected_models().at("tiny-convnet");
+  const import::ImportResult result = import::import_onnx(kData / "tiny-convnet.onnx");
+  const Graph& g = result.graph;
+  validate(g);
+  CHECK(result.generated_parameters == 0);
+  CHECK(parameter_count(g) == expected.at("parameters").get<int64_t>());
+  CHECK(g.value(g.outputs()[0]).type.shape == expected.at("output_shape").get<Shape>());
+  // relu6 arrives as Clip with Cast constants; MatMul + Add of head_bias becomes one dense.
+  CHECK(count_nodes(g, "clip") == 1);
+  for (const Node& node : g.nodes())
+    if (const auto* clip = std::get_if<Clip>(&node.op)) CHECK(*clip == Clip{0.0f, 6.0f});
+  CHECK(count_nodes(g, "dense") == 2);
+  CHECK(count_nodes(g, "add") == 0);
+  for (const auto& [name, weight] : expected.at("weights").items()) {
+    CAPTURE(name);
+    const auto id = g.find_value(name);
+    REQUIRE(id.has_value());
+    const Shape torch_shape = weight.at("shape").get<Shape>();
+    const std::vector<float> torch_values = weight.at("values").get<std::vector<float>>();
+    const auto ours = g.value(*id).weights->values();
+    REQUIRE(ours.size() == torch_values.size());
+    // MatMul weights are [in, out] in torch and the file, [out, in] in the IR.
+    const bool transposed = g.value(*id).type.shape != torch_shape;
+    if (transposed) CHECK(g.value(*id).type.shape == Shape{torch_shape[1], torch_shape[0]});
+    for (size_t i = 0; i < ours.size(); ++i) {
+      const size_t row = i / static_cast<size_t>(g.value(*id).type.shape.back());
+      const size_t col = i % static_cast<size_t>(g.value(*id).type.shape.back());
+      const size_t torch_index = transposed ? col * static_cast<size_t>(torch_shape[1]) + row : i;
+      CHECK(ours[i] == torch_values[torch_index]);
+    }
+  }
+}
+
+TEST_CASE("files that are not ONNX models are rejected with a clear error") {
+  const std::string real = read_bytes(kData / "resnet-18.onnx");
+  std::mt19937 random(42);
+  std::string noise(4096, '\0');
+  for (char& byte : noise) byte = static_cast<char>(random());
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"truncated", real.substr(0, real.size() / 2)},
+      {"random", noise},
+      {"text", "This is a README, not a network.\nIt has two lines.\n"},
+      {"empty", ""},
+  };
+  for (const auto& [label, bytes] : cases) {
+    CAPTURE(label);
+    const std::string message = error_of([&] { (void)import::import_onnx_bytes(bytes, "f.onnx"); });
+    CHECK(message.starts_with("'f.onnx' is not an ONNX model ("));
+  }
+  CHECK(error_of([&] { (void)import::import_onnx_bytes(real.substr(0, real.size() / 2), "f.onnx"); }) ==
+        "'f.onnx' is not an ONNX model (protobuf parse failed)");
+  CHECK(error_of([] { (void)import::import_onnx(kData / "missing.onnx"); }).starts_with("cannot open"));
+}
+
+TEST_CASE("every unsupported operator is listed at once with its nodes") {
+  ModelBuilder model;
+  model.input("x", {1, 3, 8, 8}).output("y");
+  model.node("Resize", "up1", {"x"}, "a");
+  model.node("Relu", "ok", {"a"}, "b");
+  model.node("LSTM", "lstm_1", {"b"}, "c");
+  model.node("Resize", "up2", {"c"}, "y");
+  CHECK(error_of([&] { (void)model.import(); }) ==
+        "'test.onnx': unsupported operators: LSTM (nodes: lstm_1), Resize (nodes: up1, up2)");
+}
+
+TEST_CASE("import errors name the node and the problem") {
+  SUBCASE("conv weight with the wrong input channels") {
+    const std::string message = error_of([] { (void)conv_model({4, 2, 3, 3}).import(); });
+    CHECK(message.find("node 'conv1'") != std::string::npos);
+    CHECK(message.find("[4, 2, 3, 3]") != std::string::npos);
+  }
+  SUBCASE("opset outside 11-18") {
+    ModelBuilder model(9);
+    model.input("x", {1, 4}).output("y").node("Relu", "r", {"x"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("opset 9 is not supported") != std::string::npos);
+  }
+  SUBCASE("empty graph") {
+    ModelBuilder model;
+    model.input("x", {1, 4}).output("x");
+    CHECK(error_of([&] { (void)model.import(); }) == "'test.onnx': the graph is empty (no nodes)");
+  }
+  SUBCASE("Gemm with transA=1") {
+    ModelBuilder model;
+    model.input("x", {4, 1}).weight("w", {3, 4}).output("y");
+    set_int(model.node("Gemm", "fc", {"x", "w"}, "y"), "transA", 1);
+    CHECK(error_of([&] { (void)model.import(); }) == "'test.onnx': node 'fc' (Gemm): transA=1 is not supported");
+  }
+  SUBCASE("1-D convolution") {
+    ModelBuilder model;
+    model.input("x", {1, 3, 8}).weight("w", {4, 3, 3}).output("y").node("Conv", "conv1d", {"x", "w"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("node 'conv1d' (Conv): input has shape [1, 3, 8]") !=
+          std::string::npos);
+  }
+  SUBCASE("Reshape whose shape is computed, not constant") {
+    ModelBuilder model;
+    model.input("x", {1, 4}).input("s", {2}).output("y").node("Reshape", "r", {"x", "s"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("node 'r' (Reshape): input 1 's' must be a constant") !=
+          std::string::npos);
+  }
+  SUBCASE("symbolic spatial dimension") {
+    ModelBuilder model;
+    model.input("x", {1, 3, -1, 8}).output("y").node("Relu", "r", {"x"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("graph input 'x': dimension 2 is 'batch'") != std::string::npos);
+  }
+}
+
+TEST_CASE("a symbolic batch dimension takes the batch option") {
+  ModelBuilder model;
+  model.input("x", {-1, 3, 8, 8}).weight("w", {4, 3, 3, 3}).output("y");
+  model.node("Conv", "conv1", {"x", "w"}, "y");
+  CHECK(model.import().graph.value(0).type.shape == Shape{1, 3, 8, 8});
+  const Graph g = model.import({.batch = 4}).graph;
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{4, 4, 6, 6});
+}
+
+TEST_CASE("auto_pad resolves to explicit pads for the input size") {
+  // 7 wide, stride 2, kernel 4: 4 outputs need 2*3 + 4 - 7 = 3 pads; UPPER puts the odd one last.
+  for (const auto& [mode, expected] : {std::pair{"SAME_UPPER", Pads2d{1, 1, 2, 2}}, std::pair{"SAME_LOWER", Pads2d{2, 2, 1, 1}},
+                                       std::pair{"VALID", Pads2d{}}}) {
+    CAPTURE(mode);
+    ModelBuilder model;
+    model.input("x", {1, 3, 7, 7}).weight("w", {2, 3, 4, 4}).output("y");
+    auto& conv = model.node("Conv", "c", {"x", "w"}, "y");
+    set_ints(conv, "strides", {2, 2});
+    set_string(conv, "auto_pad", mode);
+    const Graph g = model.import().graph;
+    CHECK(std::get<Conv2d>(node_named(g, "c").op).pads == expected);
+  }
+}
+
+TEST_CASE("pooling, padding and reshape attributes carry over") {
+  ModelBuilder model;
+  model.input("x", {1, 2, 6, 6}).ints("pads", {0, 0, 1, 1, 0, 0, 1, 1}).ints("shape", {0, -1}).output("y");
+  model.node("Pad", "pad", {"x", "pads"}, "p");
+  auto& pool = model.node("AveragePool", "pool", {"p"}, "q");
+  set_ints(pool, "kernel_shape", {3, 3});
+  set_ints(pool, "strides", {2, 2});
+  set_int(pool, "ceil_mode", 1);
+  set_int(pool, "count_include_pad", 1);
+  model.node("Reshape", "flat", {"q", "shape"}, "y");
+  const Graph g = model.import().graph;
+  CHECK(std::get<Pad>(node_named(g, "pad").op).pads == Pads2d{1, 1, 1, 1});
+  const auto& p = std::get<Pool2d>(node_named(g, "pool").op);
+  CHECK(p.kind == PoolKind::avg);
+  CHECK(p.kernel == Hw{3, 3});
+  CHECK(p.ceil_mode);
+  CHECK(p.count_include_pad);
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{1, 2 * 4 * 4});  // ceil((8-3)/2)+1 = 4
+}
+
+TEST_CASE("MatMul becomes dense with [out, in] weights, with or without a bias Add") {
+  ModelBuilder model;
+  model.input("x", {2, 3}).weight("w", {3, 4}).weight("b", {4}).weight("w2", {4, 5}).output("y");
+  model.node("MatMul", "mm", {"x", "w"}, "m");
+  model.node("Add", "bias", {"m", "b"}, "h");
+  model.node("MatMul", "mm2", {"h", "w2"}, "y");
+  const Graph g = model.import().graph;
+  CHECK(std::get<Dense>(node_named(g, "mm").op).epilogue.bias);
+  CHECK_FALSE(std::get<Dense>(node_named(g, "mm2").op).epilogue.bias);
+  CHECK(count_nodes(g, "add") == 0);
+  const Value& w = g.value(*g.find_value("w"));
+  CHECK(w.type.shape == Shape{4, 3});
+  CHECK(w.weights->values()[1] == doctest::Approx(0.04f));  // w'[0][1] = w[1][0] = 0.01 * 4
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{2, 5});
+}
+
+TEST_CASE("element-wise, normalization and head operators map one to one") {
+  ModelBuilder model;
+  model.input("x", {1, 2, 4, 4}).output("y").constant("six", 6.0f).constant("ratio", 0.25f);
+  model.weight("scale", {4}).weight("shift", {4}).weight("mean", {4}).weight("var", {4}, {1, 2, 3, 4});
+  model.weight("fc.w", {64, 3}).weight("fc.b", {3});
+  model.node("Sigmoid", "sig", {"x"}, "s");
+  model.node("Mul", "gate", {"x", "s"}, "m");
+  set_int(model.node("Concat", "cat", {"m", "x"}, "c"), "axis", 1);
+  set_float(model.node("BatchNormalization", "bn", {"c", "scale", "shift", "mean", "var"}, "b"), "epsilon", 1e-3f);
+  model.node("Clip", "clip", {"b", "", "six"}, "k");
+  model.node("Dropout", "drop", {"k", "ratio"}, "d");
+  model.node("Identity", "same", {"d"}, "i");
+  model.node("Flatten", "flat", {"i"}, "f");
+  model.node("Gemm", "fc", {"f", "fc.w", "fc.b"}, "g");  // transB=0: weight stored [in, out]
+  model.node("Softmax", "prob", {"g"}, "y");
+  const Graph g = model.import().graph;
+  validate(g);
+  CHECK(std::holds_alternative<Sigmoid>(node_named(g, "sig").op));
+  CHECK(std::holds_alternative<Mul>(node_named(g, "gate").op));
+  CHECK(std::get<Concat>(node_named(g, "cat").op).axis == 1);
+  CHECK(std::get<BatchNorm>(node_named(g, "bn").op).epsilon == 1e-3f);
+  const auto& clip = std::get<Clip>(node_named(g, "clip").op);
+  CHECK(std::isinf(clip.min));
+  CHECK(clip.max == 6.0f);
+  CHECK(std::get<Dropout>(node_named(g, "drop").op).ratio == 0.25f);
+  CHECK(std::holds_alternative<Identity>(node_named(g, "same").op));
+  CHECK(g.value(*g.find_value("fc.w")).type.shape == Shape{3, 64});
+  CHECK(std::get<Dense>(node_named(g, "fc").op).epilogue.bias);
+  CHECK(std::get<Softmax>(node_named(g, "prob").op).axis == -1);
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{1, 3});
+  // Constants are folded into the operators, never imported as nodes or parameters.
+  CHECK_FALSE(g.find_value("six").has_value());
+  CHECK(g.nodes().size() == 10);
+}
+
+TEST_CASE("corrupted real files import or fail with GraphError, never anything else") {
+  const std::string real = read_bytes(kData / "tiny-convnet.onnx");
+  std::mt19937 random(7);
+  int rejected = 0;
+  for (int i = 0; i < 300; ++i) {
+    std::string bytes = real;
+    for (int flip = 0; flip < 4; ++flip) bytes[random() % bytes.size()] = static_cast<char>(random());
+    try {
+      validate(import::import_onnx_bytes(bytes, "mutated.onnx").graph);
+    } catch (const GraphError&) {
+      ++rejected;  // any other exception type escapes and fails the test
+    }
+  }
+  CHECK(rejected > 0);
+}

@@ -1,0 +1,62 @@
+// Depthwise conv2d kernels against the NCHW reference (groups == channels).
+
+#include <doctest/doctest.h>
+
+#include "kernel_check.h"
+#include "layoutopt/kernels/depthwise_conv2d.h"
+
+namespace {
+
+using namespace layoutopt::kernels;
+
+Conv2dDesc depthwise_desc(int64_t c, int64_t h, int64_t w, int64_t k, int64_t stride, int64_t pad) {
+  Conv2dDesc d;
+  d.in_channels = d.out_channels = d.groups = c;
+  d.in_h = h, d.in_w = w;
+  d.kernel_h = d.kernel_w = k;
+  d.stride_h = d.stride_w = stride;
+  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = pad;
+  return d;
+}
+
+void check_schedule(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule) {
+  const auto problem = testing::make_problem(desc, 11);
+  const auto expected = testing::reference_output(desc, problem);
+  const DepthwiseConv2dLayouts layouts = depthwise_conv2d_layouts(desc, schedule);
+  const Kernel kernel = compile_depthwise_conv2d(desc, schedule);
+  const auto actual = testing::run_blocked(kernel, problem, {layouts.input, layouts.weight, layouts.output});
+  testing::check_close(expected, actual, desc.kernel_h * desc.kernel_w + 2, desc.str() + " " + schedule.str());
+}
+
+void check_many(const Conv2dDesc& desc) {
+  const auto blocks = divisors(desc.in_channels);
+  for (int64_t c_bn : {blocks.front(), blocks[blocks.size() / 2], blocks.back()})
+    for (int64_t ow_bn : {int64_t{1}, std::min<int64_t>(desc.out_w(), 4), desc.out_w()})
+      for (int64_t oh_bn : {int64_t{1}, std::min<int64_t>(desc.out_h(), 3)}) check_schedule(desc, {c_bn, ow_bn, oh_bn});
+}
+
+}  // namespace
+
+TEST_CASE("depthwise 3x3 stride 1 and 2 (MobileNet shapes, scaled down)") {
+  check_many(depthwise_desc(32, 9, 10, 3, 1, 1));
+  check_many(depthwise_desc(48, 11, 11, 3, 2, 1));
+}
+
+TEST_CASE("depthwise odd channel counts, 5x5, dilation and asymmetric padding") {
+  check_many(depthwise_desc(24, 8, 7, 5, 1, 2));
+  Conv2dDesc d = depthwise_desc(20, 9, 12, 3, 1, 0);
+  d.dilation_h = 2, d.dilation_w = 2, d.pad_top = 1, d.pad_right = 3;
+  check_many(d);
+}
+
+TEST_CASE("depthwise every epilogue combination") {
+  const Activation activations[] = {Activation::None, Activation::Relu, Activation::Relu6};
+  for (bool bias : {false, true})
+    for (Activation act : activations)
+      for (bool residual : {false, true}) {
+        Conv2dDesc d = depthwise_desc(32, 6, 7, 3, 1, 1);
+        d.epilogue = {bias, act, residual, residual ? Activation::Relu6 : Activation::None};
+        check_schedule(d, {32, 4, 1});
+        check_schedule(d, {8, 7, 2});
+      }
+}

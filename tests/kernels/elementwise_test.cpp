@@ -1,0 +1,204 @@
+// Streaming operators in NCHW[x]c against the NCHW reference: relu / relu6 / sigmoid, batch
+// norm (per-channel scale + shift), add / mul of same-shaped tensors and with an N x C x 1 x 1
+// broadcast operand, and flatten. Blocks {1, 4, 8, 16, 32} where they divide C, C = 24 and
+// odd sizes (patterns that wrap around vectors), chunk sizes that do and do not divide the
+// streams. Tolerances: see op_check.h.
+
+#include <doctest/doctest.h>
+
+#include "layoutopt/kernels/activation.h"
+#include "layoutopt/kernels/batch_norm.h"
+#include "layoutopt/kernels/elementwise_binary.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/flatten.h"
+#include "layoutopt/kernels/reference/elementwise.h"
+#include "layoutopt/kernels/reference/tensor_ops.h"
+#include "op_check.h"
+
+namespace {
+
+using namespace layoutopt::kernels;
+using namespace layoutopt::kernels::testing;
+
+// (N, C, H, W) shapes: ResNet-like, C = 24 with odd spatial sizes, a 1 x 1 image, batch 2.
+const std::vector<std::vector<int64_t>> kShapes = {{1, 32, 6, 5}, {1, 24, 7, 3}, {2, 64, 1, 1}, {2, 12, 5, 5}};
+
+// Whole stream in one item, an odd chunk, and a small power of two.
+const std::vector<ElementwiseSchedule> kSchedules = {{1 << 20}, {100}, {64}};
+
+TensorDesc tensor_of(const std::vector<int64_t>& shape, int64_t block) {
+  return {shape[0], shape[1], shape[2], shape[3], block};
+}
+
+HostTensor run_activation(const ActivationDesc& desc, const ElementwiseSchedule& schedule, const HostTensor& x) {
+  const std::vector<float> in = to_layout(x, desc.tensor.layout());
+  std::vector<float> out = nan_buffer(desc.tensor.elements());
+  compile_activation(desc, schedule)({.input = in.data(), .output = out.data()});
+  return from_layout(out, x.shape, desc.tensor.layout());
+}
+
+HostTensor reference_activation(ActivationOp op, const HostTensor& x) {
+  switch (op) {
+    case ActivationOp::relu: return reference::unary(reference::UnaryOp::relu, x);
+    case ActivationOp::relu6: return reference::clip(x, 0.0F, 6.0F);
+    case ActivationOp::sigmoid: return reference::unary(reference::UnaryOp::sigmoid, x);
+  }
+  return x;
+}
+
+HostTensor run_binary(const ElementwiseBinaryDesc& desc, const ElementwiseSchedule& schedule, const HostTensor& a,
+                      const HostTensor& b) {
+  const std::vector<float> in = to_layout(a, desc.tensor.layout());
+  const std::vector<float> other = to_layout(b, desc.tensor.layout());
+  std::vector<float> out = nan_buffer(desc.tensor.elements());
+  KernelArgs args{.input = in.data(), .output = out.data()};
+  (desc.broadcast_channels ? args.weight : args.residual) = other.data();
+  compile_elementwise_binary(desc, schedule)(args);
+  return from_layout(out, a.shape, desc.tensor.layout());
+}
+
+}  // namespace
+
+TEST_CASE("relu, relu6 and sigmoid in every block") {
+  for (const auto& shape : kShapes) {
+    const HostTensor x = random_tensor(shape, 1, -8.0F, 8.0F);  // beyond both relu6 bounds
+    for (ActivationOp op : {ActivationOp::relu, ActivationOp::relu6, ActivationOp::sigmoid}) {
+      const HostTensor expected = reference_activation(op, x);
+      for (int64_t block : blocks_dividing(shape[1]))
+        for (const ElementwiseSchedule& schedule : kSchedules) {
+          const ActivationDesc desc{tensor_of(shape, block), op};
+          const HostTensor actual = run_activation(desc, schedule, x);
+          if (op == ActivationOp::sigmoid)
+            check_close(expected, actual, 1e-5, 0.0, desc.str() + " " + schedule.str());
+          else
+            check_exact(expected, actual, desc.str() + " " + schedule.str());
+        }
+    }
+  }
+}
+
+TEST_CASE("sigmoid saturates without overflow for large inputs") {
+  HostTensor x({1, 4, 1, 2});
+  x.data = {-200.0F, -30.0F, -1e-3F, 0.0F, 1e-3F, 20.0F, 88.0F, 1000.0F};
+  const HostTensor actual = run_activation({{1, 4, 1, 2, 4}, ActivationOp::sigmoid}, {}, x);
+  CHECK(actual.data[0] >= 0.0F);
+  CHECK(actual.data[0] < 1e-30F);
+  CHECK(actual.data[3] == doctest::Approx(0.5));
+  CHECK(actual.data[7] == 1.0F);
+  check_close(reference_activation(ActivationOp::sigmoid, x), actual, 1e-5, 1e-30, "saturation");
+}
+
+TEST_CASE("batch norm folds to per-channel scale and shift in every block") {
+  for (const auto& shape : kShapes) {
+    const auto channels = static_cast<size_t>(shape[1]);
+    const HostTensor x = random_tensor(shape, 2);
+    const HostTensor gamma = random_tensor({shape[1]}, 3, 0.5F, 1.5F), beta = random_tensor({shape[1]}, 4),
+                     mean = random_tensor({shape[1]}, 5), variance = random_tensor({shape[1]}, 6, 0.5F, 1.5F);
+    const float epsilon = 1e-5F;
+    const HostTensor expected =
+        reference::batch_norm(x, gamma.data.data(), beta.data.data(), mean.data.data(), variance.data.data(), epsilon);
+    const BatchNormCoefficients folded = fold_batch_norm(gamma.data, beta.data, mean.data, variance.data, epsilon);
+    REQUIRE(folded.scale.size() == channels);
+    for (int64_t block : blocks_dividing(shape[1]))
+      for (const ElementwiseSchedule& schedule : kSchedules) {
+        const BatchNormDesc desc{tensor_of(shape, block)};
+        const std::vector<float> in = to_layout(x, desc.tensor.layout());
+        std::vector<float> out = nan_buffer(desc.tensor.elements());
+        compile_batch_norm(desc, schedule)(
+            {.input = in.data(), .weight = folded.scale.data(), .bias = folded.shift.data(), .output = out.data()});
+        check_close(expected, from_layout(out, shape, desc.tensor.layout()), 1e-5, 1e-5,
+                    desc.str() + " " + schedule.str());
+      }
+  }
+}
+
+TEST_CASE("add and mul of same-shaped tensors, including in place") {
+  for (const auto& shape : kShapes) {
+    const HostTensor a = random_tensor(shape, 7), b = random_tensor(shape, 8);
+    for (BinaryOp op : {BinaryOp::add, BinaryOp::mul}) {
+      const auto ref_op = op == BinaryOp::add ? reference::BinaryOp::add : reference::BinaryOp::mul;
+      const HostTensor expected = reference::binary(ref_op, a, b);
+      for (int64_t block : blocks_dividing(shape[1]))
+        for (const ElementwiseSchedule& schedule : kSchedules) {
+          const ElementwiseBinaryDesc desc{tensor_of(shape, block), op};
+          check_exact(expected, run_binary(desc, schedule, a, b), desc.str() + " " + schedule.str());
+        }
+    }
+  }
+  // ResNet's residual add writes into the residual buffer.
+  const HostTensor a = random_tensor({1, 16, 4, 4}, 9), b = random_tensor({1, 16, 4, 4}, 10);
+  const ElementwiseBinaryDesc desc{{1, 16, 4, 4, 8}, BinaryOp::add};
+  const std::vector<float> in = to_layout(a, desc.tensor.layout());
+  std::vector<float> inout = to_layout(b, desc.tensor.layout());
+  compile_elementwise_binary(desc, {64})({.input = in.data(), .residual = inout.data(), .output = inout.data()});
+  check_exact(reference::binary(reference::BinaryOp::add, a, b), from_layout(inout, a.shape, desc.tensor.layout()),
+              "in place");
+}
+
+TEST_CASE("mul and add with a broadcast N x C x 1 x 1 operand (squeeze-excite)") {
+  for (const auto& shape : kShapes) {
+    const HostTensor a = random_tensor(shape, 11), factor = random_tensor({shape[0], shape[1], 1, 1}, 12);
+    for (BinaryOp op : {BinaryOp::mul, BinaryOp::add}) {
+      const auto ref_op = op == BinaryOp::add ? reference::BinaryOp::add : reference::BinaryOp::mul;
+      const HostTensor expected = reference::binary(ref_op, a, factor);
+      for (int64_t block : blocks_dividing(shape[1]))
+        for (const ElementwiseSchedule& schedule : kSchedules) {
+          const ElementwiseBinaryDesc desc{tensor_of(shape, block), op, true};
+          check_exact(expected, run_binary(desc, schedule, a, factor), desc.str() + " " + schedule.str());
+        }
+    }
+  }
+}
+
+TEST_CASE("blocks whose channel pattern spans several vectors: 24, 12, 3, 20 and 7 channels in one block") {
+  for (int64_t channels : {24, 12, 3, 20, 7}) {
+    const std::vector<int64_t> shape{2, channels, 3, 5};
+    const HostTensor a = random_tensor(shape, 13), factor = random_tensor({2, channels, 1, 1}, 14);
+    const ElementwiseBinaryDesc desc{tensor_of(shape, channels), BinaryOp::mul, true};
+    for (const ElementwiseSchedule& schedule : kSchedules)
+      check_exact(reference::binary(reference::BinaryOp::mul, a, factor), run_binary(desc, schedule, a, factor),
+                  desc.str() + " " + schedule.str());
+  }
+}
+
+TEST_CASE("flatten is a view for 1 x 1 images and for NCHW") {
+  const FlattenLayouts pooled = flatten_layouts({1, 2048, 1, 1, 16});
+  CHECK(pooled.input.str() == "NCHW16c");
+  CHECK(pooled.output.str() == "NC16c");
+  CHECK(flatten_layouts({1, 256, 6, 6, 1}).output.str() == "NC1c");
+  CHECK_THROWS_WITH_AS(validate_flatten({1, 256, 6, 6, 16}), doctest::Contains("convert the input to NCHW first"),
+                       KernelError);
+  const HostTensor x = random_tensor({2, 48, 1, 1}, 15);
+  const TensorDesc desc{2, 48, 1, 1, 16};
+  const std::vector<float> in = to_layout(x, desc.layout());
+  std::vector<float> out = nan_buffer(desc.elements());
+  compile_flatten(desc, {})({.input = in.data(), .output = out.data()});
+  const HostTensor flat = from_layout(out, {2, 48}, flatten_layouts(desc).output);
+  check_exact(reference::reshape(x, {2, 48}), flat, "flatten");
+}
+
+TEST_CASE("elementwise schedule spaces, layouts and invalid descs") {
+  const ActivationDesc relu{{1, 256, 56, 56, 16}, ActivationOp::relu};
+  CHECK(activation_space(relu).str() == "tile_chunk: [1024, 4096, 16384, 65536, 262144, 802816]\n");
+  CHECK(batch_norm_space({{1, 256, 56, 56, 16}}).values("tile_chunk").back() == 56 * 56 * 16);
+  const ElementwiseBinaryDesc se{{1, 64, 8, 8, 16}, BinaryOp::mul, true};
+  CHECK(elementwise_binary_space(se).values("tile_chunk") == std::vector<int64_t>{1024});
+  CHECK(elementwise_binary_layouts(se).other.str() == "NCHW16c");
+  CHECK(elementwise_schedule_at(activation_space(relu), 2) == ElementwiseSchedule{16384});
+  CHECK_THROWS_WITH_AS(compile_activation({{1, 24, 5, 5, 16}, ActivationOp::sigmoid}, {}),
+                       doctest::Contains("invalid sigmoid desc sigmoid_n1_c24_h5_w5_x16: channel block 16 must divide"),
+                       KernelError);
+  CHECK_THROWS_WITH_AS(compile_activation(relu, {0}), doctest::Contains("chunk must be positive"), KernelError);
+  CHECK_THROWS_WITH_AS(fold_batch_norm(std::vector<float>(3), std::vector<float>(3), std::vector<float>(2),
+                                       std::vector<float>(3), 1e-5F),
+                       doctest::Contains("same length"), KernelError);
+  // Operands an operator reads are required arguments; the others may be null.
+  const std::vector<float> in(64);
+  std::vector<float> out(64);
+  const KernelArgs no_scale{.input = in.data(), .output = out.data()};
+  CHECK_THROWS_WITH_AS(compile_batch_norm({{1, 16, 2, 2, 16}}, {})(no_scale), doctest::Contains("weight must not be null"),
+                       KernelError);
+  CHECK_THROWS_WITH_AS(compile_elementwise_binary({{1, 16, 2, 2, 16}, BinaryOp::add}, {})(no_scale),
+                       doctest::Contains("no residual was passed"), KernelError);
+  CHECK_NOTHROW(compile_activation({{1, 16, 2, 2, 16}, ActivationOp::relu}, {})(no_scale));
+}

@@ -1,0 +1,69 @@
+// The reference executor runs whole networks; the inference passes must not change results.
+
+#include "layoutopt/kernels/reference/graph_executor.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "../graph/graph_fixtures.h"
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/kernels/error.h"
+
+using namespace layoutopt;
+using kernels::reference::HostTensor;
+
+namespace {
+
+HostTensor random_input(const graph::Graph& g, uint64_t seed) {
+  HostTensor t(g.value(g.inputs()[0]).type.shape);
+  for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = graph::uniform_at(seed, i, 0.0f, 1.0f);
+  return t;
+}
+
+/// Largest |a-b| relative to the largest |a|.
+double relative_error(const HostTensor& a, const HostTensor& b) {
+  double diff = 0, scale = 1e-12;
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    diff = std::max(diff, double{std::abs(a.data[i] - b.data[i])});
+    scale = std::max(scale, double{std::abs(a.data[i])});
+  }
+  return diff / scale;
+}
+
+void check_passes_preserve_outputs(graph::Graph g) {
+  const std::vector<HostTensor> inputs{random_input(g, 3)};
+  const auto before = kernels::reference::run_graph(g, inputs);
+  graph::prepare_for_inference(g);
+  const auto after = kernels::reference::run_graph(g, inputs);
+  REQUIRE(before.size() == after.size());
+  for (size_t i = 0; i < before.size(); ++i) {
+    CHECK(before[i].shape == after[i].shape);
+    // fp32 weights are rounded once more by folding: a few ulps relative to the output scale.
+    CHECK(relative_error(before[i], after[i]) < 1e-4);
+    bool finite = true;
+    for (float v : after[i].data) finite = finite && std::isfinite(v);
+    CHECK(finite);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("batch-norm folding and epilogue fusion keep the residual block's output") {
+  check_passes_preserve_outputs(graph::testing::residual_block());
+}
+
+TEST_CASE("inference passes keep zoo networks' outputs") {
+  for (const char* name : {"resnet-18", "mobilenet-v2", "squeezenet-1.1", "densenet-121"}) {
+    CAPTURE(name);
+    check_passes_preserve_outputs(graph::zoo::build(name, {.image_size = 64}));
+  }
+}
+
+TEST_CASE("the executor rejects inputs of the wrong shape or count") {
+  const graph::Graph g = graph::testing::residual_block();
+  CHECK_THROWS_AS(kernels::reference::run_graph(g, {}), kernels::KernelError);
+  CHECK_THROWS_WITH_AS(kernels::reference::run_graph(g, {HostTensor({1, 8, 9, 10})}),
+                       doctest::Contains("must have shape [1, 8, 10, 10]"), kernels::KernelError);
+}

@@ -1,0 +1,85 @@
+#include "kernel_check.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+
+#include "layoutopt/kernels/reference/conv2d.h"
+#include "layoutopt/layout/transform.h"
+
+namespace layoutopt::kernels::testing {
+
+namespace {
+
+int64_t product(const std::vector<int64_t>& shape) {
+  int64_t total = 1;
+  for (int64_t extent : shape) total *= extent;
+  return total;
+}
+
+std::vector<float> random_tensor(int64_t size, std::mt19937& rng) {
+  std::uniform_real_distribution<float> uniform(-1.0F, 1.0F);
+  std::vector<float> data(static_cast<size_t>(size));
+  for (float& value : data) value = uniform(rng);
+  return data;
+}
+
+}  // namespace
+
+std::vector<float> relayout(const std::vector<float>& data, const std::vector<int64_t>& shape,
+                            const layout::Layout& canonical, const layout::Layout& from, const layout::Layout& to) {
+  return layout::LayoutTransform(shape, canonical, from, to).apply(data);
+}
+
+Problem make_problem(const Conv2dDesc& desc, unsigned seed) {
+  std::mt19937 rng(seed);
+  Problem p;
+  p.input_shape = {desc.batch, desc.in_channels, desc.in_h, desc.in_w};
+  p.weight_shape = {desc.out_channels, desc.in_channels_per_group(), desc.kernel_h, desc.kernel_w};
+  p.output_shape = {desc.batch, desc.out_channels, desc.out_h(), desc.out_w()};
+  p.input = random_tensor(product(p.input_shape), rng);
+  p.weight = random_tensor(product(p.weight_shape), rng);
+  p.bias = random_tensor(desc.out_channels, rng);
+  p.residual = random_tensor(product(p.output_shape), rng);
+  return p;
+}
+
+std::vector<float> reference_output(const Conv2dDesc& desc, const Problem& p) {
+  std::vector<float> output(static_cast<size_t>(product(p.output_shape)));
+  reference::conv2d(desc, p.input.data(), p.weight.data(), p.bias.data(), p.residual.data(), output.data());
+  return output;
+}
+
+std::vector<float> run_blocked(const Kernel& kernel, const Problem& p, const BlockedLayouts& layouts, int ranges) {
+  const layout::Layout nchw = layout::Layout::nchw();
+  const layout::Layout oihw = layout::Layout::oihw();
+  const std::vector<float> input = relayout(p.input, p.input_shape, nchw, nchw, layouts.input);
+  const std::vector<float> weight = relayout(p.weight, p.weight_shape, oihw, oihw, layouts.weight);
+  const std::vector<float> residual = relayout(p.residual, p.output_shape, nchw, nchw, layouts.output);
+  // NaN-filled output: any element the kernel fails to write fails the comparison.
+  std::vector<float> output(static_cast<size_t>(product(p.output_shape)), std::nanf(""));
+  const KernelArgs args{input.data(), weight.data(), p.bias.data(), residual.data(), output.data()};
+  if (ranges <= 1) {
+    kernel(args);
+  } else {
+    const int64_t items = kernel.work_items();
+    for (int64_t r = 0; r < ranges; ++r) kernel.run_range(args, items * r / ranges, items * (r + 1) / ranges);
+  }
+  return relayout(output, p.output_shape, nchw, layouts.output, nchw);
+}
+
+void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,
+                 const std::string& what) {
+  REQUIRE(expected.size() == actual.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const double tolerance = 1e-4 * std::fabs(expected[i]) + 1e-6 * static_cast<double>(reduction_length);
+    const bool close = std::fabs(static_cast<double>(actual[i]) - expected[i]) <= tolerance;  // false for NaN
+    if (!close) {
+      FAIL_CHECK(what << ": element " << i << " is " << actual[i] << ", expected " << expected[i]);
+      return;
+    }
+  }
+}
+
+}  // namespace layoutopt::kernels::testing

@@ -1,0 +1,51 @@
+#pragma once
+// Shared checking machinery of the kernels tests: random problems in canonical layouts, the
+// reference result, running a JIT kernel on re-laid (blocked) copies, and the comparison.
+//
+// Tolerance (fp32): |actual - expected| <= 1e-4 * |expected| + 1e-6 * K, where K is the
+// reduction length (taps summed per output). Inputs are uniform in [-1, 1], so every product
+// is <= 1 in magnitude and fp32 accumulation error grows at most ~K * 2^-24 * typical
+// partial-sum size; 1e-6 * K leaves ~10x headroom over that while still catching any wrong
+// tap (which is >= ~1e-3 for these inputs with overwhelming probability).
+
+#include <string>
+#include <vector>
+
+#include "layoutopt/kernels/conv2d_desc.h"
+#include "layoutopt/kernels/kernel.h"
+#include "layoutopt/layout/layout.h"
+
+namespace layoutopt::kernels::testing {
+
+/// Copies a tensor of logical shape `shape` (in `canonical` order) from layout `from` to
+/// layout `to`, with layout/'s transforms.
+std::vector<float> relayout(const std::vector<float>& data, const std::vector<int64_t>& shape,
+                            const layout::Layout& canonical, const layout::Layout& from, const layout::Layout& to);
+
+/// Tensors of one conv-like problem, all in canonical layouts (NCHW / OIHW / [O]).
+struct Problem {
+  std::vector<int64_t> input_shape, weight_shape, output_shape;
+  std::vector<float> input, weight, bias, residual;
+};
+
+/// Random problem for a conv2d desc (residual/bias filled whether or not the epilogue uses them).
+Problem make_problem(const Conv2dDesc& desc, unsigned seed);
+/// Reference output, NCHW.
+std::vector<float> reference_output(const Conv2dDesc& desc, const Problem& problem);
+
+/// Layouts a kernel expects for (input, weight, output); residual uses the output's.
+struct BlockedLayouts {
+  layout::Layout input, weight, output;
+};
+
+/// Runs `kernel` on blocked copies of `problem` and returns its output back in canonical
+/// layout. With `ranges` > 1 the work items are run as that many serial run_range calls
+/// (the way a caller might split them), otherwise through the parallel operator().
+std::vector<float> run_blocked(const Kernel& kernel, const Problem& problem, const BlockedLayouts& layouts,
+                               int ranges = 1);
+
+/// CHECKs every element against the tolerance above; reports the first mismatch with `what`.
+void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,
+                 const std::string& what);
+
+}  // namespace layoutopt::kernels::testing

@@ -1,0 +1,159 @@
+#include "layoutopt/layout/transform.h"
+
+#include <doctest/doctest.h>
+#include <omp.h>
+
+#include <string>
+#include <vector>
+
+#include "reference_offsets.h"
+
+using layoutopt::layout::Layout;
+using layoutopt::layout::LayoutError;
+using layoutopt::layout::LayoutTransform;
+using layoutopt::layout::TransformPath;
+using namespace layoutopt::layout::testing;
+
+namespace {
+
+struct Side {
+  Layout layout;
+  OffsetFn offset;
+};
+
+// A layout of an activation tensor together with its hand-written offset function.
+Side blocked(const std::vector<int64_t>& shape, int64_t block) {
+  return {block == 1 ? Layout::nchw() : Layout::nchwc(block), nchwc_offset(shape, block)};
+}
+Side nhwc(const std::vector<int64_t>& shape) { return {Layout::nhwc(), nhwc_offset(shape)}; }
+
+// Checks src -> dst against the reference offsets and dst -> src back to the original
+// bytes; returns the path the forward transform took.
+TransformPath check_round_trip(const std::vector<int64_t>& shape, const Side& src, const Side& dst) {
+  INFO(src.layout.str(), " -> ", dst.layout.str(), " for N,C,H,W = ", shape[0], ",", shape[1], ",", shape[2], ",",
+       shape[3]);
+  const std::vector<float> original = tagged_tensor(shape, src.offset);
+  const LayoutTransform forward = LayoutTransform::for_activation(shape, src.layout, dst.layout);
+  const std::vector<float> moved = forward.apply(original);
+  CHECK(count_misplaced(shape, dst.offset, moved) == 0);
+  const LayoutTransform backward = LayoutTransform::for_activation(shape, dst.layout, src.layout);
+  CHECK(backward.apply(moved) == original);
+  return forward.path();
+}
+
+}  // namespace
+
+TEST_CASE("NCHW <-> NCHW[x]c is a transpose and matches the reference offsets") {
+  for (const std::vector<int64_t>& shape :
+       {std::vector<int64_t>{1, 64, 7, 7}, {2, 48, 17, 19}, {1, 32, 56, 56}, {2, 24, 5, 3}, {3, 16, 1, 1}})
+    for (const int64_t block : {4, 8, 16, 24, 32, 48})
+      if (shape[1] % block == 0) {
+        // Without spatial extent a channel block is already contiguous in NCHW.
+        const TransformPath expected = shape[2] * shape[3] == 1 ? TransformPath::identity : TransformPath::transpose;
+        CHECK(check_round_trip(shape, blocked(shape, 1), blocked(shape, block)) == expected);
+      }
+}
+
+TEST_CASE("NCHW[x]c <-> NCHW[y]c copies runs of gcd(x, y) channels") {
+  const std::vector<int64_t> shape{2, 48, 9, 11};
+  for (const auto& [from, to] : {std::pair<int64_t, int64_t>{8, 16}, {16, 8}, {16, 48}, {48, 8}, {12, 16}, {6, 8}})
+    CHECK(check_round_trip(shape, blocked(shape, from), blocked(shape, to)) == TransformPath::copy_runs);
+  const std::vector<int64_t> channels24{2, 24, 5, 7};
+  CHECK(check_round_trip(channels24, blocked(channels24, 8), blocked(channels24, 12)) == TransformPath::copy_runs);
+  CHECK(check_round_trip(channels24, blocked(channels24, 12), blocked(channels24, 24)) == TransformPath::copy_runs);
+}
+
+TEST_CASE("NHWC <-> NCHW and NHWC <-> NCHW[x]c") {
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{2, 24, 5, 3}, {1, 64, 13, 13}, {1, 2048, 7, 7}}) {
+    CHECK(check_round_trip(shape, nhwc(shape), blocked(shape, 1)) == TransformPath::transpose);
+    CHECK(check_round_trip(shape, nhwc(shape), blocked(shape, 8)) == TransformPath::copy_runs);
+  }
+}
+
+TEST_CASE("the identity and physically identical layouts copy") {
+  const std::vector<int64_t> shape{2, 32, 3, 5};
+  CHECK(check_round_trip(shape, blocked(shape, 16), blocked(shape, 16)) == TransformPath::identity);
+  // NCHW4c2c nests a 2-block inside a 4-block: the same memory order as NCHW8c.
+  CHECK(check_round_trip(shape, {Layout::parse("NCHW4c2c"), nchwc_offset(shape, 8)}, blocked(shape, 8)) ==
+        TransformPath::identity);
+}
+
+TEST_CASE("2-D NC <-> NC16c and other layouts take the generic paths") {
+  const std::vector<int64_t> nc{3, 32};
+  const LayoutTransform to_blocked = LayoutTransform::for_activation(nc, Layout::parse("NC"), Layout::parse("NC16c"));
+  // Without spatial axes a channel block is already contiguous: nothing moves.
+  CHECK(to_blocked.path() == TransformPath::identity);
+  const std::vector<float> original = tagged_tensor(nc, [](const std::vector<int64_t>& x) { return x[0] * 32 + x[1]; });
+  CHECK(to_blocked.apply(original) == original);
+
+  // N16n blocks the batch: element (n, c) of a 32 x 8 tensor lands at (n/16)*128 + c*16 + n%16.
+  const std::vector<int64_t> batch{32, 8};
+  const LayoutTransform batch_blocked =
+      LayoutTransform::for_activation(batch, Layout::parse("NC"), Layout::parse("NC16n"));
+  CHECK(batch_blocked.path() == TransformPath::gather);
+  const std::vector<float> moved =
+      batch_blocked.apply(tagged_tensor(batch, [](const std::vector<int64_t>& x) { return x[0] * 8 + x[1]; }));
+  CHECK(count_misplaced(
+            batch, [](const std::vector<int64_t>& x) { return (x[0] / 16) * 128 + x[1] * 16 + x[0] % 16; }, moved) ==
+        0);
+}
+
+TEST_CASE("layouts outside the channel-blocked family use the gather and stay exact") {
+  const std::vector<int64_t> shape{2, 16, 5, 3};
+  // NWHC swaps the spatial axes; NHW8cC interleaves channels with stride C/8; blocks 3 and
+  // 4 share no run of channels.
+  const Side nwhc{Layout::parse("NWHC"),
+                  [&](const std::vector<int64_t>& x) { return ((x[0] * 3 + x[3]) * 5 + x[2]) * 16 + x[1]; }};
+  const Side interleaved{Layout::parse("NHW8cC"), [&](const std::vector<int64_t>& x) {
+                           return (((x[0] * 5 + x[2]) * 3 + x[3]) * 8 + x[1] % 8) * 2 + x[1] / 8;
+                         }};
+  CHECK(check_round_trip(shape, blocked(shape, 1), nwhc) == TransformPath::gather);
+  CHECK(check_round_trip(shape, blocked(shape, 16), interleaved) == TransformPath::gather);
+  const std::vector<int64_t> twelve{1, 12, 3, 3};
+  CHECK(check_round_trip(twelve, blocked(twelve, 3), blocked(twelve, 4)) == TransformPath::gather);
+}
+
+TEST_CASE("results do not depend on the thread count") {
+  const std::vector<int64_t> shape{1, 96, 23, 29};
+  const std::vector<float> input = tagged_tensor(shape, nchwc_offset(shape, 1));
+  const int saved = omp_get_max_threads();
+  for (const auto& [from, to] : {std::pair<int64_t, int64_t>{1, 16}, {16, 1}, {8, 32}}) {
+    const LayoutTransform transform =
+        LayoutTransform::for_activation(shape, blocked(shape, from).layout, blocked(shape, to).layout);
+    omp_set_num_threads(1);
+    const std::vector<float> serial = transform.apply(input);
+    omp_set_num_threads(2);
+    CHECK(transform.apply(input) == serial);
+  }
+  omp_set_num_threads(saved);
+}
+
+TEST_CASE("bytes moved counts one read and one write of every element") {
+  const LayoutTransform transform = LayoutTransform::for_activation({1, 64, 56, 56}, Layout::nchw(), Layout::nchwc(16));
+  CHECK(transform.elements() == 64 * 56 * 56);
+  CHECK(transform.bytes_moved() == 2 * 4 * 64 * 56 * 56);
+}
+
+TEST_CASE("shapes that do not fit a layout are rejected with the reason") {
+  CHECK_THROWS_WITH_AS(LayoutTransform::for_activation({1, 3, 224, 224}, Layout::nchw(), Layout::nchwc(16)),
+                       "transform NCHW -> NCHW16c of shape 1x3x224x224 (NCHW): layout NCHW16c: block 16 does not "
+                       "divide axis C of extent 3",
+                       LayoutError);
+  CHECK_THROWS_WITH_AS(LayoutTransform::for_activation({1, 24, 8, 8}, Layout::nchwc(16), Layout::nchw()),
+                       doctest::Contains("block 16 does not divide axis C of extent 24"), LayoutError);
+  CHECK_THROWS_WITH_AS(LayoutTransform::for_activation({1, 16, 8, 8}, Layout::nchw(), Layout::oihw()),
+                       doctest::Contains("does not have the axes of NCHW"), LayoutError);
+  CHECK_THROWS_WITH_AS(LayoutTransform::for_activation({1, 16, 0, 8}, Layout::nchw(), Layout::nhwc()),
+                       doctest::Contains("has an empty axis"), LayoutError);
+  CHECK_THROWS_AS(LayoutTransform::for_activation({1, 16, 8, 8, 8}, Layout::nchw(), Layout::nhwc()), LayoutError);
+
+  const LayoutTransform transform = LayoutTransform::for_activation({1, 16, 2, 2}, Layout::nchw(), Layout::nhwc());
+  std::vector<float> src(64), dst(63);
+  CHECK_THROWS_WITH_AS(transform.run(src, dst), doctest::Contains("needs buffers of 64 floats, got 64 and 63"),
+                       LayoutError);
+}
+
+TEST_CASE("path names are printable") {
+  CHECK(layoutopt::layout::to_string(TransformPath::copy_runs) == "copy_runs");
+  CHECK(layoutopt::layout::to_string(TransformPath::gather) == "gather");
+}

@@ -1,0 +1,141 @@
+// The layout problem must charge exactly what running the chosen layouts costs: node times
+// plus each distinct transform once.
+
+#include "layoutopt/measure/layout_problem.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/measure/analytic_cost_model.h"
+#include "layoutopt/solvers/solver.h"
+
+using namespace layoutopt;
+using layout::Layout;
+using measure::NodeCandidate;
+
+namespace {
+
+/// Candidates by node name; every transform between different layouts costs `transform`.
+class TableCosts final : public measure::CostSource {
+ public:
+  std::map<std::string, std::vector<NodeCandidate>> table;
+  double transform = 1.0;
+
+  std::string name() const override { return "table"; }
+  std::vector<NodeCandidate> candidates(const graph::Graph& g, graph::NodeId id) const override {
+    return table.at(g.node(id).name);
+  }
+  double transform_ms(const graph::Shape&, const Layout& from, const Layout& to) const override {
+    return from == to ? 0.0 : transform;
+  }
+};
+
+NodeCandidate way(const std::vector<std::string>& inputs, const std::string& output, double ms) {
+  NodeCandidate c{.output = Layout::parse(output), .ms = ms};
+  for (const auto& input : inputs) c.inputs.push_back(Layout::parse(input));
+  return c;
+}
+
+/// x -> a -> {b, c}; b and c both read a's output.
+graph::Graph fan_out() {
+  graph::Graph g("fan_out");
+  const auto x = g.add_input("x", {{1, 16, 4, 4}});
+  const auto a = g.add_node("a", graph::Relu{}, {x});
+  g.add_output(g.add_node("b", graph::Relu{}, {a}));
+  g.add_output(g.add_node("c", graph::Relu{}, {a}));
+  return g;
+}
+
+solvers::Solution solve(const measure::LayoutProblem& lp, const char* solver = "dp") {
+  return solvers::make_solver(solver)->solve(lp.problem(), {});
+}
+
+}  // namespace
+
+TEST_CASE("signature pruning keeps the cheapest candidate per layout pair") {
+  const auto kept = measure::cheapest_per_signature(
+      {way({"NCHW"}, "NCHW8c", 3.0), way({"NCHW"}, "NCHW8c", 2.0), way({"NCHW8c"}, "NCHW8c", 2.5)});
+  REQUIRE(kept.size() == 2);
+  CHECK(kept[0].ms == 2.0);
+  CHECK(kept[1].ms == 2.5);
+}
+
+TEST_CASE("a transform shared by two readers is paid once") {
+  const graph::Graph g = fan_out();
+  TableCosts costs;
+  costs.transform = 1.0;
+  costs.table["a"] = {way({"NCHW"}, "NCHW", 0.5)};
+  // Both readers are much faster in NCHW8c; the optimum converts a's output once.
+  costs.table["b"] = {way({"NCHW"}, "NCHW", 5.0), way({"NCHW8c"}, "NCHW", 1.0)};
+  costs.table["c"] = {way({"NCHW"}, "NCHW", 5.0), way({"NCHW8c"}, "NCHW", 1.0)};
+  const measure::LayoutProblem lp(g, costs);
+  const auto solution = solve(lp);
+  REQUIRE(solution.optimal);
+  CHECK(solution.cost == doctest::Approx(0.5 + 1.0 + 1.0 + 1.0));  // one transform, not two
+  const auto assignment = lp.decode(solution.assignment, costs);
+  REQUIRE(assignment.transforms.size() == 1);
+  CHECK(assignment.transforms[0].to.str() == "NCHW8c");
+  CHECK(assignment.total_ms() == doctest::Approx(solution.cost));
+}
+
+TEST_CASE("graph inputs arrive and outputs leave in canonical layout") {
+  graph::Graph g("single");
+  const auto x = g.add_input("x", {{1, 16, 4, 4}});
+  g.add_output(g.add_node("a", graph::Relu{}, {x}));
+  TableCosts costs;
+  costs.transform = 2.0;
+  costs.table["a"] = {way({"NCHW8c"}, "NCHW8c", 1.0), way({"NCHW"}, "NCHW", 4.5)};
+  const measure::LayoutProblem lp(g, costs);
+  CHECK(lp.problem().node_count() == 3);  // input:x, output:a, a
+  const auto solution = solve(lp);
+  CHECK(solution.cost == doctest::Approx(4.5));  // 1 + 2 + 2 would be 5
+  const auto assignment = lp.decode(solution.assignment, costs);
+  CHECK(assignment.transforms.empty());
+  CHECK(assignment.choice[0].output.str() == "NCHW");
+}
+
+TEST_CASE("an output that is also read pays its canonical copy once") {
+  graph::Graph g("read_output");
+  const auto x = g.add_input("x", {{1, 16, 4, 4}});
+  const auto a = g.add_node("a", graph::Relu{}, {x});
+  g.add_output(a);
+  g.add_output(g.add_node("b", graph::Relu{}, {a}));
+  TableCosts costs;
+  costs.table["a"] = {way({"NCHW"}, "NCHW8c", 0.1)};
+  costs.table["b"] = {way({"NCHW8c"}, "NCHW", 0.1)};
+  const measure::LayoutProblem lp(g, costs);
+  const auto solution = solve(lp);
+  CHECK(solution.cost == doctest::Approx(0.2 + 1.0));
+  CHECK(lp.decode(solution.assignment, costs).transforms.size() == 1);
+}
+
+TEST_CASE("a cost source without candidates for a node is an error naming it") {
+  const graph::Graph g = fan_out();
+  TableCosts costs;
+  costs.table["a"] = {};
+  CHECK_THROWS_WITH(measure::LayoutProblem(g, costs), doctest::Contains("no way to run node 'a'"));
+  costs.table["a"] = {way({"NCHW", "NCHW"}, "NCHW", 1.0)};
+  CHECK_THROWS_WITH(measure::LayoutProblem(g, costs), doctest::Contains("the node has 1 activation inputs"));
+}
+
+TEST_CASE("zoo networks under the analytic model: DP and PBQP agree and decoding adds up") {
+  const measure::AnalyticCostModel model;
+  for (const char* name : {"resnet-18", "mobilenet-v2", "inception-v3", "squeezenet-1.0"}) {
+    CAPTURE(name);
+    graph::Graph g = graph::zoo::build(name);
+    graph::prepare_for_inference(g);
+    const measure::LayoutProblem lp(g, model);
+    const auto dp = solve(lp, "dp");
+    const auto pbqp = solve(lp, "pbqp");
+    const auto greedy = solve(lp, "greedy");
+    REQUIRE(dp.optimal);
+    CHECK(pbqp.cost == doctest::Approx(dp.cost).epsilon(1e-9));
+    CHECK(greedy.cost >= dp.cost - 1e-9);
+    const auto assignment = lp.decode(dp.assignment, model);
+    CHECK(assignment.total_ms() == doctest::Approx(dp.cost).epsilon(1e-9));
+    CHECK(lp.offered_candidates() >= lp.problem().node_count() - g.inputs().size() - g.outputs().size());
+  }
+}

@@ -1,0 +1,22 @@
+#include "layoutopt/measure/peak_flops.h"
+
+#include <doctest/doctest.h>
+
+using layoutopt::measure::measure_peak_flops;
+using layoutopt::measure::PeakFlops;
+using layoutopt::measure::TimingPolicy;
+
+TEST_CASE("the peak-FLOPS probe runs on the configured threads and reports a rate") {
+  TimingPolicy quick;
+  quick.warmup_runs = 1;
+  quick.min_repeats = 3;
+  quick.min_repeat_ms = 0;
+  quick.threads = 1;
+  const PeakFlops peak = measure_peak_flops(quick);
+  CHECK(peak.threads == 1);
+  CHECK(peak.timing.repeats == 3);
+  CHECK(peak.gflops > 0);
+  CHECK(peak.gflops >= peak.median_gflops);
+  CHECK_FALSE(peak.isa.empty());
+  CHECK(peak.chains * peak.lanes >= 8);
+}

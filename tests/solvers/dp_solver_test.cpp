@@ -1,0 +1,41 @@
+#include <doctest/doctest.h>
+
+#include "layoutopt/solvers/error.h"
+#include "layoutopt/solvers/generator.h"
+#include "layoutopt/solvers/solver.h"
+#include "test_problems.h"
+
+namespace layoutopt::solvers {
+
+TEST_CASE("dp reports induced width and table sizes of series-parallel graphs") {
+  const auto dp = make_solver("dp");
+  const Solution chain = dp->solve(generate_instance({.structure = Structure::chain, .nodes = 200, .candidates = 10}), {});
+  CHECK(chain.stats.at("induced_width") == 1);
+  CHECK(chain.stats.at("peak_table_entries") == 10);
+  const Solution residual =
+      dp->solve(generate_instance({.structure = Structure::residual, .nodes = 200, .candidates = 10}), {});
+  CHECK(residual.stats.at("induced_width") == 2);
+  CHECK(residual.optimal);
+}
+
+TEST_CASE("dp refuses before allocating when tables exceed the memory budget") {
+  const Problem grid = generate_instance({.structure = Structure::grid, .nodes = 400, .candidates = 20});
+  SolveOptions options;
+  options.memory_budget_bytes = size_t{64} << 20;
+  CHECK_THROWS_WITH_AS((void)make_solver("dp")->solve(grid, options),
+                       doctest::Contains("over the memory budget of 64.0 MiB; use --solver pbqp"), SolverError);
+}
+
+TEST_CASE("dp agrees with pbqp on 1000-node series-parallel instances") {
+  for (Structure structure : {Structure::chain, Structure::residual, Structure::inception}) {
+    CAPTURE(structure_name(structure));
+    const Problem problem = generate_instance({.structure = structure, .nodes = 1000, .candidates = 20, .seed = 7});
+    const Solution dp = make_solver("dp")->solve(problem, {});
+    const Solution pbqp = make_solver("pbqp")->solve(problem, {});
+    CHECK(testing::same_cost(dp.cost, pbqp.cost));
+    CHECK(pbqp.optimal);
+    CHECK(dp.cost <= make_solver("greedy")->solve(problem, {}).cost);
+  }
+}
+
+}  // namespace layoutopt::solvers

@@ -1,0 +1,58 @@
+#include <doctest/doctest.h>
+
+#include "layoutopt/solvers/generator.h"
+#include "layoutopt/solvers/solver.h"
+#include "test_problems.h"
+
+namespace layoutopt::solvers {
+
+TEST_CASE("series-parallel graphs reduce completely with R0/RI/RII") {
+  for (Structure structure : {Structure::chain, Structure::residual, Structure::inception}) {
+    CAPTURE(structure_name(structure));
+    const Problem problem = generate_instance({.structure = structure, .nodes = 1000, .candidates = 30});
+    const Solution answer = make_solver("pbqp")->solve(problem, {});
+    CHECK(answer.stats.at("core_nodes") == 0);
+    CHECK(answer.optimal);
+    REQUIRE(answer.lower_bound);
+    CHECK(testing::same_cost(*answer.lower_bound, answer.cost));
+  }
+}
+
+TEST_CASE("pbqp proves optimality on dense and randomly wired instances") {
+  for (Structure structure : {Structure::dense, Structure::random_wiring}) {
+    CAPTURE(structure_name(structure));
+    const Problem problem = generate_instance({.structure = structure, .nodes = 200, .candidates = 6, .seed = 5});
+    const Solution pbqp = make_solver("pbqp")->solve(problem, {});
+    CHECK(pbqp.optimal);
+    CHECK(pbqp.stats.at("core_nodes") > 0);
+    if (structure == Structure::random_wiring) CHECK(testing::same_cost(pbqp.cost, make_solver("dp")->solve(problem, {}).cost));
+  }
+}
+
+TEST_CASE("forbidden pairs never lead to an infeasible answer when a feasible one exists") {
+  const auto pbqp = make_solver("pbqp");
+  SolveOptions heuristic_only;
+  heuristic_only.branch_and_bound = false;
+  for (uint64_t seed = 0; seed < 20; ++seed) {
+    CAPTURE(seed);
+    const Problem problem = generate_instance(
+        {.structure = Structure::dense, .nodes = 40, .candidates = 3, .seed = seed, .forbidden_probability = 0.5});
+    const Solution exact = make_solver("dp")->solve(problem, {});
+    const Solution answer = pbqp->solve(problem, {});
+    CHECK(answer.feasible == exact.feasible);
+    CHECK(testing::same_cost(answer.cost, exact.cost));
+    if (exact.feasible) CHECK(pbqp->solve(problem, heuristic_only).feasible);
+  }
+}
+
+TEST_CASE("an exhausted time limit still gives a valid, unproven answer with a bound") {
+  const Problem problem = generate_instance({.structure = Structure::grid, .nodes = 900, .candidates = 10});
+  SolveOptions options;
+  options.time_limit_seconds = 0;
+  const Solution answer = make_solver("pbqp")->solve(problem, options);
+  CHECK(answer.feasible);
+  CHECK(testing::same_cost(problem.evaluate(answer.assignment), answer.cost));
+  CHECK(answer.cost <= make_solver("greedy")->solve(problem, {}).cost);
+}
+
+}  // namespace layoutopt::solvers
