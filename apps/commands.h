@@ -15,5 +15,7 @@ void add_solve_command(CLI::App& app);
 void add_gen_instance_command(CLI::App& app);
 void add_compare_command(CLI::App& app);
 void add_cpu_command(CLI::App& app);
+void add_tune_command(CLI::App& app);
+void add_bench_transforms_command(CLI::App& app);
 
 }  // namespace layoutopt::apps

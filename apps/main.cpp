@@ -14,7 +14,12 @@ int main(int argc, char** argv) {
   add_info_command(app);
   add_export_command(app);
   add_dot_command(app);
+  add_solve_command(app);
+  add_gen_instance_command(app);
+  add_compare_command(app);
   add_cpu_command(app);
+  add_tune_command(app);
+  add_bench_transforms_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "../commands.h"
+#include "commands.h"
 #include "layoutopt/measure/cpu_info.h"
 #include "layoutopt/measure/peak_flops.h"
 

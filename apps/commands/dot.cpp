@@ -3,9 +3,9 @@
 
 #include <iostream>
 
-#include "../cli_common.h"
-#include "../commands.h"
-#include "../output_file.h"
+#include "cli_common.h"
+#include "commands.h"
+#include "output_file.h"
 #include "layoutopt/graph/dot_export.h"
 #include "layoutopt/graph/passes/pipeline.h"
 

@@ -2,9 +2,9 @@
 
 #include <iostream>
 
-#include "../cli_common.h"
-#include "../commands.h"
-#include "../output_file.h"
+#include "cli_common.h"
+#include "commands.h"
+#include "output_file.h"
 #include "layoutopt/graph/json_io.h"
 #include "layoutopt/graph/passes/pipeline.h"
 

@@ -5,8 +5,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "../cli_common.h"
-#include "../commands.h"
+#include "cli_common.h"
+#include "commands.h"
 #include "layoutopt/graph/statistics.h"
 
 namespace layoutopt::apps {

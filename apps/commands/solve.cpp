@@ -1,5 +1,6 @@
 // `layoutopt solve`: load an instance file, run one solver, print the answer.
 
+#include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -25,20 +26,21 @@ struct SolveArgs {
   bool json = false;
 };
 
-nlohmann::json number_or_null(double value) {
-  return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
-}
+// ordered_json keeps the assignment in node order, as in the instance file.
+using Json = nlohmann::ordered_json;
+
+Json number_or_null(double value) { return std::isfinite(value) ? Json(value) : Json(nullptr); }
 
 void print_json(const solvers::Problem& problem, const std::string& solver, const solvers::Solution& solution) {
-  nlohmann::json assignment = nlohmann::json::object();
+  Json assignment = Json::object();
   for (size_t v = 0; v < problem.node_count(); ++v)
     assignment[problem.node(static_cast<int>(v)).name] = solution.assignment[v];
-  nlohmann::json out = {{"solver", solver},
+  Json out = {{"solver", solver},
                         {"cost", number_or_null(solution.cost)},
                         {"feasible", solution.feasible},
                         {"optimal", solution.optimal},
-                        {"lower_bound", solution.lower_bound ? number_or_null(*solution.lower_bound) : nullptr},
-                        {"gap", solution.gap() ? nlohmann::json(*solution.gap()) : nullptr},
+                        {"lower_bound", solution.lower_bound ? number_or_null(*solution.lower_bound) : Json(nullptr)},
+                        {"gap", solution.gap() ? Json(*solution.gap()) : Json(nullptr)},
                         {"seconds", solution.seconds},
                         {"stats", solution.stats},
                         {"assignment", assignment}};

@@ -3,7 +3,7 @@
 #include <iomanip>
 #include <iostream>
 
-#include "../commands.h"
+#include "commands.h"
 #include "layoutopt/graph/zoo/zoo.h"
 
 namespace layoutopt::apps {

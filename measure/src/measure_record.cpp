@@ -88,7 +88,8 @@ std::string to_json_line(const MeasureRecord& record) {
   for (const auto& [name, value] : record.knobs) entities.push_back(entity_of(name, value));
   const MeasureResult& r = record.result;
   const json costs = r.error_no == 0 ? json(r.costs_s) : json::array({kFailedCost});
-  const json line = {
+  // ordered_json keeps AutoTVM's key order (input, config, result, ...) for human readers.
+  const nlohmann::ordered_json line = {
       {"input", json::array({record.target, record.task_name, record.args, json::object()})},
       {"config", {{"index", record.config_index}, {"code_hash", nullptr}, {"entity", entities}}},
       {"result", json::array({costs, r.error_no, r.all_cost_s, r.timestamp})},

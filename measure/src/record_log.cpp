@@ -71,13 +71,14 @@ std::optional<std::string> foreign_target_warning(const std::vector<MeasureRecor
   }
   if (foreign.empty()) return std::nullopt;
   std::ostringstream out;
-  out << "the log holds records of other CPUs, not used for " << target << " (" << own << " records are):";
+  out << "the log holds records of other targets (CPU or thread count), not used for " << target << " (" << own << " records are):";
   for (const auto& [other, count] : foreign) out << " " << count << " for '" << other << "';";
   return out.str();
 }
 
+// Read access only serves ends_mid_line; every write goes to the end (O_APPEND).
 RecordWriter::RecordWriter(const std::filesystem::path& path) : path_(path) {
-  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  fd_ = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw system_error("cannot open record log for appending", path);
   if (ends_mid_line(fd_)) write_all("\n");
 }

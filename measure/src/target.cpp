@@ -1,9 +1,14 @@
 #include "layoutopt/measure/target.h"
 
+#include <stdexcept>
+
 #include "layoutopt/kernels/host.h"
 
 namespace layoutopt::measure {
 
-std::string host_target() { return "llvm -mcpu=" + kernels::host_info().cpu_name; }
+std::string host_target(int threads) {
+  if (threads < 1) throw std::invalid_argument("host_target: thread count must be at least 1");
+  return "llvm -mcpu=" + kernels::host_info().cpu_name + " -num-cores=" + std::to_string(threads);
+}
 
 }  // namespace layoutopt::measure

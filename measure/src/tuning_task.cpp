@@ -61,6 +61,7 @@ void alias_depthwise_channels(std::map<std::string, int64_t>& knobs) {
   knobs["tile_c"] = ic->second;
   knobs.erase("tile_ic");
   knobs.erase("tile_oc");
+  knobs.erase("unroll_kw");  // our depthwise kernel always unrolls the kernel width
 }
 
 }  // namespace

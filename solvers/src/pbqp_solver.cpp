@@ -75,7 +75,7 @@ class PbqpSolver final : public Solver {
     solution.optimal = search.complete();
     solution.lower_bound = solution.optimal ? solution.cost : search.root_bound();
     solution.stats["bb_nodes"] = static_cast<double>(search.search_nodes());
-    solution.stats["root_bound"] = search.root_bound();
+    if (std::isfinite(search.root_bound())) solution.stats["root_bound"] = search.root_bound();
   }
 
   static void bound_only(const Problem& problem, const PbqpGraph& graph, const Deadline& deadline,

@@ -2,9 +2,10 @@
 // output (including plain NCHW inputs into NCHW16c), channel counts like inception's and
 // densenet's, batch 2. Concat only moves data, so results must match exactly.
 
+#include "layoutopt/kernels/concat.h"
+
 #include <doctest/doctest.h>
 
-#include "layoutopt/kernels/concat.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/reference/tensor_ops.h"
 #include "op_check.h"
@@ -47,10 +48,10 @@ TEST_CASE("concat of inputs sharing the output block") {
 
 TEST_CASE("concat of inputs in other blocks than the output") {
   check_concat({{32, 16}, {32, 8}, {64, 32}}, 16);  // smaller and larger input blocks
-  check_concat({{48, 1}, {16, 4}}, 16, 2);           // plain NCHW input into NCHW16c
-  check_concat({{24, 24}, {48, 16}}, 8);             // 24-wide input block: runs of 8
-  check_concat({{24, 8}, {36, 12}}, 12, 1, 4, 3);    // blocks 8 and 12: runs of gcd = 4
-  check_concat({{64, 16}, {32, 32}}, 1, 1, 3, 2);    // blocked inputs into plain NCHW
+  check_concat({{48, 1}, {16, 4}}, 16, 2);          // plain NCHW input into NCHW16c
+  check_concat({{24, 24}, {48, 16}}, 8);            // 24-wide input block: runs of 8
+  check_concat({{24, 8}, {36, 12}}, 12, 1, 4, 3);   // blocks 8 and 12: runs of gcd = 4
+  check_concat({{64, 16}, {32, 32}}, 1, 1, 3, 2);   // blocked inputs into plain NCHW
 }
 
 TEST_CASE("concat layouts, kernels per input and invalid descs") {

@@ -35,7 +35,9 @@ HostTensor from_layout(const std::vector<float>& data, std::vector<int64_t> shap
   return tensor;
 }
 
-std::vector<float> nan_buffer(int64_t elements) { return std::vector<float>(static_cast<size_t>(elements), std::nanf("")); }
+std::vector<float> nan_buffer(int64_t elements) {
+  return std::vector<float>(static_cast<size_t>(elements), std::nanf(""));
+}
 
 void run_kernel(const Kernel& kernel, const KernelArgs& args, int ranges) {
   if (ranges <= 1) {

@@ -3,6 +3,8 @@
 // padding, strides 2 and 3, ceil mode and count_include_pad. Max pooling must match exactly,
 // averages to 1e-5 relative (on positive inputs, see op_check.h).
 
+#include "layoutopt/kernels/pool2d.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/global_avg_pool.h"
-#include "layoutopt/kernels/pool2d.h"
 #include "layoutopt/kernels/reference/pool2d.h"
 #include "op_check.h"
 
@@ -47,8 +48,18 @@ Pool2dDesc make_desc(PoolKind kind, TensorDesc input, const Window& w, bool coun
 }
 
 reference::Pool2dParams params_of(const Pool2dDesc& d) {
-  return {d.kind == PoolKind::max, d.kernel_h, d.kernel_w, d.stride_h,  d.stride_w, d.pad_top, d.pad_left,
-          d.pad_bottom,            d.pad_right, d.count_include_pad, d.out_h, d.out_w};
+  return {d.kind == PoolKind::max,
+          d.kernel_h,
+          d.kernel_w,
+          d.stride_h,
+          d.stride_w,
+          d.pad_top,
+          d.pad_left,
+          d.pad_bottom,
+          d.pad_right,
+          d.count_include_pad,
+          d.out_h,
+          d.out_w};
 }
 
 bool is_max(const Pool2dDesc& d) { return d.kind == PoolKind::max; }
@@ -75,7 +86,8 @@ void check_blocks(PoolKind kind, int64_t channels, int64_t h, int64_t w, const W
   for (int64_t block : blocks_dividing(channels)) {
     const Pool2dDesc desc = make_desc(kind, {batch, channels, h, w, block}, window, count_include_pad);
     const HostTensor expected = reference::pool2d(input, params_of(desc));
-    for (int64_t ow_bn : {int64_t{1}, std::min<int64_t>(3, desc.out_w), pool2d_default_schedule(desc).ow_bn, desc.out_w})
+    for (int64_t ow_bn :
+         {int64_t{1}, std::min<int64_t>(3, desc.out_w), pool2d_default_schedule(desc).ow_bn, desc.out_w})
       check_pool(desc, {ow_bn}, input, expected);
   }
 }

@@ -43,19 +43,6 @@ class DirectConvEmitter {
   Value* mul(Value* a, int64_t b) { return b_.CreateNSWMul(a, constant(b)); }
   Value* ceil_div(Value* a, int64_t b) { return b_.CreateSDiv(add(a, b - 1), constant(b)); }
 
-  // Kernel rows [begin, end) a tile visits. One output row visits only the kernel rows that
-  // land inside the input, so no FMA is spent on padding rows; taller tiles visit all kernel
-  // rows and read zeros for padding rows (see row_pointers).
-  std::pair<Value*, Value*> kernel_rows(const Item& item, int64_t rows) {
-    if (rows > 1 || g_.rows_always_valid()) return {constant(0), constant(g_.kernel_h)};
-    // Input row (first_row * stride - pad_top) + kh * dilation must lie in [0, in_h).
-    Value* above = b_.CreateNSWSub(constant(g_.pad_top), mul(item.first_row, g_.stride_h));
-    Value* begin = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, ceil_div(above, g_.dilation_h), constant(0));
-    Value* end = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, ceil_div(add(above, g_.in_h), g_.dilation_h),
-                                          constant(g_.kernel_h));
-    return {begin, end};
-  }
-
   void emit_item(Value* index) {
     Value* row_tile = b_.CreateURem(index, constant(g_.row_tiles()));
     Value* rest = b_.CreateUDiv(index, constant(g_.row_tiles()));
@@ -98,11 +85,11 @@ class DirectConvEmitter {
   void emit_tile(const Item& item, int64_t rows, Value* first_column, std::optional<int64_t> known_column,
                  int64_t width) {
     acc_.clear(b_, rows, width);
+    const auto [kh_begin, kh_end] = kernel_rows(item, rows);
     jit::emit_loop(
         b_, 0, reduction_.outer_steps(), 1,
         [&](Value* step) {
           Value* in_block = reduction_.input_block(b_, item.out_block, step);
-          const auto [kh_begin, kh_end] = kernel_rows(item, rows);
           jit::emit_loop(
               b_, kh_begin, kh_end, 1,
               [&](Value* kh) {
@@ -141,6 +128,19 @@ class DirectConvEmitter {
       columns.push_back({w, mul(iw, g_.in_bn)});
     }
     return columns;
+  }
+
+  // Kernel rows [begin, end) a tile visits. One output row visits only the kernel rows that
+  // land inside the input, so no FMA is spent on padding rows; taller tiles visit all kernel
+  // rows and read zeros for padding rows (see row_pointers).
+  std::pair<Value*, Value*> kernel_rows(const Item& item, int64_t rows) {
+    if (rows > 1 || g_.rows_always_valid()) return {constant(0), constant(g_.kernel_h)};
+    // Input row (first_row * stride - pad_top) + kh * dilation must lie in [0, in_h).
+    Value* above = b_.CreateNSWSub(constant(g_.pad_top), mul(item.first_row, g_.stride_h));
+    Value* begin = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, ceil_div(above, g_.dilation_h), constant(0));
+    Value* end = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, ceil_div(add(above, g_.in_h), g_.dilation_h),
+                                          constant(g_.kernel_h));
+    return {begin, end};
   }
 
   // In tiles of several rows, rows in the vertical padding point at a zero row: a few wasted

@@ -9,6 +9,8 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
+
 #include "jit/host_target.h"
 #include "layoutopt/kernels/error.h"
 
@@ -32,6 +34,16 @@ llvm::orc::JITTargetMachineBuilder host_machine_builder(const HostTarget& host) 
   }
   builder.setCodeGenOptLevel(llvm::CodeGenOpt::Aggressive);
   return builder;
+}
+
+// LAYOUTOPT_JIT_DUMP=<dir> writes each optimized module to <dir>/<symbol>.ll, for reading
+// the generated code (e.g. `llc-16 -mcpu=native -O3 <file>.ll` for the assembly).
+void dump_if_requested(const llvm::Module& module, const std::string& symbol) {
+  const char* directory = std::getenv("LAYOUTOPT_JIT_DUMP");
+  if (directory == nullptr) return;
+  std::error_code error;
+  llvm::raw_fd_ostream file(std::string(directory) + "/" + symbol + ".ll", error);
+  if (!error) module.print(file, nullptr);
 }
 
 }  // namespace
@@ -92,6 +104,7 @@ void* JitEngine::compile(llvm::orc::ThreadSafeModule module, const std::string& 
     llvm::raw_string_ostream stream(problems);
     if (llvm::verifyModule(m, &stream)) throw KernelError("generated IR for " + symbol + " is invalid: " + problems);
     optimize(m);
+    dump_if_requested(m, symbol);
   });
   if (llvm::Error error = jit_->addIRModule(std::move(module)))
     throw KernelError("adding " + symbol + " to the JIT: " + llvm::toString(std::move(error)));

@@ -1,12 +1,14 @@
 #include "jit/math_ir.h"
 
+#include <limits>
+
 #include "jit/vector_ops.h"
 
 namespace layoutopt::kernels::jit {
 
 namespace {
 
-// Clamp bounds keep 2^n inside the normal exponent range (n in [-126, 127]).
+// Inside these bounds 2^n stays in the normal exponent range (n in [-126, 127]).
 constexpr float kMinInput = -87.3F;
 constexpr float kMaxInput = 88.3F;
 constexpr float kLog2e = 1.44269504088896341F;
@@ -22,10 +24,11 @@ constexpr float kPolynomial[] = {1.9875691500e-4F, 1.3981999507e-3F, 8.333451907
 llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* type = x->getType();
   const auto constant = [type](float value) { return llvm::ConstantFP::get(type, value); };
+  llvm::Value* input = x;
   x = builder.CreateMinNum(builder.CreateMaxNum(x, constant(kMinInput)), constant(kMaxInput));
   // x = n ln2 + r with n = round(x / ln2) and |r| <= ln2 / 2.
-  llvm::Value* n = builder.CreateUnaryIntrinsic(
-      llvm::Intrinsic::floor, fused_multiply_add(builder, x, constant(kLog2e), constant(0.5F)));
+  llvm::Value* n = builder.CreateUnaryIntrinsic(llvm::Intrinsic::floor,
+                                                fused_multiply_add(builder, x, constant(kLog2e), constant(0.5F)));
   llvm::Value* r = fused_multiply_add(builder, n, constant(-kLn2High), x);
   r = fused_multiply_add(builder, n, constant(-kLn2Low), r);
   llvm::Value* p = constant(kPolynomial[0]);
@@ -35,7 +38,11 @@ llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* int_type = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(type));
   llvm::Value* biased = builder.CreateAdd(builder.CreateFPToSI(n, int_type), llvm::ConstantInt::get(int_type, 127));
   llvm::Value* two_to_n = builder.CreateBitCast(builder.CreateShl(biased, 23), type);
-  return builder.CreateFMul(e_r, two_to_n);
+  llvm::Value* result = builder.CreateFMul(e_r, two_to_n);
+  // Outside the clamp range the polynomial's value is wrong; the limits are exact enough.
+  result = builder.CreateSelect(builder.CreateFCmpOLT(input, constant(kMinInput)), constant(0.0F), result);
+  return builder.CreateSelect(builder.CreateFCmpOGT(input, constant(kMaxInput)),
+                              constant(std::numeric_limits<float>::infinity()), result);
 }
 
 }  // namespace layoutopt::kernels::jit

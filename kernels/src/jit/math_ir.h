@@ -7,8 +7,8 @@
 namespace layoutopt::kernels::jit {
 
 /// e^x per lane (Cephes expf: range reduction to [-ln2/2, ln2/2] and a degree-6 polynomial,
-/// ~1 ulp relative error). Inputs are clamped to [-87.3, 88.3], so results stay normal
-/// numbers: e^-87.3 ~ 1.2e-38 for very negative inputs, ~2.2e38 for very large ones.
+/// ~1 ulp relative error) for x in [-87.3, 88.3]; below that 0 and above +inf, like expf
+/// except that results which would be denormal are flushed to 0.
 [[nodiscard]] llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x);
 
 }  // namespace layoutopt::kernels::jit

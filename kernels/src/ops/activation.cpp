@@ -18,9 +18,12 @@ llvm::Value* sigmoid(llvm::IRBuilder<>& builder, llvm::Value* x) {
 // relu and relu6 are the epilogue's activations: same code as when fused into conv2d.
 llvm::Value* apply(llvm::IRBuilder<>& builder, ActivationOp op, llvm::Value* x) {
   switch (op) {
-    case ActivationOp::relu: return jit::emit_activation(builder, Activation::Relu, x);
-    case ActivationOp::relu6: return jit::emit_activation(builder, Activation::Relu6, x);
-    case ActivationOp::sigmoid: return sigmoid(builder, x);
+    case ActivationOp::relu:
+      return jit::emit_activation(builder, Activation::Relu, x);
+    case ActivationOp::relu6:
+      return jit::emit_activation(builder, Activation::Relu6, x);
+    case ActivationOp::sigmoid:
+      return sigmoid(builder, x);
   }
   return x;
 }
@@ -28,8 +31,9 @@ llvm::Value* apply(llvm::IRBuilder<>& builder, ActivationOp op, llvm::Value* x) 
 CompiledFunction build(const ActivationDesc& desc, const ElementwiseSchedule& schedule) {
   jit::KernelModule module(to_string(desc.op));
   const ops::StreamShape shape = ops::whole_tensor(desc.tensor);
-  ops::emit_stream(module, shape, schedule, {},
-                   [&](llvm::IRBuilder<>& builder, const ops::VectorSite& site) { return apply(builder, desc.op, site.input); });
+  ops::emit_stream(module, shape, schedule, {}, [&](llvm::IRBuilder<>& builder, const ops::VectorSite& site) {
+    return apply(builder, desc.op, site.input);
+  });
   return ops::compile_operator(module, ops::stream_work_items(shape, schedule), {});
 }
 
@@ -37,9 +41,12 @@ CompiledFunction build(const ActivationDesc& desc, const ElementwiseSchedule& sc
 
 const char* to_string(ActivationOp op) {
   switch (op) {
-    case ActivationOp::relu: return "relu";
-    case ActivationOp::relu6: return "relu6";
-    case ActivationOp::sigmoid: return "sigmoid";
+    case ActivationOp::relu:
+      return "relu";
+    case ActivationOp::relu6:
+      return "relu6";
+    case ActivationOp::sigmoid:
+      return "sigmoid";
   }
   return "?";
 }

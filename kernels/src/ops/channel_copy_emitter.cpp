@@ -24,7 +24,8 @@ class ChannelCopyEmitter {
         chunks_(jit::vector_chunks(run_, jit::JitEngine::instance().host().vector_lanes)) {}
 
   void emit() {
-    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_row(item); }, "item");
+    jit::emit_loop(
+        b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_row(item); }, "item");
   }
 
  private:

@@ -56,8 +56,7 @@ std::vector<Kernel> compile_concat(const ConcatDesc& desc) {
   std::vector<Kernel> kernels;
   int64_t offset = 0;
   for (const TensorDesc& in : desc.inputs) {
-    const ops::ChannelCopy copy{in.batch, in.height,    in.width,      in.channels, in.block,
-                                out.channels, out.block, offset};
+    const ops::ChannelCopy copy{in.batch, in.height, in.width, in.channels, in.block, out.channels, out.block, offset};
     kernels.emplace_back(jit::cached_kernel("concat|" + copy.str(), [&] { return ops::compile_channel_copy(copy); }));
     offset += in.channels;
   }
@@ -66,8 +65,8 @@ std::vector<Kernel> compile_concat(const ConcatDesc& desc) {
 
 void run_concat(const std::vector<Kernel>& kernels, std::span<const float* const> inputs, float* output) {
   if (inputs.size() != kernels.size())
-    throw KernelError("run_concat: " + std::to_string(inputs.size()) + " inputs for " +
-                      std::to_string(kernels.size()) + " copy kernels");
+    throw KernelError("run_concat: " + std::to_string(inputs.size()) + " inputs for " + std::to_string(kernels.size()) +
+                      " copy kernels");
   for (size_t i = 0; i < kernels.size(); ++i) kernels[i]({.input = inputs[i], .output = output});
 }
 

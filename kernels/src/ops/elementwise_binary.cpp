@@ -58,7 +58,8 @@ ElementwiseBinaryLayouts elementwise_binary_layouts(const ElementwiseBinaryDesc&
 Kernel compile_elementwise_binary(const ElementwiseBinaryDesc& desc, const ElementwiseSchedule& schedule) {
   desc.validate();
   validate_elementwise_schedule(schedule, to_string(desc.op));
-  return Kernel(jit::cached_kernel("binary|" + desc.str() + "|" + schedule.str(), [&] { return build(desc, schedule); }));
+  return Kernel(
+      jit::cached_kernel("binary|" + desc.str() + "|" + schedule.str(), [&] { return build(desc, schedule); }));
 }
 
 }  // namespace layoutopt::kernels

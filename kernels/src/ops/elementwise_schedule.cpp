@@ -26,7 +26,8 @@ ElementwiseSchedule elementwise_schedule_at(const ConfigSpace& space, int64_t in
 }
 
 void validate_elementwise_schedule(const ElementwiseSchedule& schedule, const std::string& op) {
-  if (schedule.chunk <= 0) throw KernelError("invalid " + op + " schedule " + schedule.str() + ": chunk must be positive");
+  if (schedule.chunk <= 0)
+    throw KernelError("invalid " + op + " schedule " + schedule.str() + ": chunk must be positive");
 }
 
 }  // namespace layoutopt::kernels

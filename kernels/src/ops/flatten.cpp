@@ -26,7 +26,8 @@ Kernel compile_flatten(const TensorDesc& input, const ElementwiseSchedule& sched
   const ops::StreamShape shape = ops::whole_tensor(input);
   return Kernel(jit::cached_kernel("flatten|" + std::to_string(input.elements()) + "|" + schedule.str(), [&] {
     jit::KernelModule module("flatten");
-    ops::emit_stream(module, shape, schedule, {}, [](llvm::IRBuilder<>&, const ops::VectorSite& site) { return site.input; });
+    ops::emit_stream(module, shape, schedule, {},
+                     [](llvm::IRBuilder<>&, const ops::VectorSite& site) { return site.input; });
     return ops::compile_operator(module, ops::stream_work_items(shape, schedule), {});
   }));
 }

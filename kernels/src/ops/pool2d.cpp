@@ -63,7 +63,9 @@ ConfigSpace pool2d_space(const Pool2dDesc& desc) {
   return space;
 }
 
-Pool2dSchedule pool2d_schedule_at(const ConfigSpace& space, int64_t index) { return {space.point(index).at("tile_ow")}; }
+Pool2dSchedule pool2d_schedule_at(const ConfigSpace& space, int64_t index) {
+  return {space.point(index).at("tile_ow")};
+}
 
 Pool2dSchedule pool2d_default_schedule(const Pool2dDesc& desc) {
   desc.validate();

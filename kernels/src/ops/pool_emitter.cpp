@@ -52,7 +52,8 @@ class PoolEmitter {
   }
 
   void emit() {
-    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_row(item); }, "item");
+    jit::emit_loop(
+        b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_row(item); }, "item");
   }
 
  private:
@@ -64,7 +65,9 @@ class PoolEmitter {
   Value* smax(Value* a, Value* b) { return b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a, b); }
   Value* at(Value* base, Value* offset) { return jit::element_address(b_, base, offset); }
   bool is_max() const { return d_.kind == PoolKind::max; }
-  Value* slot(int64_t column, size_t chunk) const { return slots_[static_cast<size_t>(column) * chunks_.size() + chunk]; }
+  Value* slot(int64_t column, size_t chunk) const {
+    return slots_[static_cast<size_t>(column) * chunks_.size() + chunk];
+  }
 
   void emit_row(Value* item) {
     Value* oh = b_.CreateURem(item, constant(d_.out_h));
@@ -152,23 +155,23 @@ class PoolEmitter {
     for (size_t c = 0; c < chunks_.size(); ++c) {
       Value* value = jit::load_vector(b_, line, add(offset, chunks_[c].offset), chunks_[c].lanes);
       Value* acc = load(w, c);
-      // compare + select is a single vmaxps; padding never reaches here, so NaN handling
-      // beyond "some operand wins" is not needed.
-      Value* combined = is_max() ? b_.CreateSelect(b_.CreateFCmpOGT(value, acc), value, acc) : b_.CreateFAdd(acc, value);
+      // compare + select is a single vmaxps (llvm.maxnum adds NaN fix-ups); the price is that
+      // a NaN input is skipped rather than propagated.
+      Value* combined =
+          is_max() ? b_.CreateSelect(b_.CreateFCmpOGT(value, acc), value, acc) : b_.CreateFAdd(acc, value);
       b_.CreateStore(combined, slot(w, c));
     }
   }
 
-  Value* load(int64_t w, size_t c) {
-    return b_.CreateLoad(jit::float_vector_type(b_, chunks_[c].lanes), slot(w, c));
-  }
+  Value* load(int64_t w, size_t c) { return b_.CreateLoad(jit::float_vector_type(b_, chunks_[c].lanes), slot(w, c)); }
 
   void store(const Row& row, Value* first_column, std::optional<int64_t> known_column, int64_t width) {
     for (int64_t w = 0; w < width; ++w) {
       Value* scale = nullptr;
       if (!is_max()) {
-        Value* count = b_.CreateFMul(row.counted_rows, llvm::ConstantFP::get(b_.getFloatTy(),
-                                                                             static_cast<double>(counted_columns(known_column, w))));
+        Value* count = b_.CreateFMul(
+            row.counted_rows,
+            llvm::ConstantFP::get(b_.getFloatTy(), static_cast<double>(counted_columns(known_column, w))));
         scale = b_.CreateFDiv(llvm::ConstantFP::get(b_.getFloatTy(), 1.0), count);
       }
       Value* pixel = mul(add(first_column, w), x_);

@@ -27,7 +27,8 @@ class SoftmaxEmitter {
         acc_(module.entry_slot(jit::float_vector_type(b_, lanes_), "acc")) {}
 
   void emit() {
-    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* row) { emit_row(row); }, "row");
+    jit::emit_loop(
+        b_, module_.begin(), module_.end(), 1, [this](Value* row) { emit_row(row); }, "row");
   }
 
  private:

@@ -58,7 +58,8 @@ class StreamEmitter {
         period_chunks_(jit::vector_chunks(plan.period, lanes())) {}
 
   void emit() {
-    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_item(item); }, "item");
+    jit::emit_loop(
+        b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_item(item); }, "item");
   }
 
  private:
@@ -117,8 +118,8 @@ class StreamEmitter {
   Patterns load_patterns(Value* stream) {
     Patterns patterns;
     for (const ChannelOperand& operand : operands_) {
-      Value* plane = operand.index == ChannelIndex::channel ? b_.CreateURem(stream, constant(shape_.channel_blocks))
-                                                             : stream;
+      Value* plane =
+          operand.index == ChannelIndex::channel ? b_.CreateURem(stream, constant(shape_.channel_blocks)) : stream;
       Value* block = jit::element_address(b_, operand.base, b_.CreateNSWMul(plane, constant(shape_.block)));
       patterns.push_back(load_pattern(block));
     }

@@ -37,7 +37,7 @@ struct LoadedLog {
 [[nodiscard]] std::string describe_issues(const std::filesystem::path& path, const std::vector<LogIssue>& issues,
                                           size_t limit = 5);
 
-/// One warning when records of other targets are present: how many, for which targets,
+/// One warning when records of other targets (another CPU or thread count) are present: how many, for which targets,
 /// and that they are not used for this one. nullopt when every record is for `target`.
 [[nodiscard]] std::optional<std::string> foreign_target_warning(const std::vector<MeasureRecord>& records,
                                                                  const std::string& target);

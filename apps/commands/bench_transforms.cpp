@@ -1,0 +1,127 @@
+// `layoutopt bench-transforms MODEL -o transforms.json [--records tune.jsonl] [--threads N]
+//   [--quiet] [--verify N]`: times every layout transform the graph solver may need for a
+// model (see transform_enumeration.h) and stores them in a JSON table keyed by CPU, thread
+// count, shape and layouts. An existing table is reused: only missing entries are timed,
+// nothing in it is dropped. --verify re-times a sample of the table's entries and prints
+// the ratio to the stored time.
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "layoutopt/measure/cost_policy.h"
+#include "layoutopt/measure/cpu_info.h"
+#include "layoutopt/measure/record_log.h"
+#include "layoutopt/measure/target.h"
+#include "layoutopt/measure/transform_timing.h"
+#include "layoutopt/measure/tuning_session.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+struct BenchTransformsFlags {
+  ModelArgument model;
+  std::string output;
+  std::string records;
+  int threads = 0;
+  bool quiet = false;
+  double min_repeat_ms = 20;
+  size_t verify = 0;
+};
+
+// Blocks of the tuned candidates of each task, when a record log is given.
+std::map<std::string, measure::TensorBlocks> tuned_blocks(const graph::Graph& graph, const std::string& records,
+                                                          const std::string& target,
+                                                          measure::ProgressReporter& progress) {
+  std::map<std::string, measure::TensorBlocks> blocks;
+  if (records.empty()) return blocks;
+  const measure::LoadedLog log = measure::load_record_log(records);
+  if (!log.issues.empty()) progress.note("warning: " + measure::describe_issues(records, log.issues), true);
+  const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
+  const measure::SessionResult known = measure::summarize_history(tasks, log.records, target);
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (!known.tasks[i].candidates.empty()) blocks[tasks[i].key()] = measure::blocks_of(known.tasks[i].candidates);
+  progress.note("layouts of " + std::to_string(blocks.size()) + "/" + std::to_string(tasks.size()) +
+                " tasks from tuned candidates in " + records + "; vector-friendly blocks for the rest");
+  return blocks;
+}
+
+std::string key_text(const measure::TransformKey& key) {
+  std::string shape;
+  for (int64_t d : key.shape) shape += (shape.empty() ? "" : ",") + std::to_string(d);
+  return "[" + shape + "] " + key.src + " -> " + key.dst;
+}
+
+// Re-times `count` entries spread evenly over `keys` and prints measured / stored.
+void verify_sample(const measure::TransformTable& table, const std::vector<measure::TransformKey>& keys, size_t count,
+                   const measure::TimingPolicy& policy, const std::string& target) {
+  std::vector<double> ratios;
+  std::cout << "verify: re-timing " << std::min(count, keys.size()) << " entries (new / stored median)\n";
+  for (size_t i = 0; i < count && i < keys.size(); ++i) {
+    const measure::TransformKey& key = keys[i * keys.size() / std::min(count, keys.size())];
+    const measure::TransformEntry* stored = table.find(target, policy.threads, key);
+    if (!stored) continue;
+    const measure::TransformEntry again = measure::time_transform(key, policy, target);
+    ratios.push_back(again.median_ms / stored->median_ms);
+    std::cout << "  " << std::left << std::setw(44) << key_text(key) << std::right << std::fixed << std::setprecision(4)
+              << std::setw(10) << stored->median_ms << " ms " << std::setw(10) << again.median_ms << " ms  ratio "
+              << std::setprecision(3) << ratios.back() << "\n";
+  }
+  if (ratios.empty()) return;
+  const auto within = std::count_if(ratios.begin(), ratios.end(), [](double r) { return r >= 0.9 && r <= 1.1; });
+  std::sort(ratios.begin(), ratios.end());
+  std::cout << "verify: median ratio " << std::setprecision(3) << ratios[ratios.size() / 2] << ", " << within << "/"
+            << ratios.size() << " within 10%\n";
+}
+
+void run_bench_transforms(const BenchTransformsFlags& flags) {
+  const LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
+  const std::string target = measure::host_target(threads);
+  const measure::TimingPolicy policy = measure::cost_policy(threads, flags.min_repeat_ms);
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
+  measure::TransformTable table = measure::TransformTable::load(flags.output);
+  if (!table.issues().empty())
+    progress.note("warning: " + std::to_string(table.issues().size()) + " unreadable entries in " + flags.output +
+                      " (first: entry " + std::to_string(table.issues()[0].entry) + ": " + table.issues()[0].reason +
+                      "); they are kept as they are",
+                  true);
+  const auto keys = measure::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress));
+  progress.note(std::to_string(keys.size()) + " transforms for " + model.graph.name() + " on " + target + ", timed one at a time on " +
+                std::to_string(threads) + " threads (concurrent timing would disturb the results)");
+  // Saving after every new entry: an interrupted run keeps what it measured.
+  const measure::FillResult filled =
+      measure::fill_transform_table(table, keys, policy, target, &progress, [&] { table.save(flags.output); });
+  progress.finish();
+  table.save(flags.output);
+  std::cout << keys.size() << " transforms: " << filled.measured << " timed now, " << filled.reused
+            << " reused; table " << flags.output << " holds " << table.entries().size() << " entries\n";
+  if (flags.verify > 0) verify_sample(table, keys, flags.verify, policy, target);
+}
+
+}  // namespace
+
+void add_bench_transforms_command(CLI::App& app) {
+  auto flags = std::make_shared<BenchTransformsFlags>();
+  CLI::App* command = app.add_subcommand(
+      "bench-transforms", "Time the layout transforms a model's layout choices may need; reuse and extend a JSON table");
+  add_model_argument(*command, flags->model);
+  command->add_option("-o,--output", flags->output, "transform table (JSON); an existing one is extended, never dropped")
+      ->required();
+  command->add_option("--records", flags->records, "tuning log: use the blocks of the tuned candidates");
+  command->add_option("--threads", flags->threads, "OpenMP threads per transform (default: OpenMP's default)")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--quiet", flags->quiet, "no progress output");
+  command->add_option("--min-repeat-ms", flags->min_repeat_ms, "least timed milliseconds per transform")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--verify", flags->verify, "re-time N entries and print new / stored ratios")
+      ->check(CLI::PositiveNumber);
+  command->callback([flags] { run_bench_transforms(*flags); });
+}
+
+}  // namespace layoutopt::apps

@@ -1,0 +1,161 @@
+// `layoutopt tune MODEL --records tune.jsonl [--trials N | --time-budget S] [--threads N]
+//   [--quiet] [--top-k K] [--exhaustive TASK]`: tunes every conv/dense task of a model with
+// the XGBoost-guided tuner under one global budget, appending each measurement to an
+// AutoTVM-format JSON-lines log at once. Rerunning with the same log resumes: configs in
+// it are never measured again. --exhaustive sweeps one task's whole space instead (to check
+// how close the tuner gets).
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <numeric>
+#include <sstream>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "layoutopt/measure/cost_policy.h"
+#include "layoutopt/measure/cpu_info.h"
+#include "layoutopt/measure/kernel_measurer.h"
+#include "layoutopt/measure/record_log.h"
+#include "layoutopt/measure/target.h"
+#include "layoutopt/measure/tuning_session.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+struct TuneFlags {
+  ModelArgument model;
+  std::string records;
+  int64_t trials = 0;
+  double time_budget_s = 0;
+  int threads = 0;
+  bool quiet = false;
+  size_t top_k = 3;
+  int64_t batch_size = 8;
+  int64_t early_stopping = 200;
+  double min_repeat_ms = 20;
+  uint64_t seed = 0;
+  size_t exhaustive = 0;  ///< 1-based task number; 0 = normal tuning
+};
+
+// Sweeps a task's whole space: a tuner with no model (random order) and no early stop
+// visits every config exactly once.
+measure::SessionOptions exhaustive_options(measure::SessionOptions options, const measure::TuningTask& task) {
+  options.trials = task.op.space().size();
+  options.time_budget_s = 0;
+  options.tuner.random_warmup = options.trials + 1;
+  options.tuner.early_stopping = 0;
+  return options;
+}
+
+measure::SessionOptions session_options(const TuneFlags& flags, int threads) {
+  measure::SessionOptions options;
+  options.target = measure::host_target(threads);
+  options.trials = flags.trials;
+  options.time_budget_s = flags.time_budget_s;
+  options.batch_size = flags.batch_size;
+  options.tuner.top_k = flags.top_k;
+  options.tuner.early_stopping = flags.early_stopping;
+  options.tuner.seed = flags.seed;
+  return options;
+}
+
+std::string short_name(const measure::TuningTask& task) {
+  const std::string& name = task.name;
+  return name.substr(0, name.find('.'));
+}
+
+void print_summary(const std::vector<measure::TuningTask>& tasks, const measure::SessionResult& result) {
+  std::cout << "\n" << std::right << std::setw(4) << "#" << "  " << std::left << std::setw(24) << "task" << std::setw(34)
+            << "workload" << std::right << std::setw(6) << "weight" << std::setw(8) << "trials" << std::setw(13)
+            << "best GFLOPS" << std::setw(10) << "best ms" << std::setw(7) << "pairs" << "\n";
+  double total_ms = 0;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const measure::TaskOutcome& o = result.tasks[i];
+    const std::string shapes = tasks[i].args.at(0).at(1).dump() + " w" + tasks[i].args.at(1).at(1).dump();
+    const bool tuned = o.best_index.has_value();
+    if (tuned) total_ms += static_cast<double>(tasks[i].weight) * o.best_seconds * 1e3;
+    std::cout << std::right << std::setw(4) << i + 1 << "  " << std::left << std::setw(24) << short_name(tasks[i])
+              << std::setw(34) << shapes << std::right << std::setw(6) << tasks[i].weight << std::setw(8) << o.trials
+              << std::fixed << std::setprecision(1) << std::setw(13) << o.best_gflops << std::setprecision(4)
+              << std::setw(10) << (tuned ? o.best_seconds * 1e3 : 0.0) << std::setw(7) << o.layout_pairs << "\n";
+  }
+  std::cout << "estimated conv/dense time per inference (sum of weight x best): " << std::setprecision(3) << total_ms
+            << " ms; " << result.new_trials << " new trials in " << std::setprecision(1) << result.seconds << " s\n";
+}
+
+void report_log(const std::string& path, const measure::LoadedLog& log, const std::string& target,
+                measure::ProgressReporter& progress) {
+  if (!log.issues.empty()) progress.note("warning: " + measure::describe_issues(path, log.issues), true);
+  if (auto warning = measure::foreign_target_warning(log.records, target)) progress.note("warning: " + *warning, true);
+  if (!log.records.empty())
+    progress.note("resuming from " + std::to_string(log.records.size()) + " records in " + path);
+}
+
+void run_tune(const TuneFlags& flags) {
+  if (flags.trials <= 0 && flags.time_budget_s <= 0 && flags.exhaustive == 0)
+    throw std::runtime_error("give a budget: --trials N or --time-budget SECONDS (or --exhaustive TASK)");
+  const LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  std::vector<measure::TuningTask> tasks = measure::extract_tasks(model.graph);
+  if (flags.exhaustive > tasks.size())
+    throw std::runtime_error("--exhaustive " + std::to_string(flags.exhaustive) + ": the model has " +
+                             std::to_string(tasks.size()) + " tasks");
+  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
+  measure::SessionOptions options = session_options(flags, threads);
+  if (flags.exhaustive > 0) {
+    tasks = {tasks[flags.exhaustive - 1]};
+    options = exhaustive_options(options, tasks.front());
+  }
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
+  const measure::LoadedLog log = measure::load_record_log(flags.records);
+  report_log(flags.records, log, options.target, progress);
+  progress.note("tuning " + std::to_string(tasks.size()) + " tasks of " + model.graph.name() + " on " +
+                options.target + "; records appended to " + flags.records);
+  measure::KernelMeasurer measurer(measure::cost_policy(threads, flags.min_repeat_ms));
+  measure::RecordWriter writer(flags.records);
+  const measure::SessionResult result = measure::tune_tasks(
+      tasks, log.records, measurer, [&](const measure::MeasureRecord& r) { writer.append(r); }, options, &progress);
+  progress.finish();
+  if (result.unmatched_records > 0)
+    progress.note("note: " + std::to_string(result.unmatched_records) +
+                      " records name a task of this model but a config outside its space (ignored)",
+                  true);
+  print_summary(tasks, result);
+}
+
+}  // namespace
+
+void add_tune_command(CLI::App& app) {
+  auto flags = std::make_shared<TuneFlags>();
+  CLI::App* command = app.add_subcommand(
+      "tune", "Tune every conv/dense task of a model (XGBoost-guided search), appending AutoTVM-format records");
+  add_model_argument(*command, flags->model);
+  command->add_option("--records", flags->records, "JSON-lines record log: resumed from and appended to")->required();
+  auto* trials = command->add_option("--trials", flags->trials, "new measurements in this run, over all tasks")
+                     ->check(CLI::PositiveNumber);
+  command->add_option("--time-budget", flags->time_budget_s, "wall-clock seconds for this run")
+      ->check(CLI::PositiveNumber)
+      ->excludes(trials);
+  command->add_option("--threads", flags->threads, "OpenMP threads per measurement (default: OpenMP's default)")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--quiet", flags->quiet, "no progress output (warnings and the final table only)");
+  command->add_option("--top-k", flags->top_k, "configs kept per (input, output) layout pair")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--batch-size", flags->batch_size, "trials per scheduling decision")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--early-stopping", flags->early_stopping, "stop a task after N trials without improvement")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command->add_option("--min-repeat-ms", flags->min_repeat_ms, "least timed milliseconds per measurement")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--tuner-seed", flags->seed, "seed of the search")->capture_default_str();
+  command->add_option("--exhaustive", flags->exhaustive, "sweep the whole space of task number TASK (1-based) instead")
+      ->check(CLI::PositiveNumber);
+  command->callback([flags] { run_tune(*flags); });
+}
+
+}  // namespace layoutopt::apps

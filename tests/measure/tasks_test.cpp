@@ -1,0 +1,92 @@
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/measure/config_features.h"
+#include "layoutopt/measure/target.h"
+#include "layoutopt/measure/tuning_task.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt;
+using measure::TuningTask;
+
+TEST_CASE("resnet-18 has 12 distinct tasks named and weighted as AutoTVM extracts them") {
+  const graph::Graph g = graph::zoo::build("resnet-18");
+  const std::vector<TuningTask> tasks = measure::extract_tasks(g);
+  REQUIRE(tasks.size() == 12);
+  const int64_t occurrences = std::accumulate(tasks.begin(), tasks.end(), int64_t{0},
+                                              [](int64_t sum, const TuningTask& t) { return sum + t.weight; });
+  CHECK(occurrences == 21);  // 20 convolutions and the classifier
+  CHECK(tasks.front().name == "conv2d_NCHWc.x86");
+  CHECK(tasks.front().args == nlohmann::json::parse(
+                                  R"([["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"],
+                                      [2, 2], [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"])"));
+  CHECK(tasks[1].weight == 4);  // layer1's four 3x3 convs
+  CHECK(tasks.back().name == "dense_nopack.x86");
+  CHECK(tasks.back().args ==
+        nlohmann::json::parse(R"([["TENSOR", [1, 512], "float32"], ["TENSOR", [1000, 512], "float32"], null, "float32"])"));
+}
+
+TEST_CASE("depthwise and grouped convolutions get their AutoTVM task names") {
+  kernels::Conv2dDesc d;
+  d.in_channels = d.out_channels = d.groups = 32;
+  d.in_h = d.in_w = 8;
+  d.kernel_h = d.kernel_w = 3;
+  CHECK(measure::make_task(kernels::TunableOp::conv2d(d)).name == "depthwise_conv2d_NCHWc.x86");
+  d.groups = 4;
+  const TuningTask grouped = measure::make_task(kernels::TunableOp::conv2d(d));
+  CHECK(grouped.name == "group_conv2d_nchw.x86");
+  CHECK(grouped.args.at(5) == 4);
+}
+
+TEST_CASE("AutoTVM's depthwise knobs tile_ic == tile_oc map onto tile_c") {
+  kernels::Conv2dDesc d;
+  d.in_channels = d.out_channels = d.groups = 32;
+  d.in_h = d.in_w = 8;
+  d.kernel_h = d.kernel_w = 3;
+  const TuningTask task = measure::make_task(kernels::TunableOp::conv2d(d));
+  const auto index = task.config_index({{"tile_ic", 16}, {"tile_oc", 16}, {"tile_ow", 4}, {"unroll_kw", 1}});
+  REQUIRE(index.has_value());
+  CHECK(task.op.knobs(*index).at("tile_c") == 16);
+  CHECK_FALSE(task.config_index({{"tile_ic", 16}, {"tile_oc", 8}, {"tile_ow", 4}}).has_value());
+}
+
+TEST_CASE("TunableOp: index_of inverts knobs, layouts and buffer sizes follow the schedule") {
+  const TuningTask task = measure::testing::small_conv_task(8);
+  const kernels::TunableOp& op = task.op;
+  for (int64_t i = 0; i < op.space().size(); ++i) REQUIRE(op.index_of(op.knobs(i)) == std::optional<int64_t>(i));
+  CHECK_FALSE(op.index_of({{"tile_ic", 3}}).has_value());
+
+  const auto index = op.index_of({{"tile_ic", 4}, {"tile_oc", 8}, {"tile_ow", 7}, {"unroll_kw", 1}, {"tile_oh", 1}});
+  REQUIRE(index.has_value());
+  const kernels::OpLayouts layouts = op.layouts(*index);
+  CHECK(layouts.input.str() == "NCHW4c");
+  CHECK(layouts.output.str() == "NCHW8c");
+  const kernels::BufferSizes sizes = op.buffer_sizes(*index);
+  CHECK(sizes.input == 8 * 14 * 14);
+  CHECK(sizes.weight == 8 * 8 * 3 * 3);
+  CHECK(sizes.output == 8 * 14 * 14);
+  CHECK(sizes.bias == 0);
+  CHECK(op.flops() == doctest::Approx(2.0 * 8 * 14 * 14 * 8 * 9));
+  CHECK(measure::config_features(task, *index).size() == measure::kConfigFeatureCount);
+}
+
+TEST_CASE("TunableOp compiles and runs a config on random buffers") {
+  const TuningTask task = measure::testing::small_conv_task(8);
+  const int64_t index = 5;
+  const kernels::BufferSizes sizes = task.op.buffer_sizes(index);
+  std::vector<float> in(static_cast<size_t>(sizes.input), 0.5F), w(static_cast<size_t>(sizes.weight), 0.25F),
+      out(static_cast<size_t>(sizes.output), -1.0F);
+  const kernels::Kernel kernel = task.op.compile(index);
+  kernel({in.data(), w.data(), nullptr, nullptr, out.data()});
+  // Interior pixels see 8 channels x 9 taps x 0.5 x 0.25.
+  CHECK(*std::max_element(out.begin(), out.end()) == doctest::Approx(8 * 9 * 0.125));
+}
+
+TEST_CASE("the target names the JIT's CPU and the thread count") {
+  const std::string target = measure::host_target(2);
+  CHECK(target.rfind("llvm -mcpu=", 0) == 0);
+  CHECK(target.find(" -num-cores=2") != std::string::npos);
+  CHECK_THROWS_AS((void)measure::host_target(0), std::invalid_argument);
+}
