@@ -32,7 +32,7 @@ void add_dot_command(CLI::App& app) {
     if (flags->prepare) (void)graph::prepare_for_inference(model.graph);
     flags->output.check_writable();
     write_rendered_dot(graph::to_dot(model.graph), flags->output.path);
-    std::cout << "wrote " << flags->output.path << "\n";
+    std::cout << "wrote " << flags->output.path.string() << "\n";
   });
 }
 

@@ -32,7 +32,7 @@ void add_export_command(CLI::App& app) {
     if (flags->prepare) std::cerr << graph::prepare_for_inference(model.graph).summary() << "\n";
     flags->output.check_writable();
     graph::save_json(model.graph, flags->output.path);
-    std::cout << "wrote " << flags->output.path << " (" << model.graph.nodes().size() << " nodes)\n";
+    std::cout << "wrote " << flags->output.path.string() << " (" << model.graph.nodes().size() << " nodes)\n";
   });
 }
 

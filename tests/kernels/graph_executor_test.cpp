@@ -5,8 +5,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "../graph/graph_fixtures.h"
+#include "layoutopt/graph/onnx/onnx_import.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/kernels/error.h"
@@ -66,4 +70,22 @@ TEST_CASE("the executor rejects inputs of the wrong shape or count") {
   CHECK_THROWS_AS(kernels::reference::run_graph(g, {}), kernels::KernelError);
   CHECK_THROWS_WITH_AS(kernels::reference::run_graph(g, {HostTensor({1, 8, 9, 10})}),
                        doctest::Contains("must have shape [1, 8, 10, 10]"), kernels::KernelError);
+}
+
+TEST_CASE("an ONNX model with weights gives PyTorch's output") {
+  // data/onnx/expected.json holds torch's own output of tiny-convnet on input sin(0.1 i),
+  // written by scripts/export_torchvision.py together with the model.
+  const std::filesystem::path data = std::filesystem::path(LAYOUTOPT_SOURCE_DIR) / "data" / "onnx";
+  const auto expected = nlohmann::json::parse(std::ifstream(data / "expected.json"))["models"]["tiny-convnet"];
+  graph::Graph g = graph::onnx::import_onnx(data / "tiny-convnet.onnx").graph;
+  HostTensor input(g.value(g.inputs()[0]).type.shape);
+  for (size_t i = 0; i < input.data.size(); ++i) input.data[i] = static_cast<float>(std::sin(0.1 * static_cast<double>(i)));
+  const auto want = expected["output"].get<std::vector<float>>();
+  for (bool prepared : {false, true}) {
+    CAPTURE(prepared);
+    if (prepared) graph::prepare_for_inference(g);
+    const auto got = kernels::reference::run_graph(g, {input});
+    REQUIRE(got[0].data.size() == want.size());
+    for (size_t i = 0; i < want.size(); ++i) CHECK(got[0].data[i] == doctest::Approx(want[i]).epsilon(1e-4));
+  }
 }
