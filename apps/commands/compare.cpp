@@ -26,7 +26,7 @@ struct CompareFlags {
   bool force = false;
   std::vector<std::string> solvers{"greedy", "dp", "pbqp"};
   std::vector<int> sizes{100, 300, 1000};
-  std::vector<std::string> structures{"residual", "inception", "dense", "random_wiring", "grid"};
+  std::vector<std::string> structures{"residual", "inception", "dense", "random", "grid"};
   int candidates = 20;
   double time_limit = 2.0;
   bool save_instances = false;

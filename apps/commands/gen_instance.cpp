@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "output_file.h"
 #include "layoutopt/solvers/generator.h"
 #include "layoutopt/solvers/instance_io.h"
 
@@ -15,14 +16,15 @@ namespace solvers = layoutopt::solvers;
 struct GenArgs {
   std::string structure = "chain";
   solvers::GeneratorOptions options;
-  std::string output;
+  OutputFile output;
 };
 
 void run(GenArgs& args) {
   args.options.structure = solvers::parse_structure(args.structure);
+  args.output.check_writable();
   const solvers::Problem problem = solvers::generate_instance(args.options);
-  solvers::save_instance(problem, args.output);
-  std::cout << "wrote " << args.output << ": " << problem.node_count() << " nodes, " << problem.edge_count()
+  solvers::save_instance(problem, args.output.path);
+  std::cout << "wrote " << args.output.path.string() << ": " << problem.node_count() << " nodes, " << problem.edge_count()
             << " edges, 10^" << problem.log10_search_space() << " assignments\n";
 }
 
@@ -53,7 +55,7 @@ void add_gen_instance_command(CLI::App& app) {
                       "probability that a layout transform is forbidden (infinite cost)")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
-  command->add_option("-o,--output", args->output, "instance file to write (JSON)")->required();
+  add_output_option(*command, args->output, "instance file to write (JSON)");
   command->callback([args] { run(*args); });
 }
 
