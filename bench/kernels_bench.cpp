@@ -5,8 +5,9 @@
 //   build-kernels/bench/bench_kernels                          # all layers, 5 repetitions
 //   build-kernels/bench/bench_kernels --benchmark_filter=resnet50
 //
-// Each benchmark is one layer; every iteration times a block of runs of ours and then a block
-// of oneDNN's. Counters (medians over repetitions in the *_median rows):
+// Each benchmark is one layer; every iteration times a block of runs (>= 2 ms) of ours and
+// then the same number of oneDNN's; the Time column is one block of ours. Counters (medians
+// over repetitions in the *_median rows): ours_us, onednn_us per run,
 //   ours_GFLOPS, onednn_GFLOPS, ratio = ours / oneDNN, pct_peak = ours / 720 GFLOPS,
 //   compile_ms of the chosen kernel, schedules = how many the sweep compiled and timed.
 // Both sides fuse bias + relu. A summary table of the medians is printed at the end.
@@ -171,13 +172,23 @@ std::vector<int64_t> block_candidates(int64_t channels, int64_t lanes, bool extr
   return result;
 }
 
-// Register-tile widths that fill the accumulator budget and split the row into equal tiles
-// (a 56-wide row: 28, 19; a 7-wide row: 7, 4), the two widest.
-std::vector<int64_t> width_candidates(int64_t out_w, int64_t max_width) {
-  std::vector<int64_t> result;
-  for (int64_t w = std::min(out_w, max_width); w >= 1 && result.size() < 2; --w) {
+// Widest tile width up to `limit` that splits the row into equal tiles (56 -> 28, 19, 14...).
+int64_t balanced_width(int64_t out_w, int64_t limit) {
+  for (int64_t w = std::min(out_w, limit); w > 1; --w) {
     const int64_t tiles = (out_w + w - 1) / w;
-    if ((out_w + tiles - 1) / tiles == w) result.push_back(w);
+    if ((out_w + tiles - 1) / tiles == w) return w;
+  }
+  return 1;
+}
+
+// Register-tile widths: the two widest balanced widths that fit the accumulator budget, and
+// one of about half the budget (wide tiles of strided / 7x7 convs can run out of registers
+// for the broadcasts and weights, which LLVM then spills).
+std::vector<int64_t> width_candidates(int64_t out_w, int64_t max_width) {
+  std::vector<int64_t> result{balanced_width(out_w, max_width)};
+  for (int64_t limit : {result.front() - 1, max_width / 2}) {
+    const int64_t w = balanced_width(out_w, limit);
+    if (limit >= 1 && std::find(result.begin(), result.end(), w) == result.end()) result.push_back(w);
   }
   return result;
 }
@@ -218,14 +229,31 @@ struct Choice {
 };
 
 template <typename Schedule, typename Compile>
-Choice sweep(const std::vector<Schedule>& schedules, const Compile& compile, const KernelArgs& args) {
+Choice sweep(const std::vector<Schedule>& schedules, const Compile& compile, const KernelArgs& args,
+             Schedule* best_schedule = nullptr) {
   std::unique_ptr<Choice> best;
   for (const Schedule& schedule : schedules) {
     const Kernel kernel = compile(schedule);
     const double seconds = fastest_seconds([&] { kernel(args); });
-    if (!best || seconds < best->seconds) best = std::make_unique<Choice>(Choice{kernel, schedule.str(), seconds});
+    if (!best || seconds < best->seconds) {
+      best = std::make_unique<Choice>(Choice{kernel, schedule.str(), seconds});
+      if (best_schedule != nullptr) *best_schedule = schedule;
+    }
   }
   return *best;
+}
+
+// Two stages: register tiles and blocks first, then the work-item order of the winner only
+// (the order barely interacts with the tile, and this halves the sweep).
+Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedules) {
+  const auto compile = [&](const Conv2dSchedule& s) { return compile_conv2d(d, s); };
+  const auto candidates = conv2d_candidates(d);
+  Conv2dSchedule best;
+  const Choice tiles = sweep(candidates, compile, args, &best);
+  best.oc_inner = !best.oc_inner;
+  const Choice order = sweep(std::vector<Conv2dSchedule>{best}, compile, args);
+  schedules = static_cast<int64_t>(candidates.size()) + 1;
+  return order.seconds < tiles.seconds ? order : tiles;
 }
 
 // Buffers sized for the largest channel blocking (blocked tensors have the same size).
@@ -322,10 +350,9 @@ std::unique_ptr<LayerState> prepare(const Conv2dDesc& d) {
     return std::make_unique<LayerState>(
         LayerState{std::move(tensors), choice, static_cast<int64_t>(schedules.size()), OneDnnConv(d)});
   }
-  const auto schedules = conv2d_candidates(d);
-  Choice choice = sweep(schedules, [&](const auto& s) { return compile_conv2d(d, s); }, args);
-  return std::make_unique<LayerState>(
-      LayerState{std::move(tensors), choice, static_cast<int64_t>(schedules.size()), OneDnnConv(d)});
+  int64_t schedules = 0;
+  Choice choice = sweep_conv2d(d, args, schedules);
+  return std::make_unique<LayerState>(LayerState{std::move(tensors), choice, schedules, OneDnnConv(d)});
 }
 
 LayerState& state_of(const Layer& layer) {
@@ -346,9 +373,12 @@ void bench_layer(benchmark::State& state, const Layer& layer) {
     const double mine = seconds_of(ours, block);
     onednn_seconds += seconds_of(theirs, block);
     ours_seconds += mine;
-    state.SetIterationTime(mine / block);
+    state.SetIterationTime(mine);
   }
-  const double flops = layer.desc.flops() * static_cast<double>(state.iterations() * block);
+  const auto runs = static_cast<double>(state.iterations() * block);
+  const double flops = layer.desc.flops() * runs;
+  state.counters["ours_us"] = ours_seconds / runs * 1e6;
+  state.counters["onednn_us"] = onednn_seconds / runs * 1e6;
   const double ours_gflops = flops / ours_seconds * 1e-9, onednn_gflops = flops / onednn_seconds * 1e-9;
   state.counters["ours_GFLOPS"] = ours_gflops;
   state.counters["onednn_GFLOPS"] = onednn_gflops;

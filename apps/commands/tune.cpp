@@ -1,9 +1,9 @@
 // `layoutopt tune MODEL --records tune.jsonl [--trials N | --time-budget S] [--threads N]
-//   [--quiet] [--top-k K] [--exhaustive TASK]`: tunes every conv/dense task of a model with
-// the XGBoost-guided tuner under one global budget, appending each measurement to an
-// AutoTVM-format JSON-lines log at once. Rerunning with the same log resumes: configs in
-// it are never measured again. --exhaustive sweeps one task's whole space instead (to check
-// how close the tuner gets).
+//   [--quiet] [--top-k K] [--task TASK | --exhaustive TASK]`: tunes every conv/dense task
+// of a model (or only task TASK) with the XGBoost-guided tuner under one global budget,
+// appending each measurement to an AutoTVM-format JSON-lines log at once. Rerunning with
+// the same log resumes: configs in it are never measured again. --exhaustive sweeps one
+// task's whole space instead (to check how close the tuner gets).
 
 #include <iomanip>
 #include <iostream>
@@ -37,6 +37,7 @@ struct TuneFlags {
   double min_repeat_ms = 20;
   uint64_t seed = 0;
   size_t exhaustive = 0;  ///< 1-based task number; 0 = normal tuning
+  size_t task = 0;        ///< 1-based task number to tune alone; 0 = all tasks
 };
 
 // Sweeps a task's whole space: a tuner with no model (random order) and no early stop
@@ -98,15 +99,14 @@ void run_tune(const TuneFlags& flags) {
     throw std::runtime_error("give a budget: --trials N or --time-budget SECONDS (or --exhaustive TASK)");
   const LoadedModel model = load_model(flags.model.spec, flags.model.options);
   std::vector<measure::TuningTask> tasks = measure::extract_tasks(model.graph);
-  if (flags.exhaustive > tasks.size())
-    throw std::runtime_error("--exhaustive " + std::to_string(flags.exhaustive) + ": the model has " +
-                             std::to_string(tasks.size()) + " tasks");
+  const size_t only = flags.exhaustive > 0 ? flags.exhaustive : flags.task;
+  if (only > tasks.size())
+    throw std::runtime_error("task " + std::to_string(only) + " does not exist: the model has " +
+                             std::to_string(tasks.size()) + " tasks (see `layoutopt info`)");
+  if (only > 0) tasks = {tasks[only - 1]};
   const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
   measure::SessionOptions options = session_options(flags, threads);
-  if (flags.exhaustive > 0) {
-    tasks = {tasks[flags.exhaustive - 1]};
-    options = exhaustive_options(options, tasks.front());
-  }
+  if (flags.exhaustive > 0) options = exhaustive_options(options, tasks.front());
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
   const measure::LoadedLog log = measure::load_record_log(flags.records);
   report_log(flags.records, log, options.target, progress);
@@ -153,8 +153,12 @@ void add_tune_command(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   command->add_option("--tuner-seed", flags->seed, "seed of the search")->capture_default_str();
-  command->add_option("--exhaustive", flags->exhaustive, "sweep the whole space of task number TASK (1-based) instead")
-      ->check(CLI::PositiveNumber);
+  auto* exhaustive =
+      command->add_option("--exhaustive", flags->exhaustive, "sweep the whole space of task number TASK (1-based) instead")
+          ->check(CLI::PositiveNumber);
+  command->add_option("--task", flags->task, "tune only task number TASK (1-based, as `layoutopt info` lists them)")
+      ->check(CLI::PositiveNumber)
+      ->excludes(exhaustive);
   command->callback([flags] { run_tune(*flags); });
 }
 

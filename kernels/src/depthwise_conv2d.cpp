@@ -61,7 +61,7 @@ Kernel compile_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSch
   validate_depthwise_conv2d(desc, schedule);
   return Kernel(jit::cached_kernel("depthwise|" + desc.str() + "|" + schedule.str(), [&] {
     const conv::DepthwiseReduction reduction(schedule.c_bn, desc.kernel_h, desc.kernel_w);
-    const conv::TileShape tiles{schedule.c_bn, schedule.c_bn, schedule.oh_bn, schedule.ow_bn, true};
+    const conv::TileShape tiles{schedule.c_bn, schedule.c_bn, schedule.oh_bn, schedule.ow_bn, true, false};
     return conv::compile_direct_conv(conv::make_geometry(desc, tiles), reduction, "depthwise");
   }));
 }

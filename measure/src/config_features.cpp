@@ -15,7 +15,7 @@ constexpr double kAccumulatorBudget = 28;
 
 // The schedule as a conv tile, whatever the family.
 struct Tile {
-  double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1;
+  double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1, oc_inner = 0;
 };
 
 // The workload dimensions the tile is judged against.
@@ -31,7 +31,7 @@ double knob(const std::map<std::string, int64_t>& knobs, const char* name, doubl
 Tile tile_of(const std::map<std::string, int64_t>& k) {
   const double channel = knob(k, "tile_c", 1);
   return {knob(k, "tile_ic", knob(k, "tile_in", channel)), knob(k, "tile_oc", knob(k, "tile_out", channel)),
-          knob(k, "tile_ow", 1), knob(k, "tile_oh", 1), knob(k, "unroll_kw", 1)};
+          knob(k, "tile_ow", 1), knob(k, "tile_oh", 1), knob(k, "unroll_kw", 1), knob(k, "oc_inner", 0)};
 }
 
 Extent extent_of(const kernels::TunableOp& op) {
@@ -74,7 +74,8 @@ std::vector<float> features_of(const Tile& t, const Extent& e, double lanes) {
       std::log2(e.in_channels / t.in_block),
       t.ow * t.oh,
       accumulators + vectors,
-      std::fmod(t.in_block, lanes) == 0 ? 1.0 : 0.0};
+      std::fmod(t.in_block, lanes) == 0 ? 1.0 : 0.0,
+      t.oc_inner};
   return {f.begin(), f.end()};
 }
 

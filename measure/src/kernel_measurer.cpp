@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/random_fill.h"
 
 namespace layoutopt::measure {
@@ -68,7 +69,7 @@ MeasureResult measure_config(const TuningTask& task, int64_t index, const Timing
   }
   Operands operands(task.op.buffer_sizes(index));
   const kernels::KernelArgs args = operands.args();
-  const Timing timing = time_runs(policy, [&] { (*kernel)(args); });
+  const Timing timing = time_cost(policy, [&] { (*kernel)(args); });
   MeasureResult result;
   result.costs_s = {timing.ms.median / 1e3};
   return result;

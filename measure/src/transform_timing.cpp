@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "layoutopt/layout/transform.h"
+#include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/random_fill.h"
 
 namespace layoutopt::measure {
@@ -31,7 +32,7 @@ TransformEntry time_transform(const TransformKey& key, const TimingPolicy& polic
   std::vector<float> dst(src.size());
   fill_random(src, 11);
   fill_random(dst, 12);  // first-touch the destination so page faults are not timed
-  const Timing timing = time_runs(policy, [&] { transform.run(src.data(), dst.data()); });
+  const Timing timing = time_cost(policy, [&] { transform.run(src.data(), dst.data()); });
   return {target, timing.threads, key, timing.ms.median, timing.ms.q1, timing.ms.q3, timing.repeats, unix_time()};
 }
 

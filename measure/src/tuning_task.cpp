@@ -70,11 +70,13 @@ std::string TuningTask::key() const { return name + " " + args.dump(); }
 
 std::optional<int64_t> TuningTask::config_index(std::map<std::string, int64_t> knobs) const {
   if (op.family() == kernels::OpFamily::depthwise_conv2d) alias_depthwise_channels(knobs);
-  // AutoTVM's 1x1 template has no unroll_kw (nothing to unroll) and its 3x3 one no tile_oh.
+  // Knobs AutoTVM's templates lack take the choice its schedule hard-codes: its 1x1
+  // template has no unroll_kw (nothing to unroll), its 3x3 one no tile_oh, and neither
+  // reorders work items (oc_inner; records written before that knob existed read the same).
   for (const kernels::Knob& knob : op.space().knobs()) {
     if (knobs.contains(knob.name)) continue;
     if (knob.name == "tile_oh") knobs[knob.name] = 1;
-    if (knob.name == "unroll_kw") knobs[knob.name] = 0;
+    if (knob.name == "unroll_kw" || knob.name == "oc_inner") knobs[knob.name] = 0;
   }
   return op.index_of(knobs);
 }

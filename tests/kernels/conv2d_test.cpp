@@ -36,22 +36,25 @@ void check_schedule(const Conv2dDesc& desc, const Conv2dSchedule& schedule, int 
 
 // Schedules that cover the code paths: scalar and multi-chunk channel blocks, remainder
 // chunks (oc_bn not a multiple of the vector width), tile widths that do and do not divide
-// the output width, unrolled and rolled kw, and row tiles. kw unrolling alternates rather
-// than doubling the list: each (block pair, width) pair still sees one of the two.
+// the output width, unrolled and rolled kw, row tiles, and both work-item orders. kw
+// unrolling alternates rather than doubling the list: each (block pair, width) pair still
+// sees one of the two; the item order flips per block pair.
 std::vector<Conv2dSchedule> schedules_for(const Conv2dDesc& d) {
   std::vector<Conv2dSchedule> result;
   const auto ic = divisors(d.in_channels_per_group());
   const auto oc = divisors(d.out_channels_per_group());
   const int64_t ow = d.out_w();
-  bool unroll = false;
+  bool unroll = false, oc_inner = false;
   for (int64_t ic_bn : {ic.front(), ic.back()})
     for (int64_t oc_bn : {oc.front(), oc[oc.size() / 2], oc.back()}) {
       for (int64_t ow_bn : {int64_t{1}, std::min<int64_t>(ow, 3), std::min<int64_t>(ow, 8), ow})
-        result.push_back({ic_bn, oc_bn, ow_bn, unroll = !unroll, 1});
+        result.push_back({ic_bn, oc_bn, ow_bn, unroll = !unroll, 1, oc_inner});
       unroll = !unroll;
+      oc_inner = !oc_inner;
     }
   for (int64_t oh_bn : {2, 3})
-    if (oh_bn <= d.out_h()) result.push_back({ic.back(), oc.back(), std::min<int64_t>(ow, 5), true, oh_bn});
+    if (oh_bn <= d.out_h())
+      result.push_back({ic.back(), oc.back(), std::min<int64_t>(ow, 5), true, oh_bn, oh_bn == 3});
   return result;
 }
 
@@ -103,7 +106,10 @@ TEST_CASE("conv2d with batch > 1 and run_range splitting") {
   Conv2dDesc d = make_desc(8, 6, 7, 16, 3, 1, 1);
   d.batch = 3;
   check_many(d);
-  for (int ranges : {2, 5}) check_schedule(d, {8, 16, 4, true, 1}, ranges);
+  for (int ranges : {2, 5}) {
+    check_schedule(d, {8, 16, 4, true, 1, false}, ranges);
+    check_schedule(d, {8, 8, 4, true, 2, true}, ranges);
+  }
 }
 
 TEST_CASE("conv2d every epilogue combination") {

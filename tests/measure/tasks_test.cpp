@@ -58,7 +58,7 @@ TEST_CASE("TunableOp: index_of inverts knobs, layouts and buffer sizes follow th
   for (int64_t i = 0; i < op.space().size(); ++i) REQUIRE(op.index_of(op.knobs(i)) == std::optional<int64_t>(i));
   CHECK_FALSE(op.index_of({{"tile_ic", 3}}).has_value());
 
-  const auto index = op.index_of({{"tile_ic", 4}, {"tile_oc", 8}, {"tile_ow", 7}, {"unroll_kw", 1}, {"tile_oh", 1}});
+  const auto index = task.config_index({{"tile_ic", 4}, {"tile_oc", 8}, {"tile_ow", 7}, {"unroll_kw", 1}});
   REQUIRE(index.has_value());
   const kernels::OpLayouts layouts = op.layouts(*index);
   CHECK(layouts.input.str() == "NCHW4c");

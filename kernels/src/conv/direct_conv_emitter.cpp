@@ -44,10 +44,15 @@ class DirectConvEmitter {
   Value* ceil_div(Value* a, int64_t b) { return b_.CreateSDiv(add(a, b - 1), constant(b)); }
 
   void emit_item(Value* index) {
-    Value* row_tile = b_.CreateURem(index, constant(g_.row_tiles()));
-    Value* rest = b_.CreateUDiv(index, constant(g_.row_tiles()));
-    const Item item{b_.CreateUDiv(rest, constant(g_.out_blocks)), b_.CreateURem(rest, constant(g_.out_blocks)),
-                    mul(row_tile, g_.oh_bn)};
+    // index = (batch * outer + o) * inner + i, with (outer, inner) = (out blocks, row tiles)
+    // or swapped.
+    const int64_t inner = g_.out_block_inner ? g_.out_blocks : g_.row_tiles();
+    const int64_t outer = g_.out_block_inner ? g_.row_tiles() : g_.out_blocks;
+    Value* i = b_.CreateURem(index, constant(inner));
+    Value* rest = b_.CreateUDiv(index, constant(inner));
+    Value* o = b_.CreateURem(rest, constant(outer));
+    Value* row_tile = g_.out_block_inner ? o : i;
+    const Item item{b_.CreateUDiv(rest, constant(outer)), g_.out_block_inner ? i : o, mul(row_tile, g_.oh_bn)};
     const int64_t tail_rows = g_.out_h % g_.oh_bn;
     if (tail_rows == 0) {
       emit_rows(item, g_.oh_bn);

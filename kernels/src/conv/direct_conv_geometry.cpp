@@ -14,6 +14,7 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.out_blocks = d.out_channels / t.out_bn, g.out_bn = t.out_bn;
   g.oh_bn = t.oh_bn, g.ow_bn = t.ow_bn;
   g.unroll_kw = t.unroll_kw;
+  g.out_block_inner = t.out_block_inner;
   g.epilogue = d.epilogue;
   return g;
 }

@@ -21,10 +21,12 @@ struct DirectConvGeometry {
   int64_t out_blocks = 1, out_bn = 1;
   int64_t oh_bn = 1, ow_bn = 1;
   bool unroll_kw = true;
+  bool out_block_inner = false;  ///< work items (batch, row tile, out block) instead of (batch, out block, row tile)
   Epilogue epilogue;
 
   [[nodiscard]] int64_t row_tiles() const { return (out_h + oh_bn - 1) / oh_bn; }
-  /// Work items: (batch, output block, output-row tile), row tile fastest.
+  /// Work items: (batch, output block, output-row tile) flattened, last fastest, or with the
+  /// last two swapped when out_block_inner.
   [[nodiscard]] int64_t work_items() const { return batch * out_blocks * row_tiles(); }
   /// Input column read by output column `ow` at kernel column `kw` (may lie in the padding).
   [[nodiscard]] int64_t input_column(int64_t ow, int64_t kw) const {
@@ -41,6 +43,7 @@ struct TileShape {
   int64_t in_bn = 1, out_bn = 1;
   int64_t oh_bn = 1, ow_bn = 1;
   bool unroll_kw = true;
+  bool out_block_inner = false;
 };
 
 /// The geometry of `desc` under a tiling (the desc must be valid and the blocks divide it).

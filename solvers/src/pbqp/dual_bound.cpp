@@ -18,10 +18,15 @@ DualBound::DualBound(const PbqpGraph& graph) : graph_(graph), position_(graph.si
     for (int e : graph.incident(v)) edge_slots = std::max(edge_slots, e + 1);
   phi_u_.assign(edge_slots, Vector());
   phi_v_.assign(edge_slots, Vector());
+  compressed_.assign(edge_slots, nullptr);
   for (int v : order_)
     for (int e : graph.incident(v)) {
-      phi_u_[e] = Vector::Zero(graph.candidates(graph.edge(e).u));
-      phi_v_[e] = Vector::Zero(graph.candidates(graph.edge(e).v));
+      const GraphEdge& edge = graph.edge(e);
+      phi_u_[e] = Vector::Zero(graph.candidates(edge.u));
+      phi_v_[e] = Vector::Zero(graph.candidates(edge.v));
+      auto& shared = by_matrix_[edge.costs.get()];
+      if (!shared) shared = std::make_unique<CompressedMatrix>(*edge.costs);
+      compressed_[e] = shared.get();
     }
   bound_ = compute_bound();
 }
@@ -32,31 +37,23 @@ Vector DualBound::node_costs(int v) const {
   return total;
 }
 
-// phi(e,v) with -infinity on dead candidates, so "cost - masked" is +infinity there.
-Vector DualBound::masked(int e, int v) const {
-  Vector result = phi(e, v);
-  for (int i = 0; i < result.size(); ++i)
-    if (!is_finite(unary_[v][i])) result[i] = -kInfinity;
-  return result;
+void DualBound::negated_masked(int e, int v, Vector& out) const {
+  out = -phi(e, v);
+  for (int i = 0; i < out.size(); ++i)
+    if (!is_finite(unary_[v][i])) out[i] = kInfinity;
 }
 
 // Moves edge e's min-marginals into node v: afterwards min_j c'_e(i, j) = 0 for every i.
 void DualBound::collect(int e, int v) {
-  const GraphEdge& edge = graph_.edge(e);
-  const int w = graph_.other(e, v);
-  const Vector other = masked(e, w);
-  Vector fresh;
-  if (edge.u == v) {
-    fresh = Vector::Constant(graph_.candidates(v), kInfinity);
-    for (int j = 0; j < other.size(); ++j)
-      fresh = fresh.cwiseMin((edge.costs->col(j).array() - other[j]).matrix());
-  } else {
-    fresh = (edge.costs->colwise() - other).colwise().minCoeff().transpose();
-  }
+  negated_masked(e, graph_.other(e, v), other_);
+  if (graph_.edge(e).u == v)
+    compressed_[e]->min_plus_over_cols(other_, fresh_);
+  else
+    compressed_[e]->min_plus_over_rows(other_, fresh_);
   Vector& target = phi(e, v);
-  for (int i = 0; i < fresh.size(); ++i) {
-    if (is_finite(fresh[i])) {
-      target[i] = fresh[i];
+  for (int i = 0; i < fresh_.size(); ++i) {
+    if (is_finite(fresh_[i])) {
+      target[i] = fresh_[i];
     } else {
       unary_[v][i] = kInfinity;  // no finite partner on this edge: the candidate is dead
       target[i] = 0;
@@ -88,9 +85,9 @@ Cost DualBound::compute_bound() const {
     for (int e : graph_.incident(v)) {
       const GraphEdge& edge = graph_.edge(e);
       if (edge.u != v) continue;
-      const Vector pu = masked(e, edge.u);
-      const Vector pv = masked(e, edge.v);
-      total += ((edge.costs->colwise() - pu).rowwise() - pv.transpose()).minCoeff();
+      negated_masked(e, edge.u, own_);
+      negated_masked(e, edge.v, other_);
+      total += compressed_[e]->min_plus(own_, other_);
     }
   }
   return total;

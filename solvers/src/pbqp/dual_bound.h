@@ -11,10 +11,17 @@
 //
 // Besides the bound this gives (a) reduced costs: any assignment using candidate i of v
 // costs at least bound + reduced_cost(v, i), used to prune candidates in branch-and-bound;
-// and (b) a rounding of the dual into a good primal assignment.
+// (b) a rounding of the dual into a good primal assignment; and (c) the reparametrised node
+// costs, which rank each node's candidates for the primal heuristics.
+//
+// Edge matrices are used in compressed form (pbqp/compressed_matrix.h), one per distinct
+// matrix, because message updates are nearly all of the solver's time on dense cores.
 
+#include <memory>
+#include <unordered_map>
 #include <vector>
 
+#include "pbqp/compressed_matrix.h"
 #include "pbqp/pbqp_graph.h"
 #include "stopwatch.h"
 
@@ -34,12 +41,14 @@ class DualBound {
   [[nodiscard]] Cost reduced_cost(int v, int i) const;
   /// Assigns the alive nodes greedily in pass order using the messages (Problem ids).
   void round(Assignment& assignment) const;
+  /// c'_v: the node's costs plus its incoming messages (infinite for dead candidates).
+  [[nodiscard]] Vector node_costs(int v) const;
 
  private:
   [[nodiscard]] Vector& phi(int e, int v) { return graph_.edge(e).u == v ? phi_u_[e] : phi_v_[e]; }
   [[nodiscard]] const Vector& phi(int e, int v) const { return graph_.edge(e).u == v ? phi_u_[e] : phi_v_[e]; }
-  [[nodiscard]] Vector node_costs(int v) const;
-  [[nodiscard]] Vector masked(int e, int v) const;
+  /// -phi(e,v), with +infinity on dead candidates: what edge e may add for each of v's.
+  void negated_masked(int e, int v, Vector& out) const;
   void collect(int e, int v);
   void update_node(int v, bool forward);
   [[nodiscard]] Cost compute_bound() const;
@@ -50,6 +59,11 @@ class DualBound {
   std::vector<Vector> unary_;  // node costs, with infinities for dead candidates
   std::vector<Vector> phi_u_;  // per edge: message into its u end
   std::vector<Vector> phi_v_;  // per edge: message into its v end
+  std::vector<const CompressedMatrix*> compressed_;  // per edge slot
+  std::unordered_map<const Matrix*, std::unique_ptr<CompressedMatrix>> by_matrix_;
+  mutable Vector other_;  // workspace for one message update
+  mutable Vector fresh_;
+  mutable Vector own_;
   Cost bound_ = -kInfinity;
   int iterations_ = 0;
 };

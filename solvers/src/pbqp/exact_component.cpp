@@ -14,19 +14,14 @@ struct CompactProblem {
   std::vector<std::vector<int>> open;     // compact node -> open candidates (graph indices)
 };
 
-std::vector<int> open_candidates(const Vector& costs) {
-  std::vector<int> open;
-  for (int i = 0; i < costs.size(); ++i)
-    if (is_finite(costs[i])) open.push_back(i);
-  return open;
-}
-
-std::optional<CompactProblem> compact(const PbqpGraph& graph) {
+std::optional<CompactProblem> compact(const PbqpGraph& graph, const CandidateSets& allowed) {
   CompactProblem result;
   std::vector<int> index(graph.size(), -1);
   for (int v = 0; v < graph.size(); ++v) {
     if (!graph.alive(v)) continue;
-    std::vector<int> open = open_candidates(graph.costs(v));
+    std::vector<int> open;
+    for (int i : allowed[v])
+      if (is_finite(graph.costs(v)[i])) open.push_back(i);
     if (open.empty()) return std::nullopt;  // infeasible
     Vector costs(static_cast<Eigen::Index>(open.size()));
     for (size_t k = 0; k < open.size(); ++k) costs[static_cast<Eigen::Index>(k)] = graph.costs(v)[open[k]];
@@ -52,10 +47,22 @@ std::optional<CompactProblem> compact(const PbqpGraph& graph) {
   return result;
 }
 
+CandidateSets all_candidates(const PbqpGraph& graph) {
+  CandidateSets sets(graph.size());
+  for (int v = 0; v < graph.size(); ++v)
+    for (int i = 0; i < graph.candidates(v); ++i) sets[v].push_back(i);
+  return sets;
+}
+
 }  // namespace
 
 std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment) {
-  const std::optional<CompactProblem> narrow = compact(graph);
+  return solve_restricted(graph, all_candidates(graph), max_entries, assignment);
+}
+
+std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_entries,
+                                     Assignment& assignment) {
+  const std::optional<CompactProblem> narrow = compact(graph, allowed);
   if (!narrow) return kInfinity;
   const dp::EliminationPlan plan = dp::plan_elimination(narrow->problem, dp::OrderHeuristic::min_fill, max_entries);
   if (!plan.within_budget) return std::nullopt;

@@ -1,9 +1,11 @@
 #pragma once
 // Exact solution of a narrow PBQP component by variable elimination (internal). Only open
 // (finite-cost) candidates take part, so once branch-and-bound has pruned most candidates a
-// clique that was far too wide for dp becomes cheap to finish exactly.
+// clique that was far too wide for dp becomes cheap to finish exactly. The same machinery
+// solves a problem restricted to a few candidates per node: the "fusion" heuristic.
 
 #include <optional>
+#include <vector>
 
 #include "pbqp/pbqp_graph.h"
 
@@ -13,5 +15,13 @@ namespace layoutopt::solvers::pbqp {
 /// exactly, writes the choices into `assignment` (Problem ids) and returns the optimum
 /// (kInfinity when infeasible). nullopt when it is too wide.
 std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment);
+
+/// Per local node id, the candidates a restricted solve may use.
+using CandidateSets = std::vector<std::vector<int>>;
+
+/// Like solve_by_elimination, but only over the finite candidates in `allowed` (indexed by
+/// local id): the optimum of that restriction, which bounds the true optimum from above.
+std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_entries,
+                                     Assignment& assignment);
 
 }  // namespace layoutopt::solvers::pbqp

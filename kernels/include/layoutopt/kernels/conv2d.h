@@ -19,6 +19,10 @@ struct Conv2dSchedule {
   int64_t ow_bn = 1;        ///< register tile along output width (TVM's reg_n)
   bool unroll_kw = true;    ///< unroll the kernel-width loop in the interior tiles
   int64_t oh_bn = 1;        ///< register tile along output height (TVM's 1x1 tile_oh)
+  /// Work-item order: false = (batch, oc block, row tile), so a thread's consecutive items
+  /// reuse one oc block's weights; true = (batch, row tile, oc block), so they reuse the same
+  /// input rows (better when the weights fit in cache and the input rows do not).
+  bool oc_inner = false;
 
   [[nodiscard]] std::string str() const;
   bool operator==(const Conv2dSchedule&) const = default;
@@ -32,7 +36,7 @@ struct Conv2dLayouts {
   layout::Layout output;  ///< NCHW[oc_bn]c
 };
 
-/// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh.
+/// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);

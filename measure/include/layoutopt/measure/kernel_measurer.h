@@ -3,7 +3,7 @@
 // in all_cost but never part of the run time), allocates its operands in the schedule's
 // physical layouts filled with random values (weights directly in their blocked layout:
 // weight re-layout happens once ahead of time and is not timed), and times it with the
-// shared cost policy. The median run is the cost.
+// shared cost procedure (time_cost in cost_policy.h). The median run is the cost.
 
 #include "layoutopt/measure/measurer.h"
 #include "layoutopt/measure/timing.h"

@@ -1,8 +1,9 @@
 #pragma once
-// Timing layout transforms for the transform table, with the same cost policy as kernels
-// (cost_policy.h) so node and edge costs add up. Transforms are timed one after another,
-// never in parallel: on a machine with few cores, concurrent timings disturb each other;
-// each one uses the configured OpenMP thread count, like the kernels it sits between.
+// Timing layout transforms for the transform table, with the same cost policy and procedure
+// as kernels (cost_policy.h: cost_policy, time_cost) so node and edge costs add up.
+// Transforms are timed one after another, never in parallel: on a machine with few cores,
+// concurrent timings disturb each other; each one uses the configured OpenMP thread count,
+// like the kernels it sits between.
 
 #include <cstdint>
 #include <functional>

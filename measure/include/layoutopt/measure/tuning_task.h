@@ -34,7 +34,7 @@ struct TuningTask {
   [[nodiscard]] std::string key() const;
   /// Config index of knob values read from a record. Accepts AutoTVM's own spellings:
   /// depthwise tile_ic == tile_oc for tile_c, and knobs our space has but AutoTVM's lacks
-  /// (tile_oh, unroll_kw of 1x1 convs) take AutoTVM's fixed choice. nullopt when the
+  /// (tile_oh, unroll_kw of 1x1 convs, oc_inner) take AutoTVM's fixed choice. nullopt when the
   /// values are not a point of this task's space.
   [[nodiscard]] std::optional<int64_t> config_index(std::map<std::string, int64_t> knobs) const;
 };

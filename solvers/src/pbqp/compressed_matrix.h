@@ -1,0 +1,45 @@
+#pragma once
+// An edge matrix with its duplicate rows and duplicate columns merged (internal).
+//
+// A layout-selection edge charges a transform that depends only on the producer's output
+// layout and the consumer's input layout, so a 20 x 20 matrix usually has a handful of
+// distinct rows and columns. Min-plus products against the distinct core are exact and cost
+// O(rows + cols + R * C) instead of O(rows * cols); the dual bound does little else.
+
+#include <vector>
+
+#include "layoutopt/solvers/cost.h"
+
+namespace layoutopt::solvers::pbqp {
+
+class CompressedMatrix {
+ public:
+  explicit CompressedMatrix(const Matrix& matrix);
+
+  [[nodiscard]] int rows() const { return static_cast<int>(row_class_.size()); }
+  [[nodiscard]] int cols() const { return static_cast<int>(col_class_.size()); }
+  /// Distinct rows times distinct columns, for statistics.
+  [[nodiscard]] Eigen::Index core_size() const { return core_.size(); }
+
+  /// out[i] = min_j M(i, j) + col_add[j].
+  void min_plus_over_cols(const Vector& col_add, Vector& out) const;
+  /// out[j] = min_i M(i, j) + row_add[i].
+  void min_plus_over_rows(const Vector& row_add, Vector& out) const;
+  /// min_ij M(i, j) + row_add[i] + col_add[j].
+  [[nodiscard]] Cost min_plus(const Vector& row_add, const Vector& col_add) const;
+
+ private:
+  // Per class, the least of `add` over its members (classes are fixed, values change).
+  static void class_minima(const std::vector<int>& classes, const Vector& add, Vector& minima);
+
+  std::vector<int> row_class_;  // row -> index of its distinct row in core_
+  std::vector<int> col_class_;  // column -> index of its distinct column in core_
+  Matrix core_;                 // distinct rows x distinct columns
+  // Workspace for class minima; the dual bound owns its matrices and runs single-threaded,
+  // so reusing it saves an allocation in every message update.
+  mutable Vector row_minima_;
+  mutable Vector col_minima_;
+  mutable Vector partial_;
+};
+
+}  // namespace layoutopt::solvers::pbqp
