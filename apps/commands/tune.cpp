@@ -67,6 +67,14 @@ std::string short_name(const measure::TuningTask& task) {
   return name.substr(0, name.find('.'));
 }
 
+// "[1,64,56,56] w[128,64,3,3] s2": data and weight shapes, and the stride unless 1.
+std::string workload_text(const measure::TuningTask& task) {
+  std::string text = task.args.at(0).at(1).dump() + " w" + task.args.at(1).at(1).dump();
+  const nlohmann::json& stride = task.args.at(2);
+  if (stride.is_array() && stride != nlohmann::json::array({1, 1})) text += " s" + std::to_string(stride.at(0).get<int64_t>());
+  return text;
+}
+
 void print_summary(const std::vector<measure::TuningTask>& tasks, const measure::SessionResult& result) {
   std::cout << "\n" << std::right << std::setw(4) << "#" << "  " << std::left << std::setw(24) << "task" << std::setw(34)
             << "workload" << std::right << std::setw(6) << "weight" << std::setw(8) << "trials" << std::setw(13)
@@ -74,7 +82,7 @@ void print_summary(const std::vector<measure::TuningTask>& tasks, const measure:
   double total_ms = 0;
   for (size_t i = 0; i < tasks.size(); ++i) {
     const measure::TaskOutcome& o = result.tasks[i];
-    const std::string shapes = tasks[i].args.at(0).at(1).dump() + " w" + tasks[i].args.at(1).at(1).dump();
+    const std::string shapes = workload_text(tasks[i]);
     const bool tuned = o.best_index.has_value();
     if (tuned) total_ms += static_cast<double>(tasks[i].weight) * o.best_seconds * 1e3;
     std::cout << std::right << std::setw(4) << i + 1 << "  " << std::left << std::setw(24) << short_name(tasks[i])
