@@ -22,6 +22,7 @@ struct SolveArgs {
   double time_limit = 10.0;
   double memory_budget_mib = 1024.0;
   bool no_branch_and_bound = false;
+  bool prove = false;
   bool reduce_candidates = false;
   bool json = false;
 };
@@ -76,6 +77,7 @@ void run(const SolveArgs& args) {
   options.time_limit_seconds = args.time_limit;
   options.memory_budget_bytes = static_cast<size_t>(args.memory_budget_mib * 1024 * 1024);
   options.branch_and_bound = !args.no_branch_and_bound;
+  options.prove_optimality = args.prove;
   solvers::Solution solution;
   if (args.reduce_candidates) {
     const solvers::CandidateReduction reduction = solvers::eliminate_dominated_candidates(problem);
@@ -112,6 +114,8 @@ void add_solve_command(CLI::App& app) {
   command->add_option("--memory-budget", args->memory_budget_mib, "MiB of tables dp may use before refusing")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  command->add_flag("--prove", args->prove,
+                   "pbqp: keep searching (branch-and-bound) until optimality is proven or the time limit ends");
   command->add_flag("--no-branch-and-bound", args->no_branch_and_bound,
                     "pbqp: heuristic + bound only, no search for a proof");
   command->add_flag("--reduce-candidates", args->reduce_candidates,

@@ -1,12 +1,15 @@
-// pbqp: reductions R0/RI/RII + RN heuristic + local search for a fast incumbent, then
-// branch-and-bound with dual bounds (pbqp/branch_and_bound.h) to improve and prove it.
-// Every answer carries a lower bound; without a completed search it is the root dual bound.
+// pbqp: reductions R0/RI/RII + RN heuristic + local search for a first incumbent, then a
+// short dual phase on the irreducible core (bound, rounding, fusion: pbqp/fusion.h) that
+// usually lands on or next to the optimum, then branch-and-bound (pbqp/branch_and_bound.h)
+// to improve and prove it. Every answer carries a lower bound.
 
+#include <algorithm>
 #include <cmath>
 
 #include "builtin_solvers.h"
 #include "pbqp/branch_and_bound.h"
 #include "pbqp/dual_bound.h"
+#include "pbqp/fusion.h"
 #include "pbqp/local_search.h"
 #include "pbqp/reductions.h"
 #include "pbqp/rn_heuristic.h"
@@ -18,27 +21,63 @@ namespace {
 
 using pbqp::PbqpGraph;
 
-// Size of the irreducible core and how it was reached, for the stats.
-void describe_reductions(const PbqpGraph& graph, Solution& solution) {
-  PbqpGraph core = graph;
+// Dual passes before the first fusion: enough to rank candidates well on zoo cores, a
+// fraction of a millisecond each on them.
+constexpr int kQuickIterations = 20;
+// The fused restriction's elimination tables (entries): a few milliseconds at most.
+constexpr double kFusionEntries = 2e5;
+// By default the search only runs where a proof takes milliseconds: cores with few
+// candidates per node (the branching factor, and the base of every elimination table) and
+// small edge tables. Zoo cores (20 candidates) get the fast answer instead; a proof of their
+// last 0.1% can take seconds (SolveOptions::prove_optimality asks for it).
+constexpr int kCheapSearchCandidates = 8;
+constexpr double kCheapSearchEntries = 2e4;
+
+// The irreducible core: what is left after R0/RI/RII, and how to recover the rest.
+struct Core {
+  explicit Core(const PbqpGraph& whole) : graph(whole) { counts = pbqp::reduce(graph, trace); }
+  // Size of the core's edge tables: what the search's work grows with.
+  [[nodiscard]] double entries() const {
+    double total = 0;
+    for (int v = 0; v < graph.size(); ++v)
+      for (int e : graph.incident(v))
+        if (graph.edge(e).u == v) total += static_cast<double>(graph.edge(e).costs->size());
+    return total;
+  }
+  [[nodiscard]] int widest() const {
+    int most = 0;
+    for (int v = 0; v < graph.size(); ++v)
+      if (graph.alive(v)) most = std::max(most, graph.candidates(v));
+    return most;
+  }
+  [[nodiscard]] bool cheap_to_search() const {
+    return widest() <= kCheapSearchCandidates && entries() <= kCheapSearchEntries;
+  }
+
+  PbqpGraph graph;
   pbqp::ReductionTrace trace;
-  const pbqp::ReductionCounts counts = pbqp::reduce(core, trace);
-  solution.stats["r0"] = counts.r0;
-  solution.stats["r1"] = counts.r1;
-  solution.stats["r2"] = counts.r2;
-  solution.stats["core_nodes"] = core.alive_count();
+  pbqp::ReductionCounts counts;
+};
+
+void describe(const Core& core, Solution& solution) {
+  solution.stats["r0"] = core.counts.r0;
+  solution.stats["r1"] = core.counts.r1;
+  solution.stats["r2"] = core.counts.r2;
+  solution.stats["core_nodes"] = core.graph.alive_count();
+  solution.stats["core_entries"] = core.entries();
 }
 
-// Root bound without search: reduce exactly, then bound the core with the dual.
-Cost root_bound(const PbqpGraph& graph, const Deadline& deadline, Assignment& rounded) {
-  PbqpGraph core = graph;
-  pbqp::ReductionTrace trace;
-  pbqp::reduce(core, trace);
-  pbqp::DualBound dual(core);
-  const Cost bound = trace.constant() + dual.run(200, kInfinity, deadline);
-  dual.round(rounded);
-  trace.back_propagate(rounded);
-  return bound;
+// Keeps `candidate` when it is cheaper than the solution's assignment.
+void keep_better(const Problem& problem, Assignment candidate, Solution& solution) {
+  if (!(problem.evaluate(candidate) < solution.cost)) return;
+  solution.assignment = std::move(candidate);
+  finish_solution(problem, solution);
+}
+
+// Proven when the bound meets the cost (an infinite bound proves infeasibility).
+bool bound_meets_cost(const Solution& solution) {
+  const Cost bound = *solution.lower_bound;
+  return !(solution.cost > bound + 1e-9 * (1.0 + std::abs(bound)));
 }
 
 class PbqpSolver final : public Solver {
@@ -49,47 +88,55 @@ class PbqpSolver final : public Solver {
     const Stopwatch clock;
     const Deadline deadline(options.time_limit_seconds);
     const PbqpGraph graph(problem);
+    const Core core(graph);
     Solution solution;
+    describe(core, solution);
     solution.assignment.assign(problem.node_count(), 0);
-    pbqp::solve_by_reduction(graph, solution.assignment);
-    pbqp::improve_locally(graph, solution.assignment);
-    finish_solution(problem, solution);
-    solution.stats["heuristic_cost"] = solution.cost;
-    describe_reductions(graph, solution);
-    if (options.branch_and_bound)
+    first_incumbent(problem, core, solution);
+    improve_with_dual(problem, core, deadline, solution);
+    solution.optimal = bound_meets_cost(solution);
+    if (options.branch_and_bound && (options.prove_optimality || core.cheap_to_search()) && !solution.optimal)
       search(problem, graph, deadline, solution);
-    else
-      bound_only(problem, graph, deadline, solution);
     solution.seconds = clock.seconds();
     return solution;
   }
 
  private:
+  // RN on the core, polished by local search: cheap, and a fallback for the dual phase.
+  static void first_incumbent(const Problem& problem, const Core& core, Solution& solution) {
+    pbqp::solve_by_reduction(core.graph, solution.assignment);
+    pbqp::improve_locally(core.graph, solution.assignment);
+    core.trace.back_propagate(solution.assignment);
+    finish_solution(problem, solution);
+    solution.stats["heuristic_cost"] = solution.cost;
+  }
+
+  // The dual phase: a bound for the core, and its rounding and fusion as incumbents.
+  static void improve_with_dual(const Problem& problem, const Core& core, const Deadline& deadline,
+                                Solution& solution) {
+    pbqp::DualBound dual(core.graph);
+    const Cost constant = core.trace.constant();
+    dual.run(kQuickIterations, solution.cost - constant, deadline);
+    solution.lower_bound = constant + dual.bound();
+    solution.stats["dual_iterations"] = dual.iterations();
+    if (!is_finite(dual.bound())) return;  // infeasible: nothing to round
+    Assignment improved = solution.assignment;
+    pbqp::improve_with_dual(core.graph, dual, kFusionEntries, improved);
+    core.trace.back_propagate(improved);
+    keep_better(problem, std::move(improved), solution);
+  }
+
   static void search(const Problem& problem, const PbqpGraph& graph, const Deadline& deadline, Solution& solution) {
     pbqp::BranchAndBound search(deadline);
     Assignment better = solution.assignment;
-    if (search.solve(graph, solution.cost, better)) {
-      solution.assignment = std::move(better);
-      finish_solution(problem, solution);
-    }
+    if (search.solve(graph, solution.cost, better)) keep_better(problem, std::move(better), solution);
     solution.optimal = search.complete();
-    solution.lower_bound = solution.optimal ? solution.cost : search.root_bound();
+    if (solution.optimal)
+      solution.lower_bound = solution.cost;
+    else if (std::isfinite(search.root_bound()))
+      solution.lower_bound = std::max(*solution.lower_bound, search.root_bound());
     solution.stats["bb_nodes"] = static_cast<double>(search.search_nodes());
     if (std::isfinite(search.root_bound())) solution.stats["root_bound"] = search.root_bound();
-  }
-
-  static void bound_only(const Problem& problem, const PbqpGraph& graph, const Deadline& deadline,
-                         Solution& solution) {
-    Assignment rounded = solution.assignment;
-    solution.lower_bound = root_bound(graph, deadline, rounded);
-    pbqp::improve_locally(graph, rounded);
-    if (problem.evaluate(rounded) < solution.cost) {
-      solution.assignment = std::move(rounded);
-      finish_solution(problem, solution);
-    }
-    // Proven when the bound meets the cost (an infinite bound proves infeasibility).
-    const Cost bound = *solution.lower_bound;
-    solution.optimal = !(solution.cost > bound + 1e-9 * (1.0 + std::abs(bound)));
   }
 };
 

@@ -63,4 +63,32 @@ TEST_CASE("an exhausted time limit still gives a valid, unproven answer with a b
   CHECK(answer.cost <= make_solver("greedy")->solve(problem, {}).cost);
 }
 
+TEST_CASE("the default fast path lands next to the optimum on 20-candidate-style cores") {
+  // Cores with many candidates per node are not searched by default: the answer comes from
+  // the dual phase (rounding + fusion). Measured worst case on these seeds: 0.14% above.
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    CAPTURE(seed);
+    const Problem problem = generate_instance({.structure = Structure::random_wiring, .nodes = 150, .candidates = 12,
+                                               .seed = seed, .forbidden_probability = 0.1});
+    const Solution optimum = make_solver("dp")->solve(problem, {});
+    const Solution fast = make_solver("pbqp")->solve(problem, {});
+    CHECK(fast.stats.at("core_nodes") > 0);
+    CHECK(!fast.stats.contains("bb_nodes"));
+    CHECK(testing::same_cost(problem.evaluate(fast.assignment), fast.cost));
+    CHECK(fast.cost <= optimum.cost * 1.002);
+    REQUIRE(fast.lower_bound);
+    CHECK(*fast.lower_bound <= optimum.cost + 1e-9);
+  }
+}
+
+TEST_CASE("prove_optimality searches large-candidate cores to a proof") {
+  const Problem problem = generate_instance(
+      {.structure = Structure::random_wiring, .nodes = 150, .candidates = 12, .seed = 2, .forbidden_probability = 0.1});
+  SolveOptions prove;
+  prove.prove_optimality = true;
+  const Solution proven = make_solver("pbqp")->solve(problem, prove);
+  CHECK(proven.optimal);
+  CHECK(testing::same_cost(proven.cost, make_solver("dp")->solve(problem, {}).cost));
+}
+
 }  // namespace layoutopt::solvers

@@ -6,6 +6,7 @@
 
 #include "pbqp/dual_bound.h"
 #include "pbqp/exact_component.h"
+#include "pbqp/fusion.h"
 #include "pbqp/local_search.h"
 #include "pbqp/reductions.h"
 
@@ -18,6 +19,8 @@ constexpr int kRootIterations = 200;
 constexpr int kInnerIterations = 40;
 // Components whose elimination tables fit in this many entries are finished exactly.
 constexpr double kEliminationEntries = 2e6;
+// The fusion heuristic's restricted tables: small, since it runs at every search node.
+constexpr double kFusionEntries = 2e5;
 
 // Sets candidates that cannot beat `limit` to infinity; fixes nodes left with one candidate.
 // Returns whether anything was fixed (then the caller re-reduces instead of branching).
@@ -116,11 +119,10 @@ std::optional<Cost> BranchAndBound::solve(PbqpGraph graph, Cost budget, Assignme
 std::optional<Cost> BranchAndBound::solve_component(PbqpGraph& graph, DualBound& dual, Cost budget,
                                                     Assignment& assignment) {
   Assignment incumbent = assignment;
-  dual.round(incumbent);
-  improve_locally(graph, incumbent);
   std::optional<Cost> best;
   Assignment best_assignment;
-  if (const Cost cost = graph_cost(graph, incumbent); cost < prune_threshold(budget)) {
+  const Cost cost = improve_with_dual(graph, dual, kFusionEntries, incumbent);
+  if (cost < prune_threshold(budget)) {
     best = cost;
     best_assignment = incumbent;
   }

@@ -42,7 +42,8 @@ CompressedMatrix::CompressedMatrix(const Matrix& matrix) {
   partial_.resize(std::max(core_.rows(), core_.cols()));
 }
 
-void CompressedMatrix::class_minima(const std::vector<int>& classes, const Vector& add, Vector& minima) {
+void CompressedMatrix::class_minima(const std::vector<int>& classes, const Eigen::Ref<const Vector>& add,
+                                    Vector& minima) {
   minima.setConstant(kInfinity);
   for (size_t k = 0; k < classes.size(); ++k) {
     double& slot = minima[classes[k]];
@@ -50,21 +51,20 @@ void CompressedMatrix::class_minima(const std::vector<int>& classes, const Vecto
   }
 }
 
-void CompressedMatrix::min_plus_over_cols(const Vector& col_add, Vector& out) const {
+void CompressedMatrix::min_plus_over_cols(const Eigen::Ref<const Vector>& col_add, Eigen::Ref<Vector> out) const {
   class_minima(col_class_, col_add, col_minima_);
   for (Eigen::Index r = 0; r < core_.rows(); ++r) partial_[r] = (core_.row(r).transpose() + col_minima_).minCoeff();
-  out.resize(rows());
   for (int i = 0; i < rows(); ++i) out[i] = partial_[row_class_[i]];
 }
 
-void CompressedMatrix::min_plus_over_rows(const Vector& row_add, Vector& out) const {
+void CompressedMatrix::min_plus_over_rows(const Eigen::Ref<const Vector>& row_add, Eigen::Ref<Vector> out) const {
   class_minima(row_class_, row_add, row_minima_);
   for (Eigen::Index c = 0; c < core_.cols(); ++c) partial_[c] = (core_.col(c) + row_minima_).minCoeff();
-  out.resize(cols());
   for (int j = 0; j < cols(); ++j) out[j] = partial_[col_class_[j]];
 }
 
-Cost CompressedMatrix::min_plus(const Vector& row_add, const Vector& col_add) const {
+Cost CompressedMatrix::min_plus(const Eigen::Ref<const Vector>& row_add,
+                                const Eigen::Ref<const Vector>& col_add) const {
   class_minima(row_class_, row_add, row_minima_);
   class_minima(col_class_, col_add, col_minima_);
   return ((core_.colwise() + row_minima_).rowwise() + col_minima_.transpose()).minCoeff();

@@ -21,16 +21,16 @@ class CompressedMatrix {
   /// Distinct rows times distinct columns, for statistics.
   [[nodiscard]] Eigen::Index core_size() const { return core_.size(); }
 
-  /// out[i] = min_j M(i, j) + col_add[j].
-  void min_plus_over_cols(const Vector& col_add, Vector& out) const;
-  /// out[j] = min_i M(i, j) + row_add[i].
-  void min_plus_over_rows(const Vector& row_add, Vector& out) const;
+  /// out[i] = min_j M(i, j) + col_add[j]; `out` has one entry per row.
+  void min_plus_over_cols(const Eigen::Ref<const Vector>& col_add, Eigen::Ref<Vector> out) const;
+  /// out[j] = min_i M(i, j) + row_add[i]; `out` has one entry per column.
+  void min_plus_over_rows(const Eigen::Ref<const Vector>& row_add, Eigen::Ref<Vector> out) const;
   /// min_ij M(i, j) + row_add[i] + col_add[j].
-  [[nodiscard]] Cost min_plus(const Vector& row_add, const Vector& col_add) const;
+  [[nodiscard]] Cost min_plus(const Eigen::Ref<const Vector>& row_add, const Eigen::Ref<const Vector>& col_add) const;
 
  private:
   // Per class, the least of `add` over its members (classes are fixed, values change).
-  static void class_minima(const std::vector<int>& classes, const Vector& add, Vector& minima);
+  static void class_minima(const std::vector<int>& classes, const Eigen::Ref<const Vector>& add, Vector& minima);
 
   std::vector<int> row_class_;  // row -> index of its distinct row in core_
   std::vector<int> col_class_;  // column -> index of its distinct column in core_

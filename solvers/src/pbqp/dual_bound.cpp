@@ -28,6 +28,9 @@ DualBound::DualBound(const PbqpGraph& graph) : graph_(graph), position_(graph.si
       if (!shared) shared = std::make_unique<CompressedMatrix>(*edge.costs);
       compressed_[e] = shared.get();
     }
+  Eigen::Index widest = 0;
+  for (int v : order_) widest = std::max(widest, unary_[v].size());
+  for (Vector* workspace : {&other_, &fresh_, &own_}) workspace->resize(widest);
   bound_ = compute_bound();
 }
 
@@ -37,23 +40,25 @@ Vector DualBound::node_costs(int v) const {
   return total;
 }
 
-void DualBound::negated_masked(int e, int v, Vector& out) const {
-  out = -phi(e, v);
-  for (int i = 0; i < out.size(); ++i)
-    if (!is_finite(unary_[v][i])) out[i] = kInfinity;
+Eigen::VectorBlock<Vector> DualBound::negated_masked(int e, int v, Vector& workspace) const {
+  const Vector& message = phi(e, v);
+  auto out = workspace.head(message.size());
+  for (int i = 0; i < message.size(); ++i) out[i] = is_finite(unary_[v][i]) ? -message[i] : kInfinity;
+  return out;
 }
 
 // Moves edge e's min-marginals into node v: afterwards min_j c'_e(i, j) = 0 for every i.
 void DualBound::collect(int e, int v) {
-  negated_masked(e, graph_.other(e, v), other_);
+  const auto other = negated_masked(e, graph_.other(e, v), other_);
+  auto fresh = fresh_.head(graph_.candidates(v));
   if (graph_.edge(e).u == v)
-    compressed_[e]->min_plus_over_cols(other_, fresh_);
+    compressed_[e]->min_plus_over_cols(other, fresh);
   else
-    compressed_[e]->min_plus_over_rows(other_, fresh_);
+    compressed_[e]->min_plus_over_rows(other, fresh);
   Vector& target = phi(e, v);
-  for (int i = 0; i < fresh_.size(); ++i) {
-    if (is_finite(fresh_[i])) {
-      target[i] = fresh_[i];
+  for (int i = 0; i < fresh.size(); ++i) {
+    if (is_finite(fresh[i])) {
+      target[i] = fresh[i];
     } else {
       unary_[v][i] = kInfinity;  // no finite partner on this edge: the candidate is dead
       target[i] = 0;
@@ -85,9 +90,7 @@ Cost DualBound::compute_bound() const {
     for (int e : graph_.incident(v)) {
       const GraphEdge& edge = graph_.edge(e);
       if (edge.u != v) continue;
-      negated_masked(e, edge.u, own_);
-      negated_masked(e, edge.v, other_);
-      total += compressed_[e]->min_plus(own_, other_);
+      total += compressed_[e]->min_plus(negated_masked(e, edge.u, own_), negated_masked(e, edge.v, other_));
     }
   }
   return total;

@@ -47,8 +47,8 @@ class DualBound {
  private:
   [[nodiscard]] Vector& phi(int e, int v) { return graph_.edge(e).u == v ? phi_u_[e] : phi_v_[e]; }
   [[nodiscard]] const Vector& phi(int e, int v) const { return graph_.edge(e).u == v ? phi_u_[e] : phi_v_[e]; }
-  /// -phi(e,v), with +infinity on dead candidates: what edge e may add for each of v's.
-  void negated_masked(int e, int v, Vector& out) const;
+  /// -phi(e,v), with +infinity on dead candidates, written to the head of `workspace`.
+  Eigen::VectorBlock<Vector> negated_masked(int e, int v, Vector& workspace) const;
   void collect(int e, int v);
   void update_node(int v, bool forward);
   [[nodiscard]] Cost compute_bound() const;
@@ -61,7 +61,8 @@ class DualBound {
   std::vector<Vector> phi_v_;  // per edge: message into its v end
   std::vector<const CompressedMatrix*> compressed_;  // per edge slot
   std::unordered_map<const Matrix*, std::unique_ptr<CompressedMatrix>> by_matrix_;
-  mutable Vector other_;  // workspace for one message update
+  // Workspaces sized for the widest node, so message updates never allocate.
+  mutable Vector other_;
   mutable Vector fresh_;
   mutable Vector own_;
   Cost bound_ = -kInfinity;

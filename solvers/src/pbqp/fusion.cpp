@@ -1,6 +1,7 @@
 #include "pbqp/fusion.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 
 #include "pbqp/exact_component.h"
@@ -10,10 +11,9 @@ namespace layoutopt::solvers::pbqp {
 
 namespace {
 
-// Widths tried, widest first: beyond four the tables of a width-5 core (inception) no
-// longer fit a few milliseconds, and two always keeps binary nodes fully open.
-constexpr int kWidestRestriction = 4;
-constexpr int kNarrowestRestriction = 2;
+// Candidates kept per node, most first: the largest restriction whose tables fit is used.
+// Two always keeps binary nodes fully open.
+constexpr std::array kWidths{4, 3, 2};
 
 // Each alive node's candidates, best reparametrised cost first.
 CandidateSets ranked_candidates(const PbqpGraph& graph, const DualBound& dual) {
@@ -46,7 +46,7 @@ CandidateSets restriction(const PbqpGraph& graph, const CandidateSets& ranked, i
 
 bool fuse_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_entries, Assignment& assignment) {
   const CandidateSets ranked = ranked_candidates(graph, dual);
-  for (int width = kWidestRestriction; width >= kNarrowestRestriction; --width) {
+  for (int width : kWidths) {
     Assignment trial = assignment;
     const auto optimum = solve_restricted(graph, restriction(graph, ranked, width, assignment), max_entries, trial);
     if (!optimum) continue;  // too wide: try fewer candidates per node
@@ -55,6 +55,15 @@ bool fuse_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_en
     return true;
   }
   return false;
+}
+
+Cost improve_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_entries, Assignment& assignment) {
+  Assignment rounded = assignment;
+  dual.round(rounded);
+  improve_locally(graph, rounded);
+  if (graph_cost(graph, rounded) < graph_cost(graph, assignment)) assignment = std::move(rounded);
+  if (fuse_with_dual(graph, dual, max_entries, assignment)) improve_locally(graph, assignment);
+  return graph_cost(graph, assignment);
 }
 
 }  // namespace layoutopt::solvers::pbqp

@@ -18,4 +18,9 @@ namespace layoutopt::solvers::pbqp {
 /// within the restriction when that is cheaper; returns whether it was.
 bool fuse_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_entries, Assignment& assignment);
 
+/// The dual-guided incumbent: the better of `assignment` and the dual's rounding (polished
+/// by local search), then fused with the dual's favourites and polished again.
+/// Writes it into `assignment` and returns its cost on the alive part of `graph`.
+Cost improve_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_entries, Assignment& assignment);
+
 }  // namespace layoutopt::solvers::pbqp

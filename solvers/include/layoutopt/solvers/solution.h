@@ -15,6 +15,10 @@ struct SolveOptions {
   double time_limit_seconds = 10.0;             ///< soft limit for anytime solvers (pbqp)
   size_t memory_budget_bytes = size_t{1} << 30;  ///< dp refuses above this, before allocating
   bool branch_and_bound = true;                  ///< pbqp: search for a proof of optimality
+  /// pbqp: search for the proof however large the problem (up to the time limit). Without
+  /// it the search only runs on small irreducible cores, where it takes milliseconds, and
+  /// large ones get the fast near-optimal answer with its lower bound.
+  bool prove_optimality = false;
   uint64_t exact_max_assignments = 10'000'000;   ///< exact refuses larger search spaces
 };
 
