@@ -24,7 +24,7 @@ struct CompareFlags {
   std::vector<std::string> problems;
   std::filesystem::path output = "compare-report";
   bool force = false;
-  std::vector<std::string> solvers{"greedy", "dp", "pbqp"};
+  std::vector<std::string> solvers{"greedy", "dp", "pbqp", "toulbar2"};
   std::vector<int> sizes{100, 300, 1000};
   std::vector<std::string> structures{"residual", "inception", "dense", "random", "grid"};
   int candidates = 20;

@@ -17,6 +17,7 @@ constexpr Entry kSolvers[] = {
     {"pbqp", make_pbqp_solver},
     {"exact", make_exact_solver},
     {"greedy", make_greedy_solver},
+    {"toulbar2", make_toulbar2_solver},
 };
 
 }  // namespace

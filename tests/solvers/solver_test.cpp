@@ -15,7 +15,7 @@ using testing::same_cost;
 TEST_CASE("the factory knows every solver and rejects unknown names") {
   for (const std::string& name : solver_names()) CHECK(make_solver(name)->name() == name);
   CHECK_THROWS_WITH_AS((void)make_solver("annealing"),
-                       "unknown solver 'annealing' (expected one of: dp, pbqp, exact, greedy)", SolverError);
+                       "unknown solver 'annealing' (expected one of: dp, pbqp, exact, greedy, toulbar2)", SolverError);
 }
 
 TEST_CASE("dp, pbqp and exact agree on hundreds of random small instances") {
