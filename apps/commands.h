@@ -17,5 +17,6 @@ void add_compare_command(CLI::App& app);
 void add_cpu_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 void add_bench_transforms_command(CLI::App& app);
+void add_plan_command(CLI::App& app);
 
 }  // namespace layoutopt::apps

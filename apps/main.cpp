@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   add_cpu_command(app);
   add_tune_command(app);
   add_bench_transforms_command(app);
+  add_plan_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,5 +1,7 @@
-// `layoutopt dot MODEL -o out.dot`: Graphviz drawing of a model (rendered to SVG when
-// the output ends in .svg and Graphviz is installed).
+// `layoutopt dot MODEL -o out.dot [--prepare] [--plan plan.json]`: Graphviz drawing of a
+// model (rendered to SVG when the output ends in .svg and Graphviz is installed). With a
+// plan: the prepared graph the plan was made for, coloured by the chosen layouts, with the
+// inserted transforms (measure/plan_dot.h).
 
 #include <iostream>
 
@@ -8,6 +10,7 @@
 #include "output_file.h"
 #include "layoutopt/graph/dot_export.h"
 #include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/measure/plan_dot.h"
 
 namespace layoutopt::apps {
 
@@ -17,7 +20,22 @@ struct DotFlags {
   ModelArgument model;
   OutputFile output;
   bool prepare = false;
+  std::string plan;
 };
+
+void run_dot(const DotFlags& flags) {
+  LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  // Plans are made for the prepared graph, so drawing one implies --prepare.
+  if (flags.prepare || !flags.plan.empty()) (void)graph::prepare_for_inference(model.graph);
+  flags.output.check_writable();
+  if (flags.plan.empty()) {
+    write_rendered_dot(graph::to_dot(model.graph), flags.output.path);
+    return;
+  }
+  const measure::Plan plan = measure::load_plan(flags.plan);
+  measure::validate_plan(plan, model.graph);
+  write_rendered_dot(graph::to_dot(model.graph, measure::plan_dot_style(plan, model.graph)), flags.output.path);
+}
 
 }  // namespace
 
@@ -27,11 +45,10 @@ void add_dot_command(CLI::App& app) {
   add_model_argument(*command, flags->model);
   add_output_option(*command, flags->output, ".dot file, or .svg/.png to render with Graphviz");
   command->add_flag("--prepare", flags->prepare, "draw the graph after batch-norm folding and epilogue fusion");
+  command->add_option("--plan", flags->plan,
+                      "draw a plan from `layoutopt plan`: layouts as colours, transforms as diamonds (implies --prepare)");
   command->callback([flags] {
-    LoadedModel model = load_model(flags->model.spec, flags->model.options);
-    if (flags->prepare) (void)graph::prepare_for_inference(model.graph);
-    flags->output.check_writable();
-    write_rendered_dot(graph::to_dot(model.graph), flags->output.path);
+    run_dot(*flags);
     std::cout << "wrote " << flags->output.path.string() << "\n";
   });
 }

@@ -63,4 +63,31 @@ DenseDesc dense_desc(const graph::Graph& graph, graph::NodeId id) {
   return {.batch = x[0], .in_features = x[1], .out_features = w[0], .epilogue = lower_epilogue(dense.epilogue)};
 }
 
+TensorDesc tensor_desc(const graph::Graph& graph, graph::ValueId value, int64_t block) {
+  const graph::Value& v = graph.value(value);
+  const graph::Shape& s = v.type.shape;
+  if (s.size() != 4)
+    throw KernelError("value '" + v.name + "' has rank " + std::to_string(s.size()) + ", NCHW[x]c needs rank 4");
+  return {.batch = s[0], .channels = s[1], .height = s[2], .width = s[3], .block = block};
+}
+
+Pool2dDesc pool2d_desc(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const auto& pool = op_of<graph::Pool2d>(graph, id);
+  const graph::Node& node = graph.node(id);
+  const graph::Shape& y = graph.value(node.output).type.shape;
+  return {.input = tensor_desc(graph, node.inputs[0], block),
+          .kind = pool.kind == graph::PoolKind::max ? PoolKind::max : PoolKind::average,
+          .kernel_h = pool.kernel.h,
+          .kernel_w = pool.kernel.w,
+          .stride_h = pool.stride.h,
+          .stride_w = pool.stride.w,
+          .pad_top = pool.pads.top,
+          .pad_left = pool.pads.left,
+          .pad_bottom = pool.pads.bottom,
+          .pad_right = pool.pads.right,
+          .count_include_pad = pool.count_include_pad,
+          .out_h = y[2],
+          .out_w = y[3]};
+}
+
 }  // namespace layoutopt::kernels

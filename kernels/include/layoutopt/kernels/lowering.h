@@ -5,6 +5,8 @@
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/conv2d_desc.h"
 #include "layoutopt/kernels/dense.h"
+#include "layoutopt/kernels/pool2d.h"
+#include "layoutopt/kernels/tensor_desc.h"
 
 namespace layoutopt::kernels {
 
@@ -13,5 +15,11 @@ namespace layoutopt::kernels {
 [[nodiscard]] Conv2dDesc conv2d_desc(const graph::Graph& graph, graph::NodeId node);
 /// Descriptor of a dense node; throws KernelError for any other operator.
 [[nodiscard]] DenseDesc dense_desc(const graph::Graph& graph, graph::NodeId node);
+/// A 4-D activation value stored in NCHW[block]c; throws KernelError for another rank.
+[[nodiscard]] TensorDesc tensor_desc(const graph::Graph& graph, graph::ValueId value, int64_t block);
+/// Descriptor of a pool2d node whose input is stored in NCHW[block]c (the output extents are
+/// the node's inferred ones, so ceil mode needs nothing special); throws KernelError for any
+/// other operator.
+[[nodiscard]] Pool2dDesc pool2d_desc(const graph::Graph& graph, graph::NodeId node, int64_t block);
 
 }  // namespace layoutopt::kernels

@@ -1,0 +1,130 @@
+// `layoutopt plan MODEL --records R --transforms T [--solver auto|dp|pbqp] [--threads N]
+//   -o plan.json [--force]`: picks every node's kernel and layout for the whole network at
+// once from measured costs (tuning records and the transform table) and writes the plan a
+// compile step follows. `--model-costs` uses the analytic model instead, so a plan can be
+// made before any tuning; the plan says its costs are modelled.
+
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "output_file.h"
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/measure/analytic_cost_model.h"
+#include "layoutopt/measure/cost_policy.h"
+#include "layoutopt/measure/cpu_info.h"
+#include "layoutopt/measure/measured_cost_source.h"
+#include "layoutopt/measure/planner.h"
+#include "layoutopt/measure/record_log.h"
+#include "layoutopt/measure/target.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+struct PlanFlags {
+  ModelArgument model;
+  OutputFile output;
+  std::string records;
+  std::string transforms;
+  bool model_costs = false;
+  std::string solver = "auto";
+  int threads = 0;
+  double time_limit_s = 10.0;
+};
+
+void require_file(const std::string& path, const std::string& what, const std::string& hint) {
+  if (path.empty()) throw std::runtime_error("give --" + what + " (or --model-costs to plan without measurements)");
+  if (!std::filesystem::exists(path)) throw std::runtime_error(what + " file '" + path + "' does not exist: " + hint);
+}
+
+measure::LoadedLog load_records(const PlanFlags& flags, const std::string& model, const std::string& target) {
+  require_file(flags.records, "records", "run `layoutopt tune " + model + " --records " + flags.records + "` first");
+  measure::LoadedLog log = measure::load_record_log(flags.records);
+  if (!log.issues.empty()) std::cerr << "warning: " << measure::describe_issues(flags.records, log.issues) << "\n";
+  if (auto warning = measure::foreign_target_warning(log.records, target)) std::cerr << "warning: " << *warning << "\n";
+  return log;
+}
+
+measure::TransformTable load_table(const PlanFlags& flags, const std::string& model) {
+  require_file(flags.transforms, "transforms",
+               "run `layoutopt bench-transforms " + model + " --records " + flags.records + " -o " + flags.transforms +
+                   "` first");
+  return measure::TransformTable::load(flags.transforms);
+}
+
+void print_result(const measure::PlanResult& result, const std::string& cost_source) {
+  const solvers::Solution& s = result.solution;
+  const measure::Plan& plan = result.plan;
+  std::cout << std::fixed << std::setprecision(4) << "costs:       " << plan.costs << " (" << cost_source << ")\n"
+            << "problem:     " << result.problem_nodes << " decision nodes, " << result.candidates
+            << " candidates offered\n"
+            << "solver:      " << result.solver << "\n";
+  if (!result.fallback_reason.empty()) std::cout << "             (dp refused: " << result.fallback_reason << ")\n";
+  std::cout << "cost:        " << s.cost << " ms\n"
+            << "optimal:     " << (s.optimal ? "yes (proven)" : "not proven") << "\n";
+  if (s.gap()) std::cout << "gap:         " << std::setprecision(3) << *s.gap() * 100 << " %\n";
+  std::cout << std::setprecision(4) << "seconds:     " << s.seconds << "\n"
+            << "transforms:  " << plan.transforms.size() << "\n"
+            << "predicted:   " << plan.predicted_ms << " ms = " << plan.kernel_ms() << " ms kernels + "
+            << plan.transform_ms() << " ms transforms" << (plan.costs == "modelled" ? " (modelled, not measured)" : "")
+            << "\n";
+}
+
+void run_plan(const PlanFlags& flags) {
+  flags.output.check_writable();
+  LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  (void)graph::prepare_for_inference(model.graph);
+  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
+  measure::PlannerOptions options{.solver = flags.solver, .solve = {}, .target = measure::host_target(threads),
+                                  .costs = flags.model_costs ? "modelled" : "measured"};
+  options.solve.time_limit_seconds = flags.time_limit_s;
+  std::unique_ptr<measure::CostSource> costs;
+  std::optional<measure::TransformTable> table;  // outlives `costs`, which points into it
+  if (flags.model_costs) {
+    costs = std::make_unique<measure::AnalyticCostModel>();
+  } else {
+    const measure::LoadedLog log = load_records(flags, flags.model.spec, options.target);
+    table = load_table(flags, flags.model.spec);
+    costs = std::make_unique<measure::MeasuredCostSource>(
+        model.graph, log.records, *table,
+        measure::MeasuredCostOptions{options.target, threads, measure::cost_policy(threads), flags.records,
+                                     flags.transforms, flags.model.spec});
+  }
+  const measure::PlanResult result = measure::plan_layouts(model.graph, *costs, options);
+  print_result(result, costs->name());
+  measure::save_plan(result.plan, flags.output.path);
+  std::cout << "wrote " << flags.output.path.string() << " (" << result.plan.nodes.size() << " nodes)\n";
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app) {
+  auto flags = std::make_shared<PlanFlags>();
+  CLI::App* command = app.add_subcommand(
+      "plan", "Choose every node's kernel and layout for the whole network (measured costs) and write a plan");
+  add_model_argument(*command, flags->model);
+  add_output_option(*command, flags->output, "plan file (JSON)");
+  auto* records = command->add_option("--records", flags->records, "tuning record log (from `layoutopt tune`)");
+  auto* transforms =
+      command->add_option("--transforms", flags->transforms, "transform table (from `layoutopt bench-transforms`)");
+  command->add_flag("--model-costs", flags->model_costs, "use the analytic cost model instead of measurements")
+      ->excludes(records)
+      ->excludes(transforms);
+  command->add_option("--solver", flags->solver, "auto: dp, or pbqp when dp refuses the problem")
+      ->check(CLI::IsMember({"auto", "dp", "pbqp"}))
+      ->capture_default_str();
+  command->add_option("--threads", flags->threads,
+                      "thread count the records and table were measured with (default: OpenMP's default)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--time-limit", flags->time_limit_s, "seconds pbqp may search")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command->callback([flags] { run_plan(*flags); });
+}
+
+}  // namespace layoutopt::apps

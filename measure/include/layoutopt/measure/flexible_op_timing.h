@@ -1,0 +1,48 @@
+#pragma once
+// Measured costs of the layout-flexible operators: pooling, global average pooling, add /
+// mul, concat, batch norm, relu / clip / sigmoid and pad on 4-D tensors. Each runs in any
+// NCHW[x]c layout (every operand in the same block), so its cost per block is measured by
+// compiling the blocked kernel from kernels/ and timing it on random data with the shared
+// cost procedure (cost_policy.h), exactly as transforms are timed: node and edge costs add up.
+//
+// Operators without a kernel of their own are timed on a stand-in that moves the same data,
+// and say so in their label: pad (a relu over the padded output: one read and one write of
+// it), clip with bounds other than [0, 6] (relu6), and add / mul with a broadcast other than
+// per-channel (a relu over the output).
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/measure/timing.h"
+
+namespace layoutopt::measure {
+
+/// What running one flexible node in one block costs and how it was run.
+struct FlexibleOpCost {
+  double ms = 0.0;
+  std::string label;     ///< "max_pool2d NCHW16c ow8", with "(stand-in: ...)" for proxies
+  std::string schedule;  ///< JSON: kernel, desc and schedule, what a compile step rebuilds
+};
+
+class FlexibleOpTimer {
+ public:
+  explicit FlexibleOpTimer(TimingPolicy policy) : policy_(policy) {}
+
+  /// True for the operators above when the node's output is 4-D (and concat joins channels).
+  [[nodiscard]] static bool handles(const graph::Graph& graph, graph::NodeId id);
+
+  /// Compiles and times node `id` with every tensor in NCHW[block]c (block 1: NCHW). Timed
+  /// once per distinct (kernel desc, block) and then served from memory, so the many
+  /// identical pools or adds of a network cost one measurement. Throws KernelError when the
+  /// block does not fit a tensor.
+  [[nodiscard]] FlexibleOpCost cost(const graph::Graph& graph, graph::NodeId id, int64_t block) const;
+
+ private:
+  TimingPolicy policy_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, FlexibleOpCost> cache_;
+};
+
+}  // namespace layoutopt::measure

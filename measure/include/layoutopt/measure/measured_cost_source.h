@@ -1,0 +1,91 @@
+#pragma once
+// MeasuredCostSource: the CostSource of real runs on this machine.
+//
+//  - conv2d / depthwise / grouped conv / dense: the best tuned config of the node's task per
+//    distinct (input layout, output layout) pair, read from a tuning record log with the
+//    tuner's own functions (summarize_history). A task without records is an error naming
+//    the node: run `layoutopt tune` first.
+//  - layout-flexible ops (flexible_op_timing.h): NCHW and every NCHW[x]c whose block divides
+//    all their tensors' channels (and that the table knows, see below), each compiled and
+//    timed once per (kernel desc, layout).
+//  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
+//    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
+//    input, and the others only appear on tiny classifier tensors at the end of a network.
+//  - transforms: the transform table's median time; 0 when both layouts place every element
+//    at the same offset. A missing entry is an error: run `layoutopt bench-transforms`.
+//
+// The solver asks for the transform time of every pair of layouts a tensor's producer and
+// readers may use, not only the pairs it will pick, so every layout offered for a tensor must
+// be one the table knows for that shape: bench-transforms times the layouts of the tuned
+// candidates (within 2x of the best) and plain NCHW. Candidates with another layout are
+// dropped before the solver sees them; a conv left without any is an error naming it.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "layoutopt/measure/cost_source.h"
+#include "layoutopt/measure/flexible_op_timing.h"
+#include "layoutopt/measure/measure_record.h"
+#include "layoutopt/measure/transform_table.h"
+#include "layoutopt/measure/tuning_task.h"
+
+namespace layoutopt::measure {
+
+struct MeasuredCostOptions {
+  std::string target;   ///< records and table entries of other targets are ignored
+  int threads = 1;      ///< thread count of the table entries to use
+  TimingPolicy policy;  ///< for flexible ops: the policy bench-transforms times with (cost_policy)
+  std::filesystem::path records_path = "tune.jsonl";     ///< for messages only
+  std::filesystem::path table_path = "transforms.json";  ///< for messages only
+  std::string model;  ///< MODEL as the user gave it, for messages; empty: the graph's name
+};
+
+class MeasuredCostSource final : public CostSource {
+ public:
+  /// Reads the tuned candidates of `graph`'s tasks from `records` once; `graph` and `table`
+  /// must outlive the source, which answers only for `graph`.
+  MeasuredCostSource(const graph::Graph& graph, const std::vector<MeasureRecord>& records,
+                     const TransformTable& table, MeasuredCostOptions options);
+
+  [[nodiscard]] std::string name() const override { return "tuning records and transform table"; }
+  /// Throws std::runtime_error naming the node for an untuned task, a node of another graph
+  /// or a conv none of whose tuned layouts the table knows.
+  [[nodiscard]] std::vector<NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const override;
+  /// Throws std::runtime_error naming the shape and layouts for a missing table entry.
+  [[nodiscard]] double transform_ms(const graph::Shape& shape, const layout::Layout& from,
+                                    const layout::Layout& to) const override;
+
+  /// Tasks of the graph with no record for the target (empty when everything is tuned).
+  [[nodiscard]] const std::vector<std::string>& untuned_tasks() const { return untuned_; }
+
+ private:
+  [[nodiscard]] std::vector<NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;
+  [[nodiscard]] std::vector<NodeCandidate> flexible_candidates(const graph::Graph& graph, graph::NodeId id) const;
+  /// NCHW[block]c for the node's output and activation inputs; nullopt when the table cannot
+  /// price one of them.
+  [[nodiscard]] std::optional<NodeCandidate> blocked_layouts(const graph::Graph& graph, graph::NodeId id,
+                                                             int64_t block) const;
+  /// The flexible op's cost, with the node named when its kernel cannot be built.
+  [[nodiscard]] FlexibleOpCost timed(const graph::Graph& graph, graph::NodeId id, int64_t block) const;
+  /// Whether the table can price every transform of `shape` to and from `layout`.
+  [[nodiscard]] bool priceable(const graph::Shape& shape, const layout::Layout& layout) const;
+  [[nodiscard]] std::string model_spec() const;
+  [[nodiscard]] std::string tune_hint() const;
+  [[nodiscard]] std::string bench_hint() const;
+
+  const graph::Graph* graph_;
+  const TransformTable* table_;
+  MeasuredCostOptions options_;
+  FlexibleOpTimer flexible_;
+  std::vector<TuningTask> tasks_;
+  std::map<graph::NodeId, size_t> task_of_;                  // conv/dense node -> task
+  std::vector<std::vector<NodeCandidate>> tuned_;            // by task: best per layout pair
+  std::map<graph::Shape, std::set<std::string>> table_layouts_;  // layouts the table has per shape
+  std::vector<std::string> untuned_;
+};
+
+}  // namespace layoutopt::measure

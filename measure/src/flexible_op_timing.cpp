@@ -1,0 +1,179 @@
+#include "layoutopt/measure/flexible_op_timing.h"
+
+#include <algorithm>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "layoutopt/graph/tensor_type.h"
+#include "layoutopt/kernels/activation.h"
+#include "layoutopt/kernels/batch_norm.h"
+#include "layoutopt/kernels/concat.h"
+#include "layoutopt/kernels/elementwise_binary.h"
+#include "layoutopt/kernels/global_avg_pool.h"
+#include "layoutopt/kernels/lowering.h"
+#include "layoutopt/measure/cost_policy.h"
+#include "layoutopt/measure/random_fill.h"
+#include "layoutopt/measure/transform_enumeration.h"
+
+namespace layoutopt::measure {
+
+namespace {
+
+using nlohmann::json;
+using Kernels = std::vector<kernels::Kernel>;
+
+/// A flexible node lowered for one block: what it runs (the cache key and the plan's
+/// payload) and how to compile it.
+struct BlockedOp {
+  json schedule;  ///< {"kernel", "desc", "schedule"[, "stand_in_for"]}
+  std::string schedule_text;
+  std::function<Kernels()> compile;
+};
+
+BlockedOp blocked_op(const std::string& kernel, const std::string& desc, json schedule, std::string schedule_text,
+                     std::function<Kernels()> compile, const std::string& stand_in_for = {}) {
+  json text = {{"kernel", kernel}, {"desc", desc}, {"schedule", std::move(schedule)}};
+  if (!stand_in_for.empty()) text["stand_in_for"] = stand_in_for;
+  return {std::move(text), std::move(schedule_text), std::move(compile)};
+}
+
+BlockedOp activation(kernels::TensorDesc tensor, kernels::ActivationOp op, const std::string& stand_in_for = {}) {
+  const kernels::ActivationDesc desc{tensor, op};
+  const kernels::ElementwiseSchedule schedule;
+  return blocked_op("activation", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
+                    [=] { return Kernels{kernels::compile_activation(desc, schedule)}; }, stand_in_for);
+}
+
+BlockedOp clip(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  const auto& c = std::get<graph::Clip>(node.op);
+  const bool relu6 = c.min == 0.0f && c.max == 6.0f;
+  return activation(kernels::tensor_desc(graph, node.output, block), kernels::ActivationOp::relu6,
+                    relu6 ? "" : "clip");
+}
+
+// Same-shape operands, or a per-(n, c) factor broadcast over H and W (either side); any other
+// broadcast streams the output once on a stand-in.
+BlockedOp binary(const graph::Graph& graph, const graph::Node& node, int64_t block, kernels::BinaryOp op) {
+  const kernels::TensorDesc out = kernels::tensor_desc(graph, node.output, block);
+  const graph::Shape& a = graph.value(node.inputs[0]).type.shape;
+  const graph::Shape& b = graph.value(node.inputs[1]).type.shape;
+  const graph::Shape per_channel{out.batch, out.channels, 1, 1};
+  const bool same = a == b;
+  if (!same && !(a == per_channel || b == per_channel))
+    return activation(out, kernels::ActivationOp::relu, kernels::to_string(op));
+  const kernels::ElementwiseBinaryDesc desc{out, op, !same};
+  const kernels::ElementwiseSchedule schedule;
+  return blocked_op("elementwise_binary", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
+                    [=] { return Kernels{kernels::compile_elementwise_binary(desc, schedule)}; });
+}
+
+BlockedOp batch_norm(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  const kernels::BatchNormDesc desc{kernels::tensor_desc(graph, node.output, block)};
+  const kernels::ElementwiseSchedule schedule;
+  return blocked_op("batch_norm", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
+                    [=] { return Kernels{kernels::compile_batch_norm(desc, schedule)}; });
+}
+
+BlockedOp pool(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const kernels::Pool2dDesc desc = kernels::pool2d_desc(graph, id, block);
+  const kernels::Pool2dSchedule schedule = kernels::pool2d_default_schedule(desc);
+  return blocked_op("pool2d", desc.str(), {{"ow_bn", schedule.ow_bn}}, schedule.str(),
+                    [=] { return Kernels{kernels::compile_pool2d(desc, schedule)}; });
+}
+
+BlockedOp global_pool(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  const kernels::TensorDesc input = kernels::tensor_desc(graph, node.inputs[0], block);
+  return blocked_op("global_avg_pool", input.str(), json::object(), "",
+                    [=] { return Kernels{kernels::compile_global_avg_pool(input)}; });
+}
+
+BlockedOp concat(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  kernels::ConcatDesc desc{.inputs = {}, .out_block = block};
+  for (graph::ValueId input : node.inputs) desc.inputs.push_back(kernels::tensor_desc(graph, input, block));
+  return blocked_op("concat", desc.str(), json::object(), "", [=] { return kernels::compile_concat(desc); });
+}
+
+BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const graph::Node& node = graph.node(id);
+  return std::visit(
+      [&](const auto& op) -> BlockedOp {
+        using Op = std::decay_t<decltype(op)>;
+        const auto out = [&] { return kernels::tensor_desc(graph, node.output, block); };
+        if constexpr (std::is_same_v<Op, graph::Pool2d>) return pool(graph, id, block);
+        else if constexpr (std::is_same_v<Op, graph::GlobalAvgPool>) return global_pool(graph, node, block);
+        else if constexpr (std::is_same_v<Op, graph::Concat>) return concat(graph, node, block);
+        else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, node, block);
+        else if constexpr (std::is_same_v<Op, graph::Add>) return binary(graph, node, block, kernels::BinaryOp::add);
+        else if constexpr (std::is_same_v<Op, graph::Mul>) return binary(graph, node, block, kernels::BinaryOp::mul);
+        else if constexpr (std::is_same_v<Op, graph::Relu>) return activation(out(), kernels::ActivationOp::relu);
+        else if constexpr (std::is_same_v<Op, graph::Sigmoid>) return activation(out(), kernels::ActivationOp::sigmoid);
+        else if constexpr (std::is_same_v<Op, graph::Clip>) return clip(graph, node, block);
+        else if constexpr (std::is_same_v<Op, graph::Pad>) return activation(out(), kernels::ActivationOp::relu, "pad");
+        else throw std::logic_error("node '" + node.name + "' (" + graph::op_name(node.op) + ") is not layout-flexible");
+      },
+      node.op);
+}
+
+/// One buffer size for every operand: the largest tensor the node touches. Kernels read only
+/// what their layout needs, so the slack costs memory, not time.
+size_t operand_floats(const graph::Graph& graph, const graph::Node& node) {
+  int64_t floats = graph::element_count(graph.value(node.output).type.shape);
+  for (graph::ValueId input : node.inputs) floats = std::max(floats, graph::element_count(graph.value(input).type.shape));
+  return static_cast<size_t>(floats);
+}
+
+double time_kernels(const Kernels& kernels, size_t floats, const TimingPolicy& policy) {
+  std::vector<float> input(floats), weight(floats), bias(floats), residual(floats), output(floats);
+  fill_random(input, 1);
+  fill_random(weight, 2);
+  fill_random(bias, 3);
+  fill_random(residual, 4);
+  fill_random(output, 5);  // first-touch the output so page faults are not timed
+  const kernels::KernelArgs args{input.data(), weight.data(), bias.data(), residual.data(), output.data()};
+  // Concat is one copy kernel per input, run one after another as an executor would.
+  return time_cost(policy, [&] {
+           for (const kernels::Kernel& kernel : kernels) kernel(args);
+         }).ms.median;
+}
+
+std::string label_of(const graph::Node& node, int64_t block, const BlockedOp& op) {
+  std::string label = blocked_layout(4, block) + " " + graph::op_name(node.op);
+  if (!op.schedule_text.empty()) label += " " + op.schedule_text;
+  if (op.schedule.contains("stand_in_for"))
+    label += " (stand-in: " + op.schedule.at("kernel").get<std::string>() + " timed)";
+  return label;
+}
+
+}  // namespace
+
+bool FlexibleOpTimer::handles(const graph::Graph& graph, graph::NodeId id) {
+  const graph::Node& node = graph.node(id);
+  if (graph.value(node.output).type.shape.size() != 4) return false;
+  return std::visit(
+      [](const auto& op) {
+        using Op = std::decay_t<decltype(op)>;
+        if constexpr (std::is_same_v<Op, graph::Concat>) return op.axis == 1 || op.axis == -3;
+        return std::is_same_v<Op, graph::Pool2d> || std::is_same_v<Op, graph::GlobalAvgPool> ||
+               std::is_same_v<Op, graph::BatchNorm> || std::is_same_v<Op, graph::Add> ||
+               std::is_same_v<Op, graph::Mul> || std::is_same_v<Op, graph::Relu> ||
+               std::is_same_v<Op, graph::Sigmoid> || std::is_same_v<Op, graph::Clip> ||
+               std::is_same_v<Op, graph::Pad>;
+      },
+      node.op);
+}
+
+FlexibleOpCost FlexibleOpTimer::cost(const graph::Graph& graph, graph::NodeId id, int64_t block) const {
+  const graph::Node& node = graph.node(id);
+  const BlockedOp op = lower(graph, id, block);
+  const std::string key = op.schedule.dump();
+  // Held while timing too: concurrent timings would disturb each other anyway.
+  std::lock_guard lock(mutex_);
+  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
+  FlexibleOpCost cost{time_kernels(op.compile(), operand_floats(graph, node), policy_),
+                      label_of(node, block, op), key};
+  cache_.emplace(key, cost);
+  return cost;
+}
+
+}  // namespace layoutopt::measure

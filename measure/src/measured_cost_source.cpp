@@ -1,0 +1,202 @@
+#include "layoutopt/measure/measured_cost_source.h"
+
+#include <nlohmann/json.hpp>
+#include <numeric>
+#include <optional>
+#include <stdexcept>
+
+#include "layoutopt/graph/statistics.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/layout/transform.h"
+#include "layoutopt/measure/transform_enumeration.h"
+#include "layoutopt/measure/tuning_session.h"
+
+namespace layoutopt::measure {
+
+namespace {
+
+using layout::Layout;
+
+/// Kernels report NCHW as NCHW1c; the problem must see one spelling per layout, so every
+/// layout is rewritten as blocked_layout (block 1 = the plain layout).
+Layout normalized(const Layout& layout, size_t rank) { return Layout::parse(blocked_layout(rank, layout.block_of('C'))); }
+
+bool same_memory(const graph::Shape& shape, const Layout& a, const Layout& b) {
+  return a == b || layout::LayoutTransform::for_activation(shape, a, b).path() == layout::TransformPath::identity;
+}
+
+std::string knob_text(const std::map<std::string, int64_t>& knobs) {
+  std::string text;
+  for (const auto& [name, value] : knobs) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
+}
+
+NodeCandidate tuned_candidate(const TuningTask& task, const LayoutCandidate& tuned) {
+  const size_t rank = task.op.family() == kernels::OpFamily::dense ? 2 : 4;
+  const std::map<std::string, int64_t> knobs = task.op.knobs(tuned.index);
+  const nlohmann::json payload = {{"kind", "tuned"},
+                                  {"task", task.name},
+                                  {"family", kernels::to_string(task.op.family())},
+                                  {"config_index", tuned.index},
+                                  {"knobs", knobs}};
+  return {.inputs = {normalized(tuned.layouts.input, rank)},
+          .output = normalized(tuned.layouts.output, rank),
+          .ms = tuned.seconds * 1e3,
+          .label = knob_text(knobs),
+          .payload = payload.dump()};
+}
+
+std::string shape_text(const graph::Shape& shape) { return graph::to_string(shape); }
+
+NodeCandidate canonical_candidate(const graph::Graph& graph, graph::NodeId id) {
+  NodeCandidate candidate{.output = layout::canonical_data_layout(graph.value(graph.node(id).output).type.shape.size()),
+                          .ms = 0.0,
+                          .label = "canonical (not timed: 0 ms)",
+                          .payload = R"({"kind":"canonical"})"};
+  for (graph::ValueId input : activation_inputs(graph, id))
+    candidate.inputs.push_back(layout::canonical_data_layout(graph.value(input).type.shape.size()));
+  return candidate;
+}
+
+/// Blocks dividing the channels of every activation tensor of the node: the divisors of their
+/// greatest common divisor. Tuned convs use blocks such as 24 or 40, so powers of two are not
+/// enough; the table decides which of these are offered (priceable).
+std::vector<int64_t> common_blocks(const graph::Graph& graph, graph::NodeId id) {
+  int64_t channels = graph.value(graph.node(id).output).type.shape[1];
+  for (graph::ValueId input : activation_inputs(graph, id)) channels = std::gcd(channels, graph.value(input).type.shape[1]);
+  std::vector<int64_t> blocks;
+  for (int64_t block = 1; block <= channels; ++block)
+    if (channels % block == 0) blocks.push_back(block);
+  return blocks;
+}
+
+}  // namespace
+
+MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vector<MeasureRecord>& records,
+                                       const TransformTable& table, MeasuredCostOptions options)
+    : graph_(&graph), table_(&table), options_(std::move(options)), flexible_(options_.policy),
+      tasks_(extract_tasks(graph)) {
+  // One config per layout pair: only the cheapest of a pair can be optimal.
+  TunerOptions tuner;
+  tuner.top_k = 1;
+  const SessionResult known = summarize_history(tasks_, records, options_.target, tuner);
+  for (size_t t = 0; t < tasks_.size(); ++t) {
+    for (graph::NodeId node : tasks_[t].nodes) task_of_[node] = t;
+    std::vector<NodeCandidate>& kept = tuned_.emplace_back();
+    for (const LayoutCandidate& candidate : known.tasks[t].candidates) kept.push_back(tuned_candidate(tasks_[t], candidate));
+    if (kept.empty()) untuned_.push_back(tasks_[t].key());
+  }
+  for (const TransformEntry& entry : table.entries()) {
+    if (entry.target != options_.target || entry.threads != options_.threads) continue;
+    table_layouts_[entry.key.shape].insert(entry.key.src);
+    table_layouts_[entry.key.shape].insert(entry.key.dst);
+  }
+}
+
+std::string MeasuredCostSource::model_spec() const {
+  return options_.model.empty() ? graph_->name() : options_.model;
+}
+
+std::string MeasuredCostSource::tune_hint() const {
+  return "run `layoutopt tune " + model_spec() + " --records " + options_.records_path.string() +
+         " --threads " + std::to_string(options_.threads) + "` first";
+}
+
+std::string MeasuredCostSource::bench_hint() const {
+  return "run `layoutopt bench-transforms " + model_spec() + " --records " + options_.records_path.string() +
+         " -o " + options_.table_path.string() + " --threads " + std::to_string(options_.threads) + "`";
+}
+
+std::vector<NodeCandidate> MeasuredCostSource::candidates(const graph::Graph& graph, graph::NodeId id) const {
+  if (&graph != graph_)
+    throw std::runtime_error("measured costs were read for graph '" + graph_->name() + "', not for node '" +
+                             graph.node(id).name + "' of another graph");
+  if (graph::has_workload(graph.node(id))) return tuned_candidates(graph, id);
+  if (FlexibleOpTimer::handles(graph, id)) return flexible_candidates(graph, id);
+  return {canonical_candidate(graph, id)};
+}
+
+std::vector<NodeCandidate> MeasuredCostSource::tuned_candidates(const graph::Graph& graph, graph::NodeId id) const {
+  const graph::Node& node = graph.node(id);
+  const std::vector<NodeCandidate>& tuned = tuned_.at(task_of_.at(id));
+  if (tuned.empty())
+    throw std::runtime_error("node '" + node.name + "' (" + graph::workload_of(graph, id).signature() +
+                             ") has no tuning records for target '" + options_.target + "' in " +
+                             options_.records_path.string() + " (" + std::to_string(untuned_.size()) + " of " +
+                             std::to_string(tasks_.size()) + " tasks are untuned): " + tune_hint());
+  const graph::Shape& in = graph.value(node.inputs[0]).type.shape;
+  const graph::Shape& out = graph.value(node.output).type.shape;
+  const bool residual = activation_inputs(graph, id).size() == 2;  // a fused residual reads the output's layout
+  std::vector<NodeCandidate> kept;
+  for (NodeCandidate candidate : tuned) {
+    if (!priceable(in, candidate.inputs[0]) || !priceable(out, candidate.output)) continue;
+    if (residual) candidate.inputs.push_back(candidate.output);
+    kept.push_back(std::move(candidate));
+  }
+  if (kept.empty())
+    throw std::runtime_error("none of the " + std::to_string(tuned.size()) + " tuned layouts of node '" + node.name +
+                             "' (input " + shape_text(in) + ", output " + shape_text(out) +
+                             ") has transform times in " + options_.table_path.string() + ": " + bench_hint());
+  return kept;
+}
+
+std::vector<NodeCandidate> MeasuredCostSource::flexible_candidates(const graph::Graph& graph, graph::NodeId id) const {
+  std::vector<NodeCandidate> result;
+  for (int64_t block : common_blocks(graph, id)) {
+    std::optional<NodeCandidate> candidate = blocked_layouts(graph, id, block);
+    if (!candidate) continue;
+    const FlexibleOpCost cost = timed(graph, id, block);
+    candidate->ms = cost.ms;
+    candidate->label = cost.label;
+    candidate->payload = nlohmann::json{{"kind", "flexible"}, {"kernel", nlohmann::json::parse(cost.schedule)}}.dump();
+    result.push_back(std::move(*candidate));
+  }
+  return result;
+}
+
+std::optional<NodeCandidate> MeasuredCostSource::blocked_layouts(const graph::Graph& graph, graph::NodeId id,
+                                                                 int64_t block) const {
+  const graph::Shape& out = graph.value(graph.node(id).output).type.shape;
+  NodeCandidate candidate{.output = Layout::parse(blocked_layout(out.size(), block))};
+  if (!priceable(out, candidate.output)) return std::nullopt;
+  for (graph::ValueId input : activation_inputs(graph, id)) {
+    const graph::Shape& shape = graph.value(input).type.shape;
+    candidate.inputs.push_back(Layout::parse(blocked_layout(shape.size(), block)));
+    if (!priceable(shape, candidate.inputs.back())) return std::nullopt;
+  }
+  return candidate;
+}
+
+FlexibleOpCost MeasuredCostSource::timed(const graph::Graph& graph, graph::NodeId id, int64_t block) const {
+  try {
+    return flexible_.cost(graph, id, block);
+  } catch (const kernels::KernelError& e) {
+    throw std::runtime_error("cannot time node '" + graph.node(id).name + "' (" + graph::op_name(graph.node(id).op) +
+                             ") in " + blocked_layout(4, block) + ": " + e.what());
+  }
+}
+
+bool MeasuredCostSource::priceable(const graph::Shape& shape, const Layout& layout) const {
+  const Layout plain = layout::canonical_data_layout(shape.size());
+  if (layout == plain) return true;
+  const auto known = table_layouts_.find(shape);
+  if (known != table_layouts_.end() && known->second.contains(layout.str())) return true;
+  // Same memory as the plain layout (e.g. NCHW16c of [1, C, 1, 1]): priced as plain.
+  return same_memory(shape, layout, plain);
+}
+
+double MeasuredCostSource::transform_ms(const graph::Shape& shape, const Layout& from, const Layout& to) const {
+  if (same_memory(shape, from, to)) return 0.0;
+  // A layout with the plain layout's memory order is looked up as the plain layout.
+  const Layout plain = layout::canonical_data_layout(shape.size());
+  const Layout src = same_memory(shape, from, plain) ? plain : from;
+  const Layout dst = same_memory(shape, to, plain) ? plain : to;
+  const TransformEntry* entry = table_->find(options_.target, options_.threads, {shape, src.str(), dst.str()});
+  if (entry == nullptr)
+    throw std::runtime_error("transform table " + options_.table_path.string() + " has no time for " +
+                             shape_text(shape) + " " + src.str() + " -> " + dst.str() + " on '" + options_.target +
+                             "': " + bench_hint());
+  return entry->median_ms;
+}
+
+}  // namespace layoutopt::measure

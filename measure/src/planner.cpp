@@ -1,0 +1,43 @@
+#include "layoutopt/measure/planner.h"
+
+#include <stdexcept>
+
+#include "layoutopt/measure/layout_problem.h"
+#include "layoutopt/solvers/error.h"
+#include "layoutopt/solvers/solver.h"
+
+namespace layoutopt::measure {
+
+namespace {
+
+struct Solved {
+  solvers::Solution solution;
+  std::string solver;
+  std::string fallback_reason;
+};
+
+Solved solve(const solvers::Problem& problem, const PlannerOptions& options) {
+  if (options.solver != "auto")
+    return {solvers::make_solver(options.solver)->solve(problem, options.solve), options.solver, ""};
+  try {
+    return {solvers::make_solver("dp")->solve(problem, options.solve), "dp", ""};
+  } catch (const solvers::SolverError& refusal) {
+    return {solvers::make_solver("pbqp")->solve(problem, options.solve), "pbqp", refusal.what()};
+  }
+}
+
+}  // namespace
+
+PlanResult plan_layouts(const graph::Graph& graph, const CostSource& costs, const PlannerOptions& options) {
+  const LayoutProblem problem(graph, costs);
+  Solved solved = solve(problem.problem(), options);
+  if (!solved.solution.feasible)
+    throw std::runtime_error("solver " + solved.solver + " found no finite-cost layout assignment for '" +
+                             graph.name() + "'");
+  const LayoutAssignment assignment = problem.decode(solved.solution.assignment, costs);
+  Plan plan = make_plan(graph, assignment, {options.target, options.costs, solved.solver});
+  return {std::move(plan), std::move(solved.solution), solved.solver, solved.fallback_reason,
+          problem.problem().node_count(), problem.offered_candidates()};
+}
+
+}  // namespace layoutopt::measure

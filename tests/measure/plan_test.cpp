@@ -1,0 +1,200 @@
+// Plans: the file round trip, refusing a plan made for another graph, and the measured cost
+// source feeding the planner from a synthetic record log and transform table. No timing is
+// asserted: the flexible ops are timed, but only their presence in the plan is checked.
+
+#include "layoutopt/measure/plan.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/measure/analytic_cost_model.h"
+#include "layoutopt/measure/measured_cost_source.h"
+#include "layoutopt/measure/plan_dot.h"
+#include "layoutopt/measure/planner.h"
+#include "layoutopt/measure/record_log.h"
+#include "layoutopt/measure/tuning_session.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt;
+using measure::testing::ScratchFile;
+
+namespace {
+
+constexpr const char* kTarget = "llvm -mcpu=test-cpu -num-cores=1";
+
+struct TinyOptions {
+  std::string conv2_name = "conv2";
+  int64_t conv1_stride = 1;
+};
+
+/// x[1,16,8,8] -> conv1 3x3 -> relu -> max pool 2x2 -> conv2 1x1 -> global pool -> flatten -> fc.
+graph::Graph tiny_graph(const TinyOptions& options = {}) {
+  graph::Graph g("tiny");
+  const auto seeded = [](int64_t count) { return graph::WeightData::seeded({1}, count); };
+  const auto x = g.add_input("x", {{1, 16, 8, 8}});
+  const auto w1 = g.add_parameter("conv1.weight", {32, 16, 3, 3}, seeded(32 * 16 * 9));
+  const auto c1 = g.add_node(
+      "conv1", graph::Conv2d{.kernel = {3, 3}, .stride = {options.conv1_stride, options.conv1_stride}, .pads = {1, 1, 1, 1}},
+      {x, w1});
+  const auto r1 = g.add_node("relu1", graph::Relu{}, {c1});
+  const auto p1 = g.add_node("pool1", graph::Pool2d{.kernel = {2, 2}, .stride = {2, 2}}, {r1});
+  const auto w2 = g.add_parameter("conv2.weight", {32, 32, 1, 1}, seeded(32 * 32));
+  const auto c2 = g.add_node(options.conv2_name, graph::Conv2d{}, {p1, w2});
+  const auto gp = g.add_node("gap", graph::GlobalAvgPool{}, {c2});
+  const auto fl = g.add_node("flatten", graph::Flatten{}, {gp});
+  const auto wd = g.add_parameter("fc.weight", {10, 32}, seeded(10 * 32));
+  g.add_output(g.add_node("fc", graph::Dense{}, {fl, wd}));
+  return g;
+}
+
+/// One record per distinct layout pair of each task (up to 6), the later pairs slower.
+void write_records(const std::filesystem::path& path, const std::vector<measure::TuningTask>& tasks) {
+  measure::RecordWriter writer(path);
+  for (const measure::TuningTask& task : tasks) {
+    std::set<std::pair<std::string, std::string>> pairs;
+    for (int64_t index = 0; index < task.op.space().size() && pairs.size() < 6; ++index) {
+      const kernels::OpLayouts layouts = task.op.layouts(index);
+      if (!pairs.insert({layouts.input.str(), layouts.output.str()}).second) continue;
+      measure::MeasureResult result;
+      result.costs_s = {1e-5 * static_cast<double>(pairs.size())};
+      writer.append(measure::make_record(kTarget, task, index, result));
+    }
+  }
+}
+
+/// Every transform bench-transforms would time for the graph, 1 us each.
+measure::TransformTable synthetic_table(const graph::Graph& graph) {
+  measure::TransformTable table;
+  for (const measure::TransformKey& key : measure::enumerate_transforms(graph))
+    table.insert({kTarget, 1, key, 0.001, 0.001, 0.001, 5, 0});
+  return table;
+}
+
+measure::MeasuredCostOptions fast_options(const std::filesystem::path& records) {
+  measure::TimingPolicy policy{.warmup_runs = 1, .min_repeats = 2, .min_repeat_ms = 0.2, .threads = 1};
+  return {kTarget, 1, policy, records, "t.json"};
+}
+
+measure::LayoutAssignment analytic_assignment(const graph::Graph& graph, const measure::CostSource& costs) {
+  const measure::LayoutProblem problem(graph, costs);
+  std::vector<int> first(problem.problem().node_count(), 0);  // any assignment will do for a plan
+  return problem.decode(first, costs);
+}
+
+measure::Plan analytic_plan(const graph::Graph& graph) {
+  const measure::AnalyticCostModel model;
+  return measure::make_plan(graph, analytic_assignment(graph, model), {kTarget, "modelled", "none"});
+}
+
+}  // namespace
+
+TEST_CASE("a plan survives the JSON round trip") {
+  const graph::Graph g = tiny_graph();
+  measure::Plan plan = analytic_plan(g);
+  plan.transforms.push_back({"conv1", "NCHW16c", "NCHW8c", 0.012});
+  const ScratchFile file("plan.json");
+  measure::save_plan(plan, file.path());
+  const measure::Plan loaded = measure::load_plan(file.path());
+  CHECK(measure::to_json(loaded) == measure::to_json(plan));
+  CHECK(loaded.nodes.at(0).workload == plan.nodes.at(0).workload);
+  CHECK(!loaded.nodes.at(0).workload.empty());
+  CHECK(loaded.transforms.at(0).to == "NCHW8c");
+  CHECK_THROWS_WITH_AS(measure::plan_from_json(nlohmann::json{{"format", "something-else"}}),
+                       doctest::Contains("not a plan"), measure::PlanError);
+}
+
+TEST_CASE("validate_plan rejects a plan made for another graph") {
+  const measure::Plan plan = analytic_plan(tiny_graph());
+  CHECK_NOTHROW(measure::validate_plan(plan, tiny_graph()));
+  CHECK_THROWS_WITH_AS(measure::validate_plan(plan, tiny_graph({.conv2_name = "conv2b"})),
+                       doctest::Contains("names node 'conv2'"), measure::PlanError);
+  CHECK_THROWS_WITH_AS(measure::validate_plan(plan, tiny_graph({.conv1_stride = 2})),
+                       doctest::Contains("node 'conv1' changed"), measure::PlanError);
+  CHECK_THROWS_WITH_AS(measure::validate_plan(plan, graph::zoo::build("squeezenet-1.1")),
+                       doctest::Contains("nodes"), measure::PlanError);
+}
+
+TEST_CASE("measured costs plan a tiny graph consistently") {
+  const graph::Graph g = tiny_graph();
+  const ScratchFile records("records.jsonl");
+  write_records(records.path(), measure::extract_tasks(g));
+  const measure::TransformTable table = synthetic_table(g);
+  const measure::MeasuredCostSource costs(g, measure::load_record_log(records.path()).records, table,
+                                          fast_options(records.path()));
+  CHECK(costs.untuned_tasks().empty());
+  const measure::PlanResult result =
+      measure::plan_layouts(g, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"});
+  const measure::Plan& plan = result.plan;
+  REQUIRE(result.solution.optimal);
+  CHECK(plan.predicted_ms == doctest::Approx(result.solution.cost));
+  CHECK(plan.kernel_ms() + plan.transform_ms() == doctest::Approx(plan.predicted_ms));
+  CHECK(plan.solver == "dp");
+  CHECK_NOTHROW(measure::validate_plan(plan, g));
+  const auto payload = [&](const char* name) {
+    for (const measure::PlanNode& node : plan.nodes)
+      if (node.name == name) return nlohmann::json::parse(node.payload);
+    FAIL("no node " << name);
+    return nlohmann::json();
+  };
+  CHECK(payload("conv1").at("kind") == "tuned");
+  CHECK(payload("conv1").contains("config_index"));
+  CHECK(payload("fc").at("kind") == "tuned");
+  CHECK(payload("pool1").at("kind") == "flexible");
+  CHECK(payload("pool1").at("kernel").at("kernel") == "pool2d");
+  CHECK(payload("flatten").at("kind") == "canonical");
+}
+
+TEST_CASE("missing records and transform times are errors naming the node or shape") {
+  const graph::Graph g = tiny_graph();
+  const ScratchFile records("records.jsonl");
+  write_records(records.path(), {measure::extract_tasks(g).front()});  // conv1 only
+  const measure::TransformTable table = synthetic_table(g);
+  const measure::MeasuredCostSource costs(g, measure::load_record_log(records.path()).records, table,
+                                          fast_options(records.path()));
+  CHECK(costs.untuned_tasks().size() == 2);
+  CHECK_THROWS_WITH_AS(measure::LayoutProblem(g, costs), doctest::Contains("node 'conv2'"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(measure::LayoutProblem(g, costs), doctest::Contains("layoutopt tune tiny"), std::runtime_error);
+
+  const measure::TransformTable empty;
+  const measure::MeasuredCostSource no_table(g, {}, empty, fast_options(records.path()));
+  const graph::Shape shape{1, 32, 4, 4};
+  CHECK_THROWS_WITH_AS((void)no_table.transform_ms(shape, layout::Layout::nchw(), layout::Layout::nchwc(8)),
+                       doctest::Contains("[1, 32, 4, 4] NCHW -> NCHW8c"), std::runtime_error);
+  CHECK_THROWS_WITH_AS((void)no_table.transform_ms(shape, layout::Layout::nchw(), layout::Layout::nchwc(8)),
+                       doctest::Contains("layoutopt bench-transforms"), std::runtime_error);
+  // Same memory order: free, with or without a table.
+  CHECK(no_table.transform_ms({1, 32, 1, 1}, layout::Layout::nchwc(8), layout::Layout::nchw()) == 0.0);
+}
+
+TEST_CASE("a drawn plan colours nodes by layout and puts transforms on their edges") {
+  const graph::Graph g = tiny_graph();
+  measure::Plan plan = analytic_plan(g);
+  const std::string conv1_out = g.value(g.node(*g.find_node("conv1")).output).name;
+  for (measure::PlanNode& node : plan.nodes) {
+    if (node.name == "conv1") node.output = "NCHW16c";
+    if (node.name == "relu1") node.inputs = {"NCHW8c"};
+  }
+  plan.transforms = {{conv1_out, "NCHW16c", "NCHW8c", 0.012}};
+  const std::string dot = graph::to_dot(g, measure::plan_dot_style(plan, g));
+  CHECK(dot.find("e0 [shape=diamond") != std::string::npos);
+  CHECK(dot.find("NCHW16c -> NCHW8c, 0.012 ms") != std::string::npos);
+  CHECK(dot.find("n0 -> e0;") != std::string::npos);  // conv1 feeds the transform ...
+  CHECK(dot.find("e0 -> n1;") != std::string::npos);  // ... which feeds relu1
+  CHECK(dot.find("n0 -> n1;") == std::string::npos);
+  CHECK(dot.find("#c8e6c9") != std::string::npos);  // NCHW16c's colour on conv1
+}
+
+TEST_CASE("auto falls back to pbqp when dp refuses the problem") {
+  const graph::Graph g = tiny_graph();
+  const measure::AnalyticCostModel model;
+  measure::PlannerOptions options{.solver = "auto", .solve = {}, .target = kTarget, .costs = "modelled"};
+  options.solve.memory_budget_bytes = 1;  // no table fits: dp must refuse
+  const measure::PlanResult result = measure::plan_layouts(g, model, options);
+  CHECK(result.solver == "pbqp");
+  CHECK(result.plan.solver == "pbqp");
+  CHECK(!result.fallback_reason.empty());
+  CHECK(result.plan.predicted_ms == doctest::Approx(result.solution.cost));
+}
