@@ -47,20 +47,6 @@ Pool2dDesc make_desc(PoolKind kind, TensorDesc input, const Window& w, bool coun
   return d;
 }
 
-reference::Pool2dParams params_of(const Pool2dDesc& d) {
-  return {d.kind == PoolKind::max,
-          d.kernel_h,
-          d.kernel_w,
-          d.stride_h,
-          d.stride_w,
-          d.pad_top,
-          d.pad_left,
-          d.pad_bottom,
-          d.pad_right,
-          d.count_include_pad,
-          d.out_h,
-          d.out_w};
-}
 
 bool is_max(const Pool2dDesc& d) { return d.kind == PoolKind::max; }
 
@@ -85,7 +71,7 @@ void check_blocks(PoolKind kind, int64_t channels, int64_t h, int64_t w, const W
                                                  : random_tensor({batch, channels, h, w}, 5, 0.5F, 1.5F);
   for (int64_t block : blocks_dividing(channels)) {
     const Pool2dDesc desc = make_desc(kind, {batch, channels, h, w, block}, window, count_include_pad);
-    const HostTensor expected = reference::pool2d(input, params_of(desc));
+    const HostTensor expected = reference::pool2d(input, desc);
     for (int64_t ow_bn :
          {int64_t{1}, std::min<int64_t>(3, desc.out_w), pool2d_default_schedule(desc).ow_bn, desc.out_w})
       check_pool(desc, {ow_bn}, input, expected);
@@ -110,7 +96,7 @@ TEST_CASE("wide channel blocks: 48 and 40 channels in one block (16 + 16 + 16, 1
   for (int64_t channels : {48, 40}) {
     const HostTensor input = random_tensor({1, channels, 7, 8}, 9);
     const Pool2dDesc desc = make_desc(PoolKind::max, {1, channels, 7, 8, channels}, {3, 1, 1, 1, 1, 1});
-    check_pool(desc, {4}, input, reference::pool2d(input, params_of(desc)));
+    check_pool(desc, {4}, input, reference::pool2d(input, desc));
   }
 }
 
@@ -132,14 +118,14 @@ TEST_CASE("stride 3, asymmetric padding and rectangular windows") {
   Pool2dDesc d = make_desc(PoolKind::average, {1, 8, 9, 12, 4}, {});
   d.kernel_h = 2, d.kernel_w = 4, d.stride_h = 1, d.stride_w = 3, d.pad_left = 1;
   d.out_h = 8, d.out_w = 4;
-  check_pool(d, {2}, input, reference::pool2d(input, params_of(d)));
+  check_pool(d, {2}, input, reference::pool2d(input, d));
 }
 
 TEST_CASE("pooling work split into arbitrary ranges") {
   const HostTensor input = random_tensor({2, 16, 9, 9}, 4);
   const Pool2dDesc desc = make_desc(PoolKind::max, {2, 16, 9, 9, 8}, {3, 2, 1, 1, 1, 1});
   CHECK(compile_pool2d(desc, {2}).work_items() == 2 * 2 * 5);  // (n, channel block, row)
-  for (int ranges : {3, 7}) check_pool(desc, {2}, input, reference::pool2d(input, params_of(desc)), ranges);
+  for (int ranges : {3, 7}) check_pool(desc, {2}, input, reference::pool2d(input, desc), ranges);
 }
 
 TEST_CASE("global average pool equals the reference for every block") {

@@ -23,13 +23,16 @@ HostTensor iota(std::vector<int64_t> shape, float start = 0.0f) {
 
 TEST_CASE("max and average pooling handle padding and partial windows") {
   const HostTensor x = iota({1, 1, 3, 3}, 1.0f);  // 1..9
-  Pool2dParams p{.max = true, .kernel_h = 2, .kernel_w = 2, .stride_h = 2, .stride_w = 2, .out_h = 2, .out_w = 2};
+  const layoutopt::kernels::TensorDesc plane{.batch = 1, .channels = 1, .height = 3, .width = 3, .block = 1};
+  layoutopt::kernels::Pool2dDesc p{
+      .input = plane, .kernel_h = 2, .kernel_w = 2, .stride_h = 2, .stride_w = 2, .out_h = 2, .out_w = 2};
   CHECK(pool2d(x, p).data == std::vector<float>{5, 6, 8, 9});  // ceil-mode tail windows
-  p.max = false;
+  p.kind = layoutopt::kernels::PoolKind::average;
   CHECK(pool2d(x, p).data == std::vector<float>{3, 4.5f, 7.5f, 9});
   // 3x3 window, pad 1, stride 1: the corner averages 4 real values, or 9 with count_include_pad.
-  Pool2dParams padded{.max = false, .kernel_h = 3, .kernel_w = 3, .pad_top = 1, .pad_left = 1, .pad_bottom = 1,
-                      .pad_right = 1, .out_h = 3, .out_w = 3};
+  layoutopt::kernels::Pool2dDesc padded{.input = plane, .kind = layoutopt::kernels::PoolKind::average,
+                                         .kernel_h = 3, .kernel_w = 3, .pad_top = 1, .pad_left = 1, .pad_bottom = 1,
+                                         .pad_right = 1, .out_h = 3, .out_w = 3};
   CHECK(pool2d(x, padded).data[0] == doctest::Approx((1 + 2 + 4 + 5) / 4.0));
   padded.count_include_pad = true;
   CHECK(pool2d(x, padded).data[0] == doctest::Approx((1 + 2 + 4 + 5) / 9.0));

@@ -60,21 +60,6 @@ HostTensor run_dense(const graph::Graph& graph, NodeId id, const Environment& en
   return out;
 }
 
-HostTensor run_pool(const graph::Pool2d& pool, const HostTensor& x, const graph::Shape& out_shape) {
-  return pool2d(x, {.max = pool.kind == graph::PoolKind::max,
-                    .kernel_h = pool.kernel.h,
-                    .kernel_w = pool.kernel.w,
-                    .stride_h = pool.stride.h,
-                    .stride_w = pool.stride.w,
-                    .pad_top = pool.pads.top,
-                    .pad_left = pool.pads.left,
-                    .pad_bottom = pool.pads.bottom,
-                    .pad_right = pool.pads.right,
-                    .count_include_pad = pool.count_include_pad,
-                    .out_h = out_shape[2],
-                    .out_w = out_shape[3]});
-}
-
 HostTensor run_node(const graph::Graph& graph, NodeId id, const Environment& env) {
   const graph::Node& node = graph.node(id);
   const graph::Shape& out_shape = graph.value(node.output).type.shape;
@@ -97,7 +82,7 @@ HostTensor run_node(const graph::Graph& graph, NodeId id, const Environment& env
             for (size_t i = 0; i < node.inputs.size(); ++i) parts.push_back(&in(i));
             return concat(parts, c.axis);
           },
-          [&](const graph::Pool2d& p) { return run_pool(p, in(0), out_shape); },
+          [&](const graph::Pool2d&) { return pool2d(in(0), pool2d_desc(graph, id, 1)); },
           [&](const graph::GlobalAvgPool&) { return global_avg_pool(in(0)); },
           [&](const graph::Transpose& t) { return transpose(in(0), t.perm); },
           [&](const graph::Softmax& s) { return softmax(in(0), s.axis); },

@@ -5,7 +5,8 @@
 
 namespace layoutopt::kernels::reference {
 
-HostTensor pool2d(const HostTensor& x, const Pool2dParams& p) {
+HostTensor pool2d(const HostTensor& x, const Pool2dDesc& p) {
+  const bool max = p.kind == PoolKind::max;
   const int64_t n = x.shape[0], c = x.shape[1], h = x.shape[2], w = x.shape[3];
   HostTensor out({n, c, p.out_h, p.out_w});
   for (int64_t plane = 0; plane < n * c; ++plane) {
@@ -18,13 +19,13 @@ HostTensor pool2d(const HostTensor& x, const Pool2dParams& p) {
         const int64_t x1p = std::min(x0 + p.kernel_w, w + p.pad_right);
         const int64_t ys = std::max<int64_t>(y0, 0), ye = std::min(y0 + p.kernel_h, h);
         const int64_t xs = std::max<int64_t>(x0, 0), xe = std::min(x0 + p.kernel_w, w);
-        double acc = p.max ? -std::numeric_limits<double>::infinity() : 0.0;
+        double acc = max ? -std::numeric_limits<double>::infinity() : 0.0;
         for (int64_t yy = ys; yy < ye; ++yy)
           for (int64_t xx = xs; xx < xe; ++xx) {
             const double v = in[yy * w + xx];
-            acc = p.max ? std::max(acc, v) : acc + v;
+            acc = max ? std::max(acc, v) : acc + v;
           }
-        if (!p.max) {
+        if (!max) {
           const int64_t count = p.count_include_pad ? (y1p - y0) * (x1p - x0) : (ye - ys) * (xe - xs);
           acc /= static_cast<double>(std::max<int64_t>(count, 1));
         }
