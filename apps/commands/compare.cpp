@@ -2,8 +2,10 @@
 // as CSV + an HTML report with plots. Zoo networks get their costs from the analytic model
 // until measured costs exist; generated instances of growing size and treewidth come too.
 
+#include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -55,19 +57,21 @@ std::vector<measure::ComparisonProblem> default_problems(const CompareFlags& fla
   return problems;
 }
 
+/// A .json file is either a layoutopt graph (it says so in "format") or a solver instance.
+bool is_graph_document(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  const auto document = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  return document.is_object() && document.value("format", "") == "layoutopt-graph";
+}
+
 std::vector<measure::ComparisonProblem> named_problems(const CompareFlags& flags) {
   std::vector<measure::ComparisonProblem> problems;
   const measure::AnalyticCostModel model({.max_conv_candidates = flags.candidates});
   for (const std::string& spec : flags.problems) {
     const std::filesystem::path path(spec);
-    // A .json file is either a solver instance or a layoutopt graph; instances have "nodes" of costs.
-    if (path.extension() == ".json" && !graph::zoo::contains(spec)) {
-      try {
-        problems.push_back({path.stem().string(), "instance file", solvers::load_instance(path)});
-        continue;
-      } catch (const std::exception&) {
-        // not an instance: fall through and load it as a model
-      }
+    if (path.extension() == ".json" && !graph::zoo::contains(spec) && !is_graph_document(path)) {
+      problems.push_back({path.stem().string(), "instance file", solvers::load_instance(path)});
+      continue;
     }
     problems.push_back(model_problem(spec, model));
   }
