@@ -121,7 +121,8 @@ TensorType infer_dense(const Checker& check, const Dense& dense) {
 
 TensorType infer_batch_norm(const Checker& check) {
   check.expect_input_count(5);
-  if (check.shape(0).size() < 2) check.expect_rank(0, 4);
+  if (check.shape(0).size() < 2)
+    check.fail(check.describe(0) + " has shape " + to_string(check.shape(0)) + ", expected rank 2 or more (N, C, ...)");
   const int64_t channels = check.shape(0)[1];
   for (size_t i = 1; i < 5; ++i) check.expect_shape(i, {channels}, "one value per channel");
   return {check.shape(0), DType::f32};
