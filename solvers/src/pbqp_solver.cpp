@@ -1,4 +1,5 @@
-// pbqp: reductions R0/RI/RII + RN heuristic + local search for a first incumbent, then a
+// pbqp: reductions R0/RI/RII; a core narrow enough for exact elimination is solved exactly
+// (pbqp/exact_component.h). Otherwise RN heuristic + local search for a first incumbent, then a
 // short dual phase on the irreducible core (bound, rounding, fusion: pbqp/fusion.h) that
 // usually lands on or next to the optimum, then branch-and-bound (pbqp/branch_and_bound.h)
 // to improve and prove it. Every answer carries a lower bound.
@@ -9,6 +10,7 @@
 #include "builtin_solvers.h"
 #include "pbqp/branch_and_bound.h"
 #include "pbqp/dual_bound.h"
+#include "pbqp/exact_component.h"
 #include "pbqp/fusion.h"
 #include "pbqp/local_search.h"
 #include "pbqp/reductions.h"
@@ -32,6 +34,15 @@ constexpr double kFusionEntries = 2e5;
 // last 0.1% can take seconds (SolveOptions::prove_optimality asks for it).
 constexpr int kCheapSearchCandidates = 8;
 constexpr double kCheapSearchEntries = 2e4;
+// Cores with few candidates per node (at most kCheapSearchCandidates, the base of every
+// elimination table) whose min-fill elimination tables fit in this many entries are solved
+// exactly by variable elimination up front. The budget is the fused restriction's, which
+// the dual phase pays anyway after its iterations: on such cores (densenets: many binary
+// "materialise this layout" nodes + <= 7 candidates) elimination costs less than the dual
+// phase alone and the answer is proven. Wider cores skip the attempt: their tables blow up
+// and even the aborted planning would be wasted time. The budget bounds the work (a few ms),
+// so like the dual phase's first pass it is not interrupted by the time limit.
+constexpr double kExactEntries = kFusionEntries;
 
 // The irreducible core: what is left after R0/RI/RII, and how to recover the rest.
 struct Core {
@@ -92,6 +103,11 @@ class PbqpSolver final : public Solver {
     Solution solution;
     describe(core, solution);
     solution.assignment.assign(problem.node_count(), 0);
+    if (solve_exactly(problem, core, solution)) {
+      solution.optimal = true;
+      solution.seconds = clock.seconds();
+      return solution;
+    }
     first_incumbent(problem, core, solution);
     improve_with_dual(problem, core, deadline, solution);
     solution.optimal = bound_meets_cost(solution);
@@ -102,6 +118,20 @@ class PbqpSolver final : public Solver {
   }
 
  private:
+  // Variable elimination of the whole core when its tables are small (see kExactEntries):
+  // the optimum, so the bound is the cost. False when the core is too wide for it.
+  static bool solve_exactly(const Problem& problem, const Core& core, Solution& solution) {
+    if (core.widest() > kCheapSearchCandidates) return false;
+    Assignment exact = solution.assignment;
+    if (!pbqp::solve_by_elimination(core.graph, kExactEntries, exact)) return false;
+    core.trace.back_propagate(exact);
+    solution.assignment = std::move(exact);
+    finish_solution(problem, solution);
+    solution.lower_bound = solution.cost;
+    solution.stats["exact_core"] = 1;
+    return true;
+  }
+
   // RN on the core, polished by local search: cheap, and a fallback for the dual phase.
   static void first_incumbent(const Problem& problem, const Core& core, Solution& solution) {
     pbqp::solve_by_reduction(core.graph, solution.assignment);

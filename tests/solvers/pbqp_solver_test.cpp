@@ -91,4 +91,32 @@ TEST_CASE("prove_optimality searches large-candidate cores to a proof") {
   CHECK(testing::same_cost(proven.cost, make_solver("dp")->solve(problem, {}).cost));
 }
 
+TEST_CASE("materialisation cores (binary aux nodes of degree >= 3) are solved to DP's optimum") {
+  // Few candidates: the core is small enough for exact elimination, so the answer is proven.
+  // Many candidates: the dual phase answers; it must be valid and bounded by the optimum.
+  int exact = 0;
+  for (uint64_t seed = 1; seed <= 12; ++seed) {
+    for (auto [candidates, layouts] : {std::pair{4, 2}, std::pair{6, 3}, std::pair{12, 3}}) {
+      CAPTURE(seed);
+      CAPTURE(candidates);
+      const Problem problem = testing::materialisation_problem(seed, 9, candidates, layouts);
+      const Solution optimum = make_solver("dp")->solve(problem, {});
+      const Solution pbqp = make_solver("pbqp")->solve(problem, {});
+      CHECK(pbqp.stats.at("core_nodes") > 0);
+      CHECK(testing::same_cost(problem.evaluate(pbqp.assignment), pbqp.cost));
+      REQUIRE(pbqp.lower_bound);
+      CHECK(*pbqp.lower_bound <= optimum.cost + 1e-9 * (1.0 + optimum.cost));
+      CHECK(pbqp.cost >= optimum.cost - 1e-9 * (1.0 + optimum.cost));
+      if (pbqp.stats.contains("exact_core")) {
+        ++exact;
+        CHECK(candidates <= 8);
+        CHECK(pbqp.optimal);
+        CHECK(testing::same_cost(pbqp.cost, optimum.cost));
+      }
+      if (pbqp.optimal) CHECK(testing::same_cost(pbqp.cost, optimum.cost));
+    }
+  }
+  CHECK(exact >= 18);  // most narrow cores fit the elimination budget
+}
+
 }  // namespace layoutopt::solvers

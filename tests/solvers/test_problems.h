@@ -45,6 +45,40 @@ inline Problem random_problem(uint64_t seed, const RandomShape& shape = {}) {
   return problem;
 }
 
+/// A random layout-selection problem with "materialise this layout" nodes: every operator
+/// (candidate c wants layout c % layouts) gets, per layout, a binary node with zero node
+/// costs, an edge from the operator charging the transform into that layout in row 1, and
+/// edges to 2-3 later readers forbidding, in row 0, the readers' candidates that want that
+/// layout. Their binary nodes have degree >= 3, so the reductions leave a core.
+inline Problem materialisation_problem(uint64_t seed, int operators, int candidates, int layouts) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  Problem problem;
+  for (int v = 0; v < operators; ++v) {
+    Vector costs(candidates);
+    for (Eigen::Index i = 0; i < costs.size(); ++i) costs[i] = unit(random);
+    problem.add_node("op" + std::to_string(v), costs);
+  }
+  for (int producer = 0; producer + 1 < operators; ++producer)
+    for (int layout = 0; layout < layouts; ++layout) {
+      const int aux = problem.add_node("op" + std::to_string(producer) + ".as" + std::to_string(layout),
+                                       Vector::Zero(2));
+      Matrix transform = Matrix::Zero(2, candidates);
+      for (int c = 0; c < candidates; ++c) transform(1, c) = c % layouts == layout ? 0.0 : 0.5 * unit(random);
+      problem.add_edge(aux, producer, std::make_shared<const Matrix>(transform));
+      std::uniform_int_distribution<int> later(producer + 1, operators - 1);
+      const int readers = 2 + (unit(random) < 0.5 ? 1 : 0);
+      for (int k = 0; k < readers; ++k) {
+        const int reader = later(random);
+        Matrix forbid = Matrix::Zero(2, candidates);
+        for (int c = 0; c < candidates; ++c)
+          if (c % layouts == layout) forbid(0, c) = kInfinity;
+        problem.add_edge(aux, reader, std::make_shared<const Matrix>(forbid));
+      }
+    }
+  return problem;
+}
+
 inline Vector vec(std::initializer_list<double> values) {
   Vector result(static_cast<Eigen::Index>(values.size()));
   Eigen::Index i = 0;

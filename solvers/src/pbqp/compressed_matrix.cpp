@@ -70,4 +70,57 @@ Cost CompressedMatrix::min_plus(const Eigen::Ref<const Vector>& row_add,
   return ((core_.colwise() + row_minima_).rowwise() + col_minima_.transpose()).minCoeff();
 }
 
+void CompressedMatrix::masked_minima(const std::vector<int>& classes, const double* message, const double* alive,
+                                     Vector& minima) {
+  double* slots = minima.data();
+  std::fill(slots, slots + minima.size(), kInfinity);
+  const size_t count = classes.size();
+  for (size_t k = 0; k < count; ++k)
+    if (is_finite(alive[k])) slots[classes[k]] = std::min(slots[classes[k]], -message[k]);
+}
+
+void CompressedMatrix::min_minus_over_cols(const double* col_message, const double* col_alive, double* out) const {
+  masked_minima(col_class_, col_message, col_alive, col_minima_);
+  const Eigen::Index distinct_rows = core_.rows();
+  const Eigen::Index distinct_cols = core_.cols();
+  const double* core = core_.data();  // column-major
+  const double* minima = col_minima_.data();
+  for (Eigen::Index r = 0; r < distinct_rows; ++r) {
+    double best = kInfinity;
+    for (Eigen::Index c = 0; c < distinct_cols; ++c) best = std::min(best, core[r + c * distinct_rows] + minima[c]);
+    partial_[r] = best;
+  }
+  const int count = rows();
+  for (int i = 0; i < count; ++i) out[i] = partial_[row_class_[i]];
+}
+
+void CompressedMatrix::min_minus_over_rows(const double* row_message, const double* row_alive, double* out) const {
+  masked_minima(row_class_, row_message, row_alive, row_minima_);
+  const Eigen::Index distinct_rows = core_.rows();
+  const Eigen::Index distinct_cols = core_.cols();
+  const double* minima = row_minima_.data();
+  for (Eigen::Index c = 0; c < distinct_cols; ++c) {
+    const double* column = core_.data() + c * distinct_rows;
+    double best = kInfinity;
+    for (Eigen::Index r = 0; r < distinct_rows; ++r) best = std::min(best, column[r] + minima[r]);
+    partial_[c] = best;
+  }
+  const int count = cols();
+  for (int j = 0; j < count; ++j) out[j] = partial_[col_class_[j]];
+}
+
+Cost CompressedMatrix::min_minus(const double* row_message, const double* row_alive, const double* col_message,
+                                 const double* col_alive) const {
+  masked_minima(row_class_, row_message, row_alive, row_minima_);
+  masked_minima(col_class_, col_message, col_alive, col_minima_);
+  const Eigen::Index distinct_rows = core_.rows();
+  const Eigen::Index distinct_cols = core_.cols();
+  double best = kInfinity;
+  for (Eigen::Index c = 0; c < distinct_cols; ++c) {
+    const double* column = core_.data() + c * distinct_rows;
+    for (Eigen::Index r = 0; r < distinct_rows; ++r) best = std::min(best, (column[r] + row_minima_[r]) + col_minima_[c]);
+  }
+  return best;
+}
+
 }  // namespace layoutopt::solvers::pbqp

@@ -28,9 +28,25 @@ class CompressedMatrix {
   /// min_ij M(i, j) + row_add[i] + col_add[j].
   [[nodiscard]] Cost min_plus(const Eigen::Ref<const Vector>& row_add, const Eigen::Ref<const Vector>& col_add) const;
 
+  // The same products for the dual bound's message updates, where the added vector is
+  // -message[k] on the candidates k whose `alive` cost is finite and +infinity elsewhere.
+  // Taking the raw message and mask saves building that vector for every update, and the
+  // plain loops avoid expression overhead on these tiny matrices (a handful of distinct
+  // rows and columns); the results are bitwise those of the Ref versions above.
+  /// out[i] = min_j M(i, j) - col_message[j] over alive columns j.
+  void min_minus_over_cols(const double* col_message, const double* col_alive, double* out) const;
+  /// out[j] = min_i M(i, j) - row_message[i] over alive rows i.
+  void min_minus_over_rows(const double* row_message, const double* row_alive, double* out) const;
+  /// min_ij M(i, j) - row_message[i] - col_message[j] over alive rows and columns.
+  [[nodiscard]] Cost min_minus(const double* row_message, const double* row_alive, const double* col_message,
+                               const double* col_alive) const;
+
  private:
   // Per class, the least of `add` over its members (classes are fixed, values change).
   static void class_minima(const std::vector<int>& classes, const Eigen::Ref<const Vector>& add, Vector& minima);
+  // Per class, the least -message[k] over members k with a finite alive[k].
+  static void masked_minima(const std::vector<int>& classes, const double* message, const double* alive,
+                            Vector& minima);
 
   std::vector<int> row_class_;  // row -> index of its distinct row in core_
   std::vector<int> col_class_;  // column -> index of its distinct column in core_

@@ -28,9 +28,12 @@ DualBound::DualBound(const PbqpGraph& graph) : graph_(graph), position_(graph.si
       if (!shared) shared = std::make_unique<CompressedMatrix>(*edge.costs);
       compressed_[e] = shared.get();
     }
+  later_.assign(graph.size(), 0);
+  for (int v : order_)
+    for (int e : graph.incident(v)) later_[v] += position_[graph.other(e, v)] > position_[v];
   Eigen::Index widest = 0;
   for (int v : order_) widest = std::max(widest, unary_[v].size());
-  for (Vector* workspace : {&other_, &fresh_, &own_}) workspace->resize(widest);
+  for (Vector* workspace : {&fresh_, &total_}) workspace->resize(widest);
   bound_ = compute_bound();
 }
 
@@ -40,27 +43,29 @@ Vector DualBound::node_costs(int v) const {
   return total;
 }
 
-Eigen::VectorBlock<Vector> DualBound::negated_masked(int e, int v, Vector& workspace) const {
-  const Vector& message = phi(e, v);
-  auto out = workspace.head(message.size());
-  for (int i = 0; i < message.size(); ++i) out[i] = is_finite(unary_[v][i]) ? -message[i] : kInfinity;
-  return out;
+Eigen::VectorBlock<Vector> DualBound::node_costs_into(int v, Vector& workspace) const {
+  auto total = workspace.head(unary_[v].size());
+  total = unary_[v];
+  for (int e : graph_.incident(v)) total += phi(e, v);
+  return total;
 }
 
 // Moves edge e's min-marginals into node v: afterwards min_j c'_e(i, j) = 0 for every i.
 void DualBound::collect(int e, int v) {
-  const auto other = negated_masked(e, graph_.other(e, v), other_);
-  auto fresh = fresh_.head(graph_.candidates(v));
+  const int w = graph_.other(e, v);
+  const int count = graph_.candidates(v);
+  double* fresh = fresh_.data();
   if (graph_.edge(e).u == v)
-    compressed_[e]->min_plus_over_cols(other, fresh);
+    compressed_[e]->min_minus_over_cols(phi(e, w).data(), unary_[w].data(), fresh);
   else
-    compressed_[e]->min_plus_over_rows(other, fresh);
-  Vector& target = phi(e, v);
-  for (int i = 0; i < fresh.size(); ++i) {
+    compressed_[e]->min_minus_over_rows(phi(e, w).data(), unary_[w].data(), fresh);
+  double* target = phi(e, v).data();
+  double* own = unary_[v].data();
+  for (int i = 0; i < count; ++i) {
     if (is_finite(fresh[i])) {
       target[i] = fresh[i];
     } else {
-      unary_[v][i] = kInfinity;  // no finite partner on this edge: the candidate is dead
+      own[i] = kInfinity;  // no finite partner on this edge: the candidate is dead
       target[i] = 0;
     }
   }
@@ -68,11 +73,11 @@ void DualBound::collect(int e, int v) {
 
 void DualBound::update_node(int v, bool forward) {
   for (int e : graph_.incident(v)) collect(e, v);
-  int ahead = 0;
-  for (int e : graph_.incident(v)) ahead += (position_[graph_.other(e, v)] > position_[v]) == forward;
+  const int later = later_[v];  // fixed pass order: counted once in the constructor
+  const int ahead = forward ? later : graph_.degree(v) - later;
   const int behind = graph_.degree(v) - ahead;
   if (ahead == 0) return;
-  const Vector total = node_costs(v);
+  const auto total = node_costs_into(v, total_);
   // TRW-S weights: each forward edge gets 1/max(ahead, behind) of the node's costs.
   const double share = 1.0 / std::max(ahead, behind);
   for (int e : graph_.incident(v)) {
@@ -86,11 +91,12 @@ void DualBound::update_node(int v, bool forward) {
 Cost DualBound::compute_bound() const {
   Cost total = 0;
   for (int v : order_) {
-    total += node_costs(v).minCoeff();
+    total += node_costs_into(v, total_).minCoeff();
     for (int e : graph_.incident(v)) {
       const GraphEdge& edge = graph_.edge(e);
       if (edge.u != v) continue;
-      total += compressed_[e]->min_plus(negated_masked(e, edge.u, own_), negated_masked(e, edge.v, other_));
+      total += compressed_[e]->min_minus(phi_u_[e].data(), unary_[edge.u].data(), phi_v_[e].data(),
+                                         unary_[edge.v].data());
     }
   }
   return total;

@@ -45,10 +45,11 @@ class DualBound {
   [[nodiscard]] Vector node_costs(int v) const;
 
  private:
+  /// node_costs(v) written to the head of `workspace` (same sums in the same order), so the
+  /// passes and the bound, which need it for every node on every iteration, never allocate.
+  Eigen::VectorBlock<Vector> node_costs_into(int v, Vector& workspace) const;
   [[nodiscard]] Vector& phi(int e, int v) { return graph_.edge(e).u == v ? phi_u_[e] : phi_v_[e]; }
   [[nodiscard]] const Vector& phi(int e, int v) const { return graph_.edge(e).u == v ? phi_u_[e] : phi_v_[e]; }
-  /// -phi(e,v), with +infinity on dead candidates, written to the head of `workspace`.
-  Eigen::VectorBlock<Vector> negated_masked(int e, int v, Vector& workspace) const;
   void collect(int e, int v);
   void update_node(int v, bool forward);
   [[nodiscard]] Cost compute_bound() const;
@@ -56,15 +57,15 @@ class DualBound {
   const PbqpGraph& graph_;
   std::vector<int> order_;     // alive nodes in pass order
   std::vector<int> position_;  // index in order_, by local id
+  std::vector<int> later_;     // neighbours after the node in order_, by local id
   std::vector<Vector> unary_;  // node costs, with infinities for dead candidates
   std::vector<Vector> phi_u_;  // per edge: message into its u end
   std::vector<Vector> phi_v_;  // per edge: message into its v end
   std::vector<const CompressedMatrix*> compressed_;  // per edge slot
   std::unordered_map<const Matrix*, std::unique_ptr<CompressedMatrix>> by_matrix_;
   // Workspaces sized for the widest node, so message updates never allocate.
-  mutable Vector other_;
   mutable Vector fresh_;
-  mutable Vector own_;
+  mutable Vector total_;
   Cost bound_ = -kInfinity;
   int iterations_ = 0;
 };

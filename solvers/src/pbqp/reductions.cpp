@@ -1,5 +1,6 @@
 #include "pbqp/reductions.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace layoutopt::solvers::pbqp {
@@ -51,13 +52,9 @@ void apply_r2(PbqpGraph& graph, int x, ReductionTrace& trace) {
   graph.add_edge(y, z, folded);
 }
 
-}  // namespace
-
-ReductionCounts reduce(PbqpGraph& graph, ReductionTrace& trace) {
+// Reduces from an initial work queue of low-degree nodes, in queue order.
+ReductionCounts reduce_from(PbqpGraph& graph, ReductionTrace& trace, std::deque<int> work) {
   ReductionCounts counts;
-  std::deque<int> work;
-  for (int v = 0; v < graph.size(); ++v)
-    if (graph.alive(v) && graph.degree(v) <= 2) work.push_back(v);
   while (!work.empty()) {
     const int x = work.front();
     work.pop_front();
@@ -73,6 +70,26 @@ ReductionCounts reduce(PbqpGraph& graph, ReductionTrace& trace) {
       if (graph.degree(w) <= 2) work.push_back(w);
   }
   return counts;
+}
+
+}  // namespace
+
+ReductionCounts reduce(PbqpGraph& graph, ReductionTrace& trace) {
+  std::deque<int> work;
+  for (int v = 0; v < graph.size(); ++v)
+    if (graph.alive(v) && graph.degree(v) <= 2) work.push_back(v);
+  return reduce_from(graph, trace, std::move(work));
+}
+
+ReductionCounts reduce_around(PbqpGraph& graph, ReductionTrace& trace, std::vector<int> touched) {
+  // Index order without duplicates: the queue reduce()'s full scan would have built.
+  std::ranges::sort(touched);
+  const auto [first, last] = std::ranges::unique(touched);
+  touched.erase(first, last);
+  std::deque<int> work;
+  for (int v : touched)
+    if (graph.alive(v) && graph.degree(v) <= 2) work.push_back(v);
+  return reduce_from(graph, trace, std::move(work));
 }
 
 void fix_node(PbqpGraph& graph, int v, int candidate, ReductionTrace& trace) {

@@ -10,6 +10,8 @@
 // trace.constant() equals the optimum of the original graph. fix_node() is the non-exact
 // step (RN, or a branching decision): it commits a candidate and folds its edges away.
 
+#include <vector>
+
 #include "pbqp/pbqp_graph.h"
 #include "pbqp/reduction_trace.h"
 
@@ -23,6 +25,12 @@ struct ReductionCounts {
 
 /// Applies R0, RI and RII until every remaining node has degree >= 3.
 ReductionCounts reduce(PbqpGraph& graph, ReductionTrace& trace);
+
+/// reduce() for a graph in which only the nodes in `touched` may have degree <= 2 (e.g. the
+/// neighbours of a node fix_node() just removed from a reduced graph). Applies the same
+/// reductions in the same order as reduce() would, without scanning the whole graph: RN
+/// calls it after every fix, and the full scans made RN quadratic in the core size.
+ReductionCounts reduce_around(PbqpGraph& graph, ReductionTrace& trace, std::vector<int> touched);
 
 /// Commits node v to `candidate`: adds its edge rows to the neighbours' costs, adds its own
 /// cost to the trace constant, and removes it.

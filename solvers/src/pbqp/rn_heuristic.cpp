@@ -1,5 +1,7 @@
 #include "pbqp/rn_heuristic.h"
 
+#include <vector>
+
 #include "pbqp/reductions.h"
 
 namespace layoutopt::solvers::pbqp {
@@ -36,8 +38,11 @@ void solve_by_reduction(PbqpGraph graph, Assignment& assignment) {
   reduce(graph, trace);
   while (graph.alive_count() > 0) {
     const int v = select_rn_node(graph);
+    // Only the fixed node's neighbours change degree: reduce around them.
+    std::vector<int> touched;
+    for (int e : graph.incident(v)) touched.push_back(graph.other(e, v));
     fix_node(graph, v, select_rn_candidate(graph, v), trace);
-    reduce(graph, trace);
+    reduce_around(graph, trace, std::move(touched));
   }
   trace.back_propagate(assignment);
 }
