@@ -4,6 +4,7 @@
 
 #include "jit/control_flow.h"
 #include "jit/epilogue_ir.h"
+#include "jit/index_arithmetic.h"
 #include "jit/jit_engine.h"
 #include "jit/kernel_module.h"
 
@@ -20,10 +21,11 @@ struct Item {
   Value* first_row = nullptr;  // first output row of the row tile
 };
 
-class DirectConvEmitter {
+class DirectConvEmitter : private jit::IndexArithmetic {
  public:
   DirectConvEmitter(const DirectConvGeometry& geometry, const ConvReduction& reduction, jit::KernelModule& module)
-      : g_(geometry),
+      : jit::IndexArithmetic(module.builder()),
+        g_(geometry),
         reduction_(reduction),
         module_(module),
         b_(module.builder()),
@@ -37,10 +39,6 @@ class DirectConvEmitter {
   }
 
  private:
-  Value* constant(int64_t value) { return b_.getInt64(value); }
-  Value* add(Value* a, Value* b) { return b_.CreateNSWAdd(a, b); }
-  Value* add(Value* a, int64_t b) { return add(a, constant(b)); }
-  Value* mul(Value* a, int64_t b) { return b_.CreateNSWMul(a, constant(b)); }
   Value* ceil_div(Value* a, int64_t b) { return b_.CreateSDiv(add(a, b - 1), constant(b)); }
 
   void emit_item(Value* index) {

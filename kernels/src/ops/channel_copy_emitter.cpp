@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "jit/control_flow.h"
+#include "jit/index_arithmetic.h"
 #include "jit/jit_engine.h"
 #include "jit/kernel_module.h"
 #include "jit/vector_ops.h"
@@ -14,10 +15,11 @@ namespace {
 
 using llvm::Value;
 
-class ChannelCopyEmitter {
+class ChannelCopyEmitter : private jit::IndexArithmetic {
  public:
   ChannelCopyEmitter(const ChannelCopy& copy, jit::KernelModule& module)
-      : c_(copy),
+      : jit::IndexArithmetic(module.builder()),
+        c_(copy),
         run_(std::gcd(copy.in_block, copy.out_block)),
         module_(module),
         b_(module.builder()),
@@ -29,10 +31,6 @@ class ChannelCopyEmitter {
   }
 
  private:
-  Value* constant(int64_t value) { return b_.getInt64(value); }
-  Value* add(Value* a, Value* b) { return b_.CreateNSWAdd(a, b); }
-  Value* add(Value* a, int64_t b) { return add(a, constant(b)); }
-  Value* mul(Value* a, int64_t b) { return b_.CreateNSWMul(a, constant(b)); }
 
   void emit_row(Value* item) {
     const int64_t slice_blocks = c_.in_channels / c_.out_block;

@@ -7,6 +7,7 @@
 
 #include "conv/direct_conv_geometry.h"
 #include "jit/control_flow.h"
+#include "jit/index_arithmetic.h"
 #include "jit/jit_engine.h"
 #include "jit/kernel_module.h"
 #include "jit/vector_ops.h"
@@ -37,10 +38,11 @@ struct Row {
   Value* counted_rows = nullptr;  // float: rows the average divides by
 };
 
-class PoolEmitter {
+class PoolEmitter : private jit::IndexArithmetic {
  public:
   PoolEmitter(const Pool2dDesc& desc, const Pool2dSchedule& schedule, jit::KernelModule& module)
-      : d_(desc),
+      : jit::IndexArithmetic(module.builder()),
+        d_(desc),
         x_(desc.input.block),
         module_(module),
         b_(module.builder()),
@@ -57,10 +59,6 @@ class PoolEmitter {
   }
 
  private:
-  Value* constant(int64_t value) { return b_.getInt64(value); }
-  Value* add(Value* a, Value* b) { return b_.CreateNSWAdd(a, b); }
-  Value* add(Value* a, int64_t b) { return add(a, constant(b)); }
-  Value* mul(Value* a, int64_t b) { return b_.CreateNSWMul(a, constant(b)); }
   Value* smin(Value* a, Value* b) { return b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a, b); }
   Value* smax(Value* a, Value* b) { return b_.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a, b); }
   Value* at(Value* base, Value* offset) { return jit::element_address(b_, base, offset); }
