@@ -151,4 +151,11 @@ void Graph::remove_nodes(const std::vector<bool>& removed) {
   for (size_t n = 0; n < nodes_.size(); ++n) node_names_.emplace(nodes_[n].name, static_cast<NodeId>(n));
 }
 
+std::vector<ValueId> activation_inputs(const Graph& graph, NodeId id) {
+  std::vector<ValueId> inputs;
+  for (ValueId input : graph.node(id).inputs)
+    if (graph.value(input).kind != ValueKind::parameter) inputs.push_back(input);
+  return inputs;
+}
+
 }  // namespace layoutopt::graph

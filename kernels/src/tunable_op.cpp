@@ -50,7 +50,27 @@ BufferSizes dense_buffer_sizes(const DenseDesc& d, const OpLayouts& l) {
   return sizes_with_epilogue(sizes, d.epilogue, d.out_features);
 }
 
+std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {
+  const Conv2dSchedule s = conv2d_default_schedule(d);
+  return {{"tile_ic", default_channel_block(d.in_channels_per_group())},
+          {"tile_oc", default_channel_block(d.out_channels_per_group())},
+          {"tile_ow", s.ow_bn},
+          {"unroll_kw", 1},
+          {"tile_oh", 1},
+          {"oc_inner", 0}};
+}
+
+std::map<std::string, int64_t> default_depthwise_knobs(const Conv2dDesc& d) {
+  return {{"tile_c", default_channel_block(d.in_channels)}, {"tile_ow", std::min<int64_t>(d.out_w(), 8)}, {"tile_oh", 1}};
+}
+
 }  // namespace
+
+int64_t default_channel_block(int64_t channels) {
+  for (int64_t block : {16, 8})
+    if (channels % block == 0) return block;
+  return 1;
+}
 
 const char* to_string(OpFamily family) {
   switch (family) {
@@ -99,6 +119,21 @@ std::optional<int64_t> TunableOp::index_of(const std::map<std::string, int64_t>&
     stride *= static_cast<int64_t>(knob.values.size());
   }
   return index;
+}
+
+int64_t TunableOp::default_index() const {
+  std::map<std::string, int64_t> knobs;
+  switch (family_) {
+    case OpFamily::dense:
+      knobs = {{"tile_in", default_channel_block(dense_desc().in_features)}, {"tile_out", default_channel_block(dense_desc().out_features)}};
+      break;
+    case OpFamily::depthwise_conv2d: knobs = default_depthwise_knobs(conv_desc()); break;
+    case OpFamily::conv2d:
+    case OpFamily::group_conv2d: knobs = default_conv_knobs(conv_desc()); break;
+  }
+  const std::optional<int64_t> index = index_of(knobs);
+  if (!index) throw KernelError("the default schedule of " + str() + " is not a point of its space");
+  return *index;
 }
 
 OpLayouts TunableOp::layouts(int64_t index) const {

@@ -36,13 +36,6 @@ std::string describe(const NodeCandidate& candidate) {
 
 }  // namespace
 
-std::vector<graph::ValueId> activation_inputs(const graph::Graph& graph, graph::NodeId id) {
-  std::vector<graph::ValueId> inputs;
-  for (graph::ValueId input : graph.node(id).inputs)
-    if (graph.value(input).kind != graph::ValueKind::parameter) inputs.push_back(input);
-  return inputs;
-}
-
 std::vector<NodeCandidate> cheapest_per_signature(std::vector<NodeCandidate> candidates) {
   std::map<std::string, NodeCandidate> best;
   for (NodeCandidate& candidate : candidates) {

@@ -31,20 +31,6 @@ std::string knob_text(const std::map<std::string, int64_t>& knobs) {
   return text;
 }
 
-NodeCandidate tuned_candidate(const TuningTask& task, const LayoutCandidate& tuned) {
-  const size_t rank = task.op.family() == kernels::OpFamily::dense ? 2 : 4;
-  const std::map<std::string, int64_t> knobs = task.op.knobs(tuned.index);
-  const nlohmann::json payload = {{"kind", "tuned"},
-                                  {"task", task.name},
-                                  {"family", kernels::to_string(task.op.family())},
-                                  {"config_index", tuned.index},
-                                  {"knobs", knobs}};
-  return {.inputs = {normalized(tuned.layouts.input, rank)},
-          .output = normalized(tuned.layouts.output, rank),
-          .ms = tuned.seconds * 1e3,
-          .label = knob_text(knobs),
-          .payload = payload.dump()};
-}
 
 std::string shape_text(const graph::Shape& shape) { return graph::to_string(shape); }
 
@@ -71,6 +57,21 @@ std::vector<int64_t> common_blocks(const graph::Graph& graph, graph::NodeId id) 
 }
 
 }  // namespace
+
+NodeCandidate tuned_candidate(const TuningTask& task, const LayoutCandidate& tuned) {
+  const size_t rank = task.op.family() == kernels::OpFamily::dense ? 2 : 4;
+  const std::map<std::string, int64_t> knobs = task.op.knobs(tuned.index);
+  const nlohmann::json payload = {{"kind", "tuned"},
+                                  {"task", task.name},
+                                  {"family", kernels::to_string(task.op.family())},
+                                  {"config_index", tuned.index},
+                                  {"knobs", knobs}};
+  return {.inputs = {normalized(tuned.layouts.input, rank)},
+          .output = normalized(tuned.layouts.output, rank),
+          .ms = tuned.seconds * 1e3,
+          .label = knob_text(knobs),
+          .payload = payload.dump()};
+}
 
 MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vector<MeasureRecord>& records,
                                        const TransformTable& table, MeasuredCostOptions options)

@@ -21,15 +21,22 @@ std::set<int64_t> friendly(const graph::Shape& shape) {
   return {blocks.begin(), blocks.end()};
 }
 
+// The task's tuned blocks (or every friendly one), plus those of its untuned default config,
+// which the "default" baseline of `optimize` runs.
 void add_task(ShapeLayouts& layouts, const graph::Graph& graph, const TuningTask& task,
               const std::map<std::string, TensorBlocks>& tuned) {
   const auto found = tuned.find(task.key());
+  const kernels::OpLayouts fixed = task.op.layouts(task.op.default_index());
   for (graph::NodeId id : task.nodes) {
     const graph::Node& node = graph.node(id);
     const graph::Shape& in = graph.value(node.inputs.front()).type.shape;
     const graph::Shape& out = graph.value(node.output).type.shape;
-    add_tensor(layouts, in, found == tuned.end() ? friendly(in) : found->second.input);
-    add_tensor(layouts, out, found == tuned.end() ? friendly(out) : found->second.output);
+    std::set<int64_t> in_blocks = found == tuned.end() ? friendly(in) : found->second.input;
+    std::set<int64_t> out_blocks = found == tuned.end() ? friendly(out) : found->second.output;
+    in_blocks.insert(fixed.input.block_of('C'));
+    out_blocks.insert(fixed.output.block_of('C'));
+    add_tensor(layouts, in, in_blocks);
+    add_tensor(layouts, out, out_blocks);
   }
 }
 

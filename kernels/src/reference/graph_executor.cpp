@@ -17,6 +17,9 @@ namespace {
 using graph::NodeId;
 using graph::ValueId;
 
+/// The node's inputs (activations and parameters), in input order.
+using NodeInputs = std::span<const HostTensor* const>;
+
 /// Holds every value's contents while the graph runs.
 class Environment {
  public:
@@ -32,43 +35,44 @@ class Environment {
 
   const HostTensor& operator[](ValueId id) const { return tensors_[static_cast<size_t>(id)]; }
   HostTensor& operator[](ValueId id) { return tensors_[static_cast<size_t>(id)]; }
-  const float* data_or_null(const graph::Node& node, size_t input) const {
-    return input < node.inputs.size() ? (*this)[node.inputs[input]].data.data() : nullptr;
-  }
 
  private:
   std::vector<HostTensor> tensors_;
 };
 
-HostTensor run_conv(const graph::Graph& graph, NodeId id, const Environment& env) {
-  const graph::Node& node = graph.node(id);
+const float* data_or_null(NodeInputs in, size_t index) { return index < in.size() ? in[index]->data.data() : nullptr; }
+
+HostTensor run_conv(const graph::Graph& graph, NodeId id, NodeInputs in) {
   const Conv2dDesc desc = conv2d_desc(graph, id);
-  HostTensor out(graph.value(node.output).type.shape);
+  HostTensor out(graph.value(graph.node(id).output).type.shape);
   const size_t residual_index = desc.epilogue.bias ? 3 : 2;
-  conv2d(desc, env[node.inputs[0]].data.data(), env[node.inputs[1]].data.data(),
-         desc.epilogue.bias ? env.data_or_null(node, 2) : nullptr,
-         desc.epilogue.residual ? env.data_or_null(node, residual_index) : nullptr, out.data.data());
+  conv2d(desc, in[0]->data.data(), in[1]->data.data(), desc.epilogue.bias ? data_or_null(in, 2) : nullptr,
+         desc.epilogue.residual ? data_or_null(in, residual_index) : nullptr, out.data.data());
   return out;
 }
 
-HostTensor run_dense(const graph::Graph& graph, NodeId id, const Environment& env) {
-  const graph::Node& node = graph.node(id);
+HostTensor run_dense(const graph::Graph& graph, NodeId id, NodeInputs in) {
   const DenseDesc desc = dense_desc(graph, id);
-  HostTensor out(graph.value(node.output).type.shape);
-  dense(desc, env[node.inputs[0]].data.data(), env[node.inputs[1]].data.data(),
-        desc.epilogue.bias ? env.data_or_null(node, 2) : nullptr, nullptr, out.data.data());
+  HostTensor out(graph.value(graph.node(id).output).type.shape);
+  dense(desc, in[0]->data.data(), in[1]->data.data(), desc.epilogue.bias ? data_or_null(in, 2) : nullptr, nullptr,
+        out.data.data());
   return out;
 }
 
-HostTensor run_node(const graph::Graph& graph, NodeId id, const Environment& env) {
+}  // namespace
+
+HostTensor run_node(const graph::Graph& graph, NodeId id, std::span<const HostTensor* const> inputs) {
   const graph::Node& node = graph.node(id);
+  if (inputs.size() != node.inputs.size())
+    throw KernelError("node '" + node.name + "' takes " + std::to_string(node.inputs.size()) + " inputs, got " +
+                      std::to_string(inputs.size()));
   const graph::Shape& out_shape = graph.value(node.output).type.shape;
-  auto in = [&](size_t i) -> const HostTensor& { return env[node.inputs[i]]; };
-  auto param = [&](size_t i) { return env[node.inputs[i]].data.data(); };
+  auto in = [&](size_t i) -> const HostTensor& { return *inputs[i]; };
+  auto param = [&](size_t i) { return inputs[i]->data.data(); };
   return std::visit(
       graph::Overloaded{
-          [&](const graph::Conv2d&) { return run_conv(graph, id, env); },
-          [&](const graph::Dense&) { return run_dense(graph, id, env); },
+          [&](const graph::Conv2d&) { return run_conv(graph, id, inputs); },
+          [&](const graph::Dense&) { return run_dense(graph, id, inputs); },
           [&](const graph::BatchNorm& bn) {
             return batch_norm(in(0), param(1), param(2), param(3), param(4), bn.epsilon);
           },
@@ -77,11 +81,7 @@ HostTensor run_node(const graph::Graph& graph, NodeId id, const Environment& env
           [&](const graph::Clip& c) { return clip(in(0), c.min, c.max); },
           [&](const graph::Add&) { return binary(BinaryOp::add, in(0), in(1)); },
           [&](const graph::Mul&) { return binary(BinaryOp::mul, in(0), in(1)); },
-          [&](const graph::Concat& c) {
-            std::vector<const HostTensor*> parts;
-            for (size_t i = 0; i < node.inputs.size(); ++i) parts.push_back(&in(i));
-            return concat(parts, c.axis);
-          },
+          [&](const graph::Concat& c) { return concat(std::vector<const HostTensor*>(inputs.begin(), inputs.end()), c.axis); },
           [&](const graph::Pool2d&) { return pool2d(in(0), pool2d_desc(graph, id, 1)); },
           [&](const graph::GlobalAvgPool&) { return global_avg_pool(in(0)); },
           [&](const graph::Transpose& t) { return transpose(in(0), t.perm); },
@@ -92,8 +92,6 @@ HostTensor run_node(const graph::Graph& graph, NodeId id, const Environment& env
       },
       node.op);
 }
-
-}  // namespace
 
 std::vector<HostTensor> run_graph(const graph::Graph& graph, const std::vector<HostTensor>& inputs) {
   if (inputs.size() != graph.inputs().size())
@@ -107,7 +105,11 @@ std::vector<HostTensor> run_graph(const graph::Graph& graph, const std::vector<H
                         ", got " + graph::to_string(inputs[i].shape));
     env[graph.inputs()[i]] = inputs[i];
   }
-  for (NodeId id : graph::topological_order(graph)) env[graph.node(id).output] = run_node(graph, id, env);
+  for (NodeId id : graph::topological_order(graph)) {
+    std::vector<const HostTensor*> node_inputs;
+    for (ValueId input : graph.node(id).inputs) node_inputs.push_back(&env[input]);
+    env[graph.node(id).output] = run_node(graph, id, node_inputs);
+  }
   std::vector<HostTensor> outputs;
   for (ValueId id : graph.outputs()) outputs.push_back(env[id]);
   return outputs;

@@ -100,4 +100,8 @@ class Graph {
   std::unordered_map<std::string, NodeId> node_names_;
 };
 
+/// Activation inputs of a node: the inputs that are not parameters, in input order (for
+/// conv2d the data and, when fused, the residual).
+[[nodiscard]] std::vector<ValueId> activation_inputs(const Graph& graph, NodeId id);
+
 }  // namespace layoutopt::graph

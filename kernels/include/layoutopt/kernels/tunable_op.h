@@ -24,6 +24,10 @@
 
 namespace layoutopt::kernels {
 
+/// The channel block of the untuned default layout: 16 if it divides `channels`, else 8,
+/// else 1 (no blocking).
+[[nodiscard]] int64_t default_channel_block(int64_t channels);
+
 enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, dense };
 [[nodiscard]] const char* to_string(OpFamily family);
 
@@ -62,6 +66,11 @@ class TunableOp {
   /// Flat index of a knob assignment; nullopt when a knob is missing, unknown or its value
   /// is not in the space.
   [[nodiscard]] std::optional<int64_t> index_of(const std::map<std::string, int64_t>& knobs) const;
+
+  /// The untuned default config, what a framework runs without tuning: every channel block
+  /// the largest of 16 and 8 dividing its channel count (else 1), the other knobs from the
+  /// family's default schedule. Used as the "default" baseline of end-to-end comparisons.
+  [[nodiscard]] int64_t default_index() const;
 
   [[nodiscard]] OpLayouts layouts(int64_t index) const;
   [[nodiscard]] BufferSizes buffer_sizes(int64_t index) const;

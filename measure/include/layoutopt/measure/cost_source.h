@@ -35,7 +35,6 @@ class CostSource {
                                             const layout::Layout& to) const = 0;
 };
 
-/// Activation inputs of a node: the inputs that are not parameters, in input order.
-[[nodiscard]] std::vector<graph::ValueId> activation_inputs(const graph::Graph& graph, graph::NodeId id);
+using graph::activation_inputs;
 
 }  // namespace layoutopt::measure

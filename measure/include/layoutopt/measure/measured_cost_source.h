@@ -44,6 +44,12 @@ struct MeasuredCostOptions {
   std::string model;  ///< MODEL as the user gave it, for messages; empty: the graph's name
 };
 
+/// The node candidate of one tuned config of a task: its layouts (plain layouts spelled
+/// NCHW / NC), time, knobs as the label, and a payload {"kind": "tuned", "task", "family",
+/// "config_index", "knobs"} that plan_schedule reads back. A fused residual input is not
+/// included: callers add it (it is read in the output's layout).
+[[nodiscard]] NodeCandidate tuned_candidate(const TuningTask& task, const LayoutCandidate& tuned);
+
 class MeasuredCostSource final : public CostSource {
  public:
   /// Reads the tuned candidates of `graph`'s tasks from `records` once; `graph` and `table`

@@ -1,0 +1,304 @@
+#!/usr/bin/python3
+"""Times layoutopt's graph-tuned networks side by side with ONNX Runtime and PyTorch.
+
+All three peers run in the same invocation, on the same machine, with the same thread count
+and the same seeded-random-weight networks (bench/peers/export_models.py). They run in
+alternating rounds (layoutopt, ONNX Runtime, PyTorch, layoutopt, ...) so that load from
+other processes hits all of them alike; each run reports the median of its own timed runs
+(after warm-up, at least 10 runs and a minimum time), and the figure quoted per peer is the
+median of its per-round medians. Ratios are layoutopt / peer: below 1 means layoutopt is
+faster.
+
+    bench/compare_peers.py [--models M ...] [--threads 2] [--rounds 3] [--budget quick]
+                           [--out out/peers] [--replan] [--skip-layoutopt]
+
+Per model it first exports out/peers/models/MODEL.onnx (if missing) and plans it once
+(skipped if out/peers/MODEL.plan.json exists, unless --replan):
+    layoutopt optimize MODEL.onnx --budget B --records out/peers/MODEL.tune.jsonl
+        --transforms out/peers/MODEL.transforms.json --threads N -o out/peers/MODEL.plan.json
+        --force --json-summary out/peers/MODEL.optimize.json
+and then times, each round:
+    layoutopt bench MODEL.onnx --plan out/peers/MODEL.plan.json --threads N --json
+    node bench/peers/ort_bench.js MODEL.onnx --threads N ... --json
+    /usr/bin/python3 bench/peers/torch_bench.py MODEL.onnx --threads N ... --json
+Writes into the output directory: peers.md (the table, also printed), peers.csv (the
+table's figures), rounds.csv and rounds.jsonl (every run) and peers.svg (a bar chart).
+Needs the peers installed: `bash scripts/install-deps.sh --peers`.
+"""
+
+import argparse
+import csv
+import datetime
+import html
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+PEERS_DIR = os.path.join(ROOT, "bench", "peers")
+TORCH_PYTHON = "/usr/bin/python3"  # Debian's interpreter: the one with python3-torch
+DEFAULT_MODELS = ["resnet-50", "inception-v3", "densenet-201", "vgg-19-bn", "mobilenet-v2"]
+PEERS = ["layoutopt", "onnxruntime", "pytorch"]
+LABELS = {"layoutopt": "layoutopt graph-tuned", "onnxruntime": "ONNX Runtime", "pytorch": "PyTorch"}
+COLORS = {"layoutopt": "#d62728", "onnxruntime": "#1f77b4", "pytorch": "#ff7f0e"}
+INSTALL_HINT = "install the peers with `bash scripts/install-deps.sh --peers`"
+
+
+def fail(message):
+    sys.exit(f"compare_peers: {message}")
+
+
+def check_prerequisites(args):
+    if shutil.which("node") is None:
+        fail("node not found on PATH (Node.js 20 comes with the machine image)")
+    if not os.path.isfile(os.path.join(PEERS_DIR, "node_modules", "onnxruntime-node", "package.json")):
+        fail(f"onnxruntime-node is not installed in {PEERS_DIR}; {INSTALL_HINT}")
+    probe = subprocess.run([TORCH_PYTHON, "-c", "import torch, torchvision, onnx"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        fail(f"{TORCH_PYTHON} cannot import torch, torchvision and onnx; {INSTALL_HINT}\n{probe.stderr.strip()}")
+    if args.skip_layoutopt:
+        return
+    if not (os.path.isfile(args.layoutopt) and os.access(args.layoutopt, os.X_OK)):
+        fail(f"layoutopt binary {args.layoutopt} not found: build it with `bash scripts/build.sh` "
+             "(or pass --layoutopt PATH, or --skip-layoutopt to time only ONNX Runtime and PyTorch)")
+    for command in ("optimize", "bench"):
+        if subprocess.run([args.layoutopt, command, "--help"], capture_output=True).returncode != 0:
+            fail(f"{args.layoutopt} has no working `{command}` subcommand yet "
+                 "(pass --skip-layoutopt to time only ONNX Runtime and PyTorch)")
+
+
+def run_logged(command, log_path):
+    """Runs a long command, showing its output and keeping a copy in log_path."""
+    print("$ " + " ".join(command), flush=True)
+    with open(log_path, "w") as log:
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in process.stdout:
+            sys.stdout.write(line)
+            log.write(line)
+        if process.wait() != 0:
+            fail(f"`{' '.join(command)}` failed with exit code {process.returncode} (log: {log_path})")
+
+
+def plan(args, model, onnx_path):
+    paths = {kind: os.path.join(args.out, f"{model}.{kind}") for kind in
+             ("plan.json", "tune.jsonl", "transforms.json", "optimize.json", "optimize.log")}
+    if os.path.exists(paths["plan.json"]) and not args.replan:
+        print(f"{model}: plan {paths['plan.json']} exists, not re-planned (--replan to redo)")
+        return paths["plan.json"]
+    run_logged([args.layoutopt, "optimize", onnx_path, "--budget", args.budget,
+                "--records", paths["tune.jsonl"], "--transforms", paths["transforms.json"],
+                "--threads", str(args.threads), "-o", paths["plan.json"], "--force",
+                "--json-summary", paths["optimize.json"]], paths["optimize.log"])
+    if not os.path.exists(paths["plan.json"]):
+        fail(f"layoutopt optimize succeeded but wrote no {paths['plan.json']}")
+    return paths["plan.json"]
+
+
+def peer_command(args, peer, onnx_path, plan_path):
+    timing = ["--threads", str(args.threads), "--warmup", str(args.warmup),
+              "--min-seconds", str(args.min_seconds), "--json"]
+    if peer == "layoutopt":
+        return [args.layoutopt, "bench", onnx_path, "--plan", plan_path, "--threads", str(args.threads), "--json"]
+    if peer == "onnxruntime":
+        return ["node", os.path.join(PEERS_DIR, "ort_bench.js"), onnx_path] + timing
+    return [TORCH_PYTHON, os.path.join(PEERS_DIR, "torch_bench.py"), onnx_path] + timing
+
+
+def time_peer(args, peer, onnx_path, plan_path):
+    """Runs one peer once; returns its JSON result."""
+    command = peer_command(args, peer, onnx_path, plan_path)
+    process = subprocess.run(command, capture_output=True, text=True)
+    if process.returncode != 0:
+        fail(f"`{' '.join(command)}` failed with exit code {process.returncode}:\n"
+             + "\n".join(process.stderr.strip().splitlines()[-15:]))
+    lines = [line for line in process.stdout.splitlines() if line.lstrip().startswith("{")]
+    try:
+        result = json.loads(lines[-1])
+        for key in ("median_ms", "p10_ms", "p90_ms", "runs", "threads"):
+            result[key] = float(result[key])
+    except (IndexError, ValueError, KeyError, TypeError) as error:
+        fail(f"`{' '.join(command)}` printed no JSON object with median_ms, p10_ms, p90_ms, runs and "
+             f"threads ({error}); its output:\n{process.stdout[-2000:]}")
+    if int(result["threads"]) != args.threads:
+        fail(f"{peer} ran with {int(result['threads'])} threads, not {args.threads}")
+    if result["runs"] < 10:
+        print(f"compare_peers: warning: {peer} timed only {int(result['runs'])} runs", file=sys.stderr)
+    result["peer"] = peer
+    return result
+
+
+def outputs_agree(results):
+    """Compares the first outputs of the peers that report them (same weights, same input).
+    Returns a note, or None when fewer than two peers report outputs."""
+    heads = {peer: r["output_head"] for peer, r in results.items() if r.get("output_head")}
+    if len(heads) < 2:
+        return None
+    reference_peer, reference = next(iter(heads.items()))
+    scale = max(abs(v) for v in reference) or 1.0
+    worst = max(max(abs(a - b) for a, b in zip(reference, head)) / scale
+                for peer, head in heads.items() if peer != reference_peer)
+    verdict = "agree" if worst < 1e-3 else "DIFFER"
+    return f"{verdict} (max relative difference {worst:.1e} over the first outputs of {', '.join(heads)})"
+
+
+def machine_description():
+    cpu = platform.processor() or "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as info:
+            cpu = next(line.split(":", 1)[1].strip() for line in info if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return f"{cpu}, {os.cpu_count()} logical CPUs"
+
+
+def ms(value):
+    return "–" if value is None else f"{value:.2f}"
+
+
+def ratio(a, b):
+    return None if a is None or b is None else a / b
+
+
+def write_reports(args, models, peers, rounds, summary, notes):
+    """rounds: list of run results; summary: {model: {peer: median of round medians}}."""
+    versions = {}
+    for r in rounds:
+        versions.setdefault(r["peer"], f"{r.get('version', '?')}" + (f" ({r['mode']})" if r.get("mode") else ""))
+    torch_modes = sorted({r["mode"] for r in rounds if r["peer"] == "pytorch" and r.get("mode")})
+    lines = [
+        f"# layoutopt vs ONNX Runtime vs PyTorch, batch 1, {args.threads} threads",
+        "",
+        f"{machine_description()}; {args.rounds} alternating rounds, each peer's figure is the median "
+        f"of its per-round medians; {datetime.datetime.now().isoformat(timespec='seconds')}.",
+        "",
+        "| model | layoutopt graph-tuned ms | ONNX Runtime ms | PyTorch ms | layoutopt/ORT | layoutopt/PyTorch |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    rows = []
+    for model in models:
+        s = summary[model]
+        lo, ort, pt = s.get("layoutopt"), s.get("onnxruntime"), s.get("pytorch")
+        rows.append([model, lo, ort, pt, ratio(lo, ort), ratio(lo, pt)])
+        lines.append(f"| {model} | {ms(lo)} | {ms(ort)} | {ms(pt)} | "
+                     f"{'–' if ratio(lo, ort) is None else f'{ratio(lo, ort):.3f}'} | "
+                     f"{'–' if ratio(lo, pt) is None else f'{ratio(lo, pt):.3f}'} |")
+    lines += ["", "Ratios below 1 mean layoutopt is faster.",
+              "Peers: " + "; ".join(f"{LABELS[p]} {versions.get(p, 'not run')}" for p in peers)
+              + (f"; PyTorch modes used: {', '.join(torch_modes)}" if torch_modes else "") + "."]
+    lines += [f"Outputs of {model}: {note}." for model, note in notes.items() if note]
+    if "layoutopt" not in peers:
+        lines.append("layoutopt was skipped (--skip-layoutopt).")
+    table = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "peers.md"), "w") as f:
+        f.write(table)
+    with open(os.path.join(args.out, "peers.csv"), "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["model", "layoutopt_ms", "onnxruntime_ms", "pytorch_ms",
+                         "layoutopt_over_onnxruntime", "layoutopt_over_pytorch"])
+        writer.writerows([row[0]] + ["" if v is None else f"{v:.6g}" for v in row[1:]] for row in rows)
+    with open(os.path.join(args.out, "rounds.csv"), "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["round", "model", "peer", "version", "mode", "median_ms", "p10_ms", "p90_ms", "runs", "threads"])
+        for r in rounds:
+            writer.writerow([r["round"], r["model"], r["peer"], r.get("version", ""), r.get("mode", ""),
+                             r["median_ms"], r["p10_ms"], r["p90_ms"], int(r["runs"]), int(r["threads"])])
+    write_svg(os.path.join(args.out, "peers.svg"), models, peers, summary, args.threads)
+    return table
+
+
+def write_svg(path, models, peers, summary, threads):
+    """Horizontal grouped bars, one group per model, lengths relative to ONNX Runtime (whose
+    bar is 1) so that networks of very different cost share one axis; labels give ms."""
+    bar, gap, left, width, top = 16, 14, 110, 460, 50
+    relative = {m: {p: summary[m][p] / summary[m]["onnxruntime"] for p in peers if summary[m].get(p) is not None}
+                for m in models}
+    limit = max([1.0] + [v for r in relative.values() for v in r.values()])
+    limit = max(0.5, -(-limit // 0.5) * 0.5)  # round up to a multiple of 0.5
+    group = len(peers) * bar + gap
+    height = top + len(models) * group + 40
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 120}" height="{height}" '
+           'font-family="sans-serif" font-size="12">',
+           f'<text x="10" y="20" font-size="14" font-weight="bold">Batch-1 latency, {threads} threads, '
+           'relative to ONNX Runtime (shorter is faster; labels in ms)</text>']
+    for i, peer in enumerate(peers):
+        x = left + i * 150
+        out.append(f'<rect x="{x}" y="30" width="12" height="12" fill="{COLORS[peer]}"/>'
+                   f'<text x="{x + 16}" y="41">{html.escape(LABELS[peer])}</text>')
+    for k in range(int(limit / 0.5) + 1):
+        x = left + width * k * 0.5 / limit
+        stroke = "#444" if k == 2 else "#ddd"
+        out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 30}" stroke="{stroke}"/>'
+                   f'<text x="{x:.1f}" y="{height - 15}" text-anchor="middle">{k * 0.5:g}</text>')
+    for j, model in enumerate(models):
+        y0 = top + j * group
+        out.append(f'<text x="{left - 8}" y="{y0 + len(peers) * bar / 2 + 4}" text-anchor="end">{html.escape(model)}</text>')
+        for i, peer in enumerate(peers):
+            if peer not in relative[model]:
+                continue
+            y, length = y0 + i * bar, width * relative[model][peer] / limit
+            out.append(f'<rect x="{left}" y="{y + 1}" width="{length:.1f}" height="{bar - 2}" fill="{COLORS[peer]}"/>'
+                       f'<text x="{left + length + 4:.1f}" y="{y + bar - 4}">{summary[model][peer]:.2f} ms</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--models", nargs="+", default=DEFAULT_MODELS, metavar="MODEL")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--budget", choices=["quick", "normal", "thorough"], default="quick",
+                        help="tuning budget of `layoutopt optimize` (default quick)")
+    parser.add_argument("--out", default=os.path.join(ROOT, "out", "peers"))
+    parser.add_argument("--replan", action="store_true", help="run `layoutopt optimize` even if the plan exists")
+    parser.add_argument("--skip-layoutopt", action="store_true", help="time only ONNX Runtime and PyTorch")
+    parser.add_argument("--layoutopt", default=os.path.join(ROOT, "build", "apps", "layoutopt"))
+    parser.add_argument("--warmup", type=int, default=5, help="warm-up runs of ONNX Runtime and PyTorch")
+    parser.add_argument("--min-seconds", type=float, default=5.0,
+                        help="minimum timed seconds per run of ONNX Runtime and PyTorch (at least 10 runs)")
+    args = parser.parse_args()
+    if args.threads < 1 or args.rounds < 1:
+        fail("--threads and --rounds need positive integers")
+    args.out = os.path.abspath(args.out)
+    peers = [p for p in PEERS if not (p == "layoutopt" and args.skip_layoutopt)]
+
+    check_prerequisites(args)
+    models_dir = os.path.join(args.out, "models")
+    os.makedirs(models_dir, exist_ok=True)
+    export = subprocess.run([TORCH_PYTHON, os.path.join(PEERS_DIR, "export_models.py"), "--out", models_dir]
+                            + args.models)
+    if export.returncode != 0:
+        fail("exporting the models failed (see above)")
+    onnx_paths = {m: os.path.join(models_dir, m + ".onnx") for m in args.models}
+    plans = {m: plan(args, m, onnx_paths[m]) for m in args.models} if "layoutopt" in peers else {}
+
+    rounds, latest = [], {m: {} for m in args.models}
+    with open(os.path.join(args.out, "rounds.jsonl"), "w") as raw:
+        for number in range(1, args.rounds + 1):
+            for model in args.models:
+                for peer in peers:
+                    result = time_peer(args, peer, onnx_paths[model], plans.get(model))
+                    result.update(round=number, model=model)
+                    rounds.append(result)
+                    latest[model][peer] = result
+                    raw.write(json.dumps(result) + "\n")
+                    raw.flush()
+                    print(f"[round {number}/{args.rounds}] {model:<14} {peer:<12} median {result['median_ms']:9.3f} ms "
+                          f"(p10 {result['p10_ms']:.3f}, p90 {result['p90_ms']:.3f}, {int(result['runs'])} runs)",
+                          flush=True)
+
+    summary = {m: {p: statistics.median(r["median_ms"] for r in rounds if r["model"] == m and r["peer"] == p)
+                   for p in peers} for m in args.models}
+    notes = {m: outputs_agree(latest[m]) for m in args.models}
+    print()
+    print(write_reports(args, args.models, peers, rounds, summary, notes), end="")
+    print(f"\nwrote {', '.join(os.path.join(args.out, f) for f in ('peers.md', 'peers.csv', 'peers.svg', 'rounds.csv', 'rounds.jsonl'))}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+#!/usr/bin/python3
+"""Exports torchvision networks WITH random, seeded weights to ONNX for the benchmark peers.
+
+layoutopt, ONNX Runtime and PyTorch must time the very same network. Nothing may be
+downloaded, so the weights are random: torchvision's own initialisation under
+torch.manual_seed(SEED), with batch-norm statistics and affine parameters (and any bias that
+torchvision initialises to a constant) drawn from the same seeded generator, so every
+tensor is distinct and the activations stay finite. torch_bench.py rebuilds the model with
+build_model() from this file and thus has the same weights as the ONNX file.
+
+The model table and the ONNX export settings (opset 13, input "input", batch norms kept as
+BatchNormalization nodes) are those of scripts/export_torchvision.py, imported from there;
+only export_params differs (True here, the structure-only test files use False).
+
+    /usr/bin/python3 bench/peers/export_models.py [--out DIR] [--force] [MODEL ...]
+
+MODEL defaults to the five benchmark networks; DIR to out/peers/models/. Existing files are
+skipped unless --force. Needs Debian's python3-torch, python3-torchvision and python3-onnx
+(`bash scripts/install-deps.sh --peers`).
+"""
+
+import argparse
+import os
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+try:
+    import torch
+    from export_torchvision import OPSET, TORCHVISION_MODELS, check_export, export
+except ImportError as error:
+    sys.exit(f"export_models: {error}. Run with Debian's /usr/bin/python3 after "
+             "`bash scripts/install-deps.sh --peers` (python3-torch, python3-torchvision, python3-onnx).")
+
+SEED = 0
+BENCH_MODELS = ["resnet-50", "inception-v3", "densenet-201", "vgg-19-bn", "mobilenet-v2"]
+DEFAULT_OUT = os.path.join(ROOT, "out", "peers", "models")
+
+
+def build_model(name, seed=SEED):
+    """Returns (model in eval mode, input shape) for a torchvision network named as in
+    export_torchvision.TORCHVISION_MODELS; the same seed gives the same weights."""
+    if name not in TORCHVISION_MODELS:
+        raise KeyError(f"unknown model '{name}' (known: {', '.join(TORCHVISION_MODELS)})")
+    constructor, kwargs, shape = TORCHVISION_MODELS[name]
+    torch.manual_seed(seed)
+    model = constructor(weights=None, **kwargs)
+    with torch.no_grad():
+        for module in model.modules():
+            if isinstance(module, torch.nn.modules.batchnorm._BatchNorm):
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.uniform_(-0.1, 0.1)
+                module.running_mean.uniform_(-0.1, 0.1)
+                module.running_var.uniform_(0.5, 1.5)
+            elif getattr(module, "bias", None) is not None and bool((module.bias == module.bias[0]).all()):
+                # VGG and the classifiers start biases at zero; the exporter would merge
+                # equal tensors into one, so give each its own small values.
+                module.bias.uniform_(-0.05, 0.05)
+    return model.eval(), shape
+
+
+def export_model(name, out_dir, force=False):
+    """Writes out_dir/name.onnx (via a temporary file, so an interrupted export never leaves
+    a truncated file that a later run would skip); returns the path."""
+    path = os.path.join(out_dir, name + ".onnx")
+    if os.path.exists(path) and not force:
+        print(f"{name}: {path} exists, skipped")
+        return path
+    model, shape = build_model(name)
+    with torch.no_grad():
+        output = model(torch.zeros(shape))
+    if not bool(torch.isfinite(output).all()):
+        sys.exit(f"export_models: {name} gives non-finite outputs with seed {SEED}")
+    partial = path + ".partial"
+    export(model, shape, partial, with_weights=True)
+    check_export(name, model, partial)
+    os.replace(partial, path)
+    megabytes = os.path.getsize(path) / 2**20
+    print(f"{name}: wrote {path} ({megabytes:.1f} MiB, opset {OPSET}, input {list(shape)}, seed {SEED})")
+    return path
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("models", nargs="*", default=BENCH_MODELS, metavar="MODEL",
+                        help=f"torchvision networks (known: {', '.join(TORCHVISION_MODELS)})")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="output directory (default out/peers/models/)")
+    parser.add_argument("--force", action="store_true", help="re-export files that exist")
+    args = parser.parse_args()
+    unknown = [name for name in args.models if name not in TORCHVISION_MODELS]
+    if unknown:
+        sys.exit(f"export_models: unknown model(s) {', '.join(unknown)} (known: {', '.join(TORCHVISION_MODELS)})")
+    os.makedirs(args.out, exist_ok=True)
+    for name in args.models:
+        export_model(name, args.out, args.force)
+
+
+if __name__ == "__main__":
+    main()

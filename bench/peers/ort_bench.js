@@ -1,0 +1,142 @@
+#!/usr/bin/env node
+/*
+ * Times one ONNX model with ONNX Runtime's CPU execution provider, the ONNX Runtime peer of
+ * bench/compare_peers.py.
+ *
+ *   node bench/peers/ort_bench.js MODEL.onnx [--threads N] [--warmup W] [--min-seconds S]
+ *                                 [--min-runs R] [--seed K] [--json]
+ *
+ * Session: intraOpNumThreads=N, interOpNumThreads=1, sequential execution, graph
+ * optimisation level 'all' (ONNX Runtime's own BN folding, fusions and layout choices).
+ * Input: a float32 tensor of the model's input shape filled from the seeded generator that
+ * torch_bench.py uses too (32-bit LCG x' = 1664525 x + 1013904223 mod 2^32, starting at
+ * x = seed; value = (x' >>> 8) / 2^24 * 2 - 1, uniform in [-1, 1) and exact in float32), so
+ * both peers see the same input and their outputs can be compared.
+ * Timing: W warm-up runs, then runs until at least S seconds and at least R runs have
+ * passed; prints median, p10 and p90 (linear interpolation between order statistics).
+ *
+ * onnxruntime-node is installed by `npm install --ignore-scripts` in bench/peers: the CPU
+ * library ships inside the package; its install script only fetches GPU binaries.
+ */
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+
+const USAGE = 'usage: node ort_bench.js MODEL.onnx [--threads N] [--warmup W] [--min-seconds S] ' +
+  '[--min-runs R] [--seed K] [--json]';
+
+function fail(message) {
+  process.stderr.write(`ort_bench: ${message}\n`);
+  process.exit(1);
+}
+
+function parseArgs(argv) {
+  const options = { threads: 2, warmup: 5, minSeconds: 5, minRuns: 10, seed: 0, json: false, model: null };
+  const numeric = { '--threads': 'threads', '--warmup': 'warmup', '--min-seconds': 'minSeconds',
+    '--min-runs': 'minRuns', '--seed': 'seed' };
+  for (let i = 0; i < argv.length; ++i) {
+    const arg = argv[i];
+    if (arg === '--json') options.json = true;
+    else if (arg === '-h' || arg === '--help') { console.log(USAGE); process.exit(0); }
+    else if (arg in numeric) {
+      const value = Number(argv[++i]);
+      if (!Number.isFinite(value) || value < 0) fail(`${arg} needs a non-negative number\n${USAGE}`);
+      options[numeric[arg]] = value;
+    } else if (arg.startsWith('-')) fail(`unknown option ${arg}\n${USAGE}`);
+    else if (options.model === null) options.model = arg;
+    else fail(`more than one model given\n${USAGE}`);
+  }
+  if (options.model === null) fail(`no model given\n${USAGE}`);
+  if (!Number.isInteger(options.threads) || options.threads < 1) fail('--threads needs a positive integer');
+  if (!Number.isInteger(options.minRuns) || options.minRuns < 1) fail('--min-runs needs a positive integer');
+  return options;
+}
+
+function loadOrt() {
+  try {
+    return require('onnxruntime-node');
+  } catch (error) {
+    fail(`cannot load onnxruntime-node (${error.message.split('\n')[0]}); ` +
+      `run \`npm install --ignore-scripts\` in ${__dirname} or \`bash scripts/install-deps.sh --peers\``);
+  }
+}
+
+function seededInput(count, seed) {
+  const data = new Float32Array(count);
+  let state = seed >>> 0;
+  for (let i = 0; i < count; ++i) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    data[i] = (state >>> 8) / 16777216 * 2 - 1;
+  }
+  return data;
+}
+
+function percentile(sorted, q) {
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.min(low + 1, sorted.length - 1);
+  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (!fs.existsSync(options.model)) fail(`model file ${options.model} not found`);
+  const ort = loadOrt();
+  const version = require('onnxruntime-node/package.json').version;
+
+  const session = await ort.InferenceSession.create(options.model, {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: options.threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+  if (session.inputNames.length !== 1) fail(`expected one input, the model has ${session.inputNames.length}`);
+  const meta = session.inputMetadata[0];
+  if (!meta.isTensor || meta.type !== 'float32') fail(`input ${meta.name} is not a float32 tensor`);
+  const shape = meta.shape.map((dim) => {
+    if (typeof dim !== 'number') fail(`input ${meta.name} has a symbolic dimension '${dim}'`);
+    return dim;
+  });
+  const count = shape.reduce((a, b) => a * b, 1);
+  const feeds = { [meta.name]: new ort.Tensor('float32', seededInput(count, options.seed), shape) };
+
+  let outputs;
+  for (let i = 0; i < options.warmup; ++i) outputs = await session.run(feeds);
+  const times = [];
+  const start = process.hrtime.bigint();
+  for (;;) {
+    const before = process.hrtime.bigint();
+    outputs = await session.run(feeds);
+    const after = process.hrtime.bigint();
+    times.push(Number(after - before) / 1e6);
+    if (times.length >= options.minRuns && Number(after - start) / 1e9 >= options.minSeconds) break;
+  }
+  const output = outputs[session.outputNames[0]].data;
+  await session.release();
+
+  times.sort((a, b) => a - b);
+  const result = {
+    peer: 'onnxruntime',
+    version,
+    model: path.basename(options.model, '.onnx'),
+    input_shape: shape,
+    median_ms: percentile(times, 0.5),
+    p10_ms: percentile(times, 0.1),
+    p90_ms: percentile(times, 0.9),
+    runs: times.length,
+    warmup: options.warmup,
+    threads: options.threads,
+    seed: options.seed,
+    output_head: Array.from(output.slice(0, 8)),
+    output_abs_sum: output.reduce((sum, value) => sum + Math.abs(value), 0),
+  };
+  if (options.json) console.log(JSON.stringify(result));
+  else {
+    console.log(`onnxruntime ${version} ${result.model}: median ${result.median_ms.toFixed(3)} ms ` +
+      `(p10 ${result.p10_ms.toFixed(3)}, p90 ${result.p90_ms.toFixed(3)}, ${result.runs} runs, ${options.threads} threads)`);
+  }
+}
+
+main().catch((error) => fail(error.stack || String(error)));

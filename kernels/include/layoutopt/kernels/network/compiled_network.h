@@ -1,0 +1,94 @@
+#pragma once
+// CompiledNetwork: a graph compiled for one NetworkSchedule, ready to run many times.
+//
+//   graph::prepare_for_inference(graph);                       // BN folded, epilogues fused
+//   CompiledNetwork net = CompiledNetwork::compile(graph, schedule);
+//   std::vector<HostTensor> out = net.run({input});            // canonical NCHW in and out
+//
+// What compiling does:
+//  - every node becomes its JIT kernel for the scheduled layouts: conv2d / dense from the
+//    schedule's knobs with their fused epilogue (bias, relu / relu6, residual add); pooling,
+//    batch norm, add / mul, activations, concat and softmax in the block of their layouts.
+//    Weights are re-laid out, and batch norms folded into scale / shift, once, here;
+//  - a layout transform is inserted wherever a reader wants a tensor in another layout than
+//    its producer wrote: one per (tensor, layout) however many readers share it, placed just
+//    before its first reader. Graph inputs arrive and outputs leave in canonical layout;
+//  - views instead of copies where the memory already is the result (flatten / reshape in
+//    compatible layouts, two layouts that place every element at the same offset), and a
+//    conv or add writes over its residual operand when nothing reads that operand later;
+//  - one arena holds all activations: tensors whose lifetimes do not overlap share memory.
+// Operators without a blocked kernel (transpose, constant pad, clip other than relu6,
+// broadcasts other than per-channel, flatten of a blocked spatial tensor) run the reference
+// implementation on canonical copies; the summary counts them as fallbacks.
+//
+// OpenMP parallelism lives in the kernels and transforms: set the thread count around
+// compile-free calls (run / execute) as for any kernel.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/network/network_schedule.h"
+#include "layoutopt/kernels/reference/host_tensor.h"
+
+namespace layoutopt::kernels {
+
+enum class StepKind { kernel, transform, fallback };
+[[nodiscard]] const char* to_string(StepKind kind);
+
+/// One thing the network does per run, in run order.
+struct NetworkStep {
+  std::string name;    ///< the node's name, or the tensor's name for a transform
+  StepKind kind = StepKind::kernel;
+  std::string detail;  ///< kernel symbol, "NCHW16c->NCHW8c (copy_runs)", "reference transpose"
+};
+
+struct CompileSummary {
+  size_t kernels = 0;     ///< node steps running JIT kernels
+  size_t transforms = 0;  ///< inserted layout transforms
+  size_t fallbacks = 0;   ///< node steps running reference code
+  size_t views = 0;       ///< nodes and layout changes that needed no data movement
+  size_t in_place = 0;    ///< steps writing over their residual operand
+  double kernel_compile_ms = 0;  ///< JIT time summed over distinct kernels
+  double seconds = 0;            ///< wall time of compile()
+  int64_t arena_bytes = 0;       ///< activation memory after reuse
+  int64_t tensor_bytes = 0;      ///< activation memory if every tensor had its own buffer
+  int64_t constant_bytes = 0;    ///< re-laid weights, biases, folded batch norms
+};
+
+class CompiledNetwork {
+ public:
+  /// `graph` must outlive the network (fallback steps read it). Throws KernelError naming the
+  /// node when the schedule does not fit the graph: wrong node or input count, knobs that
+  /// are not a point of the node's schedule space, layouts that contradict the knobs or do
+  /// not divide a tensor's channels.
+  [[nodiscard]] static CompiledNetwork compile(const graph::Graph& graph, const NetworkSchedule& schedule);
+
+  CompiledNetwork(CompiledNetwork&&) noexcept;
+  CompiledNetwork& operator=(CompiledNetwork&&) noexcept;
+  ~CompiledNetwork();
+
+  /// set_inputs, execute, outputs.
+  [[nodiscard]] std::vector<reference::HostTensor> run(const std::vector<reference::HostTensor>& inputs);
+  /// Copies the inputs (canonical layout, graph.inputs() order) into the network; throws
+  /// KernelError naming the input for a wrong count or shape.
+  void set_inputs(const std::vector<reference::HostTensor>& inputs);
+  /// Runs every step on the inputs set last (they stay valid: runs can be repeated).
+  void execute();
+  /// As execute, returning each step's wall time in milliseconds (same order as steps()).
+  [[nodiscard]] std::vector<double> execute_profiled();
+  /// The graph outputs of the last execute, in canonical layout.
+  [[nodiscard]] std::vector<reference::HostTensor> outputs() const;
+
+  [[nodiscard]] const std::vector<NetworkStep>& steps() const;
+  [[nodiscard]] const CompileSummary& summary() const;
+
+ private:
+  struct Impl;
+  explicit CompiledNetwork(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace layoutopt::kernels

@@ -1,0 +1,55 @@
+#include "network/arena_plan.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace layoutopt::kernels::network {
+
+namespace {
+
+int64_t round_up(int64_t value, int64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+
+bool alive_together(const BufferLifetime& a, const BufferLifetime& b) { return a.first <= b.last && b.first <= a.last; }
+
+void check(const std::vector<BufferLifetime>& buffers, int64_t alignment) {
+  if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
+    throw std::invalid_argument("arena alignment " + std::to_string(alignment) + " is not a positive power of two");
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    if (buffers[i].bytes < 0) throw std::invalid_argument("buffer " + std::to_string(i) + " has a negative size");
+    if (buffers[i].last < buffers[i].first)
+      throw std::invalid_argument("buffer " + std::to_string(i) + " ends before it starts");
+  }
+}
+
+}  // namespace
+
+ArenaPlan plan_arena(const std::vector<BufferLifetime>& buffers, int64_t alignment) {
+  check(buffers, alignment);
+  std::vector<size_t> order(buffers.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return buffers[a].bytes > buffers[b].bytes; });
+
+  ArenaPlan plan{std::vector<int64_t>(buffers.size(), 0), 0};
+  std::vector<size_t> placed;
+  for (size_t index : order) {
+    const BufferLifetime& buffer = buffers[index];
+    // Memory ranges taken by placed buffers alive at the same time, by start.
+    std::vector<std::pair<int64_t, int64_t>> taken;
+    for (size_t other : placed)
+      if (alive_together(buffer, buffers[other]))
+        taken.emplace_back(plan.offsets[other], plan.offsets[other] + buffers[other].bytes);
+    std::sort(taken.begin(), taken.end());
+    int64_t offset = 0;
+    for (const auto& [begin, end] : taken) {
+      if (offset + buffer.bytes <= begin) break;  // fits in the gap before this range
+      offset = std::max(offset, round_up(end, alignment));
+    }
+    plan.offsets[index] = offset;
+    plan.bytes = std::max(plan.bytes, round_up(offset + buffer.bytes, alignment));
+    placed.push_back(index);
+  }
+  return plan;
+}
+
+}  // namespace layoutopt::kernels::network

@@ -1,0 +1,149 @@
+#include "layoutopt/kernels/network/compiled_network.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+
+#include "layoutopt/kernels/error.h"
+#include "network/arena_plan.h"
+#include "network/program_builder.h"
+
+namespace layoutopt::kernels {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+struct FreeDeleter {
+  void operator()(float* p) const { std::free(p); }
+};
+using ArenaMemory = std::unique_ptr<float, FreeDeleter>;
+
+constexpr int64_t kAlignment = 64;
+
+ArenaMemory allocate_arena(int64_t bytes) {
+  const auto size = static_cast<size_t>(std::max<int64_t>(bytes, kAlignment));
+  auto* memory = static_cast<float*>(std::aligned_alloc(static_cast<size_t>(kAlignment), size));
+  if (memory == nullptr) throw KernelError("cannot allocate the " + std::to_string(size) + "-byte activation arena");
+  // Touch every page now, so page faults are not part of the first run.
+  std::memset(memory, 0, size);
+  return ArenaMemory(memory);
+}
+
+}  // namespace
+
+const char* to_string(StepKind kind) {
+  switch (kind) {
+    case StepKind::kernel: return "kernel";
+    case StepKind::transform: return "transform";
+    case StepKind::fallback: return "fallback";
+  }
+  return "unknown";
+}
+
+struct CompiledNetwork::Impl {
+  const graph::Graph* graph = nullptr;
+  network::Program program;
+  ArenaMemory arena;
+  network::SlotAddresses addresses;  // by slot
+  std::vector<NetworkStep> steps;
+  CompileSummary summary;
+};
+
+CompiledNetwork::CompiledNetwork(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+CompiledNetwork::CompiledNetwork(CompiledNetwork&&) noexcept = default;
+CompiledNetwork& CompiledNetwork::operator=(CompiledNetwork&&) noexcept = default;
+CompiledNetwork::~CompiledNetwork() = default;
+
+CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const NetworkSchedule& schedule) {
+  const Clock::time_point start = Clock::now();
+  auto impl = std::make_unique<Impl>();
+  impl->graph = &graph;
+  impl->program = network::build_program(graph, schedule);
+  const network::Program& program = impl->program;
+
+  // One buffer per storage, alive from its first to its last step.
+  const std::vector<network::StorageLifetime> lifetimes = network::storage_lifetimes(program);
+  std::vector<network::BufferLifetime> buffers(lifetimes.size());
+  for (size_t s = 0; s < lifetimes.size(); ++s) buffers[s] = {0, lifetimes[s].first, lifetimes[s].last};
+  for (const network::Slot& slot : program.slots) {
+    int64_t& bytes = buffers[static_cast<size_t>(slot.storage)].bytes;
+    bytes = std::max(bytes, slot.floats * int64_t{sizeof(float)});
+  }
+  const network::ArenaPlan plan = network::plan_arena(buffers, kAlignment);
+  impl->arena = allocate_arena(plan.bytes);
+  for (const network::Slot& slot : program.slots)
+    impl->addresses.push_back(impl->arena.get() + plan.offsets[static_cast<size_t>(slot.storage)] / int64_t{sizeof(float)});
+
+  CompileSummary& summary = impl->summary;
+  for (const network::Step& step : program.steps) {
+    impl->steps.push_back(step.info);
+    if (step.info.kind == StepKind::kernel) ++summary.kernels;
+    if (step.info.kind == StepKind::transform) ++summary.transforms;
+    if (step.info.kind == StepKind::fallback) ++summary.fallbacks;
+  }
+  for (const network::BufferLifetime& buffer : buffers) summary.tensor_bytes += buffer.bytes;
+  summary.views = program.views;
+  summary.in_place = program.in_place;
+  summary.arena_bytes = plan.bytes;
+  summary.constant_bytes = program.constant_bytes;
+  for (const auto& [kernel, ms] : program.compile_ms) summary.kernel_compile_ms += ms;
+  summary.seconds = ms_since(start) / 1e3;
+  return CompiledNetwork(std::move(impl));
+}
+
+void CompiledNetwork::set_inputs(const std::vector<reference::HostTensor>& inputs) {
+  const graph::Graph& graph = *impl_->graph;
+  if (inputs.size() != graph.inputs().size())
+    throw KernelError("network '" + graph.name() + "' takes " + std::to_string(graph.inputs().size()) + " inputs, got " +
+                      std::to_string(inputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const graph::Value& value = graph.value(graph.inputs()[i]);
+    if (inputs[i].shape != value.type.shape)
+      throw KernelError("input '" + value.name + "' must have shape " + graph::to_string(value.type.shape) + ", got " +
+                        graph::to_string(inputs[i].shape));
+    std::memcpy(impl_->addresses[static_cast<size_t>(impl_->program.inputs[i])], inputs[i].data.data(),
+                inputs[i].data.size() * sizeof(float));
+  }
+}
+
+void CompiledNetwork::execute() {
+  for (const network::Step& step : impl_->program.steps) step.run(impl_->addresses);
+}
+
+std::vector<double> CompiledNetwork::execute_profiled() {
+  std::vector<double> ms;
+  ms.reserve(impl_->program.steps.size());
+  for (const network::Step& step : impl_->program.steps) {
+    const Clock::time_point start = Clock::now();
+    step.run(impl_->addresses);
+    ms.push_back(ms_since(start));
+  }
+  return ms;
+}
+
+std::vector<reference::HostTensor> CompiledNetwork::outputs() const {
+  std::vector<reference::HostTensor> outputs;
+  for (network::SlotId slot : impl_->program.outputs) {
+    const network::Slot& s = impl_->program.slots[static_cast<size_t>(slot)];
+    reference::HostTensor tensor(impl_->graph->value(s.value).type.shape);
+    std::memcpy(tensor.data.data(), impl_->addresses[static_cast<size_t>(slot)], tensor.data.size() * sizeof(float));
+    outputs.push_back(std::move(tensor));
+  }
+  return outputs;
+}
+
+std::vector<reference::HostTensor> CompiledNetwork::run(const std::vector<reference::HostTensor>& inputs) {
+  set_inputs(inputs);
+  execute();
+  return outputs();
+}
+
+const std::vector<NetworkStep>& CompiledNetwork::steps() const { return impl_->steps; }
+const CompileSummary& CompiledNetwork::summary() const { return impl_->summary; }
+
+}  // namespace layoutopt::kernels

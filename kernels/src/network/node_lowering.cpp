@@ -1,0 +1,355 @@
+#include "network/node_lowering.h"
+
+#include <memory>
+#include <numeric>
+
+#include "layoutopt/graph/overloaded.h"
+#include "layoutopt/kernels/activation.h"
+#include "layoutopt/kernels/batch_norm.h"
+#include "layoutopt/kernels/concat.h"
+#include "layoutopt/kernels/elementwise_binary.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/flatten.h"
+#include "layoutopt/kernels/global_avg_pool.h"
+#include "layoutopt/kernels/lowering.h"
+#include "layoutopt/kernels/pool2d.h"
+#include "layoutopt/kernels/reference/graph_executor.h"
+#include "layoutopt/kernels/softmax.h"
+#include "layoutopt/kernels/tunable_op.h"
+#include "layoutopt/layout/transform.h"
+
+namespace layoutopt::kernels::network {
+
+namespace {
+
+using graph::Graph;
+using graph::NodeId;
+using layout::Layout;
+using Constant = std::shared_ptr<const std::vector<float>>;
+
+/// Everything the lowering of one node needs to know.
+struct NodeContext {
+  const Graph& graph;
+  NodeId id;
+  const graph::Node& node;
+  const NodeSchedule& schedule;
+  const NodeOperands& operands;
+
+  [[nodiscard]] std::string where() const { return "node '" + node.name + "' (" + graph::op_name(node.op) + ")"; }
+  [[nodiscard]] const graph::Shape& shape_of(graph::ValueId value) const { return graph.value(value).type.shape; }
+  [[nodiscard]] const graph::Shape& output_shape() const { return shape_of(node.output); }
+  [[nodiscard]] std::span<const float> parameter(size_t input) const {
+    return graph.value(node.inputs.at(input)).weights->values();
+  }
+  [[nodiscard]] SlotId read(size_t i) const { return operands.reads.at(i); }
+  [[nodiscard]] SlotId write() const { return operands.write; }
+};
+
+[[noreturn]] void fail(const NodeContext& c, const std::string& what) {
+  throw KernelError(c.where() + ": " + what);
+}
+
+/// Throws unless `scheduled` stores `shape` exactly as the kernel's `required` layout does.
+void require_layout(const NodeContext& c, const std::string& operand, const graph::Shape& shape,
+                    const Layout& scheduled, const Layout& required) {
+  if (!same_memory(shape, scheduled, required))
+    fail(c, "the schedule stores its " + operand + " " + graph::to_string(shape) + " in " + scheduled.str() +
+                ", but its kernel needs " + required.str());
+}
+
+Constant constant(std::vector<float> values) { return std::make_shared<const std::vector<float>>(std::move(values)); }
+
+Constant parameter_constant(const NodeContext& c, size_t input) {
+  const std::span<const float> values = c.parameter(input);
+  return constant({values.begin(), values.end()});
+}
+
+int64_t bytes_of(const std::vector<Constant>& constants) {
+  int64_t bytes = 0;
+  for (const Constant& k : constants)
+    if (k) bytes += static_cast<int64_t>(k->size() * sizeof(float));
+  return bytes;
+}
+
+const float* data_of(const Constant& k) { return k ? k->data() : nullptr; }
+
+/// A kernel reading the first scheduled input (and a second activation operand as residual
+/// when `residual` is set) with constant weight and bias.
+LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Constant weight, Constant bias, bool residual) {
+  const SlotId in = c.read(0);
+  const SlotId other = residual ? c.read(1) : -1;
+  const SlotId out = c.write();
+  LoweredNode lowered{StepKind::kernel, kernel.name(), {}, residual ? 1 : -1, bytes_of({weight, bias}), kernel.compile_ms()};
+  lowered.run = [kernel, weight, bias, in, other, out](const SlotAddresses& a) {
+    kernel({a[in], data_of(weight), data_of(bias), other >= 0 ? a[other] : nullptr, a[out]});
+  };
+  return lowered;
+}
+
+int64_t config_index(const NodeContext& c, const TunableOp& op) {
+  const std::optional<int64_t> index = op.index_of(c.schedule.knobs);
+  if (index) return *index;
+  std::string knobs;
+  for (const auto& [name, value] : c.schedule.knobs) knobs += (knobs.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  fail(c, "knobs {" + knobs + "} are not a point of its schedule space:\n" + op.space().str());
+}
+
+/// conv2d and dense: the tuned kernel with weights re-laid once into the schedule's layout.
+LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, const graph::Shape& weight_shape,
+                          const Layout& weight_canonical, const Epilogue& epilogue) {
+  const int64_t index = config_index(c, op);
+  const OpLayouts layouts = op.layouts(index);
+  const std::vector<graph::ValueId> activations = graph::activation_inputs(c.graph, c.id);
+  require_layout(c, "input", c.shape_of(activations[0]), c.schedule.inputs.at(0), layouts.input);
+  require_layout(c, "output", c.output_shape(), c.schedule.output, layouts.output);
+  if (epilogue.residual) require_layout(c, "residual", c.output_shape(), c.schedule.inputs.at(1), layouts.output);
+  const layout::LayoutTransform relayout(weight_shape, weight_canonical, weight_canonical, layouts.weight);
+  const Constant weight = constant(relayout.apply(c.parameter(1)));
+  const Constant bias = epilogue.bias ? parameter_constant(c, 2) : nullptr;
+  return kernel_step(c, op.compile(index), weight, bias, epilogue.residual);
+}
+
+LoweredNode lower_conv(const NodeContext& c) {
+  const Conv2dDesc desc = conv2d_desc(c.graph, c.id);
+  const graph::Shape weight_shape{desc.out_channels, desc.in_channels_per_group(), desc.kernel_h, desc.kernel_w};
+  return lower_tunable(c, TunableOp::conv2d(desc), weight_shape, Layout::oihw(), desc.epilogue);
+}
+
+LoweredNode lower_dense(const NodeContext& c) {
+  const DenseDesc desc = dense_desc(c.graph, c.id);
+  return lower_tunable(c, TunableOp::dense(desc), {desc.out_features, desc.in_features}, Layout::parse("OI"),
+                       desc.epilogue);
+}
+
+/// The channel block of a layout-flexible node: its output's, which every input must share.
+int64_t common_block(const NodeContext& c) {
+  const int64_t block = c.schedule.output.block_of('C');
+  const Layout blocked = Layout::nchwc(block);
+  require_layout(c, "output", c.output_shape(), c.schedule.output, blocked);
+  const std::vector<graph::ValueId> activations = graph::activation_inputs(c.graph, c.id);
+  for (size_t i = 0; i < activations.size(); ++i)
+    require_layout(c, "input " + std::to_string(i), c.shape_of(activations[i]), c.schedule.inputs.at(i), blocked);
+  return block;
+}
+
+LoweredNode plain_kernel(const NodeContext& c, const Kernel& kernel) {
+  return kernel_step(c, kernel, nullptr, nullptr, false);
+}
+
+LoweredNode lower_pool(const NodeContext& c) {
+  const Pool2dDesc desc = pool2d_desc(c.graph, c.id, common_block(c));
+  return plain_kernel(c, compile_pool2d(desc, pool2d_default_schedule(desc)));
+}
+
+LoweredNode lower_global_pool(const NodeContext& c) {
+  return plain_kernel(c, compile_global_avg_pool(tensor_desc(c.graph, c.node.inputs[0], common_block(c))));
+}
+
+LoweredNode lower_batch_norm(const NodeContext& c, const graph::BatchNorm& bn) {
+  const BatchNormDesc desc{tensor_desc(c.graph, c.node.output, common_block(c))};
+  BatchNormCoefficients folded = fold_batch_norm(c.parameter(1), c.parameter(2), c.parameter(3), c.parameter(4), bn.epsilon);
+  return kernel_step(c, compile_batch_norm(desc, {}), constant(std::move(folded.scale)), constant(std::move(folded.shift)),
+                     false);
+}
+
+LoweredNode lower_activation(const NodeContext& c, ActivationOp op) {
+  return plain_kernel(c, compile_activation({tensor_desc(c.graph, c.node.output, common_block(c)), op}, {}));
+}
+
+LoweredNode lower_softmax(const NodeContext& c) {
+  const graph::Shape& shape = c.output_shape();
+  const SoftmaxDesc desc{shape[0], shape[1], c.schedule.output.block_of('C')};
+  const SoftmaxLayouts layouts = softmax_layouts(desc);
+  require_layout(c, "input", shape, c.schedule.inputs.at(0), layouts.input);
+  require_layout(c, "output", shape, c.schedule.output, layouts.output);
+  return plain_kernel(c, compile_softmax(desc));
+}
+
+LoweredNode lower_concat(const NodeContext& c) {
+  ConcatDesc desc{.inputs = {}, .out_block = c.schedule.output.block_of('C')};
+  require_layout(c, "output", c.output_shape(), c.schedule.output, Layout::nchwc(desc.out_block));
+  for (size_t i = 0; i < c.node.inputs.size(); ++i) {
+    const Layout& scheduled = c.schedule.inputs.at(i);
+    desc.inputs.push_back(tensor_desc(c.graph, c.node.inputs[i], scheduled.block_of('C')));
+    require_layout(c, "input " + std::to_string(i), c.shape_of(c.node.inputs[i]), scheduled,
+                   Layout::nchwc(desc.inputs.back().block));
+  }
+  desc.validate();
+  const std::vector<Kernel> kernels = compile_concat(desc);
+  std::vector<SlotId> reads = c.operands.reads;
+  const SlotId out = c.write();
+  double compile_ms = 0;
+  for (const Kernel& kernel : kernels) compile_ms += kernel.compile_ms();
+  LoweredNode lowered{StepKind::kernel, kernels.front().name() + " x" + std::to_string(kernels.size()), {}, -1, 0,
+                      compile_ms};
+  lowered.run = [kernels, reads, out](const SlotAddresses& a) {
+    std::vector<const float*> inputs;
+    inputs.reserve(reads.size());
+    for (SlotId read : reads) inputs.push_back(a[read]);
+    run_concat(kernels, inputs, a[out]);
+  };
+  return lowered;
+}
+
+/// Reference evaluation on canonical copies, for operators without a blocked kernel.
+LoweredNode fallback(const NodeContext& c) {
+  const Graph& graph = c.graph;
+  const NodeId id = c.id;
+  // Per node input: a parameter's values (fixed), or a transform from the scheduled layout.
+  auto parameters = std::make_shared<std::vector<reference::HostTensor>>(c.node.inputs.size());
+  std::vector<bool> is_parameter(c.node.inputs.size(), false);
+  std::vector<layout::LayoutTransform> to_canonical;
+  int64_t bytes = 0;
+  for (size_t i = 0; i < c.node.inputs.size(); ++i) {
+    const graph::Value& value = graph.value(c.node.inputs[i]);
+    if (value.kind == graph::ValueKind::parameter) {
+      is_parameter[i] = true;
+      const std::span<const float> values = value.weights->values();
+      (*parameters)[i].shape = value.type.shape;
+      (*parameters)[i].data.assign(values.begin(), values.end());
+      bytes += static_cast<int64_t>(values.size() * sizeof(float));
+    }
+  }
+  for (size_t i = 0; i < c.operands.reads.size(); ++i) {
+    const graph::Shape& shape = c.shape_of(graph::activation_inputs(graph, id)[i]);
+    to_canonical.push_back(layout::LayoutTransform::for_activation(
+        shape, c.schedule.inputs.at(i), layout::canonical_data_layout(shape.size())));
+  }
+  const layout::LayoutTransform from_canonical = layout::LayoutTransform::for_activation(
+      c.output_shape(), layout::canonical_data_layout(c.output_shape().size()), c.schedule.output);
+  const std::vector<SlotId> reads = c.operands.reads;
+  const SlotId out = c.write();
+  LoweredNode lowered{StepKind::fallback, "reference " + graph::op_name(c.node.op), {}, -1, bytes};
+  lowered.run = [&graph, id, parameters, is_parameter, to_canonical, from_canonical, reads, out](const SlotAddresses& a) {
+    std::vector<reference::HostTensor> activations(reads.size());
+    std::vector<const reference::HostTensor*> inputs;
+    size_t next = 0;
+    for (size_t i = 0; i < parameters->size(); ++i) {
+      if (is_parameter[i]) {
+        inputs.push_back(&(*parameters)[i]);
+        continue;
+      }
+      reference::HostTensor& tensor = activations[next];
+      tensor = reference::HostTensor(to_canonical[next].logical_shape());
+      to_canonical[next].run(a[reads[next]], tensor.data.data());
+      inputs.push_back(&tensor);
+      ++next;
+    }
+    const reference::HostTensor result = reference::run_node(graph, id, inputs);
+    from_canonical.run(result.data.data(), a[out]);
+  };
+  return lowered;
+}
+
+LoweredNode view() { return {StepKind::kernel, "view", {}, -1, 0}; }
+
+/// Flatten and reshape keep their data where the input's memory already is the output.
+LoweredNode lower_reshape_like(const NodeContext& c) {
+  const graph::Shape& in = c.shape_of(c.node.inputs[0]);
+  const Layout& in_layout = c.schedule.inputs.at(0);
+  const bool plain_in = same_memory(in, in_layout, layout::canonical_data_layout(in.size()));
+  const bool plain_out = same_memory(c.output_shape(), c.schedule.output, layout::canonical_data_layout(c.output_shape().size()));
+  if (plain_in && plain_out) return view();
+  if (in == c.output_shape() && same_memory(in, in_layout, c.schedule.output)) return view();  // identity, dropout
+  // flatten of NCHW[x]c with H = W = 1 is NC[x]c
+  const bool flatten = std::holds_alternative<graph::Flatten>(c.node.op);
+  if (flatten && in.size() == 4 && in[2] == 1 && in[3] == 1 && c.output_shape().size() == 2 &&
+      in_layout.block_of('C') == c.schedule.output.block_of('C'))
+    return view();
+  return fallback(c);
+}
+
+/// add / mul: same-shape operands or a per-channel factor have kernels; other broadcasts fall back.
+LoweredNode lower_binary(const NodeContext& c, BinaryOp op) {
+  const graph::Shape& a = c.shape_of(c.node.inputs[0]);
+  const graph::Shape& b = c.shape_of(c.node.inputs[1]);
+  const graph::Shape& out = c.output_shape();
+  const graph::Shape per_channel{out[0], out[1], 1, 1};
+  if (c.graph.value(c.node.inputs[0]).kind == graph::ValueKind::parameter ||
+      c.graph.value(c.node.inputs[1]).kind == graph::ValueKind::parameter)
+    return fallback(c);
+  const int64_t block = common_block(c);
+  const TensorDesc tensor = tensor_desc(c.graph, c.node.output, block);
+  if (a == out && b == out) {
+    const Kernel kernel = compile_elementwise_binary({tensor, op, false}, {});
+    return kernel_step(c, kernel, nullptr, nullptr, true);
+  }
+  if ((a == out && b == per_channel) || (b == out && a == per_channel)) {
+    const Kernel kernel = compile_elementwise_binary({tensor, op, true}, {});
+    // The per-channel factor goes in as the kernel's weight; both operators commute.
+    const SlotId full = a == out ? c.read(0) : c.read(1);
+    const SlotId factor = a == out ? c.read(1) : c.read(0);
+    const SlotId result = c.write();
+    return {StepKind::kernel, kernel.name(),
+            [kernel, full, factor, result](const SlotAddresses& s) {
+              kernel({.input = s[full], .weight = s[factor], .output = s[result]});
+            },
+            -1, 0, kernel.compile_ms()};
+  }
+  return fallback(c);
+}
+
+LoweredNode lower_clip(const NodeContext& c, const graph::Clip& clip) {
+  if (clip.min == 0.0f && clip.max == 6.0f) return lower_activation(c, ActivationOp::relu6);
+  return fallback(c);
+}
+
+LoweredNode lower_concat_or_fallback(const NodeContext& c, const graph::Concat& concat) {
+  const bool channels = c.output_shape().size() == 4 && (concat.axis == 1 || concat.axis == -3);
+  return channels ? lower_concat(c) : fallback(c);
+}
+
+LoweredNode lower_4d(const NodeContext& c, LoweredNode (*lower)(const NodeContext&)) {
+  return c.output_shape().size() == 4 ? lower(c) : fallback(c);
+}
+
+}  // namespace
+
+bool same_memory(const graph::Shape& shape, const Layout& a, const Layout& b) {
+  return a == b || layout::LayoutTransform::for_activation(shape, a, b).path() == layout::TransformPath::identity;
+}
+
+LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedule, const NodeOperands& operands) {
+  const graph::Node& node = graph.node(id);
+  const NodeContext c{graph, id, node, schedule, operands};
+  try {
+    return std::visit(
+        graph::Overloaded{
+            [&](const graph::Conv2d&) { return lower_conv(c); },
+            [&](const graph::Dense&) { return lower_dense(c); },
+            [&](const graph::Pool2d&) { return lower_4d(c, lower_pool); },
+            [&](const graph::GlobalAvgPool&) { return lower_4d(c, lower_global_pool); },
+            [&](const graph::BatchNorm& bn) {
+              return c.output_shape().size() == 4 ? lower_batch_norm(c, bn) : fallback(c);
+            },
+            [&](const graph::Relu&) {
+              return c.output_shape().size() == 4 ? lower_activation(c, ActivationOp::relu) : fallback(c);
+            },
+            [&](const graph::Sigmoid&) {
+              return c.output_shape().size() == 4 ? lower_activation(c, ActivationOp::sigmoid) : fallback(c);
+            },
+            [&](const graph::Clip& clip) { return c.output_shape().size() == 4 ? lower_clip(c, clip) : fallback(c); },
+            [&](const graph::Add&) { return c.output_shape().size() == 4 ? lower_binary(c, BinaryOp::add) : fallback(c); },
+            [&](const graph::Mul&) { return c.output_shape().size() == 4 ? lower_binary(c, BinaryOp::mul) : fallback(c); },
+            [&](const graph::Concat& concat) { return lower_concat_or_fallback(c, concat); },
+            [&](const graph::Softmax& s) {
+              const bool rows = c.output_shape().size() == 2 && (s.axis == 1 || s.axis == -1);
+              return rows ? lower_softmax(c) : fallback(c);
+            },
+            [&](const graph::Flatten&) { return lower_reshape_like(c); },
+            [&](const graph::Reshape&) { return lower_reshape_like(c); },
+            [&](const graph::Dropout&) { return lower_reshape_like(c); },
+            [&](const graph::Identity&) { return lower_reshape_like(c); },
+            [&](const auto&) { return fallback(c); },
+        },
+        node.op);
+  } catch (const layout::LayoutError& e) {
+    fail(c, e.what());
+  } catch (const KernelError& e) {
+    const std::string what = e.what();
+    if (what.rfind(c.where(), 0) == 0) throw;
+    fail(c, what);
+  }
+}
+
+}  // namespace layoutopt::kernels::network

@@ -1,0 +1,55 @@
+#pragma once
+// The compiled network before memory is laid out: tensors in the layouts steps read and
+// write them ("slots"), the memory each slot lives in ("storage": views and in-place steps
+// share one), and the steps in run order. program_builder fills it in from a graph and a
+// schedule; CompiledNetwork lays the storages out in one arena and runs the steps.
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/layout/layout.h"
+
+namespace layoutopt::kernels::network {
+
+using SlotId = int;
+using StorageId = int;
+
+/// One tensor in one layout.
+struct Slot {
+  graph::ValueId value = -1;
+  layout::Layout layout;
+  StorageId storage = -1;
+  int64_t floats = 0;
+};
+
+/// Address of every slot, by SlotId, once the arena exists.
+using SlotAddresses = std::vector<float*>;
+using StepBody = std::function<void(const SlotAddresses&)>;
+
+struct Step {
+  NetworkStep info;
+  std::vector<SlotId> reads;
+  SlotId write = -1;
+  StepBody run;
+  /// Index into `reads` of an operand the kernel may overwrite with its output (a residual);
+  /// -1 when the output must have memory of its own.
+  int in_place_operand = -1;
+};
+
+struct Program {
+  std::vector<Slot> slots;
+  std::vector<Step> steps;
+  int storages = 0;
+  std::vector<SlotId> inputs;   ///< per graph input, canonical layout
+  std::vector<SlotId> outputs;  ///< per graph output, canonical layout
+  size_t views = 0;
+  size_t in_place = 0;
+  int64_t constant_bytes = 0;
+  std::map<std::string, double> compile_ms;  ///< JIT time per distinct kernel
+};
+
+}  // namespace layoutopt::kernels::network

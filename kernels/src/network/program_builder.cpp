@@ -1,0 +1,190 @@
+#include "network/program_builder.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "layoutopt/graph/topology.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/layout/transform.h"
+#include "network/node_lowering.h"
+
+namespace layoutopt::kernels::network {
+
+namespace {
+
+using graph::ValueId;
+using layout::Layout;
+
+class ProgramBuilder {
+ public:
+  ProgramBuilder(const graph::Graph& graph, const NetworkSchedule& schedule)
+      : graph_(graph), schedule_(schedule), produced_(graph.values().size(), -1) {}
+
+  Program build() {
+    check_schedule();
+    for (ValueId input : graph_.inputs())
+      program_.inputs.push_back(produce(input, layout::canonical_data_layout(shape_of(input).size())));
+    for (graph::NodeId id : graph::topological_order(graph_)) add_node(id);
+    for (ValueId output : graph_.outputs())
+      program_.outputs.push_back(read(output, layout::canonical_data_layout(shape_of(output).size())));
+    share_in_place_storage();
+    program_.views += layout_views_.size();
+    return std::move(program_);
+  }
+
+ private:
+  const graph::Shape& shape_of(ValueId value) const { return graph_.value(value).type.shape; }
+
+  void check_schedule() const {
+    if (schedule_.nodes.size() != graph_.nodes().size())
+      throw KernelError("the schedule has " + std::to_string(schedule_.nodes.size()) + " nodes, graph '" +
+                        graph_.name() + "' " + std::to_string(graph_.nodes().size()));
+    for (size_t n = 0; n < graph_.nodes().size(); ++n) {
+      const size_t inputs = graph::activation_inputs(graph_, static_cast<graph::NodeId>(n)).size();
+      if (schedule_.nodes[n].inputs.size() != inputs)
+        throw KernelError("node '" + graph_.nodes()[n].name + "' reads " + std::to_string(inputs) +
+                          " activations, but its schedule gives " + std::to_string(schedule_.nodes[n].inputs.size()) +
+                          " input layouts");
+    }
+  }
+
+  SlotId new_slot(ValueId value, const Layout& layout, StorageId storage) {
+    // Validates the layout against the shape (a block must divide the channels).
+    layout.check_fits(shape_of(value), layout::canonical_data_layout(shape_of(value).size()));
+    program_.slots.push_back({value, layout, storage, graph::element_count(shape_of(value))});
+    return static_cast<SlotId>(program_.slots.size() - 1);
+  }
+
+  /// The slot a value's producer writes.
+  SlotId produce(ValueId value, const Layout& layout) {
+    const SlotId slot = new_slot(value, layout, program_.storages++);
+    produced_[static_cast<size_t>(value)] = slot;
+    return slot;
+  }
+
+  /// The slot holding `value` in `layout`: what its producer wrote when the memory matches,
+  /// else a transform, made once and shared by every later reader.
+  SlotId read(ValueId value, const Layout& layout) {
+    const SlotId source = produced_[static_cast<size_t>(value)];
+    const Slot& written = program_.slots[static_cast<size_t>(source)];
+    if (same_memory(shape_of(value), written.layout, layout)) {
+      if (!(written.layout == layout)) layout_views_.emplace(value, layout.str());
+      return source;
+    }
+    const auto key = std::make_pair(value, layout.str());
+    if (auto found = transformed_.find(key); found != transformed_.end()) return found->second;
+    const SlotId target = new_slot(value, layout, program_.storages++);
+    transformed_.emplace(key, target);
+    add_transform(source, target);
+    return target;
+  }
+
+  void add_transform(SlotId source, SlotId target) {
+    const Slot& from = program_.slots[static_cast<size_t>(source)];
+    const Slot& to = program_.slots[static_cast<size_t>(target)];
+    const layout::LayoutTransform transform = layout::LayoutTransform::for_activation(shape_of(from.value), from.layout, to.layout);
+    Step step;
+    step.info.name = graph_.value(from.value).name;
+    step.info.kind = StepKind::transform;
+    step.info.detail = from.layout.str() + "->" + to.layout.str() + " (" + std::string(layout::to_string(transform.path())) + ")";
+    step.reads = {source};
+    step.write = target;
+    step.run = [transform, source, target](const SlotAddresses& a) { transform.run(a[source], a[target]); };
+    program_.steps.push_back(std::move(step));
+  }
+
+  void add_node(graph::NodeId id) {
+    const graph::Node& node = graph_.node(id);
+    const NodeSchedule& schedule = schedule_.nodes[static_cast<size_t>(id)];
+    NodeOperands operands;
+    const std::vector<ValueId> activations = graph::activation_inputs(graph_, id);
+    for (size_t i = 0; i < activations.size(); ++i) {
+      try {
+        operands.reads.push_back(read(activations[i], schedule.inputs[i]));
+      } catch (const layout::LayoutError& e) {
+        throw KernelError("node '" + node.name + "' input " + std::to_string(i) + ": " + e.what());
+      }
+    }
+    operands.write = static_cast<SlotId>(program_.slots.size());  // the slot made below
+    LoweredNode lowered = lower_node(graph_, id, schedule, operands);
+    program_.constant_bytes += lowered.constant_bytes;
+    if (lowered.compile_ms > 0) program_.compile_ms[lowered.detail] = lowered.compile_ms;
+    if (!lowered.run) {  // a view: the output lives in the input's memory
+      const StorageId storage = program_.slots[static_cast<size_t>(operands.reads.at(0))].storage;
+      produced_[static_cast<size_t>(node.output)] = new_slot(node.output, schedule.output, storage);
+      ++program_.views;
+      return;
+    }
+    produce(node.output, schedule.output);
+    program_.steps.push_back({{node.name, lowered.kind, lowered.detail}, operands.reads, operands.write,
+                              std::move(lowered.run), lowered.in_place_operand});
+  }
+
+  /// Lets a step write over its residual operand's storage when no later step reads that
+  /// storage and it is not a graph input or output (those span the whole run).
+  void share_in_place_storage() {
+    std::vector<StorageLifetime> lifetime = storage_lifetimes(program_);
+    for (size_t s = 0; s < program_.steps.size(); ++s) {
+      const Step& step = program_.steps[s];
+      if (step.in_place_operand < 0) continue;
+      const StorageId operand = storage(step.reads[static_cast<size_t>(step.in_place_operand)]);
+      const StorageId output = storage(step.write);
+      const bool last_use = lifetime[static_cast<size_t>(operand)].last == static_cast<int>(s);
+      const bool same_size = slot(step.reads[static_cast<size_t>(step.in_place_operand)]).floats == slot(step.write).floats;
+      if (!last_use || !same_size || pinned(operand) || operand == output) continue;
+      for (Slot& other : program_.slots)
+        if (other.storage == output) other.storage = operand;
+      lifetime[static_cast<size_t>(operand)].last = lifetime[static_cast<size_t>(output)].last;
+      ++program_.in_place;
+    }
+  }
+
+  const Slot& slot(SlotId id) const { return program_.slots[static_cast<size_t>(id)]; }
+  StorageId storage(SlotId id) const { return slot(id).storage; }
+
+  bool pinned(StorageId storage) const {
+    for (SlotId id : program_.inputs)
+      if (this->storage(id) == storage) return true;
+    for (SlotId id : program_.outputs)
+      if (this->storage(id) == storage) return true;
+    return false;
+  }
+
+  const graph::Graph& graph_;
+  const NetworkSchedule& schedule_;
+  Program program_;
+  std::vector<SlotId> produced_;                                    // by value
+  std::map<std::pair<ValueId, std::string>, SlotId> transformed_;  // (value, layout) -> slot
+  std::set<std::pair<ValueId, std::string>> layout_views_;  // layout changes that move no data
+};
+
+}  // namespace
+
+Program build_program(const graph::Graph& graph, const NetworkSchedule& schedule) {
+  return ProgramBuilder(graph, schedule).build();
+}
+
+std::vector<StorageLifetime> storage_lifetimes(const Program& program) {
+  const int end = static_cast<int>(program.steps.size());
+  std::vector<StorageLifetime> lifetime(static_cast<size_t>(program.storages), StorageLifetime{end, -1});
+  auto touch = [&](SlotId slot, int step) {
+    StorageLifetime& l = lifetime[static_cast<size_t>(program.slots[static_cast<size_t>(slot)].storage)];
+    l.first = std::min(l.first, step);
+    l.last = std::max(l.last, step);
+  };
+  for (int s = 0; s < end; ++s) {
+    for (SlotId read : program.steps[static_cast<size_t>(s)].reads) touch(read, s);
+    touch(program.steps[static_cast<size_t>(s)].write, s);
+  }
+  for (SlotId input : program.inputs) {
+    touch(input, 0);
+    touch(input, end);
+  }
+  for (SlotId output : program.outputs) touch(output, end);
+  for (StorageLifetime& l : lifetime)
+    if (l.last < l.first) l = {0, 0};  // a storage no step touches (a view of nothing read)
+  return lifetime;
+}
+
+}  // namespace layoutopt::kernels::network

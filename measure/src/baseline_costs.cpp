@@ -1,0 +1,62 @@
+#include "layoutopt/measure/baseline_costs.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "layoutopt/graph/statistics.h"
+#include "layoutopt/measure/measured_cost_source.h"
+
+namespace layoutopt::measure {
+
+namespace {
+
+const NodeCandidate& cheapest(const std::vector<NodeCandidate>& candidates) {
+  return *std::min_element(candidates.begin(), candidates.end(),
+                           [](const NodeCandidate& a, const NodeCandidate& b) { return a.ms < b.ms; });
+}
+
+/// The block every tensor of a flexible node shares under the fixed heuristic.
+int64_t fixed_block(const graph::Graph& graph, graph::NodeId id) {
+  int64_t channels = graph.value(graph.node(id).output).type.shape.at(1);
+  for (graph::ValueId input : activation_inputs(graph, id)) channels = std::gcd(channels, graph.value(input).type.shape.at(1));
+  return kernels::default_channel_block(channels);
+}
+
+}  // namespace
+
+std::vector<NodeCandidate> FastestKernelCosts::candidates(const graph::Graph& graph, graph::NodeId id) const {
+  std::vector<NodeCandidate> all = base_->candidates(graph, id);
+  if (!graph::has_workload(graph.node(id)) || all.empty()) return all;
+  return {cheapest(all)};
+}
+
+DefaultScheduleCosts::DefaultScheduleCosts(const CostSource& base, const graph::Graph& graph,
+                                           std::map<std::string, double> default_seconds)
+    : base_(&base), tasks_(extract_tasks(graph)), default_seconds_(std::move(default_seconds)) {
+  for (size_t t = 0; t < tasks_.size(); ++t)
+    for (graph::NodeId node : tasks_[t].nodes) task_of_[node] = t;
+}
+
+std::vector<NodeCandidate> DefaultScheduleCosts::candidates(const graph::Graph& graph, graph::NodeId id) const {
+  if (graph::has_workload(graph.node(id))) {
+    const TuningTask& task = tasks_.at(task_of_.at(id));
+    const auto seconds = default_seconds_.find(task.key());
+    if (seconds == default_seconds_.end())
+      throw std::runtime_error("node '" + graph.node(id).name + "': the default config of its task " + task.name +
+                               " was not measured");
+    const int64_t index = task.op.default_index();
+    NodeCandidate candidate = tuned_candidate(task, {index, seconds->second, task.op.layouts(index)});
+    candidate.label = "default " + candidate.label;
+    if (activation_inputs(graph, id).size() == 2) candidate.inputs.push_back(candidate.output);  // fused residual
+    return {candidate};
+  }
+  std::vector<NodeCandidate> all = base_->candidates(graph, id);
+  if (all.size() <= 1 || graph.value(graph.node(id).output).type.shape.size() != 4) return all;
+  const int64_t block = fixed_block(graph, id);
+  for (const NodeCandidate& candidate : all)
+    if (candidate.output.block_of('C') == block) return {candidate};
+  return {cheapest(all)};  // the heuristic's block is not offered for these tensors
+}
+
+}  // namespace layoutopt::measure

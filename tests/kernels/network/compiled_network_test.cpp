@@ -1,0 +1,231 @@
+// Compiled networks against the reference executor: whole zoo networks (at small input
+// sizes, so the reference stays fast) under random schedules, so every kernel family meets
+// layouts chosen independently of its neighbours and the compiler has to insert, share and
+// elide transforms. Tolerance: the largest difference relative to the output's largest
+// magnitude must stay below 2e-4 (fp32 accumulation over reductions of up to ~5,000 terms,
+// through tens of layers; a wrong tap or a misplaced block is off by orders more).
+
+#include "layoutopt/kernels/network/compiled_network.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <set>
+
+#include "../../graph/graph_fixtures.h"
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/lowering.h"
+#include "layoutopt/kernels/reference/graph_executor.h"
+#include "layoutopt/kernels/tunable_op.h"
+
+using namespace layoutopt;
+using kernels::NetworkSchedule;
+using kernels::NodeSchedule;
+using kernels::reference::HostTensor;
+using layout::Layout;
+
+namespace {
+
+HostTensor random_input(const graph::Graph& g, uint64_t seed) {
+  HostTensor t(g.value(g.inputs()[0]).type.shape);
+  for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = graph::uniform_at(seed, i, 0.0f, 1.0f);
+  return t;
+}
+
+double relative_error(const HostTensor& expected, const HostTensor& actual) {
+  double diff = 0, scale = 1e-12;
+  for (size_t i = 0; i < expected.data.size(); ++i) {
+    const double d = std::abs(double{expected.data[i]} - actual.data[i]);
+    diff = std::isnan(d) ? INFINITY : std::max(diff, d);
+    scale = std::max(scale, double{std::abs(expected.data[i])});
+  }
+  return diff / scale;
+}
+
+std::optional<kernels::TunableOp> tunable(const graph::Graph& g, graph::NodeId id) {
+  const graph::Node& node = g.node(id);
+  if (std::holds_alternative<graph::Conv2d>(node.op)) return kernels::TunableOp::conv2d(kernels::conv2d_desc(g, id));
+  if (std::holds_alternative<graph::Dense>(node.op)) return kernels::TunableOp::dense(kernels::dense_desc(g, id));
+  return std::nullopt;
+}
+
+Layout blocked(size_t rank, int64_t block) {
+  return Layout::parse((rank == 4 ? std::string("NCHW") : std::string("NC")) + (block == 1 ? "" : std::to_string(block) + "c"));
+}
+
+/// A schedule with independent random choices: a random config per conv / dense, a random
+/// block (1, 4, 8, 16 or 32 where it divides the channels) per pooling / elementwise /
+/// concat node, canonical layouts for everything else. `config` picks a conv's config: the
+/// default one, or a random point of its space.
+NetworkSchedule random_schedule(const graph::Graph& g, std::mt19937& rng, bool default_configs = false) {
+  NetworkSchedule schedule;
+  for (size_t n = 0; n < g.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    const graph::Node& node = g.node(id);
+    const std::vector<graph::ValueId> inputs = graph::activation_inputs(g, id);
+    const graph::Shape& out = g.value(node.output).type.shape;
+    NodeSchedule s;
+    if (const auto op = tunable(g, id)) {
+      const int64_t index = default_configs ? op->default_index()
+                                            : static_cast<int64_t>(rng() % static_cast<uint64_t>(op->space().size()));
+      const kernels::OpLayouts layouts = op->layouts(index);
+      s.knobs = op->knobs(index);
+      s.inputs = {layouts.input};
+      if (inputs.size() == 2) s.inputs.push_back(layouts.output);  // fused residual
+      s.output = layouts.output;
+    } else {
+      const bool flexible = out.size() == 4 && !std::holds_alternative<graph::Flatten>(node.op);
+      int64_t channels = out[1];
+      for (graph::ValueId v : inputs) channels = std::gcd(channels, g.value(v).type.shape[1]);
+      std::vector<int64_t> blocks{1};
+      for (int64_t b : {4, 8, 16, 32})
+        if (flexible && channels % b == 0) blocks.push_back(b);
+      const int64_t block = blocks[rng() % blocks.size()];
+      for (graph::ValueId v : inputs) s.inputs.push_back(blocked(g.value(v).type.shape.size(), block));
+      s.output = blocked(out.size(), block);
+    }
+    schedule.nodes.push_back(std::move(s));
+  }
+  return schedule;
+}
+
+void check_against_reference(const std::string& name, int64_t image_size, int schedules) {
+  graph::Graph g = graph::zoo::build(name, {.batch = 1, .seed = 3, .image_size = image_size});
+  graph::prepare_for_inference(g);
+  const std::vector<HostTensor> inputs{random_input(g, 11)};
+  const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+  std::mt19937 rng(5);
+  for (int trial = 0; trial <= schedules; ++trial) {
+    CAPTURE(name);
+    CAPTURE(trial);
+    auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng, trial == 0));
+    const std::vector<HostTensor> actual = network.run(inputs);
+    REQUIRE(actual.size() == expected.size());
+    for (size_t o = 0; o < actual.size(); ++o) {
+      CHECK(actual[o].shape == expected[o].shape);
+      CHECK(relative_error(expected[o], actual[o]) < 2e-4);
+    }
+    CHECK(network.summary().fallbacks == 0);
+    CHECK(network.summary().arena_bytes <= network.summary().tensor_bytes);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("resnet-18 runs like the reference under random schedules") { check_against_reference("resnet-18", 64, 3); }
+TEST_CASE("mobilenet-v2 (depthwise, relu6) runs like the reference") { check_against_reference("mobilenet-v2", 64, 2); }
+TEST_CASE("squeezenet-1.1 (concat, ceil-mode pooling) runs like the reference") {
+  check_against_reference("squeezenet-1.1", 64, 2);
+}
+TEST_CASE("densenet-121 (unfused batch norms, dense concats) runs like the reference") {
+  check_against_reference("densenet-121", 32, 1);
+}
+TEST_CASE("inception-v3 (asymmetric kernels, average pooling) runs like the reference") {
+  check_against_reference("inception-v3", 75, 1);
+}
+
+TEST_CASE("a tensor wanted in one layout by several readers is transformed once") {
+  graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 32});
+  graph::prepare_for_inference(g);
+  std::mt19937 rng(1);
+  NetworkSchedule schedule = random_schedule(g, rng, true);
+  // Every conv reads NCHW: each tensor read by convs needs at most one transform into NCHW.
+  size_t conv_tensors = 0;
+  std::set<graph::ValueId> read_by_conv;
+  for (size_t n = 0; n < g.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    const auto op = tunable(g, id);
+    if (!op) continue;
+    auto knobs = schedule.nodes[n].knobs;
+    if (op->family() == kernels::OpFamily::dense) knobs["tile_in"] = 1;
+    else knobs["tile_ic"] = 1;
+    const int64_t index = *op->index_of(knobs);
+    schedule.nodes[n].knobs = knobs;
+    schedule.nodes[n].inputs[0] = op->layouts(index).input;
+    read_by_conv.insert(graph::activation_inputs(g, id)[0]);
+  }
+  conv_tensors = read_by_conv.size();
+  const auto network = kernels::CompiledNetwork::compile(g, schedule);
+  size_t into_plain = 0;
+  std::set<std::string> tensors;
+  for (const kernels::NetworkStep& step : network.steps()) {
+    if (step.kind != kernels::StepKind::transform) continue;
+    CHECK(tensors.insert(step.name + " " + step.detail).second);  // never the same transform twice
+    if (step.detail.find("->NCHW ") != std::string::npos || step.detail.find("->NCHW1c ") != std::string::npos) ++into_plain;
+  }
+  CHECK(into_plain <= conv_tensors);
+  CHECK(into_plain > 0);
+}
+
+TEST_CASE("residual adds are computed in place when nothing else reads the operand") {
+  graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 112});
+  graph::prepare_for_inference(g);
+  std::mt19937 rng(2);
+  const auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng, true));
+  // Every basic block ends in conv + residual add (fused), whose shortcut has no other reader.
+  CHECK(network.summary().in_place >= 6);
+  // A chain of layers needs about two live tensors at a time, not one buffer per layer.
+  CHECK(network.summary().arena_bytes < network.summary().tensor_bytes / 4);
+}
+
+TEST_CASE("runs can be repeated and give the same outputs") {
+  graph::Graph g = graph::zoo::build("squeezenet-1.1", {.batch = 1, .seed = 3, .image_size = 64});
+  graph::prepare_for_inference(g);
+  std::mt19937 rng(3);
+  auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng));
+  const std::vector<HostTensor> first = network.run({random_input(g, 1)});
+  network.execute();
+  network.execute();
+  const std::vector<HostTensor> again = network.outputs();
+  CHECK(first[0].data == again[0].data);
+  const std::vector<double> profile = network.execute_profiled();
+  CHECK(profile.size() == network.steps().size());
+  CHECK(network.outputs()[0].data == first[0].data);
+}
+
+TEST_CASE("schedules that do not fit the graph are refused naming the node") {
+  graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 32});
+  graph::prepare_for_inference(g);
+  std::mt19937 rng(4);
+  const NetworkSchedule good = random_schedule(g, rng, true);
+  const std::string conv = g.node(0).name;
+
+  NetworkSchedule short_one = good;
+  short_one.nodes.pop_back();
+  CHECK_THROWS_WITH_AS((void)kernels::CompiledNetwork::compile(g, short_one), doctest::Contains("the schedule has"),
+                       kernels::KernelError);
+
+  NetworkSchedule bad_knob = good;
+  bad_knob.nodes[0].knobs["tile_oc"] = 7;
+  CHECK_THROWS_WITH_AS((void)kernels::CompiledNetwork::compile(g, bad_knob),
+                       doctest::Contains(("node '" + conv + "' (conv2d): knobs").c_str()), kernels::KernelError);
+
+  NetworkSchedule bad_layout = good;
+  bad_layout.nodes[0].output = Layout::nchwc(32);  // the knobs write another block
+  CHECK_THROWS_WITH_AS((void)kernels::CompiledNetwork::compile(g, bad_layout),
+                       doctest::Contains("but its kernel needs"), kernels::KernelError);
+
+  NetworkSchedule bad_block = good;
+  bad_block.nodes[0].inputs[0] = Layout::nchwc(16);  // the image has 3 channels
+  CHECK_THROWS_AS((void)kernels::CompiledNetwork::compile(g, bad_block), kernels::KernelError);
+
+  NetworkSchedule missing_input = good;
+  missing_input.nodes[0].inputs.clear();
+  CHECK_THROWS_WITH_AS((void)kernels::CompiledNetwork::compile(g, missing_input),
+                       doctest::Contains("reads 1 activations"), kernels::KernelError);
+}
+
+TEST_CASE("inputs of the wrong shape are refused") {
+  graph::Graph g = graph::zoo::build("squeezenet-1.1", {.batch = 1, .seed = 3, .image_size = 64});
+  graph::prepare_for_inference(g);
+  std::mt19937 rng(6);
+  auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng, true));
+  CHECK_THROWS_WITH_AS(network.set_inputs({HostTensor({1, 3, 32, 32})}), doctest::Contains("must have shape"),
+                       kernels::KernelError);
+  CHECK_THROWS_AS(network.set_inputs({}), kernels::KernelError);
+}
