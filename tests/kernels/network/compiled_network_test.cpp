@@ -169,8 +169,11 @@ TEST_CASE("residual adds are computed in place when nothing else reads the opera
   const auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng, true));
   // Every basic block ends in conv + residual add (fused), whose shortcut has no other reader.
   CHECK(network.summary().in_place >= 6);
-  // A chain of layers needs about two live tensors at a time, not one buffer per layer.
-  CHECK(network.summary().arena_bytes < network.summary().tensor_bytes / 4);
+  // The peak is the stem: input + conv1's output + the pooled tensor (1,154,048 bytes at 112
+  // pixels); every later layer reuses that memory instead of owning a buffer.
+  const int64_t stem = 4 * (3 * 112 * 112 + 64 * 56 * 56 + 64 * 28 * 28);
+  CHECK(network.summary().arena_bytes <= stem + 4096);
+  CHECK(network.summary().arena_bytes < network.summary().tensor_bytes * 6 / 10);
 }
 
 TEST_CASE("runs can be repeated and give the same outputs") {
