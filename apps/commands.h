@@ -18,5 +18,8 @@ void add_cpu_command(CLI::App& app);
 void add_tune_command(CLI::App& app);
 void add_bench_transforms_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
+void add_run_command(CLI::App& app);
+void add_bench_command(CLI::App& app);
+void add_optimize_command(CLI::App& app);
 
 }  // namespace layoutopt::apps

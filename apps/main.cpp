@@ -21,6 +21,9 @@ int main(int argc, char** argv) {
   add_tune_command(app);
   add_bench_transforms_command(app);
   add_plan_command(app);
+  add_run_command(app);
+  add_bench_command(app);
+  add_optimize_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

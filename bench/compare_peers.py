@@ -60,15 +60,20 @@ def check_prerequisites(args):
     probe = subprocess.run([TORCH_PYTHON, "-c", "import torch, torchvision, onnx"], capture_output=True, text=True)
     if probe.returncode != 0:
         fail(f"{TORCH_PYTHON} cannot import torch, torchvision and onnx; {INSTALL_HINT}\n{probe.stderr.strip()}")
+    args.layoutopt_version = ""
     if args.skip_layoutopt:
         return
     if not (os.path.isfile(args.layoutopt) and os.access(args.layoutopt, os.X_OK)):
         fail(f"layoutopt binary {args.layoutopt} not found: build it with `bash scripts/build.sh` "
              "(or pass --layoutopt PATH, or --skip-layoutopt to time only ONNX Runtime and PyTorch)")
-    for command in ("optimize", "bench"):
-        if subprocess.run([args.layoutopt, command, "--help"], capture_output=True).returncode != 0:
-            fail(f"{args.layoutopt} has no working `{command}` subcommand yet "
-                 "(pass --skip-layoutopt to time only ONNX Runtime and PyTorch)")
+    version = subprocess.run([args.layoutopt, "--version"], capture_output=True, text=True)
+    args.layoutopt_version = version.stdout.strip().removeprefix("layoutopt ") if version.returncode == 0 else ""
+    # `layoutopt X --help` exits 0 even for an unknown X, so read the list of subcommands.
+    listing = subprocess.run([args.layoutopt, "--help"], capture_output=True, text=True).stdout.split()
+    missing = [command for command in ("optimize", "bench") if command not in listing]
+    if missing:
+        fail(f"{args.layoutopt} has no `{'` or `'.join(missing)}` subcommand yet "
+             "(pass --skip-layoutopt to time only ONNX Runtime and PyTorch)")
 
 
 def run_logged(command, log_path):
@@ -163,17 +168,27 @@ def ratio(a, b):
     return None if a is None or b is None else a / b
 
 
+def times(value):
+    return "–" if value is None else f"{value:.3f}"
+
+
 def write_reports(args, models, peers, rounds, summary, notes):
     """rounds: list of run results; summary: {model: {peer: median of round medians}}."""
-    versions = {}
+    versions = {r["peer"]: r.get("version") or "" for r in rounds}
+    if "layoutopt" in versions and not versions["layoutopt"]:
+        versions["layoutopt"] = args.layoutopt_version
+    torch_modes = {}
     for r in rounds:
-        versions.setdefault(r["peer"], f"{r.get('version', '?')}" + (f" ({r['mode']})" if r.get("mode") else ""))
-    torch_modes = sorted({r["mode"] for r in rounds if r["peer"] == "pytorch" and r.get("mode")})
+        if r["peer"] == "pytorch":
+            torch_modes.setdefault(r["model"], set()).add(r.get("mode", "?"))
     lines = [
         f"# layoutopt vs ONNX Runtime vs PyTorch, batch 1, {args.threads} threads",
         "",
         f"{machine_description()}; {args.rounds} alternating rounds, each peer's figure is the median "
-        f"of its per-round medians; {datetime.datetime.now().isoformat(timespec='seconds')}.",
+        f"of its per-round medians; {datetime.datetime.now().isoformat(timespec='seconds')}; "
+        f"1-minute load average before the runs {args.load_before:.2f}"
+        + (" (busy: other processes competed for the cores, so the figures are unreliable)."
+           if args.load_before > 0.5 else "."),
         "",
         "| model | layoutopt graph-tuned ms | ONNX Runtime ms | PyTorch ms | layoutopt/ORT | layoutopt/PyTorch |",
         "|---|---:|---:|---:|---:|---:|",
@@ -183,12 +198,11 @@ def write_reports(args, models, peers, rounds, summary, notes):
         s = summary[model]
         lo, ort, pt = s.get("layoutopt"), s.get("onnxruntime"), s.get("pytorch")
         rows.append([model, lo, ort, pt, ratio(lo, ort), ratio(lo, pt)])
-        lines.append(f"| {model} | {ms(lo)} | {ms(ort)} | {ms(pt)} | "
-                     f"{'–' if ratio(lo, ort) is None else f'{ratio(lo, ort):.3f}'} | "
-                     f"{'–' if ratio(lo, pt) is None else f'{ratio(lo, pt):.3f}'} |")
-    lines += ["", "Ratios below 1 mean layoutopt is faster.",
-              "Peers: " + "; ".join(f"{LABELS[p]} {versions.get(p, 'not run')}" for p in peers)
-              + (f"; PyTorch modes used: {', '.join(torch_modes)}" if torch_modes else "") + "."]
+        lines.append(f"| {model} | {ms(lo)} | {ms(ort)} | {ms(pt)} | {times(ratio(lo, ort))} | {times(ratio(lo, pt))} |")
+    peer_note = "Peers: " + "; ".join(f"{LABELS[p]} {versions.get(p, '')}".strip() for p in peers)
+    if torch_modes:
+        peer_note += "; PyTorch TorchScript mode: " + ", ".join(f"{m} {'/'.join(sorted(v))}" for m, v in torch_modes.items())
+    lines += ["", "Ratios below 1 mean layoutopt is faster.", peer_note + "."]
     lines += [f"Outputs of {model}: {note}." for model, note in notes.items() if note]
     if "layoutopt" not in peers:
         lines.append("layoutopt was skipped (--skip-layoutopt).")
@@ -213,26 +227,32 @@ def write_reports(args, models, peers, rounds, summary, notes):
 def write_svg(path, models, peers, summary, threads):
     """Horizontal grouped bars, one group per model, lengths relative to ONNX Runtime (whose
     bar is 1) so that networks of very different cost share one axis; labels give ms."""
-    bar, gap, left, width, top = 16, 14, 110, 460, 50
+    bar, gap, left, width, top = 16, 14, 110, 480, 50
     relative = {m: {p: summary[m][p] / summary[m]["onnxruntime"] for p in peers if summary[m].get(p) is not None}
                 for m in models}
-    limit = max([1.0] + [v for r in relative.values() for v in r.values()])
-    limit = max(0.5, -(-limit // 0.5) * 0.5)  # round up to a multiple of 0.5
+    largest = max([1.0] + [v for r in relative.values() for v in r.values()])
+    step = next(s for s in (0.25, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if largest / s <= 8)
+    ticks = int(-(-largest // step))
+    limit = ticks * step
     group = len(peers) * bar + gap
-    height = top + len(models) * group + 40
+    height = top + len(models) * group + 50
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 120}" height="{height}" '
            'font-family="sans-serif" font-size="12">',
            f'<text x="10" y="20" font-size="14" font-weight="bold">Batch-1 latency, {threads} threads, '
            'relative to ONNX Runtime (shorter is faster; labels in ms)</text>']
-    for i, peer in enumerate(peers):
-        x = left + i * 150
+    x = left
+    for peer in peers:
         out.append(f'<rect x="{x}" y="30" width="12" height="12" fill="{COLORS[peer]}"/>'
                    f'<text x="{x + 16}" y="41">{html.escape(LABELS[peer])}</text>')
-    for k in range(int(limit / 0.5) + 1):
-        x = left + width * k * 0.5 / limit
-        stroke = "#444" if k == 2 else "#ddd"
-        out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 30}" stroke="{stroke}"/>'
-                   f'<text x="{x:.1f}" y="{height - 15}" text-anchor="middle">{k * 0.5:g}</text>')
+        x += 40 + 7 * len(LABELS[peer])
+    for k in range(ticks + 1):
+        x = left + width * k * step / limit
+        out.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{height - 40}" stroke="#ddd"/>'
+                   f'<text x="{x:.1f}" y="{height - 25}" text-anchor="middle">{k * step:g}</text>')
+    one = left + width / limit  # ONNX Runtime's latency
+    out.append(f'<line x1="{one:.1f}" y1="{top}" x2="{one:.1f}" y2="{height - 40}" stroke="#444"/>')
+    out.append(f'<text x="{left + width / 2}" y="{height - 8}" text-anchor="middle">'
+               'latency / ONNX Runtime latency</text>')
     for j, model in enumerate(models):
         y0 = top + j * group
         out.append(f'<text x="{left - 8}" y="{y0 + len(peers) * bar / 2 + 4}" text-anchor="end">{html.escape(model)}</text>')
@@ -262,6 +282,10 @@ def main():
     parser.add_argument("--min-seconds", type=float, default=5.0,
                         help="minimum timed seconds per run of ONNX Runtime and PyTorch (at least 10 runs)")
     args = parser.parse_args()
+    args.load_before = os.getloadavg()[0]
+    if args.load_before > 0.5:
+        print(f"compare_peers: warning: the machine is busy (1-minute load average {args.load_before:.2f}); "
+              "timings of OpenMP-based peers suffer most", file=sys.stderr)
     if args.threads < 1 or args.rounds < 1:
         fail("--threads and --rounds need positive integers")
     args.out = os.path.abspath(args.out)
@@ -297,7 +321,8 @@ def main():
     notes = {m: outputs_agree(latest[m]) for m in args.models}
     print()
     print(write_reports(args, args.models, peers, rounds, summary, notes), end="")
-    print(f"\nwrote {', '.join(os.path.join(args.out, f) for f in ('peers.md', 'peers.csv', 'peers.svg', 'rounds.csv', 'rounds.jsonl'))}")
+    written = ("peers.md", "peers.csv", "peers.svg", "rounds.csv", "rounds.jsonl")
+    print(f"\nwrote {', '.join(os.path.join(args.out, name) for name in written)}")
 
 
 if __name__ == "__main__":

@@ -36,3 +36,22 @@ if ((${#missing[@]})); then
 else
   echo "install-deps: all ${#wanted[@]} packages present"
 fi
+
+# ONNX Runtime for the peers: onnxruntime-node from npm, pinned in bench/peers/package.json.
+# --ignore-scripts: the CPU library ships inside the package; its install script only
+# downloads GPU binaries, which this machine can neither fetch nor use.
+if [[ "${1:-}" == "--peers" ]]; then
+  peers_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../bench/peers" && pwd)"
+  if ! command -v npm >/dev/null || ! command -v node >/dev/null; then
+    echo "install-deps: node and npm are needed for the ONNX Runtime peer (they come with the machine image)" >&2
+    exit 1
+  fi
+  wanted_ort="$(node -p "require('$peers_dir/package.json').dependencies['onnxruntime-node']")"
+  have_ort="$(node -p "require('$peers_dir/node_modules/onnxruntime-node/package.json').version" 2>/dev/null || true)"
+  if [[ "$have_ort" == "$wanted_ort" ]]; then
+    echo "install-deps: onnxruntime-node $have_ort present"
+  else
+    echo "install-deps: installing onnxruntime-node $wanted_ort into bench/peers/node_modules"
+    (cd "$peers_dir" && npm install --ignore-scripts --no-audit --no-fund)
+  fi
+fi

@@ -37,14 +37,11 @@ struct BenchTransformsFlags {
 std::map<std::string, measure::TensorBlocks> tuned_blocks(const graph::Graph& graph, const std::string& records,
                                                           const std::string& target,
                                                           measure::ProgressReporter& progress) {
-  std::map<std::string, measure::TensorBlocks> blocks;
-  if (records.empty()) return blocks;
+  if (records.empty()) return {};
   const measure::LoadedLog log = measure::load_record_log(records);
   if (!log.issues.empty()) progress.note("warning: " + measure::describe_issues(records, log.issues), true);
   const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
-  const measure::SessionResult known = measure::summarize_history(tasks, log.records, target);
-  for (size_t i = 0; i < tasks.size(); ++i)
-    if (!known.tasks[i].candidates.empty()) blocks[tasks[i].key()] = measure::blocks_of(known.tasks[i].candidates);
+  std::map<std::string, measure::TensorBlocks> blocks = measure::tuned_blocks(tasks, log.records, target);
   progress.note("layouts of " + std::to_string(blocks.size()) + "/" + std::to_string(tasks.size()) +
                 " tasks from tuned candidates in " + records + "; vector-friendly blocks for the rest");
   return blocks;

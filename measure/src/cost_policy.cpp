@@ -16,7 +16,8 @@ TimingPolicy cost_policy(int threads, double min_repeat_ms) {
   policy.min_repeats = 5;
   policy.min_repeat_ms = min_repeat_ms;
   policy.threads = threads;
-  policy.flush_cache = false;
+  policy.flush_cache = true;
+  policy.flush_bytes = kInNetworkFlushBytes;
   return policy;
 }
 

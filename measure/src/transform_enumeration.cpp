@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "layoutopt/measure/tuning_session.h"
+
 namespace layoutopt::measure {
 
 namespace {
@@ -58,6 +60,15 @@ TensorBlocks blocks_of(const std::vector<LayoutCandidate>& candidates, double sl
     blocks.input.insert(c.layouts.input.block_of('C'));
     blocks.output.insert(c.layouts.output.block_of('C'));
   }
+  return blocks;
+}
+
+std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<TuningTask>& tasks,
+                                                 const std::vector<MeasureRecord>& records, const std::string& target) {
+  const SessionResult known = summarize_history(tasks, records, target);
+  std::map<std::string, TensorBlocks> blocks;
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (!known.tasks[i].candidates.empty()) blocks[tasks[i].key()] = blocks_of(known.tasks[i].candidates);
   return blocks;
 }
 

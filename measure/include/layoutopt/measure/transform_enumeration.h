@@ -16,6 +16,7 @@
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/measure/layout_candidates.h"
+#include "layoutopt/measure/measure_record.h"
 #include "layoutopt/measure/tuning_task.h"
 
 namespace layoutopt::measure {
@@ -39,6 +40,13 @@ struct TensorBlocks {
 /// Blocks of the candidates whose time is within `slack` x the best candidate's: layouts a
 /// solver would realistically pick for the task.
 [[nodiscard]] TensorBlocks blocks_of(const std::vector<LayoutCandidate>& candidates, double slack = 2.0);
+
+/// blocks_of the tuned candidates of every task that `records` of `target` cover, by
+/// TuningTask::key(); tasks without records are left out (enumerate_transforms then uses
+/// their vector-friendly blocks).
+[[nodiscard]] std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<TuningTask>& tasks,
+                                                               const std::vector<MeasureRecord>& records,
+                                                               const std::string& target);
 
 /// "NCHW" / "NCHW16c" (rank 4) or "NC" / "NC16c" (rank 2); block 1 gives the plain layout.
 [[nodiscard]] std::string blocked_layout(size_t rank, int64_t block);

@@ -1,0 +1,160 @@
+// `layoutopt bench MODEL [--plan plan.json] [--threads N] [--min-seconds S] [--profile]
+//   [--json]`: compiles the model for its plan (or the default schedule) and times whole
+// inferences on random inputs with the shared timing harness: warm-up, then at least 10
+// runs and S seconds; median with quartiles. --profile adds where the time goes (per step,
+// medians over profiled runs); --json prints one object for scripts:
+//   {"model": .., "plan": .., "threads": 2, "median_ms": .., "q1_ms": .., "q3_ms": .., "min_ms": ..,
+//    "max_ms": .., "runs": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..}
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <sstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <numeric>
+
+#include "commands.h"
+#include "scheduled_model.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/measure/cpu_info.h"
+#include "layoutopt/measure/network_timing.h"
+#include "layoutopt/measure/statistics.h"
+#include "layoutopt/measure/thread_scope.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+struct BenchFlags {
+  ModelArgument model;
+  std::string plan;
+  int threads = 0;
+  double min_seconds = 2.0;
+  bool profile = false;
+  bool json = false;
+};
+
+std::string megabytes(int64_t bytes) {
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(1) << static_cast<double>(bytes) / 1e6 << " MB";
+  return text.str();
+}
+
+void print_compile(const kernels::CompileSummary& s) {
+  std::cout << "compiled:   " << s.kernels << " kernels, " << s.transforms << " transforms, " << s.fallbacks
+            << " reference fallbacks, " << s.views << " views, " << s.in_place << " in place; arena "
+            << megabytes(s.arena_bytes) << " (" << megabytes(s.tensor_bytes) << " without reuse), weights "
+            << megabytes(s.constant_bytes) << "; " << std::setprecision(0) << std::fixed << s.kernel_compile_ms
+            << " ms JIT, " << std::setprecision(2) << s.seconds << " s in all\n";
+}
+
+/// "NCHW16c" from a transform step's detail "NCHW->NCHW16c (transpose)".
+std::string transform_target(const std::string& detail) {
+  const size_t arrow = detail.find("->");
+  return detail.substr(arrow + 2, detail.find(' ', arrow) - arrow - 2);
+}
+
+/// Median time of each step over `runs` profiled runs, next to the plan's prediction for it;
+/// totals per step kind, then the slowest steps.
+void print_profile(kernels::CompiledNetwork& network, const ScheduledModel& scheduled, int runs) {
+  const std::vector<kernels::NetworkStep>& steps = network.steps();
+  std::vector<std::vector<double>> samples(steps.size());
+  std::vector<double> run_ms;
+  for (int r = 0; r < runs; ++r) {
+    const std::vector<double> ms = network.execute_profiled();
+    for (size_t s = 0; s < ms.size(); ++s) samples[s].push_back(ms[s]);
+    run_ms.push_back(std::accumulate(ms.begin(), ms.end(), 0.0));
+  }
+  std::vector<double> median(steps.size()), predicted(steps.size(), -1);
+  for (size_t s = 0; s < steps.size(); ++s) {
+    median[s] = measure::summarize(samples[s]).median;
+    const bool transform = steps[s].kind == kernels::StepKind::transform;
+    const auto found = scheduled.predicted_step_ms.find(
+        step_key(steps[s].name, transform, transform ? transform_target(steps[s].detail) : ""));
+    if (found != scheduled.predicted_step_ms.end()) predicted[s] = found->second;
+  }
+  std::map<std::string, std::array<double, 3>> by_kind;  // steps, measured, predicted
+  for (size_t s = 0; s < steps.size(); ++s) {
+    auto& totals = by_kind[kernels::to_string(steps[s].kind)];
+    totals[0] += 1;
+    totals[1] += median[s];
+    totals[2] += std::max(predicted[s], 0.0);
+  }
+  std::cout << "profile:    medians over " << runs << " profiled runs (whole run: median " << std::fixed
+            << std::setprecision(3) << measure::summarize(run_ms).median << " ms)\n"
+            << "  kind       steps  measured ms  predicted ms\n";
+  for (const auto& [kind, totals] : by_kind)
+    std::cout << "  " << std::left << std::setw(10) << kind << std::right << std::setw(6) << totals[0] << std::fixed
+              << std::setprecision(3) << std::setw(13) << totals[1] << std::setw(14) << totals[2] << "\n";
+  std::vector<size_t> order(steps.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return median[a] > median[b]; });
+  std::cout << "  slowest steps:   measured  predicted\n";
+  for (size_t i = 0; i < std::min<size_t>(15, order.size()); ++i) {
+    const size_t s = order[i];
+    std::ostringstream predicted_text;
+    if (predicted[s] >= 0) predicted_text << std::fixed << std::setprecision(3) << predicted[s];
+    std::cout << "  " << std::left << std::setw(26) << steps[s].name.substr(0, 25) << std::right << std::setw(9)
+              << median[s] << " ms" << std::setw(8) << predicted_text.str() << "  " << kernels::to_string(steps[s].kind)
+              << " " << steps[s].detail << "\n";
+  }
+}
+
+void bench(const BenchFlags& flags) {
+  const ScheduledModel scheduled = load_scheduled_model(flags.model, flags.plan);
+  const graph::Graph& graph = scheduled.model.graph;
+  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
+  const measure::ThreadScope scope(threads);
+  kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
+  const measure::Timing timing = measure::time_network(network, graph, measure::network_policy(threads, flags.min_seconds * 1e3));
+  const measure::Summary& ms = timing.ms;
+  const kernels::CompileSummary& compiled = network.summary();
+  if (flags.json) {
+    nlohmann::ordered_json out{{"model", graph.name()},
+                               {"plan", flags.plan.empty() ? nlohmann::json(nullptr) : nlohmann::json(flags.plan)},
+                               {"threads", threads},
+                               {"median_ms", ms.median},
+                               {"q1_ms", ms.q1},
+                               {"q3_ms", ms.q3},
+                               {"min_ms", ms.min},
+                               {"max_ms", ms.max},
+                               {"runs", ms.count},
+                               {"predicted_ms", scheduled.predicted_ms > 0 ? nlohmann::json(scheduled.predicted_ms)
+                                                                           : nlohmann::json(nullptr)},
+                               {"kernels", compiled.kernels},
+                               {"transforms", compiled.transforms},
+                               {"fallbacks", compiled.fallbacks}};
+    std::cout << out.dump() << "\n";
+    return;
+  }
+  std::cout << "model:      " << graph.name() << " (" << scheduled.model.source << ")\n"
+            << "schedule:   " << scheduled.schedule_source << "\n";
+  print_compile(compiled);
+  std::cout << std::fixed << std::setprecision(3) << "latency:    median " << ms.median << " ms (quartiles " << ms.q1
+            << " - " << ms.q3 << ", min " << ms.min << ", " << ms.count << " runs, " << threads << " threads)\n";
+  if (scheduled.predicted_ms > 0)
+    std::cout << "predicted:  " << scheduled.predicted_ms << " ms (measured / predicted " << std::setprecision(2)
+              << ms.median / scheduled.predicted_ms << ")\n";
+  if (flags.profile) print_profile(network, scheduled, 20);
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app) {
+  auto flags = std::make_shared<BenchFlags>();
+  CLI::App* command = app.add_subcommand("bench", "Compile a model for its plan and time whole inferences");
+  add_model_argument(*command, flags->model);
+  add_plan_option(*command, flags->plan);
+  command->add_option("--threads", flags->threads, "OpenMP threads (default: OpenMP's default)")->check(CLI::PositiveNumber);
+  command->add_option("--min-seconds", flags->min_seconds, "least total time of the timed runs")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_flag("--profile", flags->profile, "also show where the time goes, per step");
+  command->add_flag("--json", flags->json, "print one JSON object (for scripts)");
+  command->callback([flags] { bench(*flags); });
+}
+
+}  // namespace layoutopt::apps

@@ -1,0 +1,228 @@
+// `layoutopt optimize MODEL [--budget quick|normal|thorough | --time-budget S] [--threads N]
+//   [--records R] [--transforms T] [-o plan.json] [--force] [--json-summary F]`: the main job.
+// Tunes the model's tasks (resuming from the record log), measures their untuned default
+// configs, times the layout transforms the plans may need (extending the table), then plans,
+// compiles and times four variants side by side in this run:
+//   default, history best, graph tuned (DP), graph tuned (PBQP)
+// and prints predicted against measured latency for each. The graph-tuned (DP) plan is
+// written to -o. Records and the transform table only ever grow; an existing plan is replaced
+// only with --force.
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/measure/cost_policy.h"
+#include "layoutopt/measure/cpu_info.h"
+#include "layoutopt/measure/default_configs.h"
+#include "layoutopt/measure/end_to_end.h"
+#include "layoutopt/measure/kernel_measurer.h"
+#include "layoutopt/measure/measured_cost_source.h"
+#include "layoutopt/measure/network_timing.h"
+#include "layoutopt/measure/record_log.h"
+#include "layoutopt/measure/target.h"
+#include "layoutopt/measure/thread_scope.h"
+#include "layoutopt/measure/transform_enumeration.h"
+#include "layoutopt/measure/transform_timing.h"
+#include "layoutopt/measure/tuning_session.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+struct OptimizeFlags {
+  ModelArgument model;
+  std::string budget = "quick";
+  double time_budget_s = 0;
+  int threads = 0;
+  std::string records;
+  std::string transforms;
+  std::string plan;
+  bool force = false;
+  std::string json_summary;
+  bool quiet = false;
+};
+
+/// Tuning seconds of a named budget: quick is enough for a first plan of a small network,
+/// thorough for the figures in the README.
+double budget_seconds(const OptimizeFlags& flags) {
+  if (flags.time_budget_s > 0) return flags.time_budget_s;
+  if (flags.budget == "quick") return 60;
+  if (flags.budget == "normal") return 600;
+  return 3600;
+}
+
+/// out/<model>/<file> unless the user named the file.
+std::filesystem::path default_path(const std::string& given, const graph::Graph& graph, const std::string& file) {
+  if (!given.empty()) return given;
+  return std::filesystem::path("out") / graph.name() / file;
+}
+
+void make_parent(const std::filesystem::path& path) {
+  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+}
+
+struct Paths {
+  std::filesystem::path records, transforms, plan;
+};
+
+Paths resolve_paths(const OptimizeFlags& flags, const graph::Graph& graph) {
+  Paths paths{default_path(flags.records, graph, "tune.jsonl"), default_path(flags.transforms, graph, "transforms.json"),
+              default_path(flags.plan, graph, "plan.json")};
+  if (std::filesystem::exists(paths.plan) && !flags.force)
+    throw std::runtime_error("'" + paths.plan.string() + "' exists; pass --force to replace it, or -o another plan file");
+  for (const auto& path : {paths.records, paths.transforms, paths.plan}) make_parent(path);
+  return paths;
+}
+
+/// Tunes under the budget and measures the default configs, appending every trial to the log.
+std::vector<measure::MeasureRecord> tune(const graph::Graph& graph, const Paths& paths, const std::string& target,
+                                         int threads, double seconds, measure::ProgressReporter& progress) {
+  measure::LoadedLog log = measure::load_record_log(paths.records);
+  if (!log.issues.empty()) progress.note("warning: " + measure::describe_issues(paths.records, log.issues), true);
+  if (auto warning = measure::foreign_target_warning(log.records, target)) progress.note("warning: " + *warning, true);
+  const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
+  progress.note("[1/4] tuning " + std::to_string(tasks.size()) + " tasks for " + std::to_string(static_cast<int>(seconds)) +
+                " s on " + target + (log.records.empty() ? "" : ", resuming from " + std::to_string(log.records.size()) +
+                                                                     " records") + " (" + paths.records.string() + ")");
+  measure::KernelMeasurer measurer(measure::cost_policy(threads));
+  measure::RecordWriter writer(paths.records);
+  measure::SessionOptions options;
+  options.target = target;
+  options.time_budget_s = seconds;
+  auto append = [&](const measure::MeasureRecord& r) {
+    writer.append(r);
+    log.records.push_back(r);
+  };
+  const std::vector<measure::MeasureRecord> history = log.records;
+  (void)measure::tune_tasks(tasks, history, measurer, append, options, &progress);
+  progress.finish();
+  const auto defaults = measure::measure_default_configs(tasks, log.records, measurer, target, append);
+  progress.note("[2/4] default configs: " + std::to_string(defaults.size()) + " measured now, " +
+                std::to_string(tasks.size() - defaults.size()) + " from the log");
+  return log.records;
+}
+
+measure::TransformTable bench_transforms(const graph::Graph& graph, const Paths& paths,
+                                         const std::vector<measure::MeasureRecord>& records, const std::string& target,
+                                         int threads, measure::ProgressReporter& progress) {
+  measure::TransformTable table = measure::TransformTable::load(paths.transforms);
+  const auto keys = measure::enumerate_transforms(graph, measure::tuned_blocks(measure::extract_tasks(graph), records, target));
+  const measure::FillResult filled = measure::fill_transform_table(table, keys, measure::cost_policy(threads), target,
+                                                                   &progress, [&] { table.save(paths.transforms); });
+  progress.finish();
+  table.save(paths.transforms);
+  progress.note("[3/4] transforms: " + std::to_string(keys.size()) + " needed, " + std::to_string(filled.measured) +
+                " timed now, " + std::to_string(filled.reused) + " from " + paths.transforms.string());
+  return table;
+}
+
+void print_table(const std::vector<measure::VariantResult>& rows) {
+  std::cout << "\n" << std::left << std::setw(20) << "variant" << std::right << std::setw(14) << "predicted ms"
+            << std::setw(13) << "measured ms" << std::setw(11) << "quartiles" << std::setw(12) << "meas/pred"
+            << std::setw(10) << "speedup" << std::setw(12) << "transforms" << std::setw(10) << "optimal" << std::setw(11)
+            << "solve ms" << "\n";
+  const double baseline = rows.front().measured.ms.median;
+  for (const measure::VariantResult& r : rows) {
+    const measure::Summary& ms = r.measured.ms;
+    std::ostringstream quartiles;
+    quartiles << std::fixed << std::setprecision(1) << ms.q1 << "-" << ms.q3;
+    std::cout << std::left << std::setw(20) << r.variant.name << std::right << std::fixed << std::setprecision(3)
+              << std::setw(14) << r.predicted_ms() << std::setw(13) << ms.median << std::setw(11) << quartiles.str()
+              << std::setprecision(2) << std::setw(12) << ms.median / r.predicted_ms() << std::setw(9)
+              << baseline / ms.median << "x" << std::setw(12) << r.compiled.transforms << std::setw(10)
+              << (r.planned.solution.optimal ? "yes" : "no") << std::setw(11) << r.planned.solution.seconds * 1e3
+              << "\n";
+  }
+}
+
+nlohmann::ordered_json summary_json(const graph::Graph& graph, const std::string& target, int threads,
+                                    const Paths& paths, const std::vector<measure::VariantResult>& rows) {
+  nlohmann::ordered_json out{{"model", graph.name()},     {"target", target},
+                             {"threads", threads},        {"records", paths.records.string()},
+                             {"transforms", paths.transforms.string()}, {"plan", paths.plan.string()},
+                             {"variants", nlohmann::json::array()}};
+  for (const measure::VariantResult& r : rows)
+    out["variants"].push_back({{"name", r.variant.name},
+                               {"solver", r.planned.solver},
+                               {"predicted_ms", r.predicted_ms()},
+                               {"median_ms", r.measured.ms.median},
+                               {"q1_ms", r.measured.ms.q1},
+                               {"q3_ms", r.measured.ms.q3},
+                               {"runs", r.measured.ms.count},
+                               {"transforms", r.compiled.transforms},
+                               {"optimal", r.planned.solution.optimal},
+                               {"solve_seconds", r.planned.solution.seconds}});
+  return out;
+}
+
+void optimize(const OptimizeFlags& flags) {
+  LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  const graph::PipelineReport prepared = graph::prepare_for_inference(model.graph);
+  const graph::Graph& graph = model.graph;
+  const Paths paths = resolve_paths(flags, graph);
+  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
+  const std::string target = measure::host_target(threads);
+  const measure::ThreadScope scope(threads);
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
+  progress.note("optimizing " + graph.name() + " (" + model.source + "; " + prepared.summary() + ") on " +
+                std::to_string(threads) + " threads");
+
+  const std::vector<measure::MeasureRecord> records = tune(graph, paths, target, threads, budget_seconds(flags), progress);
+  const measure::TransformTable table = bench_transforms(graph, paths, records, target, threads, progress);
+  const measure::MeasuredCostSource costs(
+      graph, records, table,
+      {target, threads, measure::cost_policy(threads), paths.records, paths.transforms, flags.model.spec});
+  const auto default_seconds = measure::default_config_seconds(measure::extract_tasks(graph), records, target);
+
+  measure::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = target, .costs = "measured"},
+                                   measure::network_policy(threads)};
+  options.planner.solve.time_limit_seconds = 10;
+  std::vector<measure::VariantResult> rows;
+  for (const measure::Variant& variant : measure::standard_variants()) {
+    progress.note("[4/4] " + variant.name + ": planning, compiling and timing");
+    rows.push_back(measure::evaluate_variant(graph, variant, costs, default_seconds, options));
+  }
+  progress.finish();
+  print_table(rows);
+  measure::save_plan(rows[2].planned.plan, paths.plan);
+  std::cout << "\nwrote " << paths.plan.string() << " (graph tuned, DP); run it with `layoutopt bench " << flags.model.spec
+            << " --plan " << paths.plan.string() << " --threads " << threads << "`\n";
+  if (!flags.json_summary.empty()) {
+    std::ofstream out(flags.json_summary);
+    out << summary_json(graph, target, threads, paths, rows).dump(2) << "\n";
+    if (!out) throw std::runtime_error("cannot write '" + flags.json_summary + "'");
+  }
+}
+
+}  // namespace
+
+void add_optimize_command(CLI::App& app) {
+  auto flags = std::make_shared<OptimizeFlags>();
+  CLI::App* command = app.add_subcommand(
+      "optimize", "Tune, time transforms, plan the whole network, compile, and compare default / history best / graph tuned");
+  add_model_argument(*command, flags->model);
+  auto* budget = command->add_option("--budget", flags->budget, "tuning budget: quick (60 s), normal (600 s), thorough (3600 s)")
+                     ->check(CLI::IsMember({"quick", "normal", "thorough"}))
+                     ->capture_default_str();
+  command->add_option("--time-budget", flags->time_budget_s, "tuning seconds instead of a named budget")
+      ->check(CLI::PositiveNumber)
+      ->excludes(budget);
+  command->add_option("--threads", flags->threads, "OpenMP threads for tuning, timing and running")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--records", flags->records, "tuning log, resumed and appended (default out/MODEL/tune.jsonl)");
+  command->add_option("--transforms", flags->transforms, "transform table, extended (default out/MODEL/transforms.json)");
+  command->add_option("-o,--output", flags->plan, "plan file to write (default out/MODEL/plan.json)");
+  command->add_flag("--force", flags->force, "replace an existing plan file");
+  command->add_option("--json-summary", flags->json_summary, "also write the comparison as JSON to this file");
+  command->add_flag("--quiet", flags->quiet, "no progress output");
+  command->callback([flags] { optimize(*flags); });
+}
+
+}  // namespace layoutopt::apps

@@ -1,0 +1,38 @@
+#include "scheduled_model.h"
+
+#include <sstream>
+
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/kernels/network/default_schedule.h"
+#include "layoutopt/measure/plan.h"
+#include "layoutopt/measure/plan_schedule.h"
+
+namespace layoutopt::apps {
+
+void add_plan_option(CLI::App& command, std::string& plan_path) {
+  command.add_option("--plan", plan_path, "plan file (from `layoutopt plan` or `optimize`); default: the default schedule");
+}
+
+std::string step_key(const std::string& name, bool transform, const std::string& to_layout) {
+  return transform ? name + "->" + to_layout : name;
+}
+
+ScheduledModel load_scheduled_model(const ModelArgument& model, const std::string& plan_path) {
+  ScheduledModel scheduled{load_model(model.spec, model.options), {}, "default schedule (untuned, 16/8 channel blocks)", 0};
+  (void)graph::prepare_for_inference(scheduled.model.graph);
+  if (plan_path.empty()) {
+    scheduled.schedule = kernels::default_network_schedule(scheduled.model.graph);
+    return scheduled;
+  }
+  const measure::Plan plan = measure::load_plan(plan_path);
+  scheduled.schedule = measure::network_schedule(plan, scheduled.model.graph);
+  scheduled.predicted_ms = plan.predicted_ms;
+  for (const measure::PlanNode& node : plan.nodes) scheduled.predicted_step_ms[step_key(node.name, false, "")] = node.ms;
+  for (const measure::PlanTransform& t : plan.transforms) scheduled.predicted_step_ms[step_key(t.value, true, t.to)] = t.ms;
+  std::ostringstream source;
+  source << plan_path << " (" << plan.solver << ", " << plan.costs << " costs, predicted " << plan.predicted_ms << " ms)";
+  scheduled.schedule_source = source.str();
+  return scheduled;
+}
+
+}  // namespace layoutopt::apps

@@ -1,0 +1,15 @@
+#pragma once
+// The schedule a network runs with when nobody planned it: one fixed layout policy, no
+// tuning. Every conv2d / dense runs its TunableOp's default config (channel blocks 16, else
+// 8, else none); every 4-D layout-flexible node (pooling, elementwise, concat, ...) runs in
+// default_channel_block of the channels it touches; everything else in canonical layout.
+// The compiler inserts transforms wherever neighbours disagree.
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/network/network_schedule.h"
+
+namespace layoutopt::kernels {
+
+[[nodiscard]] NetworkSchedule default_network_schedule(const graph::Graph& graph);
+
+}  // namespace layoutopt::kernels

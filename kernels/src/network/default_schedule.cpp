@@ -1,0 +1,62 @@
+#include "layoutopt/kernels/network/default_schedule.h"
+
+#include <numeric>
+
+#include "layoutopt/graph/overloaded.h"
+#include "layoutopt/kernels/lowering.h"
+#include "layoutopt/kernels/tunable_op.h"
+
+namespace layoutopt::kernels {
+
+namespace {
+
+NodeSchedule tuned_default(const graph::Graph& graph, graph::NodeId id, const TunableOp& op) {
+  const int64_t index = op.default_index();
+  const OpLayouts layouts = op.layouts(index);
+  NodeSchedule schedule{{layouts.input}, layouts.output, op.knobs(index)};
+  if (graph::activation_inputs(graph, id).size() == 2) schedule.inputs.push_back(layouts.output);  // fused residual
+  return schedule;
+}
+
+/// Operators that only rename memory or need canonical order keep the canonical layout.
+bool layout_rigid(const graph::Op& op) {
+  return std::holds_alternative<graph::Flatten>(op) || std::holds_alternative<graph::Reshape>(op) ||
+         std::holds_alternative<graph::Transpose>(op) || std::holds_alternative<graph::Softmax>(op);
+}
+
+NodeSchedule flexible_default(const graph::Graph& graph, graph::NodeId id) {
+  const graph::Node& node = graph.node(id);
+  const std::vector<graph::ValueId> inputs = graph::activation_inputs(graph, id);
+  const graph::Shape& out = graph.value(node.output).type.shape;
+  int64_t block = 1;
+  if (out.size() == 4 && !layout_rigid(node.op)) {
+    int64_t channels = out[1];
+    for (graph::ValueId input : inputs) channels = std::gcd(channels, graph.value(input).type.shape[1]);
+    block = default_channel_block(channels);
+  }
+  auto layout_of = [&](const graph::Shape& shape) {
+    return shape.size() == 4 && block > 1 ? layout::Layout::nchwc(block) : layout::canonical_data_layout(shape.size());
+  };
+  NodeSchedule schedule{{}, layout_of(out), {}};
+  for (graph::ValueId input : inputs) schedule.inputs.push_back(layout_of(graph.value(input).type.shape));
+  return schedule;
+}
+
+}  // namespace
+
+NetworkSchedule default_network_schedule(const graph::Graph& graph) {
+  NetworkSchedule schedule;
+  for (size_t n = 0; n < graph.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    const graph::Op& op = graph.node(id).op;
+    if (std::holds_alternative<graph::Conv2d>(op))
+      schedule.nodes.push_back(tuned_default(graph, id, TunableOp::conv2d(conv2d_desc(graph, id))));
+    else if (std::holds_alternative<graph::Dense>(op))
+      schedule.nodes.push_back(tuned_default(graph, id, TunableOp::dense(dense_desc(graph, id))));
+    else
+      schedule.nodes.push_back(flexible_default(graph, id));
+  }
+  return schedule;
+}
+
+}  // namespace layoutopt::kernels

@@ -1,0 +1,56 @@
+#pragma once
+// The end-to-end comparison of `layoutopt optimize`, the table of TVM's graph-tuner RFC with
+// every row measured in the same run:
+//
+//   default           untuned default kernels in one fixed layout policy (baseline_costs.h)
+//   history best      each op's fastest tuned kernel, transforms where neighbours disagree
+//   graph tuned (DP)  the whole-network optimum of measured node and transform costs
+//   graph tuned (PBQP) the same problem solved by PBQP
+//
+// Each row is planned from its cost source, compiled into a network and timed; the plan's
+// objective is the row's predicted latency, so predicted and measured can be compared.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/measure/cost_source.h"
+#include "layoutopt/measure/planner.h"
+#include "layoutopt/measure/timing.h"
+
+namespace layoutopt::measure {
+
+enum class VariantCosts { default_schedules, fastest_kernels, measured };
+
+struct Variant {
+  std::string name;     ///< "default", "history best", "graph tuned (DP)", ...
+  VariantCosts costs;
+  std::string solver;   ///< dp or pbqp
+};
+
+/// The four rows above, in that order.
+[[nodiscard]] const std::vector<Variant>& standard_variants();
+
+struct VariantResult {
+  Variant variant;
+  PlanResult planned;
+  kernels::CompileSummary compiled;
+  Timing measured;
+  [[nodiscard]] double predicted_ms() const { return planned.plan.predicted_ms; }
+};
+
+struct EndToEndOptions {
+  PlannerOptions planner;   ///< target, costs label, time limit (solver is the variant's)
+  TimingPolicy timing;      ///< for the whole-network runs (network_policy)
+};
+
+/// Plans `variant` with the cost source its costs name (`measured` is the measured source,
+/// `default_seconds` the default configs' times by task key), compiles and times it.
+/// Throws std::runtime_error (planning) or kernels::KernelError (compiling).
+[[nodiscard]] VariantResult evaluate_variant(const graph::Graph& graph, const Variant& variant, const CostSource& measured,
+                                             const std::map<std::string, double>& default_seconds,
+                                             const EndToEndOptions& options);
+
+}  // namespace layoutopt::measure
