@@ -123,10 +123,10 @@ def time_peer(args, peer, onnx_path, plan_path):
     lines = [line for line in process.stdout.splitlines() if line.lstrip().startswith("{")]
     try:
         result = json.loads(lines[-1])
-        for key in ("median_ms", "p10_ms", "p90_ms", "runs", "threads"):
+        for key in ("median_ms", "q1_ms", "q3_ms", "runs", "threads"):
             result[key] = float(result[key])
     except (IndexError, ValueError, KeyError, TypeError) as error:
-        fail(f"`{' '.join(command)}` printed no JSON object with median_ms, p10_ms, p90_ms, runs and "
+        fail(f"`{' '.join(command)}` printed no JSON object with median_ms, q1_ms, q3_ms, runs and "
              f"threads ({error}); its output:\n{process.stdout[-2000:]}")
     if int(result["threads"]) != args.threads:
         fail(f"{peer} ran with {int(result['threads'])} threads, not {args.threads}")
@@ -216,10 +216,10 @@ def write_reports(args, models, peers, rounds, summary, notes):
         writer.writerows([row[0]] + ["" if v is None else f"{v:.6g}" for v in row[1:]] for row in rows)
     with open(os.path.join(args.out, "rounds.csv"), "w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(["round", "model", "peer", "version", "mode", "median_ms", "p10_ms", "p90_ms", "runs", "threads"])
+        writer.writerow(["round", "model", "peer", "version", "mode", "median_ms", "q1_ms", "q3_ms", "runs", "threads"])
         for r in rounds:
             writer.writerow([r["round"], r["model"], r["peer"], r.get("version", ""), r.get("mode", ""),
-                             r["median_ms"], r["p10_ms"], r["p90_ms"], int(r["runs"]), int(r["threads"])])
+                             r["median_ms"], r["q1_ms"], r["q3_ms"], int(r["runs"]), int(r["threads"])])
     write_svg(os.path.join(args.out, "peers.svg"), models, peers, summary, args.threads)
     return table
 
@@ -313,7 +313,7 @@ def main():
                     raw.write(json.dumps(result) + "\n")
                     raw.flush()
                     print(f"[round {number}/{args.rounds}] {model:<14} {peer:<12} median {result['median_ms']:9.3f} ms "
-                          f"(p10 {result['p10_ms']:.3f}, p90 {result['p90_ms']:.3f}, {int(result['runs'])} runs)",
+                          f"(quartiles {result['q1_ms']:.3f} - {result['q3_ms']:.3f}, {int(result['runs'])} runs)",
                           flush=True)
 
     summary = {m: {p: statistics.median(r["median_ms"] for r in rounds if r["model"] == m and r["peer"] == p)

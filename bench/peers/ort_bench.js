@@ -13,7 +13,7 @@
  * x = seed; value = (x' >>> 8) / 2^24 * 2 - 1, uniform in [-1, 1) and exact in float32), so
  * both peers see the same input and their outputs can be compared.
  * Timing: W warm-up runs, then runs until at least S seconds and at least R runs have
- * passed; prints median, p10 and p90 (linear interpolation between order statistics).
+ * passed; prints median and quartiles (linear interpolation between order statistics).
  *
  * onnxruntime-node is installed by `npm install --ignore-scripts` in bench/peers: the CPU
  * library ships inside the package; its install script only fetches GPU binaries.
@@ -123,8 +123,8 @@ async function main() {
     model: path.basename(options.model, '.onnx'),
     input_shape: shape,
     median_ms: percentile(times, 0.5),
-    p10_ms: percentile(times, 0.1),
-    p90_ms: percentile(times, 0.9),
+    q1_ms: percentile(times, 0.25),
+    q3_ms: percentile(times, 0.75),
     runs: times.length,
     warmup: options.warmup,
     threads: options.threads,
@@ -135,7 +135,7 @@ async function main() {
   if (options.json) console.log(JSON.stringify(result));
   else {
     console.log(`onnxruntime ${version} ${result.model}: median ${result.median_ms.toFixed(3)} ms ` +
-      `(p10 ${result.p10_ms.toFixed(3)}, p90 ${result.p90_ms.toFixed(3)}, ${result.runs} runs, ${options.threads} threads)`);
+      `(quartiles ${result.q1_ms.toFixed(3)} - ${result.q3_ms.toFixed(3)}, ${result.runs} runs, ${options.threads} threads)`);
   }
 }
 

@@ -22,8 +22,8 @@ resnet-50 29 against 40 ms, vgg-19-bn 145 against 195 ms; a probe of a few runs,
 'auto', picks the wrong one when other processes load the machine.
 Input: the seeded generator of ort_bench.js (32-bit LCG, values uniform in [-1, 1)), so both
 peers see the same input and their outputs can be compared.
-Timing: W warm-up runs, then runs until at least S seconds and at least R runs; median, p10
-and p90 with linear interpolation between order statistics.
+Timing: W warm-up runs, then runs until at least S seconds and at least R runs; median and quartiles
+with linear interpolation between order statistics.
 """
 
 import argparse
@@ -150,8 +150,8 @@ def main():
         "model": name,
         "input_shape": list(shape),
         "median_ms": percentile(times, 0.5),
-        "p10_ms": percentile(times, 0.1),
-        "p90_ms": percentile(times, 0.9),
+        "q1_ms": percentile(times, 0.25),
+        "q3_ms": percentile(times, 0.75),
         "runs": len(times),
         "warmup": args.warmup,
         "threads": torch.get_num_threads(),
@@ -165,7 +165,7 @@ def main():
         print(json.dumps(result))
     else:
         print(f"pytorch {result['version']} ({mode}) {name}: median {result['median_ms']:.3f} ms "
-              f"(p10 {result['p10_ms']:.3f}, p90 {result['p90_ms']:.3f}, {result['runs']} runs, "
+              f"(quartiles {result['q1_ms']:.3f} - {result['q3_ms']:.3f}, {result['runs']} runs, "
               f"{result['threads']} threads)")
 
 

@@ -19,7 +19,7 @@ layout::Layout parse_layout(const PlanNode& node, const std::string& text) {
 std::map<std::string, int64_t> tuned_knobs(const PlanNode& node, const std::string& model) {
   nlohmann::json payload;
   try {
-    payload = nlohmann::json::parse(node.payload);
+    if (!node.payload.empty()) payload = nlohmann::json::parse(node.payload);
   } catch (const nlohmann::json::exception&) {
     throw PlanError("node '" + node.name + "' of the plan for '" + model + "' has a payload that is not JSON");
   }

@@ -16,6 +16,7 @@
 #include "layoutopt/measure/planner.h"
 #include "layoutopt/measure/record_log.h"
 #include "layoutopt/measure/tuning_session.h"
+#include "plan_fixtures.h"
 #include "tuning_fixtures.h"
 
 using namespace layoutopt;
@@ -23,60 +24,7 @@ using measure::testing::ScratchFile;
 
 namespace {
 
-constexpr const char* kTarget = "llvm -mcpu=test-cpu -num-cores=1";
-
-struct TinyOptions {
-  std::string conv2_name = "conv2";
-  int64_t conv1_stride = 1;
-};
-
-/// x[1,16,8,8] -> conv1 3x3 -> relu -> max pool 2x2 -> conv2 1x1 -> global pool -> flatten -> fc.
-graph::Graph tiny_graph(const TinyOptions& options = {}) {
-  graph::Graph g("tiny");
-  const auto seeded = [](int64_t count) { return graph::WeightData::seeded({1}, count); };
-  const auto x = g.add_input("x", {{1, 16, 8, 8}});
-  const auto w1 = g.add_parameter("conv1.weight", {32, 16, 3, 3}, seeded(32 * 16 * 9));
-  const auto c1 = g.add_node(
-      "conv1", graph::Conv2d{.kernel = {3, 3}, .stride = {options.conv1_stride, options.conv1_stride}, .pads = {1, 1, 1, 1}},
-      {x, w1});
-  const auto r1 = g.add_node("relu1", graph::Relu{}, {c1});
-  const auto p1 = g.add_node("pool1", graph::Pool2d{.kernel = {2, 2}, .stride = {2, 2}}, {r1});
-  const auto w2 = g.add_parameter("conv2.weight", {32, 32, 1, 1}, seeded(32 * 32));
-  const auto c2 = g.add_node(options.conv2_name, graph::Conv2d{}, {p1, w2});
-  const auto gp = g.add_node("gap", graph::GlobalAvgPool{}, {c2});
-  const auto fl = g.add_node("flatten", graph::Flatten{}, {gp});
-  const auto wd = g.add_parameter("fc.weight", {10, 32}, seeded(10 * 32));
-  g.add_output(g.add_node("fc", graph::Dense{}, {fl, wd}));
-  return g;
-}
-
-/// One record per distinct layout pair of each task (up to 6), the later pairs slower.
-void write_records(const std::filesystem::path& path, const std::vector<measure::TuningTask>& tasks) {
-  measure::RecordWriter writer(path);
-  for (const measure::TuningTask& task : tasks) {
-    std::set<std::pair<std::string, std::string>> pairs;
-    for (int64_t index = 0; index < task.op.space().size() && pairs.size() < 6; ++index) {
-      const kernels::OpLayouts layouts = task.op.layouts(index);
-      if (!pairs.insert({layouts.input.str(), layouts.output.str()}).second) continue;
-      measure::MeasureResult result;
-      result.costs_s = {1e-5 * static_cast<double>(pairs.size())};
-      writer.append(measure::make_record(kTarget, task, index, result));
-    }
-  }
-}
-
-/// Every transform bench-transforms would time for the graph, 1 us each.
-measure::TransformTable synthetic_table(const graph::Graph& graph) {
-  measure::TransformTable table;
-  for (const measure::TransformKey& key : measure::enumerate_transforms(graph))
-    table.insert({kTarget, 1, key, 0.001, 0.001, 0.001, 5, 0});
-  return table;
-}
-
-measure::MeasuredCostOptions fast_options(const std::filesystem::path& records) {
-  measure::TimingPolicy policy{.warmup_runs = 1, .min_repeats = 2, .min_repeat_ms = 0.2, .threads = 1};
-  return {kTarget, 1, policy, records, "t.json"};
-}
+using namespace layoutopt::measure::testing;
 
 measure::LayoutAssignment analytic_assignment(const graph::Graph& graph, const measure::CostSource& costs) {
   const measure::LayoutProblem problem(graph, costs);

@@ -61,10 +61,12 @@ TEST_CASE("with tuned candidates only their blocks are enumerated") {
   std::map<std::string, TensorBlocks> tuned;
   for (const TuningTask& task : extract_tasks(g)) tuned[task.key()] = {{16}, {16}};
   const std::vector<TransformKey> keys = enumerate_transforms(g, tuned);
-  // Per tensor shape: NCHW <-> NCHW16c only (the 1000-wide output cannot take 16).
+  // Per tensor shape: NCHW <-> NCHW16c only, which is also every default config's block;
+  // the 1000-wide output cannot take 16, but the dense default config writes NC8c.
   CHECK(contains(keys, {{1, 128, 28, 28}, "NCHW", "NCHW16c"}));
   CHECK(contains(keys, {{1, 3, 224, 224}, "NCHW", "NCHW16c"}) == false);
-  CHECK(keys.size() == 2 * 6);
+  CHECK(contains(keys, {{1, 1000}, "NC", "NC8c"}));
+  CHECK(keys.size() == 2 * 6 + 2);
 }
 
 TEST_CASE("candidate blocks within the slack of the best become the tensor's layouts") {

@@ -1,0 +1,189 @@
+// From measured costs to a running network: plans read back as schedules, the baseline cost
+// sources, the default configs in the record log, and the four variants of `optimize` on a
+// tiny graph with a synthetic record log and transform table.
+
+#include "layoutopt/measure/end_to_end.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/graph/statistics.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/kernels/reference/graph_executor.h"
+#include "layoutopt/measure/analytic_cost_model.h"
+#include "layoutopt/measure/baseline_costs.h"
+#include "layoutopt/measure/default_configs.h"
+#include "layoutopt/measure/plan_schedule.h"
+#include "plan_fixtures.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt;
+using namespace layoutopt::measure::testing;
+
+namespace {
+
+/// Seconds by config index: every measurement of the same config gives the same time.
+class IndexMeasurer : public measure::Measurer {
+ public:
+  measure::MeasureResult measure(const measure::TuningTask& task, int64_t index) override {
+    ++calls;
+    measure::MeasureResult r;
+    r.costs_s = {1e-5 * static_cast<double>(1 + index % 7) + 1e-9 * static_cast<double>(task.key().size())};
+    return r;
+  }
+  int calls = 0;
+};
+
+/// The tiny graph with its synthetic log (tuned pairs and default configs) and table.
+struct MeasuredTiny {
+  graph::Graph graph = tiny_graph();
+  ScratchFile records{"records.jsonl"};
+  std::vector<measure::MeasureRecord> log;
+  measure::TransformTable table;
+  std::map<std::string, double> default_seconds;
+
+  MeasuredTiny() {
+    const auto tasks = measure::extract_tasks(graph);
+    write_records(records.path(), tasks);
+    log = measure::load_record_log(records.path()).records;
+    IndexMeasurer measurer;
+    (void)measure::measure_default_configs(tasks, log, measurer, kTarget,
+                                           [&](const measure::MeasureRecord& r) { log.push_back(r); });
+    default_seconds = measure::default_config_seconds(tasks, log, kTarget);
+    table = synthetic_table(graph);
+  }
+  [[nodiscard]] measure::MeasuredCostSource costs() const { return {graph, log, table, fast_options(records.path())}; }
+};
+
+double max_relative_difference(const kernels::reference::HostTensor& a, const kernels::reference::HostTensor& b) {
+  double diff = 0, scale = 1e-12;
+  for (size_t i = 0; i < a.data.size(); ++i) {
+    diff = std::max(diff, std::abs(double{a.data[i]} - b.data[i]));
+    scale = std::max(scale, std::abs(double{b.data[i]}));
+  }
+  return diff / scale;
+}
+
+}  // namespace
+
+TEST_CASE("default configs are measured once and read back from the log") {
+  const graph::Graph g = tiny_graph();
+  const auto tasks = measure::extract_tasks(g);
+  std::vector<measure::MeasureRecord> log;
+  IndexMeasurer measurer;
+  const auto first = measure::measure_default_configs(tasks, log, measurer, kTarget,
+                                                      [&](const measure::MeasureRecord& r) { log.push_back(r); });
+  CHECK(first.size() == tasks.size());
+  CHECK(measurer.calls == static_cast<int>(tasks.size()));
+  const auto again = measure::measure_default_configs(tasks, log, measurer, kTarget,
+                                                      [&](const measure::MeasureRecord& r) { log.push_back(r); });
+  CHECK(again.empty());
+  const auto seconds = measure::default_config_seconds(tasks, log, kTarget);
+  CHECK(seconds.size() == tasks.size());
+  for (const measure::TuningTask& task : tasks)
+    CHECK(seconds.at(task.key()) == doctest::Approx(1e-5 * static_cast<double>(1 + task.op.default_index() % 7) +
+                                                    1e-9 * static_cast<double>(task.key().size())));
+  // Records of another target do not count.
+  CHECK(measure::default_config_seconds(tasks, log, "llvm -mcpu=other -num-cores=1").empty());
+}
+
+TEST_CASE("history best offers each conv / dense only its fastest kernel") {
+  const MeasuredTiny tiny;
+  const measure::MeasuredCostSource costs = tiny.costs();
+  const measure::FastestKernelCosts fastest(costs);
+  for (size_t n = 0; n < tiny.graph.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    const auto all = costs.candidates(tiny.graph, id);
+    const auto kept = fastest.candidates(tiny.graph, id);
+    if (!graph::has_workload(tiny.graph.node(id))) {
+      CHECK(kept.size() == all.size());
+      continue;
+    }
+    REQUIRE(kept.size() == 1);
+    for (const measure::NodeCandidate& c : all) CHECK(kept[0].ms <= c.ms);
+  }
+}
+
+TEST_CASE("the default baseline runs the default configs in the fixed blocks") {
+  const MeasuredTiny tiny;
+  const measure::MeasuredCostSource costs = tiny.costs();
+  const measure::DefaultScheduleCosts defaults(costs, tiny.graph, tiny.default_seconds);
+  const auto conv1 = defaults.candidates(tiny.graph, *tiny.graph.find_node("conv1"));
+  REQUIRE(conv1.size() == 1);
+  CHECK(conv1[0].inputs[0].str() == "NCHW16c");  // 16 input channels
+  CHECK(conv1[0].output.str() == "NCHW16c");      // 32 output channels: the default block is 16
+  CHECK(nlohmann::json::parse(conv1[0].payload).at("kind") == "tuned");
+  const auto pool = defaults.candidates(tiny.graph, *tiny.graph.find_node("pool1"));
+  REQUIRE(pool.size() == 1);
+  CHECK(pool[0].output.str() == "NCHW16c");
+  const measure::DefaultScheduleCosts unmeasured(costs, tiny.graph, {});
+  CHECK_THROWS_WITH_AS((void)unmeasured.candidates(tiny.graph, *tiny.graph.find_node("conv1")),
+                       doctest::Contains("default config"), std::runtime_error);
+}
+
+TEST_CASE("a measured plan compiles to a network that computes what the reference computes") {
+  const MeasuredTiny tiny;
+  const measure::MeasuredCostSource costs = tiny.costs();
+  const measure::PlanResult planned =
+      measure::plan_layouts(tiny.graph, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"});
+  const kernels::NetworkSchedule schedule = measure::network_schedule(planned.plan, tiny.graph);
+  REQUIRE(schedule.nodes.size() == tiny.graph.nodes().size());
+  const graph::NodeId conv1 = *tiny.graph.find_node("conv1");
+  CHECK(schedule.nodes[static_cast<size_t>(conv1)].knobs.contains("tile_oc"));
+  CHECK(schedule.nodes[static_cast<size_t>(conv1)].output.str() == planned.plan.nodes[static_cast<size_t>(conv1)].output);
+
+  kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(tiny.graph, schedule);
+  CHECK(network.summary().transforms == planned.plan.transforms.size());
+  kernels::reference::HostTensor input({1, 16, 8, 8});
+  for (size_t i = 0; i < input.data.size(); ++i) input.data[i] = graph::uniform_at(9, i, 0.0f, 1.0f);
+  const auto expected = kernels::reference::run_graph(tiny.graph, {input});
+  CHECK(max_relative_difference(network.run({input})[0], expected[0]) < 1e-4);
+}
+
+TEST_CASE("plans that cannot be compiled are refused naming the reason") {
+  const graph::Graph g = tiny_graph();
+  const measure::AnalyticCostModel model;
+  const measure::PlanResult modelled =
+      measure::plan_layouts(g, model, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "modelled"});
+  CHECK_THROWS_WITH_AS((void)measure::network_schedule(modelled.plan, g), doctest::Contains("--model-costs"),
+                       measure::PlanError);
+  CHECK_THROWS_WITH_AS((void)measure::network_schedule(modelled.plan, tiny_graph({.conv2_name = "other"})),
+                       doctest::Contains("names node 'conv2'"), measure::PlanError);
+  const MeasuredTiny tiny;
+  const measure::MeasuredCostSource costs = tiny.costs();
+  measure::Plan broken =
+      measure::plan_layouts(tiny.graph, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"}).plan;
+  CHECK_NOTHROW((void)measure::network_schedule(broken, tiny.graph));
+  broken.nodes[2].output = "NCHW16";  // pool1: not a layout
+  CHECK_THROWS_WITH_AS((void)measure::network_schedule(broken, tiny.graph), doctest::Contains("node 'pool1'"),
+                       measure::PlanError);
+  broken.nodes[2].output = "NCHW8c";
+  broken.nodes[0].payload = R"({"kind": "tuned", "knobs": {"tile_ic": "many"}})";
+  CHECK_THROWS_WITH_AS((void)measure::network_schedule(broken, tiny.graph), doctest::Contains("unreadable knobs"),
+                       measure::PlanError);
+}
+
+TEST_CASE("the four variants of optimize plan, compile and time the same graph") {
+  const MeasuredTiny tiny;
+  const measure::MeasuredCostSource costs = tiny.costs();
+  measure::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"},
+                                   {.warmup_runs = 1, .min_repeats = 3, .min_repeat_ms = 1.0, .threads = 1}};
+  std::map<std::string, measure::VariantResult> rows;
+  for (const measure::Variant& variant : measure::standard_variants())
+    rows.emplace(variant.name, measure::evaluate_variant(tiny.graph, variant, costs, tiny.default_seconds, options));
+  REQUIRE(rows.size() == 4);
+  const double optimum = rows.at("graph tuned (DP)").predicted_ms();
+  CHECK(rows.at("graph tuned (DP)").planned.solution.optimal);
+  CHECK(rows.at("graph tuned (PBQP)").predicted_ms() == doctest::Approx(optimum));
+  // History best only removes choices from the same problem: never better than the optimum.
+  CHECK(rows.at("history best").predicted_ms() >= optimum - 1e-12);
+  for (const auto& [name, row] : rows) {
+    CAPTURE(name);
+    CHECK(row.predicted_ms() == doctest::Approx(row.planned.plan.kernel_ms() + row.planned.plan.transform_ms()));
+    CHECK(row.measured.ms.count >= 3);
+    CHECK(row.measured.ms.median > 0);
+    CHECK(row.compiled.fallbacks == 0);
+  }
+}
