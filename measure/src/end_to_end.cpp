@@ -10,8 +10,8 @@ namespace layoutopt::measure {
 
 const std::vector<Variant>& standard_variants() {
   static const std::vector<Variant> variants{
-      {"default", VariantCosts::default_schedules, "dp"},
-      {"history best", VariantCosts::fastest_kernels, "dp"},
+      {"default", VariantCosts::default_schedules, "auto"},
+      {"history best", VariantCosts::fastest_kernels, "auto"},
       {"graph tuned (DP)", VariantCosts::measured, "dp"},
       {"graph tuned (PBQP)", VariantCosts::measured, "pbqp"},
   };

@@ -132,6 +132,34 @@ TEST_CASE("inception-v3 (asymmetric kernels, average pooling) runs like the refe
   check_against_reference("inception-v3", 75, 1);
 }
 
+TEST_CASE("every zoo network runs like the reference with the default schedule") {
+  // At a quarter of the native resolution (inception-v3 needs 75 pixels at least) so the
+  // reference stays fast; the layers and layouts are the real ones. VGG's classifier needs a
+  // 7x7 map, i.e. 224 pixels: vgg-11 and vgg-11-bn run at full size, and their deeper
+  // siblings (the same layers, more of them) are left to those two.
+  for (const graph::zoo::ZooEntry& entry : graph::zoo::entries()) {
+    CAPTURE(entry.name);
+    const bool vgg = entry.family == "vgg";
+    if (vgg && entry.name != "vgg-11" && entry.name != "vgg-11-bn") continue;
+    const int64_t size = entry.name == "inception-v3" ? 75 : vgg ? 224 : entry.image_size / 4;
+    graph::Graph g = graph::zoo::build(entry.name, {.batch = 1, .seed = 3, .image_size = size});
+    graph::prepare_for_inference(g);
+    const std::vector<HostTensor> inputs{random_input(g, 11)};
+    const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+    auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
+    const std::vector<HostTensor> actual = network.run(inputs);
+    REQUIRE(actual.size() == expected.size());
+    for (size_t o = 0; o < actual.size(); ++o) CHECK(relative_error(expected[o], actual[o]) < 2e-4);
+    // Only SSD's heads (NCHW -> NHWC transposes and joins of the 3-D prediction tensors) lack
+    // blocked kernels; everything else runs JIT code.
+    for (const kernels::NetworkStep& step : network.steps()) {
+      if (step.kind != kernels::StepKind::fallback) continue;
+      CHECK(entry.name == "ssd-resnet50-512");
+      CHECK((step.detail == "reference transpose" || step.detail == "reference concat"));
+    }
+  }
+}
+
 TEST_CASE("a tensor wanted in one layout by several readers is transformed once") {
   graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 32});
   graph::prepare_for_inference(g);
