@@ -87,7 +87,9 @@ void run_bench_transforms(const BenchTransformsFlags& flags) {
                       " (first: entry " + std::to_string(table.issues()[0].entry) + ": " + table.issues()[0].reason +
                       "); they are kept as they are",
                   true);
-  const auto keys = measure::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress));
+  const auto keys = measure::close_over_table(
+      measure::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress)), table,
+      target, threads);
   progress.note(std::to_string(keys.size()) + " transforms for " + model.graph.name() + " on " + target + ", timed one at a time on " +
                 std::to_string(threads) + " threads (concurrent timing would disturb the results)");
   // Saving after every new entry: an interrupted run keeps what it measured.

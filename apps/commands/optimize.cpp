@@ -114,7 +114,9 @@ measure::TransformTable bench_transforms(const graph::Graph& graph, const Paths&
                                          const std::vector<measure::MeasureRecord>& records, const std::string& target,
                                          int threads, measure::ProgressReporter& progress) {
   measure::TransformTable table = measure::TransformTable::load(paths.transforms);
-  const auto keys = measure::enumerate_transforms(graph, measure::tuned_blocks(measure::extract_tasks(graph), records, target));
+  const auto keys = measure::close_over_table(
+      measure::enumerate_transforms(graph, measure::tuned_blocks(measure::extract_tasks(graph), records, target)), table,
+      target, threads);
   const measure::FillResult filled = measure::fill_transform_table(table, keys, measure::cost_policy(threads), target,
                                                                    &progress, [&] { table.save(paths.transforms); });
   progress.finish();

@@ -47,6 +47,10 @@ void run(const RunFlags& flags) {
   if (graph.inputs().size() != 1)
     throw std::runtime_error("model '" + graph.name() + "' has " + std::to_string(graph.inputs().size()) +
                              " inputs; `run` feeds exactly one");
+  const graph::Value& wanted = graph.value(graph.inputs().front());
+  if (input.shape != wanted.type.shape)  // before compiling: a wrong file fails at once
+    throw std::runtime_error("'" + flags.input + "' has shape " + graph::to_string(input.shape) + ", input '" +
+                             wanted.name + "' of '" + graph.name() + "' needs " + graph::to_string(wanted.type.shape));
   const measure::ThreadScope threads(flags.threads);
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
   const std::vector<kernels::reference::HostTensor> outputs = network.run({input});

@@ -134,3 +134,21 @@ TEST_CASE("a file that is not a transform table is an error naming it, and is le
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(text == R"({"something": "else"})");
 }
+
+TEST_CASE("extending a table keeps every pair of the layouts it knows per shape") {
+  TransformTable table;
+  const std::vector<int64_t> shape{1, 32, 8, 8};
+  table.insert({"t", 2, {shape, "NCHW", "NCHW4c"}, 0.01, 0.01, 0.01, 5, 0});
+  table.insert({"t", 2, {shape, "NCHW4c", "NCHW"}, 0.01, 0.01, 0.01, 5, 0});
+  table.insert({"other", 2, {shape, "NCHW", "NCHW32c"}, 0.01, 0.01, 0.01, 5, 0});  // another target: ignored
+  const std::vector<TransformKey> wanted{{shape, "NCHW", "NCHW8c"}, {shape, "NCHW8c", "NCHW"}};
+  const std::vector<TransformKey> keys = close_over_table(wanted, table, "t", 2);
+  // Layouts NCHW, NCHW4c, NCHW8c: all six ordered pairs, including the two between blocks.
+  CHECK(keys.size() == 6);
+  CHECK(contains(keys, {shape, "NCHW4c", "NCHW8c"}));
+  CHECK(contains(keys, {shape, "NCHW8c", "NCHW4c"}));
+  CHECK_FALSE(contains(keys, {shape, "NCHW", "NCHW32c"}));
+  // Shapes the graph does not have are not dragged in.
+  table.insert({"t", 2, {{1, 64, 4, 4}, "NCHW", "NCHW4c"}, 0.01, 0.01, 0.01, 5, 0});
+  CHECK(close_over_table(wanted, table, "t", 2).size() == 6);
+}
