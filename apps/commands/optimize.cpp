@@ -84,7 +84,8 @@ Paths resolve_paths(const OptimizeFlags& flags, const graph::Graph& graph) {
 
 /// Tunes under the budget and measures the default configs, appending every trial to the log.
 std::vector<measure::MeasureRecord> tune(const graph::Graph& graph, const Paths& paths, const std::string& target,
-                                         int threads, double seconds, measure::ProgressReporter& progress) {
+                                         int threads, double seconds, bool quiet) {
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
   measure::LoadedLog log = measure::load_record_log(paths.records);
   if (!log.issues.empty()) progress.note("warning: " + measure::describe_issues(paths.records, log.issues), true);
   if (auto warning = measure::foreign_target_warning(log.records, target)) progress.note("warning: " + *warning, true);
@@ -112,7 +113,8 @@ std::vector<measure::MeasureRecord> tune(const graph::Graph& graph, const Paths&
 
 measure::TransformTable bench_transforms(const graph::Graph& graph, const Paths& paths,
                                          const std::vector<measure::MeasureRecord>& records, const std::string& target,
-                                         int threads, measure::ProgressReporter& progress) {
+                                         int threads, bool quiet) {
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
   measure::TransformTable table = measure::TransformTable::load(paths.transforms);
   const auto keys = measure::close_over_table(
       measure::enumerate_transforms(graph, measure::tuned_blocks(measure::extract_tasks(graph), records, target)), table,
@@ -138,16 +140,16 @@ const measure::VariantResult& best_graph_tuned(const std::vector<measure::Varian
 
 void print_table(const std::vector<measure::VariantResult>& rows) {
   std::cout << "\n" << std::left << std::setw(20) << "variant" << std::right << std::setw(14) << "predicted ms"
-            << std::setw(13) << "measured ms" << std::setw(11) << "quartiles" << std::setw(12) << "meas/pred"
+            << std::setw(13) << "measured ms" << std::setw(16) << "quartiles" << std::setw(12) << "meas/pred"
             << std::setw(10) << "speedup" << std::setw(12) << "transforms" << std::setw(10) << "optimal" << std::setw(11)
             << "solve ms" << "\n";
-  const double baseline = rows.front().measured.ms.median;
+  const double baseline = rows.front().measured.median;
   for (const measure::VariantResult& r : rows) {
-    const measure::Summary& ms = r.measured.ms;
+    const measure::Summary& ms = r.measured;
     std::ostringstream quartiles;
-    quartiles << std::fixed << std::setprecision(1) << ms.q1 << "-" << ms.q3;
+    quartiles << std::fixed << std::setprecision(2) << ms.min << "-" << ms.max;
     std::cout << std::left << std::setw(20) << r.variant.name << std::right << std::fixed << std::setprecision(3)
-              << std::setw(14) << r.predicted_ms() << std::setw(13) << ms.median << std::setw(11) << quartiles.str()
+              << std::setw(14) << r.predicted_ms() << std::setw(13) << ms.median << std::setw(16) << quartiles.str()
               << std::setprecision(2) << std::setw(12) << ms.median / r.predicted_ms() << std::setw(9)
               << baseline / ms.median << "x" << std::setw(12) << r.compiled.transforms << std::setw(10)
               << (r.planned.solution.optimal ? "yes" : "no") << std::setw(11) << r.planned.solution.seconds * 1e3
@@ -165,10 +167,11 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const std::string
     out["variants"].push_back({{"name", r.variant.name},
                                {"solver", r.planned.solver},
                                {"predicted_ms", r.predicted_ms()},
-                               {"median_ms", r.measured.ms.median},
-                               {"q1_ms", r.measured.ms.q1},
-                               {"q3_ms", r.measured.ms.q3},
-                               {"runs", r.measured.ms.count},
+                               {"median_ms", r.measured.median},
+                               {"round_min_ms", r.measured.min},
+                               {"round_max_ms", r.measured.max},
+                               {"rounds", r.measured.count},
+                               {"runs", r.runs},
                                {"transforms", r.compiled.transforms},
                                {"optimal", r.planned.solution.optimal},
                                {"solve_seconds", r.planned.solution.seconds}});
@@ -187,26 +190,22 @@ void optimize(const OptimizeFlags& flags) {
   progress.note("optimizing " + graph.name() + " (" + model.source + "; " + prepared.summary() + ") on " +
                 std::to_string(threads) + " threads");
 
-  const std::vector<measure::MeasureRecord> records = tune(graph, paths, target, threads, budget_seconds(flags), progress);
-  const measure::TransformTable table = bench_transforms(graph, paths, records, target, threads, progress);
+  const std::vector<measure::MeasureRecord> records = tune(graph, paths, target, threads, budget_seconds(flags), flags.quiet);
+  const measure::TransformTable table = bench_transforms(graph, paths, records, target, threads, flags.quiet);
   const measure::MeasuredCostSource costs(
       graph, records, table,
       {target, threads, measure::cost_policy(threads), paths.records, paths.transforms, flags.model.spec});
   const auto default_seconds = measure::default_config_seconds(measure::extract_tasks(graph), records, target);
 
   measure::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = target, .costs = "measured"},
-                                   measure::network_policy(threads)};
+                                   measure::network_policy(threads, 300.0)};
   options.planner.solve.time_limit_seconds = 10;
-  std::vector<measure::VariantResult> rows;
+  options.rounds = 5;
+  progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
+                std::to_string(options.rounds) + " alternating rounds");
   std::vector<std::string> refused;
-  for (const measure::Variant& variant : measure::standard_variants()) {
-    progress.note("[4/4] " + variant.name + ": planning, compiling and timing");
-    try {
-      rows.push_back(measure::evaluate_variant(graph, variant, costs, default_seconds, options));
-    } catch (const solvers::SolverError& e) {  // DP on a graph too wide for its tables: say so, go on
-      refused.push_back(variant.name + ": " + e.what());
-    }
-  }
+  const std::vector<measure::VariantResult> rows =
+      measure::evaluate_variants(graph, measure::standard_variants(), costs, default_seconds, options, &refused);
   progress.finish();
   print_table(rows);
   for (const std::string& why : refused) std::cout << "not run: " << why << "\n";

@@ -5,6 +5,7 @@
 #include "layoutopt/measure/baseline_costs.h"
 #include "layoutopt/measure/network_timing.h"
 #include "layoutopt/measure/plan_schedule.h"
+#include "layoutopt/solvers/error.h"
 
 namespace layoutopt::measure {
 
@@ -18,21 +19,47 @@ const std::vector<Variant>& standard_variants() {
   return variants;
 }
 
-VariantResult evaluate_variant(const graph::Graph& graph, const Variant& variant, const CostSource& measured,
-                               const std::map<std::string, double>& default_seconds, const EndToEndOptions& options) {
-  std::unique_ptr<CostSource> restricted;
-  if (variant.costs == VariantCosts::default_schedules)
-    restricted = std::make_unique<DefaultScheduleCosts>(measured, graph, default_seconds);
-  if (variant.costs == VariantCosts::fastest_kernels) restricted = std::make_unique<FastestKernelCosts>(measured);
-  const CostSource& costs = restricted ? *restricted : measured;
+namespace {
 
-  PlannerOptions planner = options.planner;
-  planner.solver = variant.solver;
-  VariantResult result{variant, plan_layouts(graph, costs, planner), {}, {}};
-  kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, network_schedule(result.planned.plan, graph));
-  result.compiled = network.summary();
-  result.measured = time_network(network, graph, options.timing);
-  return result;
+std::unique_ptr<CostSource> restrict_costs(const graph::Graph& graph, const Variant& variant, const CostSource& measured,
+                                           const std::map<std::string, double>& default_seconds) {
+  if (variant.costs == VariantCosts::default_schedules)
+    return std::make_unique<DefaultScheduleCosts>(measured, graph, default_seconds);
+  if (variant.costs == VariantCosts::fastest_kernels) return std::make_unique<FastestKernelCosts>(measured);
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const std::vector<Variant>& variants,
+                                             const CostSource& measured,
+                                             const std::map<std::string, double>& default_seconds,
+                                             const EndToEndOptions& options, std::vector<std::string>* refused) {
+  std::vector<VariantResult> results;
+  std::vector<kernels::CompiledNetwork> networks;
+  for (const Variant& variant : variants) {
+    const std::unique_ptr<CostSource> restricted = restrict_costs(graph, variant, measured, default_seconds);
+    PlannerOptions planner = options.planner;
+    planner.solver = variant.solver;
+    try {
+      results.push_back({variant, plan_layouts(graph, restricted ? *restricted : measured, planner), {}, {}, 0});
+    } catch (const solvers::SolverError& e) {
+      if (refused) refused->push_back(variant.name + ": " + e.what());
+      continue;
+    }
+    networks.push_back(kernels::CompiledNetwork::compile(graph, network_schedule(results.back().planned.plan, graph)));
+    results.back().compiled = networks.back().summary();
+  }
+  std::vector<std::vector<double>> round_medians(results.size());
+  for (int round = 0; round < options.rounds; ++round) {
+    for (size_t v = 0; v < results.size(); ++v) {
+      const Timing timing = time_network(networks[v], graph, options.timing);
+      round_medians[v].push_back(timing.ms.median);
+      results[v].runs += timing.repeats;
+    }
+  }
+  for (size_t v = 0; v < results.size(); ++v) results[v].measured = summarize(round_medians[v]);
+  return results;
 }
 
 }  // namespace layoutopt::measure

@@ -18,6 +18,7 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/measure/cost_source.h"
 #include "layoutopt/measure/planner.h"
+#include "layoutopt/measure/statistics.h"
 #include "layoutopt/measure/timing.h"
 
 namespace layoutopt::measure {
@@ -37,20 +38,28 @@ struct VariantResult {
   Variant variant;
   PlanResult planned;
   kernels::CompileSummary compiled;
-  Timing measured;
+  /// Summary of the per-round medians (median of medians, their quartiles); count = rounds.
+  Summary measured;
+  int runs = 0;  ///< timed runs over all rounds
   [[nodiscard]] double predicted_ms() const { return planned.plan.predicted_ms; }
 };
 
 struct EndToEndOptions {
   PlannerOptions planner;   ///< target, costs label, time limit (solver is the variant's)
-  TimingPolicy timing;      ///< for the whole-network runs (network_policy)
+  TimingPolicy timing;      ///< one round of one network (network_policy)
+  int rounds = 5;           ///< alternating rounds over all variants
 };
 
-/// Plans `variant` with the cost source its costs name (`measured` is the measured source,
-/// `default_seconds` the default configs' times by task key), compiles and times it.
+/// Plans every variant with the cost source its costs name (`measured` is the measured
+/// source, `default_seconds` the default configs' times by task key) and compiles it; then
+/// times all networks side by side in alternating rounds (A, B, C, D, A, B, ...), so drift
+/// and other processes hit every variant alike. A variant whose solver refuses the problem
+/// (DP on a graph too wide for its tables) is left out and its reason added to `refused`.
 /// Throws std::runtime_error (planning) or kernels::KernelError (compiling).
-[[nodiscard]] VariantResult evaluate_variant(const graph::Graph& graph, const Variant& variant, const CostSource& measured,
-                                             const std::map<std::string, double>& default_seconds,
-                                             const EndToEndOptions& options);
+[[nodiscard]] std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const std::vector<Variant>& variants,
+                                                           const CostSource& measured,
+                                                           const std::map<std::string, double>& default_seconds,
+                                                           const EndToEndOptions& options,
+                                                           std::vector<std::string>* refused = nullptr);
 
 }  // namespace layoutopt::measure
