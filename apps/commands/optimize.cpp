@@ -140,7 +140,7 @@ const measure::VariantResult& best_graph_tuned(const std::vector<measure::Varian
 
 void print_table(const std::vector<measure::VariantResult>& rows) {
   std::cout << "\n" << std::left << std::setw(20) << "variant" << std::right << std::setw(14) << "predicted ms"
-            << std::setw(13) << "measured ms" << std::setw(16) << "quartiles" << std::setw(12) << "meas/pred"
+            << std::setw(13) << "measured ms" << std::setw(16) << "round range" << std::setw(12) << "meas/pred"
             << std::setw(10) << "speedup" << std::setw(12) << "transforms" << std::setw(10) << "optimal" << std::setw(11)
             << "solve ms" << "\n";
   const double baseline = rows.front().measured.median;
