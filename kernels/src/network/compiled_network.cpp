@@ -1,11 +1,12 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 
 #include <chrono>
-#include <cstdlib>
+#include <optional>
 #include <cstring>
 
 #include "layoutopt/kernels/error.h"
 #include "network/arena_plan.h"
+#include "network/constant_pool.h"
 #include "network/program_builder.h"
 
 namespace layoutopt::kernels {
@@ -18,21 +19,7 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-struct FreeDeleter {
-  void operator()(float* p) const { std::free(p); }
-};
-using ArenaMemory = std::unique_ptr<float, FreeDeleter>;
-
 constexpr int64_t kAlignment = 64;
-
-ArenaMemory allocate_arena(int64_t bytes) {
-  const auto size = static_cast<size_t>(std::max<int64_t>(bytes, kAlignment));
-  auto* memory = static_cast<float*>(std::aligned_alloc(static_cast<size_t>(kAlignment), size));
-  if (memory == nullptr) throw KernelError("cannot allocate the " + std::to_string(size) + "-byte activation arena");
-  // Touch every page now, so page faults are not part of the first run.
-  std::memset(memory, 0, size);
-  return ArenaMemory(memory);
-}
 
 }  // namespace
 
@@ -48,7 +35,7 @@ const char* to_string(StepKind kind) {
 struct CompiledNetwork::Impl {
   const graph::Graph* graph = nullptr;
   network::Program program;
-  ArenaMemory arena;
+  std::optional<network::PageBlock> arena;
   network::SlotAddresses addresses;  // by slot
   std::vector<NetworkStep> steps;
   CompileSummary summary;
@@ -75,9 +62,9 @@ CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const Networ
     bytes = std::max(bytes, slot.floats * int64_t{sizeof(float)});
   }
   const network::ArenaPlan plan = network::plan_arena(buffers, kAlignment);
-  impl->arena = allocate_arena(plan.bytes);
+  impl->arena.emplace(static_cast<size_t>(plan.bytes) / sizeof(float));
   for (const network::Slot& slot : program.slots)
-    impl->addresses.push_back(impl->arena.get() + plan.offsets[static_cast<size_t>(slot.storage)] / int64_t{sizeof(float)});
+    impl->addresses.push_back(impl->arena->data() + plan.offsets[static_cast<size_t>(slot.storage)] / int64_t{sizeof(float)});
 
   CompileSummary& summary = impl->summary;
   for (const network::Step& step : program.steps) {

@@ -25,7 +25,8 @@ namespace {
 using graph::Graph;
 using graph::NodeId;
 using layout::Layout;
-using Constant = std::shared_ptr<const std::vector<float>>;
+/// A constant operand in the network's ConstantPool, or nullptr.
+using Constant = const float*;
 
 /// Everything the lowering of one node needs to know.
 struct NodeContext {
@@ -34,6 +35,7 @@ struct NodeContext {
   const graph::Node& node;
   const NodeSchedule& schedule;
   const NodeOperands& operands;
+  ConstantPool& constants;
 
   [[nodiscard]] std::string where() const { return "node '" + node.name + "' (" + graph::op_name(node.op) + ")"; }
   [[nodiscard]] const graph::Shape& shape_of(graph::ValueId value) const { return graph.value(value).type.shape; }
@@ -57,21 +59,7 @@ void require_layout(const NodeContext& c, const std::string& operand, const grap
                 ", but its kernel needs " + required.str());
 }
 
-Constant constant(std::vector<float> values) { return std::make_shared<const std::vector<float>>(std::move(values)); }
-
-Constant parameter_constant(const NodeContext& c, size_t input) {
-  const std::span<const float> values = c.parameter(input);
-  return constant({values.begin(), values.end()});
-}
-
-int64_t bytes_of(const std::vector<Constant>& constants) {
-  int64_t bytes = 0;
-  for (const Constant& k : constants)
-    if (k) bytes += static_cast<int64_t>(k->size() * sizeof(float));
-  return bytes;
-}
-
-const float* data_of(const Constant& k) { return k ? k->data() : nullptr; }
+Constant parameter_constant(const NodeContext& c, size_t input) { return c.constants.add(c.parameter(input)); }
 
 /// A kernel reading the first scheduled input (and a second activation operand as residual
 /// when `residual` is set) with constant weight and bias.
@@ -79,9 +67,9 @@ LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Constant wei
   const SlotId in = c.read(0);
   const SlotId other = residual ? c.read(1) : -1;
   const SlotId out = c.write();
-  LoweredNode lowered{StepKind::kernel, kernel.name(), {}, residual ? 1 : -1, bytes_of({weight, bias}), kernel.compile_ms()};
+  LoweredNode lowered{StepKind::kernel, kernel.name(), {}, residual ? 1 : -1, 0, kernel.compile_ms()};
   lowered.run = [kernel, weight, bias, in, other, out](const SlotAddresses& a) {
-    kernel({a[in], data_of(weight), data_of(bias), other >= 0 ? a[other] : nullptr, a[out]});
+    kernel({a[in], weight, bias, other >= 0 ? a[other] : nullptr, a[out]});
   };
   return lowered;
 }
@@ -104,7 +92,7 @@ LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, const graph
   require_layout(c, "output", c.output_shape(), c.schedule.output, layouts.output);
   if (epilogue.residual) require_layout(c, "residual", c.output_shape(), c.schedule.inputs.at(1), layouts.output);
   const layout::LayoutTransform relayout(weight_shape, weight_canonical, weight_canonical, layouts.weight);
-  const Constant weight = constant(relayout.apply(c.parameter(1)));
+  const Constant weight = c.constants.add(relayout.apply(c.parameter(1)));
   const Constant bias = epilogue.bias ? parameter_constant(c, 2) : nullptr;
   return kernel_step(c, op.compile(index), weight, bias, epilogue.residual);
 }
@@ -148,8 +136,7 @@ LoweredNode lower_global_pool(const NodeContext& c) {
 LoweredNode lower_batch_norm(const NodeContext& c, const graph::BatchNorm& bn) {
   const BatchNormDesc desc{tensor_desc(c.graph, c.node.output, common_block(c))};
   BatchNormCoefficients folded = fold_batch_norm(c.parameter(1), c.parameter(2), c.parameter(3), c.parameter(4), bn.epsilon);
-  return kernel_step(c, compile_batch_norm(desc, {}), constant(std::move(folded.scale)), constant(std::move(folded.shift)),
-                     false);
+  return kernel_step(c, compile_batch_norm(desc, {}), c.constants.add(folded.scale), c.constants.add(folded.shift), false);
 }
 
 LoweredNode lower_activation(const NodeContext& c, ActivationOp op) {
@@ -309,9 +296,10 @@ bool same_memory(const graph::Shape& shape, const Layout& a, const Layout& b) {
   return a == b || layout::LayoutTransform::for_activation(shape, a, b).path() == layout::TransformPath::identity;
 }
 
-LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedule, const NodeOperands& operands) {
+LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedule, const NodeOperands& operands,
+                       ConstantPool& constants) {
   const graph::Node& node = graph.node(id);
-  const NodeContext c{graph, id, node, schedule, operands};
+  const NodeContext c{graph, id, node, schedule, operands, constants};
   try {
     return std::visit(
         graph::Overloaded{

@@ -9,6 +9,7 @@
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/network_schedule.h"
+#include "network/constant_pool.h"
 #include "network/program.h"
 
 namespace layoutopt::kernels::network {
@@ -23,13 +24,14 @@ struct LoweredNode {
   std::string detail;
   StepBody run;               ///< empty for a view: the output is the first input's memory
   int in_place_operand = -1;  ///< see Step::in_place_operand
-  int64_t constant_bytes = 0;
-  double compile_ms = 0;      ///< JIT time of the node's kernels
+  int64_t constant_bytes = 0;  ///< constants kept outside the pool (reference fallbacks)
+  double compile_ms = 0;       ///< JIT time of the node's kernels
 };
 
-/// Throws KernelError naming the node when the schedule does not fit it.
+/// Throws KernelError naming the node when the schedule does not fit it. Constants the
+/// node's kernels read go into `constants`.
 [[nodiscard]] LoweredNode lower_node(const graph::Graph& graph, graph::NodeId id, const NodeSchedule& schedule,
-                                     const NodeOperands& operands);
+                                     const NodeOperands& operands, ConstantPool& constants);
 
 /// True when a tensor of logical `shape` has the same memory in both layouts.
 [[nodiscard]] bool same_memory(const graph::Shape& shape, const layout::Layout& a, const layout::Layout& b);

@@ -6,12 +6,14 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/layout/layout.h"
+#include "network/constant_pool.h"
 
 namespace layoutopt::kernels::network {
 
@@ -49,6 +51,7 @@ struct Program {
   size_t views = 0;
   size_t in_place = 0;
   int64_t constant_bytes = 0;
+  std::unique_ptr<ConstantPool> constants = std::make_unique<ConstantPool>();  ///< read by the steps
   std::map<std::string, double> compile_ms;  ///< JIT time per distinct kernel
 };
 

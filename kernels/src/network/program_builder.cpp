@@ -30,6 +30,7 @@ class ProgramBuilder {
       program_.outputs.push_back(read(output, layout::canonical_data_layout(shape_of(output).size())));
     share_in_place_storage();
     program_.views += layout_views_.size();
+    program_.constant_bytes += program_.constants->bytes();
     return std::move(program_);
   }
 
@@ -107,7 +108,7 @@ class ProgramBuilder {
       }
     }
     operands.write = static_cast<SlotId>(program_.slots.size());  // the slot made below
-    LoweredNode lowered = lower_node(graph_, id, schedule, operands);
+    LoweredNode lowered = lower_node(graph_, id, schedule, operands, *program_.constants);
     program_.constant_bytes += lowered.constant_bytes;
     if (lowered.compile_ms > 0) program_.compile_ms[lowered.detail] = lowered.compile_ms;
     if (!lowered.run) {  // a view: the output lives in the input's memory
