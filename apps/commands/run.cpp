@@ -29,16 +29,6 @@ struct RunFlags {
   bool check = false;
 };
 
-/// Largest |a - b| over the largest |b|.
-double relative_difference(const kernels::reference::HostTensor& a, const kernels::reference::HostTensor& b) {
-  double diff = 0, scale = 1e-30;
-  for (size_t i = 0; i < a.data.size(); ++i) {
-    diff = std::max(diff, std::abs(double{a.data[i]} - b.data[i]));
-    scale = std::max(scale, std::abs(double{b.data[i]}));
-  }
-  return diff / scale;
-}
-
 void run(const RunFlags& flags) {
   flags.output.check_writable();
   const kernels::reference::HostTensor input = kernels::reference::load_npy(flags.input);
@@ -63,7 +53,7 @@ void run(const RunFlags& flags) {
   if (flags.check) {
     const auto expected = kernels::reference::run_graph(graph, {input});
     std::cout << "check:     largest difference to the reference executor " << std::scientific << std::setprecision(2)
-              << relative_difference(outputs.front(), expected.front()) << " of the output's largest magnitude\n";
+              << kernels::reference::max_relative_difference(expected.front(), outputs.front()) << " of the output's largest magnitude\n";
   }
 }
 

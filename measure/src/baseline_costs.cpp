@@ -33,7 +33,7 @@ std::vector<NodeCandidate> FastestKernelCosts::candidates(const graph::Graph& gr
 
 DefaultScheduleCosts::DefaultScheduleCosts(const CostSource& base, const graph::Graph& graph,
                                            std::map<std::string, double> default_seconds)
-    : base_(&base), tasks_(extract_tasks(graph)), default_seconds_(std::move(default_seconds)) {
+    : RestrictedCosts(base), tasks_(extract_tasks(graph)), default_seconds_(std::move(default_seconds)) {
   for (size_t t = 0; t < tasks_.size(); ++t)
     for (graph::NodeId node : tasks_[t].nodes) task_of_[node] = t;
 }

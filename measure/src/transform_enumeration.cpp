@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "layoutopt/measure/transform_table.h"
 #include "layoutopt/measure/tuning_session.h"
 
 namespace layoutopt::measure {
@@ -16,6 +17,17 @@ void add_tensor(ShapeLayouts& layouts, const graph::Shape& shape, const std::set
   names.insert(blocked_layout(shape.size(), 1));
   for (int64_t block : blocks)
     if (shape[1] % block == 0) names.insert(blocked_layout(shape.size(), block));
+}
+
+/// Every ordered pair of distinct layouts of each shape, sorted.
+std::vector<TransformKey> ordered_pairs(const ShapeLayouts& layouts) {
+  std::vector<TransformKey> keys;
+  for (const auto& [shape, names] : layouts)
+    for (const std::string& src : names)
+      for (const std::string& dst : names)
+        if (src != dst) keys.push_back({shape, src, dst});
+  std::sort(keys.begin(), keys.end());
+  return keys;
 }
 
 std::set<int64_t> friendly(const graph::Shape& shape) {
@@ -81,13 +93,19 @@ std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
                                                const std::map<std::string, TensorBlocks>& tuned) {
   ShapeLayouts layouts;
   for (const TuningTask& task : extract_tasks(graph)) add_task(layouts, graph, task, tuned);
-  std::vector<TransformKey> keys;
-  for (const auto& [shape, names] : layouts)
-    for (const std::string& src : names)
-      for (const std::string& dst : names)
-        if (src != dst) keys.push_back({shape, src, dst});
-  std::sort(keys.begin(), keys.end());
-  return keys;
+  return ordered_pairs(layouts);
+}
+
+std::vector<TransformKey> close_over_table(std::vector<TransformKey> keys, const TransformTable& table,
+                                          const std::string& target, int threads) {
+  ShapeLayouts layouts;
+  for (const TransformKey& key : keys) layouts[key.shape].insert({key.src, key.dst});
+  for (const TransformEntry& entry : table.entries()) {
+    if (entry.target != target || entry.threads != threads) continue;
+    const auto shape = layouts.find(entry.key.shape);
+    if (shape != layouts.end()) shape->second.insert({entry.key.src, entry.key.dst});
+  }
+  return ordered_pairs(layouts);
 }
 
 }  // namespace layoutopt::measure

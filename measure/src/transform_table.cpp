@@ -1,8 +1,5 @@
 #include "layoutopt/measure/transform_table.h"
 
-#include <algorithm>
-#include <map>
-#include <set>
 
 #include <unistd.h>
 
@@ -106,24 +103,6 @@ void TransformTable::insert(const TransformEntry& entry) {
     }
   }
   entries_.push_back(entry);
-}
-
-std::vector<TransformKey> close_over_table(std::vector<TransformKey> keys, const TransformTable& table,
-                                          const std::string& target, int threads) {
-  std::map<std::vector<int64_t>, std::set<std::string>> layouts;
-  for (const TransformKey& key : keys) layouts[key.shape].insert({key.src, key.dst});
-  for (const TransformEntry& entry : table.entries()) {
-    if (entry.target != target || entry.threads != threads) continue;
-    const auto shape = layouts.find(entry.key.shape);
-    if (shape != layouts.end()) shape->second.insert({entry.key.src, entry.key.dst});
-  }
-  keys.clear();
-  for (const auto& [shape, names] : layouts)
-    for (const std::string& src : names)
-      for (const std::string& dst : names)
-        if (src != dst) keys.push_back({shape, src, dst});
-  std::sort(keys.begin(), keys.end());
-  return keys;
 }
 
 }  // namespace layoutopt::measure

@@ -123,7 +123,8 @@ class ProgramBuilder {
   }
 
   /// Lets a step write over its residual operand's storage when no later step reads that
-  /// storage and it is not a graph input or output (those span the whole run).
+  /// storage, the step reads it through no other operand (conv(x) + x must not overwrite
+  /// the x it is still reading), and it is not a graph input or output (those span the run).
   void share_in_place_storage() {
     std::vector<StorageLifetime> lifetime = storage_lifetimes(program_);
     for (size_t s = 0; s < program_.steps.size(); ++s) {
@@ -133,12 +134,19 @@ class ProgramBuilder {
       const StorageId output = storage(step.write);
       const bool last_use = lifetime[static_cast<size_t>(operand)].last == static_cast<int>(s);
       const bool same_size = slot(step.reads[static_cast<size_t>(step.in_place_operand)]).floats == slot(step.write).floats;
-      if (!last_use || !same_size || pinned(operand) || operand == output) continue;
+      if (!last_use || !same_size || pinned(operand) || operand == output || read_twice(step, operand)) continue;
       for (Slot& other : program_.slots)
         if (other.storage == output) other.storage = operand;
       lifetime[static_cast<size_t>(operand)].last = lifetime[static_cast<size_t>(output)].last;
       ++program_.in_place;
     }
+  }
+
+  /// Whether `step` reads `storage` through an operand other than its in-place one.
+  bool read_twice(const Step& step, StorageId storage) const {
+    for (size_t r = 0; r < step.reads.size(); ++r)
+      if (static_cast<int>(r) != step.in_place_operand && this->storage(step.reads[r]) == storage) return true;
+    return false;
   }
 
   const Slot& slot(SlotId id) const { return program_.slots[static_cast<size_t>(id)]; }

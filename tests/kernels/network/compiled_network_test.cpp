@@ -14,7 +14,7 @@
 #include <random>
 #include <set>
 
-#include "../../graph/graph_fixtures.h"
+#include "../op_check.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/statistics.h"
 #include "layoutopt/graph/zoo/zoo.h"
@@ -32,20 +32,8 @@ using layout::Layout;
 
 namespace {
 
-HostTensor random_input(const graph::Graph& g, uint64_t seed) {
-  HostTensor t(g.value(g.inputs()[0]).type.shape);
-  for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = graph::uniform_at(seed, i, 0.0f, 1.0f);
-  return t;
-}
-
-double relative_error(const HostTensor& expected, const HostTensor& actual) {
-  double diff = 0, scale = 1e-12;
-  for (size_t i = 0; i < expected.data.size(); ++i) {
-    const double d = std::abs(double{expected.data[i]} - actual.data[i]);
-    diff = std::isnan(d) ? INFINITY : std::max(diff, d);
-    scale = std::max(scale, double{std::abs(expected.data[i])});
-  }
-  return diff / scale;
+HostTensor random_input(const graph::Graph& g, unsigned seed) {
+  return kernels::testing::random_tensor(g.value(g.inputs()[0]).type.shape, seed, 0.0F, 1.0F);
 }
 
 std::optional<kernels::TunableOp> tunable(const graph::Graph& g, graph::NodeId id) {
@@ -111,7 +99,7 @@ void check_against_reference(const std::string& name, int64_t image_size, int sc
     REQUIRE(actual.size() == expected.size());
     for (size_t o = 0; o < actual.size(); ++o) {
       CHECK(actual[o].shape == expected[o].shape);
-      CHECK(relative_error(expected[o], actual[o]) < 2e-4);
+      CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < 2e-4);
     }
     CHECK(network.summary().fallbacks == 0);
     CHECK(network.summary().arena_bytes <= network.summary().tensor_bytes);
@@ -149,7 +137,7 @@ TEST_CASE("every zoo network runs like the reference with the default schedule")
     auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
     const std::vector<HostTensor> actual = network.run(inputs);
     REQUIRE(actual.size() == expected.size());
-    for (size_t o = 0; o < actual.size(); ++o) CHECK(relative_error(expected[o], actual[o]) < 2e-4);
+    for (size_t o = 0; o < actual.size(); ++o) CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < 2e-4);
     // Only SSD's heads (NCHW -> NHWC transposes and joins of the 3-D prediction tensors) lack
     // blocked kernels; everything else runs JIT code.
     for (const kernels::NetworkStep& step : network.steps()) {
@@ -205,6 +193,25 @@ TEST_CASE("residual adds are computed in place when nothing else reads the opera
   const int64_t stem = 4 * (3 * 112 * 112 + 64 * 56 * 56 + 64 * 28 * 28);
   CHECK(network.summary().arena_bytes <= stem + 4096);
   CHECK(network.summary().arena_bytes < network.summary().tensor_bytes * 6 / 10);
+}
+
+TEST_CASE("a conv never writes over a residual it also reads as its input") {
+  // y = relu(conv(x) + x) with x an intermediate: x's last reader is the conv, through both
+  // its input and its residual, so writing y over x would corrupt the conv's own input.
+  graph::Graph g("self-residual");
+  const auto input = g.add_input("input", {{1, 16, 12, 12}});
+  const auto x = g.add_node("pre", graph::Relu{}, {input});
+  const auto w = g.add_parameter("w", {16, 16, 3, 3}, graph::WeightData::seeded({5}, 16 * 16 * 9));
+  const auto conv = g.add_node("conv", graph::Conv2d{.kernel = {3, 3}, .pads = {1, 1, 1, 1}}, {x, w});
+  const auto sum = g.add_node("add", graph::Add{}, {conv, x});
+  g.add_output(g.add_node("relu", graph::Relu{}, {sum}));
+  graph::prepare_for_inference(g);
+  REQUIRE(g.nodes().size() == 2);  // pre, conv with the add and relu fused
+  const std::vector<HostTensor> inputs{random_input(g, 2)};
+  const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+  auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
+  CHECK(network.summary().in_place == 0);
+  CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < 2e-4);
 }
 
 TEST_CASE("runs can be repeated and give the same outputs") {

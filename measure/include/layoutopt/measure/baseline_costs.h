@@ -19,22 +19,28 @@
 
 namespace layoutopt::measure {
 
-class FastestKernelCosts final : public CostSource {
+/// A cost source that narrows another's node candidates and keeps its transform times.
+class RestrictedCosts : public CostSource {
  public:
-  /// `base` must outlive this source.
-  explicit FastestKernelCosts(const CostSource& base) : base_(&base) {}
-  [[nodiscard]] std::string name() const override { return "fastest kernel per op (" + base_->name() + ")"; }
-  [[nodiscard]] std::vector<NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const override;
   [[nodiscard]] double transform_ms(const graph::Shape& shape, const layout::Layout& from,
-                                    const layout::Layout& to) const override {
+                                    const layout::Layout& to) const final {
     return base_->transform_ms(shape, from, to);
   }
 
- private:
+ protected:
+  /// `base` must outlive this source.
+  explicit RestrictedCosts(const CostSource& base) : base_(&base) {}
   const CostSource* base_;
 };
 
-class DefaultScheduleCosts final : public CostSource {
+class FastestKernelCosts final : public RestrictedCosts {
+ public:
+  explicit FastestKernelCosts(const CostSource& base) : RestrictedCosts(base) {}
+  [[nodiscard]] std::string name() const override { return "fastest kernel per op (" + base_->name() + ")"; }
+  [[nodiscard]] std::vector<NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const override;
+};
+
+class DefaultScheduleCosts final : public RestrictedCosts {
  public:
   /// `default_seconds`: each task's default-config time by TuningTask::key()
   /// (default_config_seconds). `base` and `graph` must outlive this source.
@@ -42,13 +48,8 @@ class DefaultScheduleCosts final : public CostSource {
   [[nodiscard]] std::string name() const override { return "untuned default schedules (" + base_->name() + ")"; }
   /// Throws std::runtime_error naming the node when its task's default config was not measured.
   [[nodiscard]] std::vector<NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const override;
-  [[nodiscard]] double transform_ms(const graph::Shape& shape, const layout::Layout& from,
-                                    const layout::Layout& to) const override {
-    return base_->transform_ms(shape, from, to);
-  }
 
  private:
-  const CostSource* base_;
   std::vector<TuningTask> tasks_;
   std::map<graph::NodeId, size_t> task_of_;
   std::map<std::string, double> default_seconds_;

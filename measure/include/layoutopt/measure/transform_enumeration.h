@@ -21,6 +21,8 @@
 
 namespace layoutopt::measure {
 
+class TransformTable;  // transform_table.h, which needs TransformKey
+
 struct TransformKey {
   std::vector<int64_t> shape;  ///< logical shape, NCHW or NC
   std::string src;             ///< e.g. "NCHW"
@@ -56,5 +58,14 @@ struct TensorBlocks {
 /// vector_friendly_blocks.
 [[nodiscard]] std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
                                                              const std::map<std::string, TensorBlocks>& tuned = {});
+
+/// `keys` plus every ordered pair among the layouts `table` already knows for the same
+/// shapes (entries of `target` and `threads`), sorted. A table extended with these stays
+/// closed: for each shape it prices every pair of the layouts it holds, even when an earlier
+/// run (with other tuned blocks) added layouts this run would not enumerate. The cost source
+/// offers a layout for a tensor exactly when the table knows it, so the solver may ask for
+/// any such pair.
+[[nodiscard]] std::vector<TransformKey> close_over_table(std::vector<TransformKey> keys, const TransformTable& table,
+                                                         const std::string& target, int threads);
 
 }  // namespace layoutopt::measure

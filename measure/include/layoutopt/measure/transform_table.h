@@ -65,13 +65,4 @@ class TransformTable {
   std::vector<TableIssue> issues_;
 };
 
-/// `keys` plus every ordered pair among the layouts `table` already knows for the same
-/// shapes (entries of `target` and `threads`), sorted. A table extended with these stays
-/// closed: for each shape it prices every pair of the layouts it holds, even when an earlier
-/// run (with other tuned blocks) added layouts this run would not enumerate. The cost source
-/// offers a layout for a tensor exactly when the table knows it, so the solver may ask for
-/// any such pair.
-[[nodiscard]] std::vector<TransformKey> close_over_table(std::vector<TransformKey> keys, const TransformTable& table,
-                                                         const std::string& target, int threads);
-
 }  // namespace layoutopt::measure
