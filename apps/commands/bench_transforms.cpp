@@ -12,6 +12,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "measurement_files.h"
 #include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/cpu_info.h"
 #include "layoutopt/measure/record_log.h"
@@ -81,22 +82,13 @@ void run_bench_transforms(const BenchTransformsFlags& flags) {
   const std::string target = measure::host_target(threads);
   const measure::TimingPolicy policy = measure::cost_policy(threads, flags.min_repeat_ms);
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
-  measure::TransformTable table = measure::TransformTable::load(flags.output);
-  if (!table.issues().empty())
-    progress.note("warning: " + std::to_string(table.issues().size()) + " unreadable entries in " + flags.output +
-                      " (first: entry " + std::to_string(table.issues()[0].entry) + ": " + table.issues()[0].reason +
-                      "); they are kept as they are",
-                  true);
+  measure::TransformTable table = load_table_warning(flags.output, progress);
   const auto keys = measure::close_over_table(
       measure::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress)), table,
       target, threads);
   progress.note(std::to_string(keys.size()) + " transforms for " + model.graph.name() + " on " + target + ", timed one at a time on " +
                 std::to_string(threads) + " threads (concurrent timing would disturb the results)");
-  // Saving after every new entry: an interrupted run keeps what it measured.
-  const measure::FillResult filled =
-      measure::fill_transform_table(table, keys, policy, target, &progress, [&] { table.save(flags.output); });
-  progress.finish();
-  table.save(flags.output);
+  const measure::FillResult filled = fill_and_save_table(table, flags.output, keys, policy, target, progress);
   std::cout << keys.size() << " transforms: " << filled.measured << " timed now, " << filled.reused
             << " reused; table " << flags.output << " holds " << table.entries().size() << " entries\n";
   if (flags.verify > 0) verify_sample(table, keys, flags.verify, policy, target);

@@ -4,8 +4,8 @@
 // configs, times the layout transforms the plans may need (extending the table), then plans,
 // compiles and times four variants side by side in this run:
 //   default, history best, graph tuned (DP), graph tuned (PBQP)
-// and prints predicted against measured latency for each. The graph-tuned (DP) plan is
-// written to -o. Records and the transform table only ever grow; an existing plan is replaced
+// and prints predicted against measured latency for each. The graph-tuned plan with the
+// lowest predicted latency (DP's, unless DP refused the problem) is written to -o. Records and the transform table only ever grow; an existing plan is replaced
 // only with --force.
 
 #include <filesystem>
@@ -17,6 +17,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "measurement_files.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/cpu_info.h"
@@ -83,13 +84,10 @@ Paths resolve_paths(const OptimizeFlags& flags, const graph::Graph& graph) {
 }
 
 /// Tunes under the budget and measures the default configs, appending every trial to the log.
-std::vector<measure::MeasureRecord> tune(const graph::Graph& graph, const Paths& paths, const std::string& target,
-                                         int threads, double seconds, bool quiet) {
+std::vector<measure::MeasureRecord> tune(const std::vector<measure::TuningTask>& tasks, const Paths& paths,
+                                         const std::string& target, int threads, double seconds, bool quiet) {
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
-  measure::LoadedLog log = measure::load_record_log(paths.records);
-  if (!log.issues.empty()) progress.note("warning: " + measure::describe_issues(paths.records, log.issues), true);
-  if (auto warning = measure::foreign_target_warning(log.records, target)) progress.note("warning: " + *warning, true);
-  const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
+  measure::LoadedLog log = load_records_warning(paths.records, target, progress);
   progress.note("[1/4] tuning " + std::to_string(tasks.size()) + " tasks for " + std::to_string(static_cast<int>(seconds)) +
                 " s on " + target + (log.records.empty() ? "" : ", resuming from " + std::to_string(log.records.size()) +
                                                                      " records") + " (" + paths.records.string() + ")");
@@ -111,18 +109,15 @@ std::vector<measure::MeasureRecord> tune(const graph::Graph& graph, const Paths&
   return log.records;
 }
 
-measure::TransformTable bench_transforms(const graph::Graph& graph, const Paths& paths,
-                                         const std::vector<measure::MeasureRecord>& records, const std::string& target,
-                                         int threads, bool quiet) {
+measure::TransformTable bench_transforms(const graph::Graph& graph, const std::vector<measure::TuningTask>& tasks,
+                                         const Paths& paths, const std::vector<measure::MeasureRecord>& records,
+                                         const std::string& target, int threads, bool quiet) {
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
-  measure::TransformTable table = measure::TransformTable::load(paths.transforms);
+  measure::TransformTable table = load_table_warning(paths.transforms, progress);
   const auto keys = measure::close_over_table(
-      measure::enumerate_transforms(graph, measure::tuned_blocks(measure::extract_tasks(graph), records, target)), table,
-      target, threads);
-  const measure::FillResult filled = measure::fill_transform_table(table, keys, measure::cost_policy(threads), target,
-                                                                   &progress, [&] { table.save(paths.transforms); });
-  progress.finish();
-  table.save(paths.transforms);
+      measure::enumerate_transforms(graph, measure::tuned_blocks(tasks, records, target)), table, target, threads);
+  const measure::FillResult filled =
+      fill_and_save_table(table, paths.transforms, keys, measure::cost_policy(threads), target, progress);
   progress.note("[3/4] transforms: " + std::to_string(keys.size()) + " needed, " + std::to_string(filled.measured) +
                 " timed now, " + std::to_string(filled.reused) + " from " + paths.transforms.string());
   return table;
@@ -190,12 +185,13 @@ void optimize(const OptimizeFlags& flags) {
   progress.note("optimizing " + graph.name() + " (" + model.source + "; " + prepared.summary() + ") on " +
                 std::to_string(threads) + " threads");
 
-  const std::vector<measure::MeasureRecord> records = tune(graph, paths, target, threads, budget_seconds(flags), flags.quiet);
-  const measure::TransformTable table = bench_transforms(graph, paths, records, target, threads, flags.quiet);
+  const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
+  const std::vector<measure::MeasureRecord> records = tune(tasks, paths, target, threads, budget_seconds(flags), flags.quiet);
+  const measure::TransformTable table = bench_transforms(graph, tasks, paths, records, target, threads, flags.quiet);
   const measure::MeasuredCostSource costs(
       graph, records, table,
       {target, threads, measure::cost_policy(threads), paths.records, paths.transforms, flags.model.spec});
-  const auto default_seconds = measure::default_config_seconds(measure::extract_tasks(graph), records, target);
+  const auto default_seconds = measure::default_config_seconds(tasks, records, target);
 
   measure::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = target, .costs = "measured"},
                                    measure::network_policy(threads, 300.0)};

@@ -12,6 +12,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "measurement_files.h"
 #include "output_file.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/measure/analytic_cost_model.h"
@@ -44,17 +45,16 @@ void require_file(const std::string& path, const std::string& what, const std::s
 
 measure::LoadedLog load_records(const PlanFlags& flags, const std::string& model, const std::string& target) {
   require_file(flags.records, "records", "run `layoutopt tune " + model + " --records " + flags.records + "` first");
-  measure::LoadedLog log = measure::load_record_log(flags.records);
-  if (!log.issues.empty()) std::cerr << "warning: " << measure::describe_issues(flags.records, log.issues) << "\n";
-  if (auto warning = measure::foreign_target_warning(log.records, target)) std::cerr << "warning: " << *warning << "\n";
-  return log;
+  measure::ProgressReporter warnings(std::cerr, {.mode = measure::ProgressMode::lines});
+  return load_records_warning(flags.records, target, warnings);
 }
 
 measure::TransformTable load_table(const PlanFlags& flags, const std::string& model) {
   require_file(flags.transforms, "transforms",
                "run `layoutopt bench-transforms " + model + " --records " + flags.records + " -o " + flags.transforms +
                    "` first");
-  return measure::TransformTable::load(flags.transforms);
+  measure::ProgressReporter warnings(std::cerr, {.mode = measure::ProgressMode::lines});
+  return load_table_warning(flags.transforms, warnings);
 }
 
 void print_result(const measure::PlanResult& result, const std::string& cost_source) {

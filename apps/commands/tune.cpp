@@ -13,6 +13,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "measurement_files.h"
 #include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/cpu_info.h"
 #include "layoutopt/measure/kernel_measurer.h"
@@ -94,14 +95,6 @@ void print_summary(const std::vector<measure::TuningTask>& tasks, const measure:
             << " ms; " << result.new_trials << " new trials in " << std::setprecision(1) << result.seconds << " s\n";
 }
 
-void report_log(const std::string& path, const measure::LoadedLog& log, const std::string& target,
-                measure::ProgressReporter& progress) {
-  if (!log.issues.empty()) progress.note("warning: " + measure::describe_issues(path, log.issues), true);
-  if (auto warning = measure::foreign_target_warning(log.records, target)) progress.note("warning: " + *warning, true);
-  if (!log.records.empty())
-    progress.note("resuming from " + std::to_string(log.records.size()) + " records in " + path);
-}
-
 void run_tune(const TuneFlags& flags) {
   if (flags.trials <= 0 && flags.time_budget_s <= 0 && flags.exhaustive == 0)
     throw std::runtime_error("give a budget: --trials N or --time-budget SECONDS (or --exhaustive TASK)");
@@ -116,8 +109,9 @@ void run_tune(const TuneFlags& flags) {
   measure::SessionOptions options = session_options(flags, threads);
   if (flags.exhaustive > 0) options = exhaustive_options(options, tasks.front());
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
-  const measure::LoadedLog log = measure::load_record_log(flags.records);
-  report_log(flags.records, log, options.target, progress);
+  const measure::LoadedLog log = load_records_warning(flags.records, options.target, progress);
+  if (!log.records.empty())
+    progress.note("resuming from " + std::to_string(log.records.size()) + " records in " + flags.records);
   progress.note("tuning " + std::to_string(tasks.size()) + " tasks of " + model.graph.name() + " on " +
                 options.target + "; records appended to " + flags.records);
   measure::KernelMeasurer measurer(measure::cost_policy(threads, flags.min_repeat_ms));

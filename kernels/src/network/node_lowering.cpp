@@ -286,8 +286,10 @@ LoweredNode lower_concat_or_fallback(const NodeContext& c, const graph::Concat& 
   return channels ? lower_concat(c) : fallback(c);
 }
 
-LoweredNode lower_4d(const NodeContext& c, LoweredNode (*lower)(const NodeContext&)) {
-  return c.output_shape().size() == 4 ? lower(c) : fallback(c);
+/// The blocked kernels of layout-flexible operators work on 4-D tensors; other ranks fall back.
+template <typename Lower>
+LoweredNode lower_4d(const NodeContext& c, Lower lower) {
+  return c.output_shape().size() == 4 ? lower() : fallback(c);
 }
 
 }  // namespace
@@ -305,20 +307,14 @@ LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedu
         graph::Overloaded{
             [&](const graph::Conv2d&) { return lower_conv(c); },
             [&](const graph::Dense&) { return lower_dense(c); },
-            [&](const graph::Pool2d&) { return lower_4d(c, lower_pool); },
-            [&](const graph::GlobalAvgPool&) { return lower_4d(c, lower_global_pool); },
-            [&](const graph::BatchNorm& bn) {
-              return c.output_shape().size() == 4 ? lower_batch_norm(c, bn) : fallback(c);
-            },
-            [&](const graph::Relu&) {
-              return c.output_shape().size() == 4 ? lower_activation(c, ActivationOp::relu) : fallback(c);
-            },
-            [&](const graph::Sigmoid&) {
-              return c.output_shape().size() == 4 ? lower_activation(c, ActivationOp::sigmoid) : fallback(c);
-            },
-            [&](const graph::Clip& clip) { return c.output_shape().size() == 4 ? lower_clip(c, clip) : fallback(c); },
-            [&](const graph::Add&) { return c.output_shape().size() == 4 ? lower_binary(c, BinaryOp::add) : fallback(c); },
-            [&](const graph::Mul&) { return c.output_shape().size() == 4 ? lower_binary(c, BinaryOp::mul) : fallback(c); },
+            [&](const graph::Pool2d&) { return lower_4d(c, [&] { return lower_pool(c); }); },
+            [&](const graph::GlobalAvgPool&) { return lower_4d(c, [&] { return lower_global_pool(c); }); },
+            [&](const graph::BatchNorm& bn) { return lower_4d(c, [&] { return lower_batch_norm(c, bn); }); },
+            [&](const graph::Relu&) { return lower_4d(c, [&] { return lower_activation(c, ActivationOp::relu); }); },
+            [&](const graph::Sigmoid&) { return lower_4d(c, [&] { return lower_activation(c, ActivationOp::sigmoid); }); },
+            [&](const graph::Clip& clip) { return lower_4d(c, [&] { return lower_clip(c, clip); }); },
+            [&](const graph::Add&) { return lower_4d(c, [&] { return lower_binary(c, BinaryOp::add); }); },
+            [&](const graph::Mul&) { return lower_4d(c, [&] { return lower_binary(c, BinaryOp::mul); }); },
             [&](const graph::Concat& concat) { return lower_concat_or_fallback(c, concat); },
             [&](const graph::Softmax& s) {
               const bool rows = c.output_shape().size() == 2 && (s.axis == 1 || s.axis == -1);

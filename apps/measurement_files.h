@@ -1,0 +1,34 @@
+#pragma once
+// The measurement files several subcommands read and extend: the tuning record log and the
+// transform table. One place says what is wrong with them (as warnings: unreadable lines and
+// entries are skipped or kept, never fatal) and how a table grows without losing anything.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "layoutopt/measure/progress.h"
+#include "layoutopt/measure/record_log.h"
+#include "layoutopt/measure/transform_table.h"
+#include "layoutopt/measure/transform_timing.h"
+
+namespace layoutopt::apps {
+
+/// Reads a record log (a missing file is an empty log), warning about unreadable lines and
+/// about records of other targets than `target`.
+[[nodiscard]] measure::LoadedLog load_records_warning(const std::filesystem::path& path, const std::string& target,
+                                                      measure::ProgressReporter& progress);
+
+/// Reads a transform table (a missing file is an empty table), warning about unreadable
+/// entries, which are kept as they are.
+[[nodiscard]] measure::TransformTable load_table_warning(const std::filesystem::path& path,
+                                                         measure::ProgressReporter& progress);
+
+/// Times the `keys` the table lacks and saves it to `path` after every new entry, so an
+/// interrupted run keeps what it measured, and once more at the end.
+measure::FillResult fill_and_save_table(measure::TransformTable& table, const std::filesystem::path& path,
+                                        const std::vector<measure::TransformKey>& keys,
+                                        const measure::TimingPolicy& policy, const std::string& target,
+                                        measure::ProgressReporter& progress);
+
+}  // namespace layoutopt::apps
