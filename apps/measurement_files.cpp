@@ -1,5 +1,7 @@
 #include "measurement_files.h"
 
+#include <chrono>
+
 namespace layoutopt::apps {
 
 measure::LoadedLog load_records_warning(const std::filesystem::path& path, const std::string& target,
@@ -24,8 +26,15 @@ measure::FillResult fill_and_save_table(measure::TransformTable& table, const st
                                         const std::vector<measure::TransformKey>& keys,
                                         const measure::TimingPolicy& policy, const std::string& target,
                                         measure::ProgressReporter& progress) {
-  const measure::FillResult filled =
-      measure::fill_transform_table(table, keys, policy, target, &progress, [&] { table.save(path); });
+  // Saving a large table takes milliseconds; once a second bounds both that cost and what
+  // an interrupted run loses.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point saved = Clock::now();
+  const measure::FillResult filled = measure::fill_transform_table(table, keys, policy, target, &progress, [&] {
+    if (Clock::now() - saved < std::chrono::seconds(1)) return;
+    table.save(path);
+    saved = Clock::now();
+  });
   progress.finish();
   table.save(path);
   return filled;

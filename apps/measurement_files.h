@@ -24,8 +24,8 @@ namespace layoutopt::apps {
 [[nodiscard]] measure::TransformTable load_table_warning(const std::filesystem::path& path,
                                                          measure::ProgressReporter& progress);
 
-/// Times the `keys` the table lacks and saves it to `path` after every new entry, so an
-/// interrupted run keeps what it measured, and once more at the end.
+/// Times the `keys` the table lacks and saves it to `path` at most once a second while it
+/// measures, so an interrupted run keeps all but its last second, and once more at the end.
 measure::FillResult fill_and_save_table(measure::TransformTable& table, const std::filesystem::path& path,
                                         const std::vector<measure::TransformKey>& keys,
                                         const measure::TimingPolicy& policy, const std::string& target,

@@ -13,7 +13,7 @@
 #include "layoutopt/kernels/global_avg_pool.h"
 #include "layoutopt/kernels/lowering.h"
 #include "layoutopt/measure/cost_policy.h"
-#include "layoutopt/measure/random_fill.h"
+#include "layoutopt/measure/timed_operands.h"
 #include "layoutopt/measure/transform_enumeration.h"
 
 namespace layoutopt::measure {
@@ -124,13 +124,9 @@ size_t operand_floats(const graph::Graph& graph, const graph::Node& node) {
 }
 
 double time_kernels(const Kernels& kernels, size_t floats, const TimingPolicy& policy) {
-  std::vector<float> input(floats), weight(floats), bias(floats), residual(floats), output(floats);
-  fill_random(input, 1);
-  fill_random(weight, 2);
-  fill_random(bias, 3);
-  fill_random(residual, 4);
-  fill_random(output, 5);  // first-touch the output so page faults are not timed
-  const kernels::KernelArgs args{input.data(), weight.data(), bias.data(), residual.data(), output.data()};
+  const auto count = static_cast<int64_t>(floats);
+  const KernelOperands operands({count, count, count, count, count});
+  const kernels::KernelArgs args = operands.args();
   // Concat is one copy kernel per input, run one after another as an executor would.
   return time_cost(policy, [&] {
            for (const kernels::Kernel& kernel : kernels) kernel(args);

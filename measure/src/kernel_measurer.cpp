@@ -7,7 +7,7 @@
 
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/measure/cost_policy.h"
-#include "layoutopt/measure/random_fill.h"
+#include "layoutopt/measure/timed_operands.h"
 
 namespace layoutopt::measure {
 
@@ -22,32 +22,6 @@ double seconds_since(Clock::time_point start) {
 double unix_time() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
-
-// Operands of one measurement, random-filled: uninitialised memory (zeros, denormals)
-// would make the kernel look faster or slower than on real data.
-struct Operands {
-  std::vector<float> input, weight, bias, residual, output;
-
-  explicit Operands(const kernels::BufferSizes& sizes)
-      : input(to_size(sizes.input)),
-        weight(to_size(sizes.weight)),
-        bias(to_size(sizes.bias)),
-        residual(to_size(sizes.residual)),
-        output(to_size(sizes.output)) {
-    fill_random(input, 1);
-    fill_random(weight, 2);
-    fill_random(bias, 3);
-    fill_random(residual, 4);
-    fill_random(output, 5);
-  }
-
-  [[nodiscard]] kernels::KernelArgs args() {
-    return {input.data(), weight.data(), bias.empty() ? nullptr : bias.data(),
-            residual.empty() ? nullptr : residual.data(), output.data()};
-  }
-
-  static size_t to_size(int64_t floats) { return static_cast<size_t>(floats); }
-};
 
 MeasureResult failure(MeasureErrorNo error, const std::string& message) {
   MeasureResult result;
@@ -67,7 +41,7 @@ MeasureResult measure_config(const TuningTask& task, int64_t index, const Timing
   } catch (const std::exception& e) {
     return failure(MeasureErrorNo::compile_host, e.what());
   }
-  Operands operands(task.op.buffer_sizes(index));
+  const KernelOperands operands(task.op.buffer_sizes(index));
   const kernels::KernelArgs args = operands.args();
   const Timing timing = time_cost(policy, [&] { (*kernel)(args); });
   MeasureResult result;

@@ -5,7 +5,8 @@
 
 #include "layoutopt/layout/transform.h"
 #include "layoutopt/measure/cost_policy.h"
-#include "layoutopt/measure/random_fill.h"
+#include "layoutopt/measure/statistics.h"
+#include "layoutopt/measure/timed_operands.h"
 
 namespace layoutopt::measure {
 
@@ -19,6 +20,22 @@ std::string describe(const TransformKey& key) {
   return out.str();
 }
 
+// One entry from several timings of the same key: the median of each statistic.
+TransformEntry median_entry(const std::vector<TransformEntry>& timings) {
+  auto median_of = [&](double TransformEntry::*field) {
+    std::vector<double> values;
+    for (const TransformEntry& t : timings) values.push_back(t.*field);
+    return summarize(values).median;
+  };
+  TransformEntry entry = timings.back();
+  entry.median_ms = median_of(&TransformEntry::median_ms);
+  entry.q1_ms = median_of(&TransformEntry::q1_ms);
+  entry.q3_ms = median_of(&TransformEntry::q3_ms);
+  entry.repeats = 0;
+  for (const TransformEntry& t : timings) entry.repeats += t.repeats;
+  return entry;
+}
+
 double unix_time() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -28,35 +45,51 @@ double unix_time() {
 TransformEntry time_transform(const TransformKey& key, const TimingPolicy& policy, const std::string& target) {
   const auto transform =
       layout::LayoutTransform::for_activation(key.shape, layout::Layout::parse(key.src), layout::Layout::parse(key.dst));
-  std::vector<float> src(static_cast<size_t>(transform.elements()));
-  std::vector<float> dst(src.size());
-  fill_random(src, 11);
-  fill_random(dst, 12);  // first-touch the destination so page faults are not timed
+  const auto elements = static_cast<size_t>(transform.elements());
+  const kernels::PageBlock src = random_block(elements, 11);
+  const kernels::PageBlock dst = random_block(elements, 12);
   const Timing timing = time_cost(policy, [&] { transform.run(src.data(), dst.data()); });
   return {target, timing.threads, key, timing.ms.median, timing.ms.q1, timing.ms.q3, timing.repeats, unix_time()};
+}
+
+std::vector<TransformEntry> time_transforms(const std::vector<TransformKey>& keys, const TimingPolicy& policy,
+                                            const std::string& target, ProgressReporter* progress,
+                                            const std::function<void(const TransformEntry&)>& on_entry) {
+  TimingPolicy share = policy;
+  share.min_repeat_ms = policy.min_repeat_ms / kTransformPasses;
+  std::vector<std::vector<TransformEntry>> passes(keys.size());
+  std::vector<TransformEntry> entries(keys.size());
+  const auto total = static_cast<double>(keys.size() * kTransformPasses);
+  for (int pass = 1; pass <= kTransformPasses; ++pass) {
+    for (size_t k = 0; k < keys.size(); ++k) {
+      passes[k].push_back(time_transform(keys[k], share, target));
+      entries[k] = median_entry(passes[k]);
+      if (on_entry) on_entry(entries[k]);
+      if (progress) {
+        std::ostringstream status;
+        status << "[Transform " << k + 1 << "/" << keys.size() << "] pass " << pass << "/" << kTransformPasses << " "
+               << describe(keys[k]) << ": " << entries[k].median_ms << " ms";
+        progress->update(static_cast<double>((pass - 1) * keys.size() + k + 1), total, status.str());
+      }
+    }
+  }
+  return entries;
 }
 
 FillResult fill_transform_table(TransformTable& table, const std::vector<TransformKey>& keys,
                                 const TimingPolicy& policy, const std::string& target, ProgressReporter* progress,
                                 const std::function<void()>& after_each) {
   FillResult result;
-  const auto total = static_cast<double>(keys.size());
+  std::vector<TransformKey> missing;
   for (const TransformKey& key : keys) {
-    if (table.find(target, policy.threads, key)) {
-      ++result.reused;
-      continue;
-    }
-    const TransformEntry entry = time_transform(key, policy, target);
-    table.insert(entry);
-    ++result.measured;
-    if (after_each) after_each();
-    if (progress) {
-      std::ostringstream status;
-      status << "[Transform " << result.reused + result.measured << "/" << keys.size() << "] " << describe(key) << ": "
-             << entry.median_ms << " ms";
-      progress->update(static_cast<double>(result.reused + result.measured), total, status.str());
-    }
+    if (table.find(target, policy.threads, key)) ++result.reused;
+    else missing.push_back(key);
   }
+  result.measured = static_cast<int64_t>(missing.size());
+  (void)time_transforms(missing, policy, target, progress, [&](const TransformEntry& entry) {
+    table.insert(entry);
+    if (after_each) after_each();
+  });
   return result;
 }
 

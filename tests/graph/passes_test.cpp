@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "graph_fixtures.h"
+#include "layoutopt/graph/passes/chain_concats.h"
 #include "layoutopt/graph/passes/fold_batch_norm.h"
 #include "layoutopt/graph/passes/fuse_epilogues.h"
 #include "layoutopt/graph/passes/pipeline.h"
@@ -20,6 +21,24 @@ int count_ops(const Graph& g, const std::string& name) {
   for (const Node& node : g.nodes()) count += op_name(node.op) == name;
   return count;
 }
+
+// A dense block as torchvision writes it: layer k reads concat(x0, y1, ..., yk), the first
+// one a concat of x0 alone; the block's result concatenates everything once more.
+Graph torchvision_dense_block(int layers) {
+  Graph g("dense_block");
+  std::vector<ValueId> features{g.add_input("x0", {{1, 8, 6, 6}})};
+  for (int k = 1; k <= layers; ++k) {
+    const std::string layer = "layer" + std::to_string(k);
+    const ValueId all = g.add_node(layer + ".concat", Concat{}, features);
+    features.push_back(conv(g, layer + ".conv", all, 4, 3, 1, 1));
+  }
+  g.add_output(g.add_node("block.concat", Concat{}, features));
+  return g;
+}
+
+std::vector<ValueId> inputs_of(const Graph& g, const std::string& node) { return g.node(*g.find_node(node)).inputs; }
+
+ValueId output_of(const Graph& g, const std::string& node) { return g.node(*g.find_node(node)).output; }
 
 }  // namespace
 
@@ -115,4 +134,45 @@ TEST_CASE("relu6 is recognised as an activation, other clips are not") {
     if (fused)
       CHECK(std::get<Conv2d>(g.node(0).op).epilogue.activation == Activation::relu6);
   }
+}
+
+TEST_CASE("a concat of one tensor is removed like an identity") {
+  Graph g = torchvision_dense_block(2);
+  CHECK(remove_identities(g) == 1);
+  CHECK_FALSE(g.find_node("layer1.concat").has_value());
+  CHECK(inputs_of(g, "layer1.conv")[0] == g.inputs()[0]);
+  validate(g);
+}
+
+TEST_CASE("re-concatenations are chained onto the previous concat") {
+  Graph g = torchvision_dense_block(4);
+  const Shape block_shape = g.value(g.outputs()[0]).type.shape;
+  (void)remove_identities(g);
+  CHECK(chain_concats(g) == 3);  // layer3, layer4 and the block's concat
+  const ValueId x0 = g.inputs()[0];
+  CHECK(inputs_of(g, "layer2.concat") == std::vector<ValueId>{x0, output_of(g, "layer1.conv")});
+  CHECK(inputs_of(g, "layer3.concat") ==
+        std::vector<ValueId>{output_of(g, "layer2.concat"), output_of(g, "layer2.conv")});
+  CHECK(inputs_of(g, "block.concat") ==
+        std::vector<ValueId>{output_of(g, "layer4.concat"), output_of(g, "layer4.conv")});
+  validate(g);  // shapes still infer: the chained concats compute the same tensors
+  CHECK(g.value(g.outputs()[0]).type.shape == block_shape);
+  for (const Node& node : g.nodes()) CHECK(node.inputs.size() <= 2);
+  CHECK(chain_concats(g) == 0);  // a fixed point
+}
+
+TEST_CASE("concats along another axis or in another order are not chained") {
+  Graph g("mixed");
+  const ValueId a = g.add_input("a", {{1, 8, 4, 4}});
+  const ValueId b = g.add_input("b", {{1, 8, 4, 4}});
+  const ValueId c = g.add_input("c", {{1, 8, 4, 4}});
+  g.add_output(g.add_node("ab", Concat{}, {a, b}));
+  g.add_output(g.add_node("ab_height", Concat{.axis = 2}, {a, b, c}));
+  g.add_output(g.add_node("ba", Concat{}, {b, a, c}));
+  g.add_output(g.add_node("abc", Concat{}, {a, b, c}));
+  CHECK(chain_concats(g) == 1);
+  CHECK(inputs_of(g, "ab_height") == std::vector<ValueId>{a, b, c});
+  CHECK(inputs_of(g, "ba") == std::vector<ValueId>{b, a, c});
+  CHECK(inputs_of(g, "abc") == std::vector<ValueId>{output_of(g, "ab"), c});
+  validate(g);
 }

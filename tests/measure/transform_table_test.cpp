@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <fstream>
+#include <map>
 #include <set>
 
 #include "layoutopt/graph/zoo/zoo.h"
@@ -151,4 +152,25 @@ TEST_CASE("extending a table keeps every pair of the layouts it knows per shape"
   // Shapes the graph does not have are not dragged in.
   table.insert({"t", 2, {{1, 64, 4, 4}, "NCHW", "NCHW4c"}, 0.01, 0.01, 0.01, 5, 0});
   CHECK(close_over_table(wanted, table, "t", 2).size() == 6);
+}
+
+TEST_CASE("transforms are timed in passes: each entry is the median of its passes") {
+  const std::vector<TransformKey> keys{{{1, 16, 6, 6}, "NCHW", "NCHW8c"}, {{1, 16, 6, 6}, "NCHW8c", "NCHW16c"}};
+  std::map<std::string, std::vector<TransformEntry>> reported;  // by destination layout
+  const std::vector<TransformEntry> entries =
+      time_transforms(keys, quick_policy(), "llvm -mcpu=me", nullptr,
+                      [&](const TransformEntry& entry) { reported[entry.key.dst].push_back(entry); });
+  REQUIRE(entries.size() == keys.size());
+  for (size_t k = 0; k < keys.size(); ++k) {
+    CAPTURE(k);
+    CHECK(entries[k].key == keys[k]);  // in the order asked
+    // One report per pass, each a running median; the last is the entry returned.
+    const std::vector<TransformEntry>& passes = reported.at(keys[k].dst);
+    REQUIRE(passes.size() == static_cast<size_t>(kTransformPasses));
+    CHECK(passes.back().median_ms == entries[k].median_ms);
+    CHECK(entries[k].repeats >= kTransformPasses * quick_policy().min_repeats);
+    CHECK(entries[k].median_ms > 0);
+    CHECK(entries[k].q1_ms <= entries[k].median_ms);
+    CHECK(entries[k].median_ms <= entries[k].q3_ms);
+  }
 }

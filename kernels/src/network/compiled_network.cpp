@@ -35,7 +35,7 @@ const char* to_string(StepKind kind) {
 struct CompiledNetwork::Impl {
   const graph::Graph* graph = nullptr;
   network::Program program;
-  std::optional<network::PageBlock> arena;
+  std::optional<PageBlock> arena;
   network::SlotAddresses addresses;  // by slot
   std::vector<NetworkStep> steps;
   CompileSummary summary;

@@ -1,32 +1,16 @@
 #pragma once
-// Memory for a compiled network's constants (re-laid weights, biases, folded batch norms)
-// and its activation arena. A network streams tens of megabytes of weights every inference;
-// on 4 KiB pages that is a TLB miss every 4 KiB, so both live in 2 MiB-aligned blocks
-// advised as transparent huge pages (madvise; the kernel may still decline). Constants are
-// packed into a few such blocks rather than one allocation each.
+// Memory for a compiled network's constants (re-laid weights, biases, folded batch norms):
+// packed into a few huge-page blocks (page_block.h) rather than one allocation each, so
+// streaming the weights does not miss the TLB every 4 KiB.
 
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <span>
 #include <vector>
 
+#include "layoutopt/kernels/page_block.h"
+
 namespace layoutopt::kernels::network {
-
-/// Zero-filled floats in huge-page-advised memory, never moved.
-class PageBlock {
- public:
-  explicit PageBlock(size_t floats);
-  [[nodiscard]] float* data() const { return memory_.get(); }
-  [[nodiscard]] size_t size() const { return floats_; }
-
- private:
-  struct Free {
-    void operator()(float* p) const;
-  };
-  std::unique_ptr<float, Free> memory_;
-  size_t floats_ = 0;
-};
 
 class ConstantPool {
  public:
