@@ -1,6 +1,8 @@
 #include "layoutopt/measure/layout_problem.h"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <map>
 #include <stdexcept>
 
@@ -32,6 +34,23 @@ std::string signature(const NodeCandidate& candidate) {
 
 std::string describe(const NodeCandidate& candidate) {
   return signature(candidate) + (candidate.label.empty() ? "" : " " + candidate.label);
+}
+
+// A hub node has one candidate per set of layouts that may be materialized together; more
+// than this and the binary encoding (one node per layout) is used instead.
+constexpr size_t kMaxHubCandidates = 64;
+
+/// The non-empty sets (bit masks over `layouts` layouts) of at most `readers` layouts, or
+/// none when there are more than kMaxHubCandidates of them.
+std::vector<uint32_t> layout_sets(size_t layouts, size_t readers) {
+  if (layouts > 16) return {};
+  std::vector<uint32_t> sets;
+  for (uint32_t set = 1; set < (1U << layouts); ++set) {
+    if (static_cast<size_t>(std::popcount(set)) > readers) continue;
+    if (sets.size() == kMaxHubCandidates) return {};
+    sets.push_back(set);
+  }
+  return sets;
 }
 
 }  // namespace
@@ -152,6 +171,47 @@ void LayoutProblem::connect_shared(graph::ValueId value, const Endpoint& produce
   for (const Endpoint& reader : readers)
     for (const layout::Layout& l : reader.layouts)
       if (std::find(wanted.begin(), wanted.end(), l) == wanted.end()) wanted.push_back(l);
+  const std::vector<uint32_t> sets = layout_sets(wanted.size(), readers.size());
+  if (sets.empty()) connect_materialized(value, producer, readers, wanted, costs);
+  else connect_hub(value, producer, readers, wanted, sets, costs);
+}
+
+void LayoutProblem::connect_hub(graph::ValueId value, const Endpoint& producer, const std::vector<Endpoint>& readers,
+                                const std::vector<layout::Layout>& wanted, const std::vector<uint32_t>& sets,
+                                const CostSource& costs) {
+  const graph::Shape& shape = graph_->value(value).type.shape;
+  std::vector<std::string> labels;
+  for (uint32_t set : sets) {
+    std::string label;
+    for (size_t l = 0; l < wanted.size(); ++l)
+      if (set >> l & 1U) label += (label.empty() ? "{" : ",") + wanted[l].str();
+    labels.push_back(label + "}");
+  }
+  const auto hub_size = static_cast<Eigen::Index>(sets.size());
+  const solvers::NodeId hub =
+      problem_.add_node(graph_->value(value).name + "@layouts", solvers::Vector::Zero(hub_size), std::move(labels));
+  Matrix charge = Matrix::Zero(static_cast<Eigen::Index>(producer.layouts.size()), hub_size);
+  for (size_t p = 0; p < producer.layouts.size(); ++p)
+    for (size_t h = 0; h < sets.size(); ++h)
+      for (size_t l = 0; l < wanted.size(); ++l)
+        if (sets[h] >> l & 1U)
+          charge(static_cast<Eigen::Index>(p), static_cast<Eigen::Index>(h)) +=
+              costs.transform_ms(shape, producer.layouts[p], wanted[l]);
+  problem_.add_edge(producer.node, hub, matrices_.intern(std::move(charge)));
+  for (const Endpoint& reader : readers) {
+    Matrix require = Matrix::Constant(hub_size, static_cast<Eigen::Index>(reader.layouts.size()), kInfinity);
+    for (size_t h = 0; h < sets.size(); ++h)
+      for (size_t r = 0; r < reader.layouts.size(); ++r) {
+        const auto l = static_cast<size_t>(std::find(wanted.begin(), wanted.end(), reader.layouts[r]) - wanted.begin());
+        if (sets[h] >> l & 1U) require(static_cast<Eigen::Index>(h), static_cast<Eigen::Index>(r)) = 0.0;
+      }
+    problem_.add_edge(hub, reader.node, matrices_.intern(std::move(require)));
+  }
+}
+
+void LayoutProblem::connect_materialized(graph::ValueId value, const Endpoint& producer,
+                                         const std::vector<Endpoint>& readers,
+                                         const std::vector<layout::Layout>& wanted, const CostSource& costs) {
   const graph::Shape& shape = graph_->value(value).type.shape;
   for (const layout::Layout& l : wanted) {
     // State 0: this layout of the tensor does not exist; state 1: it is materialized.

@@ -6,7 +6,9 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
+#include <cmath>
 #include <map>
+#include <set>
 
 #include "layoutopt/graph/onnx/onnx_import.h"
 #include "layoutopt/graph/passes/pipeline.h"
@@ -85,6 +87,48 @@ TEST_CASE("a transform shared by two readers is paid once") {
   CHECK(assignment.total_ms() == doctest::Approx(solution.cost));
 }
 
+TEST_CASE("a wide fan-out pays each distinct transform once, with hub or per-layout nodes") {
+  // Five readers of one tensor. With 6 layouts the sets of at most five of them fit a hub
+  // node (62 candidates); with 7 there are too many and one binary node per layout is used.
+  const std::vector<std::string> all{"NCHW", "NCHW2c", "NCHW4c", "NCHW8c", "NCHW16c", "NCHW32c", "NCHW1c"};
+  for (const size_t layouts : {size_t{6}, size_t{7}}) {
+    CAPTURE(layouts);
+    graph::Graph g("wide_fan_out");
+    const auto x = g.add_input("x", {{1, 32, 4, 4}});
+    const auto a = g.add_node("a", graph::Relu{}, {x});
+    constexpr int kReaders = 5;
+    for (int i = 0; i < kReaders; ++i) g.add_output(g.add_node("r" + std::to_string(i), graph::Relu{}, {a}));
+    TableCosts costs;
+    costs.table["a"] = {way({"NCHW"}, "NCHW", 0.5)};
+    std::vector<std::vector<double>> reader_ms(kReaders);
+    for (int i = 0; i < kReaders; ++i)
+      for (size_t l = 0; l < layouts; ++l) {
+        reader_ms[i].push_back(1.0 + static_cast<double>((i * 7 + static_cast<int>(l) * 3) % 5) * 0.3);
+        costs.table["r" + std::to_string(i)].push_back(way({all[l]}, "NCHW", reader_ms[i].back()));
+      }
+    const measure::LayoutProblem lp(g, costs);
+    const bool hub = lp.problem().find("a@layouts").has_value();
+    CHECK(hub == (layouts == 6));
+    // Brute force: every reader's choice; each distinct non-NCHW layout costs one transform.
+    double best = solvers::kInfinity;
+    std::vector<size_t> pick(kReaders, 0);
+    for (size_t combo = 0; combo < static_cast<size_t>(std::pow(layouts, kReaders)); ++combo) {
+      size_t rest = combo;
+      double total = 0.5;
+      std::set<size_t> wanted;
+      for (int i = 0; i < kReaders; ++i, rest /= layouts) {
+        total += reader_ms[i][rest % layouts];
+        if (rest % layouts != 0) wanted.insert(rest % layouts);
+      }
+      best = std::min(best, total + static_cast<double>(wanted.size()) * costs.transform);
+    }
+    const auto dp = solve(lp, "dp");
+    REQUIRE(dp.optimal);
+    CHECK(dp.cost == doctest::Approx(best));
+    CHECK(lp.decode(dp.assignment, costs).total_ms() == doctest::Approx(best));
+  }
+}
+
 TEST_CASE("graph inputs arrive and outputs leave in canonical layout") {
   graph::Graph g("single");
   const auto x = g.add_input("x", {{1, 16, 4, 4}});
@@ -145,6 +189,11 @@ TEST_CASE("zoo networks under the analytic model: DP and PBQP agree and decoding
     const auto assignment = lp.decode(dp.assignment, model);
     CHECK(assignment.total_ms() == doctest::Approx(dp.cost).epsilon(1e-9));
     CHECK(lp.offered_candidates() >= lp.problem().node_count() - g.inputs().size() - g.outputs().size());
+    // Series-parallel networks reduce completely (R0/RI/RII): pbqp proves its answer.
+    if (std::string(name) != "inception-v3") {
+      CHECK(pbqp.stats.at("core_nodes") == 0);
+      CHECK(pbqp.optimal);
+    }
   }
 }
 

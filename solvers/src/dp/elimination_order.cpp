@@ -97,6 +97,7 @@ EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristi
     const double table = graph.table_entries(v);
     plan.induced_width = std::max(plan.induced_width, static_cast<int>(graph.neighbors(v).size()));
     plan.total_table_entries += table;
+    plan.work += table * problem.candidates(v);
     plan.peak_table_entries = std::max(plan.peak_table_entries, table);
     if (plan.total_table_entries > max_entries) {
       plan.within_budget = false;

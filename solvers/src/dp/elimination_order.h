@@ -23,6 +23,7 @@ struct EliminationPlan {
   int induced_width = 0;           ///< most neighbours any node had when eliminated
   double peak_table_entries = 0;   ///< entries of the largest table
   double total_table_entries = 0;  ///< entries of all tables (dp keeps them for back-tracking)
+  double work = 0;                 ///< min-plus terms: each table's entries x the eliminated node's candidates
   bool within_budget = true;       ///< false: planning stopped when the budget was exceeded
 };
 

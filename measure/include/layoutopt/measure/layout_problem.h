@@ -9,14 +9,18 @@
 //    others are dropped before solving;
 //  - a tensor read by exactly one node: an edge producer -> reader whose entries are the
 //    transform times between the producer's output layout and the reader's input layout;
-//  - a tensor read several times (or also a graph output): one binary node per layout any
-//    reader may want, "this layout of the tensor is materialized". The producer edge charges
-//    the transform when it is 1; each reader edge forbids wanting the layout while it is 0.
-//    So a transform shared by several readers is paid once, exactly as at run time.
+//  - a tensor read several times (or also a graph output): one hub node whose candidates are
+//    the sets of layouts to materialize (at most one per reader). The producer edge charges
+//    each transform in the set once; each reader edge forbids wanting a layout outside it.
+//    So a transform shared by several readers is paid once, exactly as at run time, and a
+//    residual block stays series-parallel: the hub links producer and readers as one node,
+//    so R0/RI/RII reduce a resnet completely. When the sets would be too many (many readers
+//    and layouts), one binary node per layout ("materialized or not") does the same job.
 //  - graph inputs arrive and graph outputs leave in canonical layout (NCHW / NC): each is a
 //    single-candidate node ("input:data", "output:fc"), so every tensor has a producer node
 //    and every use a reader node, and one rule connects them all.
 
+#include <cstdint>
 #include <span>
 #include <string>
 #include <utility>
@@ -72,6 +76,11 @@ class LayoutProblem {
                     const CostSource& costs);
   void connect_shared(graph::ValueId value, const Endpoint& producer, const std::vector<Endpoint>& readers,
                       const CostSource& costs);
+  void connect_hub(graph::ValueId value, const Endpoint& producer, const std::vector<Endpoint>& readers,
+                   const std::vector<layout::Layout>& wanted, const std::vector<uint32_t>& sets,
+                   const CostSource& costs);
+  void connect_materialized(graph::ValueId value, const Endpoint& producer, const std::vector<Endpoint>& readers,
+                            const std::vector<layout::Layout>& wanted, const CostSource& costs);
   [[nodiscard]] Endpoint producer_of(graph::ValueId value) const;
   [[nodiscard]] std::vector<Endpoint> readers_of(graph::ValueId value) const;
   [[nodiscard]] std::vector<layout::Layout> chosen_wants(graph::ValueId value, std::span<const int> assignment) const;
