@@ -32,7 +32,8 @@ MeasureResult failure(MeasureErrorNo error, const std::string& message) {
 
 // KernelError covers both invalid schedules and code-generation failures; AutoTVM files
 // both under instantiation errors of the template.
-MeasureResult measure_config(const TuningTask& task, int64_t index, const TimingPolicy& policy) {
+MeasureResult measure_config(const TuningTask& task, int64_t index, const TimingPolicy& policy,
+                             std::optional<KernelOperands>& operands) {
   std::optional<kernels::Kernel> kernel;
   try {
     kernel = task.op.compile(index);
@@ -41,8 +42,14 @@ MeasureResult measure_config(const TuningTask& task, int64_t index, const Timing
   } catch (const std::exception& e) {
     return failure(MeasureErrorNo::compile_host, e.what());
   }
-  const KernelOperands operands(task.op.buffer_sizes(index));
-  const kernels::KernelArgs args = operands.args();
+  // The configs of a task mostly need the same sizes: their random operands are reused
+  // rather than allocated, faulted in and filled again for every config.
+  const kernels::BufferSizes sizes = task.op.buffer_sizes(index);
+  if (!operands || operands->sizes() != sizes) {
+    operands.reset();
+    operands.emplace(sizes);
+  }
+  const kernels::KernelArgs args = operands->args();
   const Timing timing = time_cost(policy, [&] { (*kernel)(args); });
   MeasureResult result;
   result.costs_s = {timing.ms.median / 1e3};
@@ -55,7 +62,7 @@ MeasureResult KernelMeasurer::measure(const TuningTask& task, int64_t index) {
   const Clock::time_point start = Clock::now();
   MeasureResult result;
   try {
-    result = measure_config(task, index, policy_);
+    result = measure_config(task, index, policy_, operands_);
   } catch (const std::exception& e) {
     result = failure(MeasureErrorNo::runtime_device, e.what());
   }

@@ -19,7 +19,8 @@ kernels::PageBlock random_block(size_t floats, uint64_t seed) {
 }
 
 KernelOperands::KernelOperands(const kernels::BufferSizes& sizes)
-    : input_(random_block(floats(sizes.input), 1)),
+    : sizes_(sizes),
+      input_(random_block(floats(sizes.input), 1)),
       weight_(random_block(floats(sizes.weight), 2)),
       bias_(random_block(floats(sizes.bias), 3)),
       residual_(random_block(floats(sizes.residual), 4)),

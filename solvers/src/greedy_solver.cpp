@@ -3,7 +3,7 @@
 //
 // Forbidden pairs are still respected: nodes are decided in problem order, and a node only
 // considers candidates that no already-decided neighbour forbids. Layout problems list the
-// real operators before their auxiliary nodes ("is this layout of a tensor materialized"),
+// real operators before their auxiliary nodes ("which layouts of a tensor are materialized"),
 // so the operators keep their fastest kernels and the auxiliary nodes then follow them,
 // which is exactly "insert transforms wherever neighbours disagree".
 

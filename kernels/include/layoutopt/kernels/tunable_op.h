@@ -47,6 +47,7 @@ struct BufferSizes {
   int64_t bias = 0;
   int64_t residual = 0;
   int64_t output = 0;
+  bool operator==(const BufferSizes&) const = default;
 };
 
 class TunableOp {

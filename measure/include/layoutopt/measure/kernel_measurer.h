@@ -5,7 +5,10 @@
 // weight re-layout happens once ahead of time and is not timed), and times it with the
 // shared cost procedure (time_cost in cost_policy.h). The median run is the cost.
 
+#include <optional>
+
 #include "layoutopt/measure/measurer.h"
+#include "layoutopt/measure/timed_operands.h"
 #include "layoutopt/measure/timing.h"
 
 namespace layoutopt::measure {
@@ -17,6 +20,7 @@ class KernelMeasurer : public Measurer {
 
  private:
   TimingPolicy policy_;
+  std::optional<KernelOperands> operands_;  ///< of the last measurement, reused when sizes match
 };
 
 }  // namespace layoutopt::measure

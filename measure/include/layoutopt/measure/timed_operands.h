@@ -25,8 +25,10 @@ class KernelOperands {
  public:
   explicit KernelOperands(const kernels::BufferSizes& sizes);
   [[nodiscard]] kernels::KernelArgs args() const;
+  [[nodiscard]] const kernels::BufferSizes& sizes() const { return sizes_; }
 
  private:
+  kernels::BufferSizes sizes_;
   kernels::PageBlock input_, weight_, bias_, residual_, output_;
 };
 
