@@ -3,7 +3,6 @@
 #include <chrono>
 #include <exception>
 #include <optional>
-#include <vector>
 
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/measure/cost_policy.h"
@@ -45,10 +44,7 @@ MeasureResult measure_config(const TuningTask& task, int64_t index, const Timing
   // The configs of a task mostly need the same sizes: their random operands are reused
   // rather than allocated, faulted in and filled again for every config.
   const kernels::BufferSizes sizes = task.op.buffer_sizes(index);
-  if (!operands || operands->sizes() != sizes) {
-    operands.reset();
-    operands.emplace(sizes);
-  }
+  if (!operands || operands->sizes() != sizes) operands.emplace(sizes);  // frees the old ones first
   const kernels::KernelArgs args = operands->args();
   const Timing timing = time_cost(policy, [&] { (*kernel)(args); });
   MeasureResult result;

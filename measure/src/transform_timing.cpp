@@ -40,8 +40,7 @@ double unix_time() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-}  // namespace
-
+// One timing of one transform on random data.
 TransformEntry time_transform(const TransformKey& key, const TimingPolicy& policy, const std::string& target) {
   const auto transform =
       layout::LayoutTransform::for_activation(key.shape, layout::Layout::parse(key.src), layout::Layout::parse(key.dst));
@@ -51,6 +50,8 @@ TransformEntry time_transform(const TransformKey& key, const TimingPolicy& polic
   const Timing timing = time_cost(policy, [&] { transform.run(src.data(), dst.data()); });
   return {target, timing.threads, key, timing.ms.median, timing.ms.q1, timing.ms.q3, timing.repeats, unix_time()};
 }
+
+}  // namespace
 
 std::vector<TransformEntry> time_transforms(const std::vector<TransformKey>& keys, const TimingPolicy& policy,
                                             const std::string& target, ProgressReporter* progress,

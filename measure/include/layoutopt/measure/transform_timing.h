@@ -22,17 +22,13 @@
 
 namespace layoutopt::measure {
 
-/// Times one transform on random data. Throws layout::LayoutError for a layout the shape
-/// cannot take.
-[[nodiscard]] TransformEntry time_transform(const TransformKey& key, const TimingPolicy& policy,
-                                            const std::string& target);
-
 /// Passes over a list of transforms (see above).
 inline constexpr int kTransformPasses = 3;
 
 /// Times every key in kTransformPasses passes. After each pass, calls `on_entry` for each key
 /// with its entry so far (the median of its passes up to then), so an interrupted run keeps
-/// what it measured. Returns the final entries, in the order of `keys`.
+/// what it measured. Returns the final entries, in the order of `keys`. Throws
+/// layout::LayoutError for a layout a key's shape cannot take.
 std::vector<TransformEntry> time_transforms(const std::vector<TransformKey>& keys, const TimingPolicy& policy,
                                             const std::string& target, ProgressReporter* progress,
                                             const std::function<void(const TransformEntry&)>& on_entry = {});
