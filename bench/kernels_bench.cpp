@@ -8,7 +8,8 @@
 // Each benchmark is one layer; every iteration times a block of runs (>= 2 ms) of ours and
 // then the same number of oneDNN's; the Time column is one block of ours. Counters (medians
 // over repetitions in the *_median rows): ours_us, onednn_us per run,
-//   ours_GFLOPS, onednn_GFLOPS, ratio = ours / oneDNN, pct_peak = ours / (360 GFLOPS x threads),
+//   ours_GFLOPS, onednn_GFLOPS, ratio = ours / oneDNN, pct_peak = ours / the FMA peak that
+//   `layoutopt cpu` measures (taken at start-up, same threads),
 //   compile_ms of the chosen kernel, schedules = how many the sweep compiled and timed.
 // Both sides fuse bias + relu. A summary table of the medians is printed at the end.
 
@@ -28,18 +29,24 @@
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/measure/peak_flops.h"
 
 namespace {
 
 using namespace layoutopt::kernels;
 using Clock = std::chrono::steady_clock;
 
-constexpr double kPeakGflopsPerCore = 360.0;  // 720 GFLOPS on 2 cores, from the machine spec
 constexpr int kMaxAccumulators = 28;           // of 32 zmm: the rest hold weights and a broadcast
 constexpr double kSweepSecondsPerSchedule = 0.02;
 constexpr double kBlockSeconds = 0.002;        // minimum length of one timed block of runs
 
-double peak_gflops() { return kPeakGflopsPerCore * omp_get_max_threads(); }
+// Measured once, before any layer: the ceiling the layers' efficiencies are quoted against.
+const layoutopt::measure::PeakFlops& machine_peak() {
+  static const layoutopt::measure::PeakFlops peak = layoutopt::measure::measure_peak_flops();
+  return peak;
+}
+
+double peak_gflops() { return machine_peak().gflops; }
 
 // ---------------------------------------------------------------------------------------
 // Workloads
@@ -468,8 +475,11 @@ class SummaryReporter : public benchmark::ConsoleReporter {
                   counter(run, "pct_peak"), counter(run, "compile_ms"), run.report_label.c_str());
     }
     const auto layers = static_cast<int>(rows.size());
-    std::printf("%s layers at >= oneDNN speed: %d / %d; average %% of %.0f GFLOPS peak: %.1f\n", prefix.c_str(),
-                at_least_onednn, layers, peak_gflops(), pct_sum / layers);
+    const double mean_pct = pct_sum / layers;
+    std::printf("%s layers at >= oneDNN speed: %d / %d; average %.1f%% of the %.0f GFLOPS FMA peak "
+                "(%.1f%% of the %.0f GFLOPS FMA + add peak)\n",
+                prefix.c_str(), at_least_onednn, layers, mean_pct, peak_gflops(),
+                mean_pct * peak_gflops() / machine_peak().fma_and_add_gflops, machine_peak().fma_and_add_gflops);
   }
 
   std::vector<Run> medians_;
@@ -492,8 +502,9 @@ int main(int argc, char** argv) {
   register_layers("mobilenet_v2", mobilenet_v2_layers());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  std::printf("host: %s, %d fp32 lanes, %d OpenMP threads\n", host_info().cpu_name.c_str(),
-              host_info().vector_lanes, omp_get_max_threads());
+  std::printf("host: %s, %d fp32 lanes, %d OpenMP threads; measured peak %.1f GFLOPS FMA, %.1f FMA + add\n",
+              host_info().cpu_name.c_str(), host_info().vector_lanes, omp_get_max_threads(), peak_gflops(),
+              machine_peak().fma_and_add_gflops);
   SummaryReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   benchmark::Shutdown();
