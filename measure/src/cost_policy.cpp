@@ -21,6 +21,11 @@ TimingPolicy cost_policy(int threads, double min_repeat_ms) {
   return policy;
 }
 
+int64_t cold_weight_copies(size_t weight_bytes) {
+  if (weight_bytes == 0) return 1;
+  return static_cast<int64_t>((kColdWeightBytes + weight_bytes - 1) / weight_bytes);
+}
+
 Timing time_cost(const TimingPolicy& policy, const std::function<void()>& body) {
   Timing best = time_runs(policy, body);
   for (int attempt = 1; attempt < kMaxTimings && best.ms.median > kPreemptedRatio * best.ms.min; ++attempt) {

@@ -3,12 +3,14 @@
 #include <stdexcept>
 
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/measure/cost_policy.h"
 
 namespace layoutopt::measure {
 
 std::string host_target(int threads) {
   if (threads < 1) throw std::invalid_argument("host_target: thread count must be at least 1");
-  return "llvm -mcpu=" + kernels::host_info().cpu_name + " -num-cores=" + std::to_string(threads);
+  return "llvm -mcpu=" + kernels::host_info().cpu_name + " -num-cores=" + std::to_string(threads) +
+         " -cost=" + kCostPolicyName;
 }
 
 }  // namespace layoutopt::measure

@@ -1,5 +1,7 @@
 #include "layoutopt/measure/timed_operands.h"
 
+#include <algorithm>
+
 #include "layoutopt/measure/random_fill.h"
 
 namespace layoutopt::measure {
@@ -7,6 +9,10 @@ namespace layoutopt::measure {
 namespace {
 
 size_t floats(int64_t count) { return static_cast<size_t>(count); }
+
+// Copies start on page boundaries: as aligned as any tensor of a network, and apart.
+constexpr size_t kFloatsPerPage = 4096 / sizeof(float);
+size_t page_multiple(size_t count) { return (count + kFloatsPerPage - 1) / kFloatsPerPage * kFloatsPerPage; }
 
 const float* or_null(const kernels::PageBlock& block) { return block.empty() ? nullptr : block.data(); }
 
@@ -18,16 +24,19 @@ kernels::PageBlock random_block(size_t floats, uint64_t seed) {
   return block;
 }
 
-KernelOperands::KernelOperands(const kernels::BufferSizes& sizes)
+KernelOperands::KernelOperands(const kernels::BufferSizes& sizes, int64_t weight_copies)
     : sizes_(sizes),
+      weight_copies_(std::max<int64_t>(weight_copies, 1)),
+      weight_stride_(page_multiple(floats(sizes.weight))),
       input_(random_block(floats(sizes.input), 1)),
-      weight_(random_block(floats(sizes.weight), 2)),
+      weights_(random_block(weight_stride_ * floats(weight_copies_), 2)),
       bias_(random_block(floats(sizes.bias), 3)),
       residual_(random_block(floats(sizes.residual), 4)),
       output_(random_block(floats(sizes.output), 5)) {}
 
-kernels::KernelArgs KernelOperands::args() const {
-  return {or_null(input_), or_null(weight_), or_null(bias_), or_null(residual_), output_.data()};
+kernels::KernelArgs KernelOperands::args(int64_t run) const {
+  const float* weight = weights_.empty() ? nullptr : weights_.data() + weight_stride_ * floats(run % weight_copies_);
+  return {or_null(input_), weight, or_null(bias_), or_null(residual_), output_.data()};
 }
 
 }  // namespace layoutopt::measure

@@ -4,6 +4,7 @@
 
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/measure/config_features.h"
+#include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/target.h"
 #include "layoutopt/measure/tuning_task.h"
 #include "tuning_fixtures.h"
@@ -84,9 +85,10 @@ TEST_CASE("TunableOp compiles and runs a config on random buffers") {
   CHECK(*std::max_element(out.begin(), out.end()) == doctest::Approx(8 * 9 * 0.125));
 }
 
-TEST_CASE("the target names the JIT's CPU and the thread count") {
+TEST_CASE("the target names the JIT's CPU, the thread count and the cost policy") {
   const std::string target = measure::host_target(2);
   CHECK(target.rfind("llvm -mcpu=", 0) == 0);
   CHECK(target.find(" -num-cores=2") != std::string::npos);
+  CHECK(target.find(std::string(" -cost=") + measure::kCostPolicyName) != std::string::npos);
   CHECK_THROWS_AS((void)measure::host_target(0), std::invalid_argument);
 }

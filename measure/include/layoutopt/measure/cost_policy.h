@@ -17,6 +17,7 @@ namespace layoutopt::measure {
 
 /// 2 warm-up runs, at least 5 timed runs and `min_repeat_ms` of timed runs, on `threads`
 /// OpenMP threads (0 = default), with kInNetworkFlushBytes written before every run.
+/// Kernels with weights also cycle through cold_weight_copies of them (see below).
 ///
 /// Why the flush: timed alone, run after run, a kernel finds its weights and tensors in L1 /
 /// L2; inside a network the layers before it have replaced them, and it finds them in the
@@ -29,6 +30,23 @@ namespace layoutopt::measure {
 /// Bytes written between cost timings: twice the private L2 of two cores of current x86
 /// server parts (1-2 MiB each); far below their last-level caches.
 inline constexpr size_t kInNetworkFlushBytes = size_t{4} << 20;
+
+/// Why cold weights: a network's weights rarely fit the last-level cache (resnet-50: 102 MB),
+/// so between two runs of a layer the other layers' weights evict its own and every run
+/// streams them from memory. A kernel timed with one weight tensor finds it in the
+/// last-level cache after the first run; ResNet-50's layer3 3x3 conv then measured 0.51 ms
+/// alone and 0.60 ms with its weights evicted (0.65 ms inside the network), and the
+/// penalty differs between schedules. So kernels are timed cycling through copies of their
+/// weights that together span kColdWeightBytes, twice the last-level cache of a current
+/// server CCD (32 MiB): each run reads weights no recent run touched.
+inline constexpr size_t kColdWeightBytes = size_t{64} << 20;
+
+/// Copies of a `weight_bytes` tensor that span kColdWeightBytes (at least 1).
+[[nodiscard]] int64_t cold_weight_copies(size_t weight_bytes);
+
+/// Names this policy in target strings (measure/target.h), so records and transform tables
+/// timed under an earlier policy are told apart instead of mixing in.
+inline constexpr const char* kCostPolicyName = "cold-weights";
 
 /// Times `body` with time_runs under `policy`, with the preemption guard above.
 [[nodiscard]] Timing time_cost(const TimingPolicy& policy, const std::function<void()>& body);

@@ -20,16 +20,22 @@ namespace layoutopt::measure {
 [[nodiscard]] kernels::PageBlock random_block(size_t floats, uint64_t seed);
 
 /// The five operands of one kernel call, each a random block; absent ones (size 0) are
-/// passed as null.
+/// passed as null. The weights come in `weight_copies` copies, page-aligned in one block,
+/// so that runs cycling through them find their weights where a network run does: not in
+/// any cache (see kColdWeightBytes in cost_policy.h).
 class KernelOperands {
  public:
-  explicit KernelOperands(const kernels::BufferSizes& sizes);
-  [[nodiscard]] kernels::KernelArgs args() const;
+  explicit KernelOperands(const kernels::BufferSizes& sizes, int64_t weight_copies = 1);
+  /// The operands of the run-th call: weight copy `run % weight_copies`, the rest shared.
+  [[nodiscard]] kernels::KernelArgs args(int64_t run = 0) const;
   [[nodiscard]] const kernels::BufferSizes& sizes() const { return sizes_; }
+  [[nodiscard]] int64_t weight_copies() const { return weight_copies_; }
 
  private:
   kernels::BufferSizes sizes_;
-  kernels::PageBlock input_, weight_, bias_, residual_, output_;
+  int64_t weight_copies_ = 1;
+  size_t weight_stride_ = 0;  ///< floats from one copy to the next
+  kernels::PageBlock input_, weights_, bias_, residual_, output_;
 };
 
 }  // namespace layoutopt::measure

@@ -1,0 +1,61 @@
+#include "layoutopt/measure/timed_operands.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <set>
+
+#include "layoutopt/measure/cost_policy.h"
+
+namespace measure = layoutopt::measure;
+using layoutopt::kernels::BufferSizes;
+
+namespace {
+
+bool page_aligned(const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 4096 == 0; }
+
+}  // namespace
+
+TEST_CASE("cold weight copies together span the cold-weight bytes") {
+  CHECK(measure::cold_weight_copies(0) == 1);
+  CHECK(measure::cold_weight_copies(measure::kColdWeightBytes) == 1);
+  CHECK(measure::cold_weight_copies(measure::kColdWeightBytes + 1) == 1);
+  CHECK(measure::cold_weight_copies(measure::kColdWeightBytes - 1) == 2);
+  const size_t conv_3x3_256 = size_t{256} * 256 * 9 * sizeof(float);  // 2.36 MB
+  const int64_t copies = measure::cold_weight_copies(conv_3x3_256);
+  CHECK(static_cast<size_t>(copies) * conv_3x3_256 >= measure::kColdWeightBytes);
+  CHECK(static_cast<size_t>(copies - 1) * conv_3x3_256 < measure::kColdWeightBytes);
+}
+
+TEST_CASE("kernel operands cycle through their weight copies and share the rest") {
+  const BufferSizes sizes{100, 3000, 8, 0, 50};
+  const measure::KernelOperands operands(sizes, 3);
+  CHECK(operands.weight_copies() == 3);
+  std::set<const float*> weights;
+  for (int64_t run = 0; run < 6; ++run) {
+    const auto args = operands.args(run);
+    weights.insert(args.weight);
+    CHECK(page_aligned(args.weight));
+    CHECK(args.input == operands.args(0).input);
+    CHECK(args.output == operands.args(0).output);
+    CHECK(args.residual == nullptr);  // absent operands are null
+  }
+  CHECK(weights.size() == 3);
+  CHECK(operands.args(4).weight == operands.args(1).weight);
+  // Copies do not overlap: 3000 floats round up to 3 pages apart.
+  CHECK(operands.args(1).weight - operands.args(0).weight == 3072);
+  // Every copy holds real values, not zeroed pages.
+  for (int64_t run = 0; run < 3; ++run) {
+    const float* w = operands.args(run).weight;
+    int nonzero = 0;
+    for (int i = 0; i < 3000; ++i) nonzero += (std::isfinite(w[i]) && w[i] != 0.0F) ? 1 : 0;
+    CHECK(nonzero > 2900);
+  }
+}
+
+TEST_CASE("operands without weights pass a null weight") {
+  const measure::KernelOperands operands(BufferSizes{16, 0, 0, 0, 16}, 4);
+  CHECK(operands.args(0).weight == nullptr);
+  CHECK(operands.args(3).weight == nullptr);
+}
