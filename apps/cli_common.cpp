@@ -1,7 +1,11 @@
 #include "cli_common.h"
 
+#include <strings.h>
+
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <iostream>
 
 namespace layoutopt::apps {
 
@@ -18,6 +22,14 @@ std::string with_commas(int64_t value) {
   std::string digits = std::to_string(value < 0 ? -value : value);
   for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");
   return (value < 0 ? "-" : "") + digits;
+}
+
+void warn_if_passive_openmp_wait() {
+  const char* policy = std::getenv("OMP_WAIT_POLICY");
+  if (policy == nullptr || strcasecmp(policy, "passive") != 0) return;
+  std::cerr << "warning: OMP_WAIT_POLICY=" << policy
+            << ": threads sleep between kernels and every step of a network pays a wake-up, so the "
+               "network latencies measured here are pessimistic (unset it for end-to-end timings)\n";
 }
 
 std::string si_units(double value) {

@@ -16,6 +16,7 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "scheduled_model.h"
 #include "layoutopt/kernels/network/compiled_network.h"
@@ -108,6 +109,7 @@ void bench(const BenchFlags& flags) {
   const graph::Graph& graph = scheduled.model.graph;
   const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
   const measure::ThreadScope scope(threads);
+  warn_if_passive_openmp_wait();
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
   const measure::Timing timing = measure::time_network(network, graph, measure::network_policy(threads, flags.min_seconds * 1e3));
   const measure::Summary& ms = timing.ms;

@@ -193,6 +193,7 @@ void optimize(const OptimizeFlags& flags) {
       {target, threads, measure::cost_policy(threads), paths.records, paths.transforms, flags.model.spec});
   const auto default_seconds = measure::default_config_seconds(tasks, records, target);
 
+  warn_if_passive_openmp_wait();
   measure::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = target, .costs = "measured"},
                                    measure::network_policy(threads, 300.0)};
   options.planner.solve.time_limit_seconds = 10;
