@@ -7,7 +7,9 @@ alternating rounds (layoutopt, ONNX Runtime, PyTorch, layoutopt, ...) so that lo
 other processes hits all of them alike; each run reports the median of its own timed runs
 (after warm-up, at least 10 runs and a minimum time), and the figure quoted per peer is the
 median of its per-round medians. Ratios are layoutopt / peer: below 1 means layoutopt is
-faster.
+faster. They are paired: each is the median over rounds of that round's ratio (the peers
+of a round run back to back), with the range over rounds, so slow drifts of a shared
+machine's speed, which move all peers of a round together, cancel out.
 
     bench/compare_peers.py [--models M ...] [--threads 2] [--rounds 3] [--budget quick]
                            [--out out/peers] [--replan] [--skip-layoutopt]
@@ -164,12 +166,23 @@ def ms(value):
     return "–" if value is None else f"{value:.2f}"
 
 
-def ratio(a, b):
-    return None if a is None or b is None else a / b
-
-
 def times(value):
     return "–" if value is None else f"{value:.3f}"
+
+
+def paired_ratios(rounds, model, peer):
+    """layoutopt / peer in each round where both ran, in round order."""
+    by_round = {}
+    for r in rounds:
+        if r["model"] == model and r["peer"] in ("layoutopt", peer):
+            by_round.setdefault(r["round"], {})[r["peer"]] = r["median_ms"]
+    return [t["layoutopt"] / t[peer] for _, t in sorted(by_round.items()) if "layoutopt" in t and peer in t]
+
+
+def paired_text(ratios):
+    if not ratios:
+        return "–"
+    return f"{statistics.median(ratios):.3f} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
 def write_reports(args, models, peers, rounds, summary, notes):
@@ -190,19 +203,23 @@ def write_reports(args, models, peers, rounds, summary, notes):
         + (" (busy: other processes competed for the cores, so the figures are unreliable)."
            if args.load_before > 0.5 else "."),
         "",
-        "| model | layoutopt graph-tuned ms | ONNX Runtime ms | PyTorch ms | layoutopt/ORT | layoutopt/PyTorch |",
+        "| model | layoutopt graph-tuned ms | ONNX Runtime ms | PyTorch ms | layoutopt/ORT (rounds) "
+        "| layoutopt/PyTorch (rounds) |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     rows = []
     for model in models:
         s = summary[model]
         lo, ort, pt = s.get("layoutopt"), s.get("onnxruntime"), s.get("pytorch")
-        rows.append([model, lo, ort, pt, ratio(lo, ort), ratio(lo, pt)])
-        lines.append(f"| {model} | {ms(lo)} | {ms(ort)} | {ms(pt)} | {times(ratio(lo, ort))} | {times(ratio(lo, pt))} |")
+        by_ort, by_pt = paired_ratios(rounds, model, "onnxruntime"), paired_ratios(rounds, model, "pytorch")
+        rows.append([model, lo, ort, pt, statistics.median(by_ort) if by_ort else None,
+                     statistics.median(by_pt) if by_pt else None])
+        lines.append(f"| {model} | {ms(lo)} | {ms(ort)} | {ms(pt)} | {paired_text(by_ort)} | {paired_text(by_pt)} |")
     peer_note = "Peers: " + "; ".join(f"{LABELS[p]} {versions.get(p, '')}".strip() for p in peers)
     if torch_modes:
         peer_note += "; PyTorch TorchScript mode: " + ", ".join(f"{m} {'/'.join(sorted(v))}" for m, v in torch_modes.items())
-    lines += ["", "Ratios below 1 mean layoutopt is faster.", peer_note + "."]
+    lines += ["", "Ratios below 1 mean layoutopt is faster; each is the median of the rounds' own ratios "
+              "(their range in parentheses).", peer_note + "."]
     lines += [f"Outputs of {model}: {note}." for model, note in notes.items() if note]
     if "layoutopt" not in peers:
         lines.append("layoutopt was skipped (--skip-layoutopt).")
