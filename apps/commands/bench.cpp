@@ -58,6 +58,20 @@ std::string transform_target(const std::string& detail) {
   return detail.substr(arrow + 2, detail.find(' ', arrow) - arrow - 2);
 }
 
+/// What a step's time is totalled under: its kind and, for kernels and fallbacks, the
+/// operator ("kernel conv2d" from kernel "layoutopt_conv2d_17", "fallback pad" from
+/// "reference pad"), so many small steps of one operator show up together.
+std::string step_group(const kernels::NetworkStep& step) {
+  std::string group = kernels::to_string(step.kind);
+  if (step.kind == kernels::StepKind::transform) return group;
+  std::string op = step.detail.substr(0, step.detail.find(' ', step.detail.rfind("reference ", 0) == 0 ? 10 : 0));
+  for (const std::string prefix : {"layoutopt_", "reference "})
+    if (op.rfind(prefix, 0) == 0) op.erase(0, prefix.size());
+  const size_t number = op.find_last_not_of("0123456789");
+  if (number != std::string::npos && number + 1 < op.size() && op[number] == '_') op.erase(number);
+  return group + " " + op;
+}
+
 /// Median time of each step over `runs` profiled runs, next to the plan's prediction for it;
 /// totals per step kind, then the slowest steps.
 void print_profile(kernels::CompiledNetwork& network, const ScheduledModel& scheduled, int runs) {
@@ -79,17 +93,18 @@ void print_profile(kernels::CompiledNetwork& network, const ScheduledModel& sche
   }
   std::map<std::string, std::array<double, 3>> by_kind;  // steps, measured, predicted
   for (size_t s = 0; s < steps.size(); ++s) {
-    auto& totals = by_kind[kernels::to_string(steps[s].kind)];
+    auto& totals = by_kind[step_group(steps[s])];
     totals[0] += 1;
     totals[1] += median[s];
     totals[2] += std::max(predicted[s], 0.0);
   }
   std::cout << "profile:    medians over " << runs << " profiled runs (whole run: median " << std::fixed
             << std::setprecision(3) << measure::summarize(run_ms).median << " ms)\n"
-            << "  kind       steps  measured ms  predicted ms\n";
+            << "  steps                     count  measured ms  predicted ms\n";
   for (const auto& [kind, totals] : by_kind)
-    std::cout << "  " << std::left << std::setw(10) << kind << std::right << std::setw(6) << totals[0] << std::fixed
-              << std::setprecision(3) << std::setw(13) << totals[1] << std::setw(14) << totals[2] << "\n";
+    std::cout << "  " << std::left << std::setw(24) << kind << std::right << std::setw(7) << std::setprecision(0)
+              << totals[0] << std::fixed << std::setprecision(3) << std::setw(13) << totals[1] << std::setw(14)
+              << totals[2] << "\n";
   std::vector<size_t> order(steps.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return median[a] > median[b]; });

@@ -144,6 +144,19 @@ TEST_CASE("a concat of one tensor is removed like an identity") {
   validate(g);
 }
 
+TEST_CASE("a pad of zero width is removed like an identity, a real pad stays") {
+  Graph g("pads");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId nothing = g.add_node("pad0", Pad{}, {x});
+  const ValueId real = g.add_node("pad1", Pad{Pads2d{0, 1, 0, 1}, 0.0F}, {nothing});
+  g.add_output(g.add_node("relu", Relu{}, {real}));
+  CHECK(remove_identities(g) == 1);
+  CHECK_FALSE(g.find_node("pad0").has_value());
+  CHECK(inputs_of(g, "pad1")[0] == x);
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{{1, 4, 6, 8}});
+  validate(g);
+}
+
 TEST_CASE("re-concatenations are chained onto the previous concat") {
   Graph g = torchvision_dense_block(4);
   const Shape block_shape = g.value(g.outputs()[0]).type.shape;

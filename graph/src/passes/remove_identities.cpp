@@ -6,6 +6,7 @@ namespace {
 
 bool is_identity(const Node& node) {
   if (std::holds_alternative<Identity>(node.op) || std::holds_alternative<Dropout>(node.op)) return true;
+  if (const auto* pad = std::get_if<Pad>(&node.op)) return pad->pads == Pads2d{};
   return std::holds_alternative<Concat>(node.op) && node.inputs.size() == 1;
 }
 

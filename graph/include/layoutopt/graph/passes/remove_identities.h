@@ -3,8 +3,9 @@
 
 namespace layoutopt::graph {
 
-/// Removes identity and dropout nodes (inference keeps every activation) and concats of a
-/// single tensor (torchvision's DenseNet starts every block with one), rewiring their
+/// Removes identity and dropout nodes (inference keeps every activation), concats of a
+/// single tensor (torchvision's DenseNet starts every block with one) and pads of zero
+/// width (its ONNX export puts one before every transition's pooling), rewiring their
 /// readers to the node's input. Returns how many were removed.
 int remove_identities(Graph& graph);
 
