@@ -54,6 +54,10 @@ class AttrReader {
       if (name == activation_name(a)) return a;
     fail(key, "none, relu or relu6");
   }
+  /// Absent in graphs written before the attribute existed: no activation.
+  Activation optional_activation(const char* key) const {
+    return attrs_.contains(key) ? activation(attrs_, key) : Activation::none;
+  }
   Epilogue epilogue() const {
     const json doc = get<json>("epilogue");
     return {.bias = require<bool>(doc, "bias", context_),
@@ -93,7 +97,10 @@ const std::map<std::string, OpReader>& op_readers() {
                        .epilogue = r.epilogue()};
        }},
       {"dense", [](const AttrReader& r) -> Op { return Dense{.epilogue = r.epilogue()}; }},
-      {"batch_norm", [](const AttrReader& r) -> Op { return BatchNorm{.epsilon = r.get<float>("epsilon")}; }},
+      {"batch_norm",
+       [](const AttrReader& r) -> Op {
+         return BatchNorm{.epsilon = r.get<float>("epsilon"), .activation = r.optional_activation("activation")};
+       }},
       {"relu", [](const AttrReader&) -> Op { return Relu{}; }},
       {"clip", [](const AttrReader& r) -> Op { return Clip{.min = r.get<float>("min"), .max = r.get<float>("max")}; }},
       {"sigmoid", [](const AttrReader&) -> Op { return Sigmoid{}; }},
@@ -124,7 +131,9 @@ json op_attributes_to_json(const Op& op) {
                     {"pads", pads(c.pads)},   {"groups", c.groups},       {"epilogue", epilogue(c.epilogue)}};
           },
           [](const Dense& d) -> json { return {{"epilogue", epilogue(d.epilogue)}}; },
-          [](const BatchNorm& b) -> json { return {{"epsilon", b.epsilon}}; },
+          [](const BatchNorm& b) -> json {
+            return {{"epsilon", b.epsilon}, {"activation", activation_name(b.activation)}};
+          },
           [](const Clip& c) -> json { return {{"min", c.min}, {"max", c.max}}; },
           [](const Concat& c) -> json { return {{"axis", c.axis}}; },
           [](const Pool2d& p) -> json {

@@ -6,15 +6,6 @@ namespace layoutopt::kernels {
 
 namespace {
 
-Activation lower_activation(graph::Activation activation) {
-  switch (activation) {
-    case graph::Activation::none: return Activation::None;
-    case graph::Activation::relu: return Activation::Relu;
-    case graph::Activation::relu6: return Activation::Relu6;
-  }
-  return Activation::None;
-}
-
 template <class Op>
 const Op& op_of(const graph::Graph& graph, graph::NodeId id) {
   const graph::Node& node = graph.node(id);
@@ -24,11 +15,25 @@ const Op& op_of(const graph::Graph& graph, graph::NodeId id) {
 
 }  // namespace
 
+Activation lower_activation(graph::Activation activation) {
+  switch (activation) {
+    case graph::Activation::none: return Activation::None;
+    case graph::Activation::relu: return Activation::Relu;
+    case graph::Activation::relu6: return Activation::Relu6;
+  }
+  return Activation::None;
+}
+
 Epilogue lower_epilogue(const graph::Epilogue& e) {
   return {.bias = e.bias,
           .activation = lower_activation(e.activation),
           .residual = e.residual,
           .post_residual_activation = lower_activation(e.post_activation)};
+}
+
+BatchNormDesc batch_norm_desc(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const auto& bn = op_of<graph::BatchNorm>(graph, id);
+  return {.tensor = tensor_desc(graph, graph.node(id).output, block), .activation = lower_activation(bn.activation)};
 }
 
 Conv2dDesc conv2d_desc(const graph::Graph& graph, graph::NodeId id) {

@@ -68,8 +68,8 @@ BlockedOp binary(const graph::Graph& graph, const graph::Node& node, int64_t blo
                     [=] { return Kernels{kernels::compile_elementwise_binary(desc, schedule)}; });
 }
 
-BlockedOp batch_norm(const graph::Graph& graph, const graph::Node& node, int64_t block) {
-  const kernels::BatchNormDesc desc{kernels::tensor_desc(graph, node.output, block)};
+BlockedOp batch_norm(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const kernels::BatchNormDesc desc = kernels::batch_norm_desc(graph, id, block);
   const kernels::ElementwiseSchedule schedule;
   return blocked_op("batch_norm", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
                     [=] { return Kernels{kernels::compile_batch_norm(desc, schedule)}; });
@@ -103,7 +103,7 @@ BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
         if constexpr (std::is_same_v<Op, graph::Pool2d>) return pool(graph, id, block);
         else if constexpr (std::is_same_v<Op, graph::GlobalAvgPool>) return global_pool(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Concat>) return concat(graph, node, block);
-        else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, node, block);
+        else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, id, block);
         else if constexpr (std::is_same_v<Op, graph::Add>) return binary(graph, node, block, kernels::BinaryOp::add);
         else if constexpr (std::is_same_v<Op, graph::Mul>) return binary(graph, node, block, kernels::BinaryOp::mul);
         else if constexpr (std::is_same_v<Op, graph::Relu>) return activation(out(), kernels::ActivationOp::relu);

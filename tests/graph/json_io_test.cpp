@@ -33,6 +33,16 @@ TEST_CASE("JSON round-trips seeded and explicit weights exactly") {
   CHECK(std::get<Conv2d>(loaded.node(*loaded.find_node("conv2")).op) == std::get<Conv2d>(g.node(1).op));
 }
 
+TEST_CASE("a batch norm's fused activation round-trips, and older documents default to none") {
+  Graph g("bn");
+  g.add_output(batch_norm(g, "bn", g.add_input("x", {{1, 4, 6, 6}})));
+  std::get<BatchNorm>(g.node(0).op).activation = Activation::relu6;
+  json document = to_json(g);
+  CHECK(std::get<BatchNorm>(graph_from_json(document).node(0).op) == BatchNorm{.activation = Activation::relu6});
+  for (json& node : document["nodes"]) node["attrs"].erase("activation");
+  CHECK(std::get<BatchNorm>(graph_from_json(document).node(0).op).activation == Activation::none);
+}
+
 TEST_CASE("files round-trip through save and load") {
   const Graph g = residual_block();
   const auto path = std::filesystem::temp_directory_path() / "layoutopt_json_io_test.json";

@@ -124,6 +124,33 @@ TEST_CASE("fusion keeps values other nodes or the graph still need") {
   CHECK(count_ops(g, "relu") == 1);
 }
 
+TEST_CASE("a batch norm after a concat keeps its node and takes the relu after it") {
+  Graph g("pre_activation");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId y = conv(g, "conv", x, 4, 1, 1, 0);
+  const ValueId both = g.add_node("concat", Concat{}, {x, y});
+  const ValueId bn = batch_norm(g, "bn", both);
+  const ValueId r = g.add_node("relu", Relu{}, {bn});
+  g.add_output(conv(g, "next", r, 4, 1, 1, 0));
+  const PipelineReport report = prepare_for_inference(g);
+  CHECK(report.batch_norms_folded == 0);  // a concat, not a conv, produces its input
+  CHECK(count_ops(g, "relu") == 0);
+  const Node& fused = g.node(*g.find_node("bn"));
+  CHECK(std::get<BatchNorm>(fused.op).activation == Activation::relu);
+  CHECK(inputs_of(g, "next")[0] == fused.output);
+  validate(g);
+}
+
+TEST_CASE("a batch norm whose result is also a graph output keeps its relu apart") {
+  Graph g("shared_bn");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId bn = batch_norm(g, "bn", x);
+  g.add_output(bn);
+  g.add_output(g.add_node("relu", Relu{}, {bn}));
+  CHECK(fuse_epilogues(g) == 0);
+  CHECK(std::get<BatchNorm>(g.node(*g.find_node("bn")).op).activation == Activation::none);
+}
+
 TEST_CASE("relu6 is recognised as an activation, other clips are not") {
   for (const auto& [clip, fused] : {std::pair{Clip{0.0f, 6.0f}, true}, std::pair{Clip{-1.0f, 1.0f}, false}}) {
     Graph g("clip");

@@ -122,6 +122,27 @@ TEST_CASE("batch norm folds to per-channel scale and shift in every block") {
   }
 }
 
+TEST_CASE("batch norm with a fused relu / relu6 clamps what the affine map gives") {
+  const std::vector<int64_t> shape{1, 32, 5, 7};
+  const HostTensor x = random_tensor(shape, 12, -8.0F, 8.0F);
+  const BatchNormCoefficients folded{std::vector<float>(32, 1.5F), std::vector<float>(32, 0.25F)};
+  for (const Activation activation : {Activation::Relu, Activation::Relu6}) {
+    const BatchNormDesc desc{tensor_of(shape, 16), activation};
+    const std::vector<float> in = to_layout(x, desc.tensor.layout());
+    std::vector<float> out = nan_buffer(desc.tensor.elements());
+    compile_batch_norm(desc, {})(
+        {.input = in.data(), .weight = folded.scale.data(), .bias = folded.shift.data(), .output = out.data()});
+    int clamped = 0;
+    for (size_t i = 0; i < in.size(); ++i) {
+      const double expected = apply_activation(activation, 1.5 * in[i] + 0.25);
+      CHECK(out[i] == doctest::Approx(expected).epsilon(1e-6));
+      clamped += (expected == 0.0 || expected == 6.0) ? 1 : 0;
+    }
+    CHECK(clamped > 100);  // the inputs reach both sides of every clamp
+    CHECK(desc.str() != BatchNormDesc{desc.tensor}.str());  // distinct kernels in the cache
+  }
+}
+
 TEST_CASE("add and mul of same-shaped tensors, including in place") {
   for (const auto& shape : kShapes) {
     const HostTensor a = random_tensor(shape, 7), b = random_tensor(shape, 8);

@@ -40,9 +40,15 @@ std::optional<Activation> as_activation(const Op& op) {
   return std::nullopt;
 }
 
-Epilogue& epilogue_of(Node& node) {
-  if (auto* conv = std::get_if<Conv2d>(&node.op)) return conv->epilogue;
-  return std::get<Dense>(node.op).epilogue;
+// Where a node keeps the activation applied to its result: before the residual add
+// (conv, dense, batch norm) or after it (conv only); null where the node has no such slot.
+Activation* activation_slot(Node& node, bool after_residual) {
+  if (auto* conv = std::get_if<Conv2d>(&node.op))
+    return after_residual ? &conv->epilogue.post_activation : &conv->epilogue.activation;
+  if (after_residual) return nullptr;
+  if (auto* dense = std::get_if<Dense>(&node.op)) return &dense->epilogue.activation;
+  if (auto* bn = std::get_if<BatchNorm>(&node.op)) return &bn->activation;
+  return nullptr;
 }
 
 class EpilogueFuser {
@@ -52,11 +58,10 @@ class EpilogueFuser {
 
   int run() {
     for (size_t n = 0; n < graph_.nodes().size(); ++n) {
-      const Op& op = graph_.node(static_cast<NodeId>(n)).op;
-      if (removed_[n] || !(std::holds_alternative<Conv2d>(op) || std::holds_alternative<Dense>(op))) continue;
       const auto id = static_cast<NodeId>(n);
-      if (epilogue_of(graph_.node(id)).activation == Activation::none) try_activation(id, false);
-      if (std::holds_alternative<Conv2d>(op) && try_residual(id)) try_activation(id, true);
+      if (removed_[n] || activation_slot(graph_.node(id), false) == nullptr) continue;
+      try_activation(id, false);
+      if (std::holds_alternative<Conv2d>(graph_.node(id).op) && try_residual(id)) try_activation(id, true);
     }
     if (absorbed_) graph_.remove_nodes(removed_);
     return absorbed_;
@@ -77,10 +82,9 @@ class EpilogueFuser {
     const auto reader = readers_.sole_reader(graph_.node(id).output, removed_);
     if (!reader) return;
     const auto activation = as_activation(graph_.node(*reader).op);
-    if (!activation) return;
-    Epilogue& epilogue = epilogue_of(graph_.node(id));
-    if (after_residual ? epilogue.post_activation != Activation::none : epilogue.activation != Activation::none) return;
-    (after_residual ? epilogue.post_activation : epilogue.activation) = *activation;
+    Activation* slot = activation_slot(graph_.node(id), after_residual);
+    if (!activation || *slot != Activation::none) return;
+    *slot = *activation;
     absorb(id, *reader);
   }
 

@@ -134,7 +134,7 @@ LoweredNode lower_global_pool(const NodeContext& c) {
 }
 
 LoweredNode lower_batch_norm(const NodeContext& c, const graph::BatchNorm& bn) {
-  const BatchNormDesc desc{tensor_desc(c.graph, c.node.output, common_block(c))};
+  const BatchNormDesc desc = batch_norm_desc(c.graph, c.id, common_block(c));
   BatchNormCoefficients folded = fold_batch_norm(c.parameter(1), c.parameter(2), c.parameter(3), c.parameter(4), bn.epsilon);
   return kernel_step(c, compile_batch_norm(desc, {}), c.constants.add(folded.scale), c.constants.add(folded.shift), false);
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "jit/epilogue_ir.h"
 #include "jit/kernel_cache.h"
 #include "jit/vector_ops.h"
 #include "layoutopt/kernels/error.h"
@@ -17,8 +18,10 @@ CompiledFunction build(const BatchNormDesc& desc, const ElementwiseSchedule& sch
   const ops::StreamShape shape = ops::channel_planes(desc.tensor);
   const std::vector<ops::ChannelOperand> operands{{module.weight(), ops::ChannelIndex::channel},
                                                   {module.bias(), ops::ChannelIndex::channel}};
-  ops::emit_stream(module, shape, schedule, operands, [](llvm::IRBuilder<>& builder, const ops::VectorSite& site) {
-    return jit::fused_multiply_add(builder, site.input, site.channel[0], site.channel[1]);
+  const Activation activation = desc.activation;
+  ops::emit_stream(module, shape, schedule, operands, [activation](llvm::IRBuilder<>& builder, const ops::VectorSite& site) {
+    return jit::emit_activation(builder, activation,
+                                jit::fused_multiply_add(builder, site.input, site.channel[0], site.channel[1]));
   });
   return ops::compile_operator(module, ops::stream_work_items(shape, schedule), {.weight = true, .bias = true});
 }
@@ -26,6 +29,11 @@ CompiledFunction build(const BatchNormDesc& desc, const ElementwiseSchedule& sch
 }  // namespace
 
 void BatchNormDesc::validate() const { tensor.validate("batch_norm", str()); }
+
+std::string BatchNormDesc::str() const {
+  const std::string base = "batch_norm_" + tensor.str();
+  return activation == Activation::None ? base : base + "_" + to_string(activation);
+}
 
 BatchNormCoefficients fold_batch_norm(std::span<const float> gamma, std::span<const float> beta,
                                       std::span<const float> mean, std::span<const float> variance, float epsilon) {

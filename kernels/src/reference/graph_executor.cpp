@@ -59,6 +59,15 @@ HostTensor run_dense(const graph::Graph& graph, NodeId id, NodeInputs in) {
   return out;
 }
 
+// Batch norm, then the activation fused into it (graph::BatchNorm::activation).
+HostTensor run_batch_norm(const graph::BatchNorm& bn, NodeInputs in) {
+  const auto param = [&](size_t i) { return in[i]->data.data(); };
+  HostTensor out = batch_norm(*in[0], param(1), param(2), param(3), param(4), bn.epsilon);
+  const Activation activation = lower_activation(bn.activation);
+  for (float& value : out.data) value = static_cast<float>(apply_activation(activation, value));
+  return out;
+}
+
 }  // namespace
 
 HostTensor run_node(const graph::Graph& graph, NodeId id, std::span<const HostTensor* const> inputs) {
@@ -68,14 +77,11 @@ HostTensor run_node(const graph::Graph& graph, NodeId id, std::span<const HostTe
                       std::to_string(inputs.size()));
   const graph::Shape& out_shape = graph.value(node.output).type.shape;
   auto in = [&](size_t i) -> const HostTensor& { return *inputs[i]; };
-  auto param = [&](size_t i) { return inputs[i]->data.data(); };
   return std::visit(
       graph::Overloaded{
           [&](const graph::Conv2d&) { return run_conv(graph, id, inputs); },
           [&](const graph::Dense&) { return run_dense(graph, id, inputs); },
-          [&](const graph::BatchNorm& bn) {
-            return batch_norm(in(0), param(1), param(2), param(3), param(4), bn.epsilon);
-          },
+          [&](const graph::BatchNorm& bn) { return run_batch_norm(bn, inputs); },
           [&](const graph::Relu&) { return unary(UnaryOp::relu, in(0)); },
           [&](const graph::Sigmoid&) { return unary(UnaryOp::sigmoid, in(0)); },
           [&](const graph::Clip& c) { return clip(in(0), c.min, c.max); },

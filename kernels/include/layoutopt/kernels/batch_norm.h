@@ -1,6 +1,7 @@
 #pragma once
-// Inference batch norm on an NCHW[x]c tensor as a per-channel affine map
-//   out = in * scale[c] + shift[c],
+// Inference batch norm on an NCHW[x]c tensor as a per-channel affine map, optionally
+// followed by a fused activation,
+//   out = activation(in * scale[c] + shift[c]),
 // with scale and shift folded from (gamma, beta, mean, variance, epsilon) once, when the
 // plan is compiled (fold_batch_norm). Usually batch norm is folded into the preceding conv's
 // weights; this operator covers the cases where it cannot be (e.g. after a concat).
@@ -11,6 +12,7 @@
 
 #include "layoutopt/kernels/config_space.h"
 #include "layoutopt/kernels/elementwise_schedule.h"
+#include "layoutopt/kernels/epilogue.h"
 #include "layoutopt/kernels/kernel.h"
 #include "layoutopt/kernels/tensor_desc.h"
 #include "layoutopt/layout/layout.h"
@@ -19,10 +21,11 @@ namespace layoutopt::kernels {
 
 struct BatchNormDesc {
   TensorDesc tensor;  ///< input and output
+  Activation activation = Activation::None;
 
   /// Throws KernelError for an invalid tensor.
   void validate() const;
-  [[nodiscard]] std::string str() const { return "batch_norm_" + tensor.str(); }
+  [[nodiscard]] std::string str() const;
   bool operator==(const BatchNormDesc&) const = default;
 };
 
