@@ -15,6 +15,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <string>
+#include <string_view>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -62,14 +64,20 @@ std::string transform_target(const std::string& detail) {
 /// operator ("kernel conv2d" from kernel "layoutopt_conv2d_17", "fallback pad" from
 /// "reference pad"), so many small steps of one operator show up together.
 std::string step_group(const kernels::NetworkStep& step) {
-  std::string group = kernels::to_string(step.kind);
-  if (step.kind == kernels::StepKind::transform) return group;
-  std::string op = step.detail.substr(0, step.detail.find(' ', step.detail.rfind("reference ", 0) == 0 ? 10 : 0));
-  for (const std::string prefix : {"layoutopt_", "reference "})
-    if (op.rfind(prefix, 0) == 0) op.erase(0, prefix.size());
-  const size_t number = op.find_last_not_of("0123456789");
-  if (number != std::string::npos && number + 1 < op.size() && op[number] == '_') op.erase(number);
-  return group + " " + op;
+  const std::string kind = kernels::to_string(step.kind);
+  if (step.kind == kernels::StepKind::transform) return kind;
+  const std::string_view fallback_prefix = "reference ", kernel_prefix = "layoutopt_";
+  std::string_view op = step.detail;
+  if (op.starts_with(fallback_prefix)) {
+    op.remove_prefix(fallback_prefix.size());  // "reference pad"
+  } else {
+    op = op.substr(0, op.find(' '));  // "layoutopt_concat_103 x2": the symbol, then the inputs
+    if (op.starts_with(kernel_prefix)) op.remove_prefix(kernel_prefix.size());
+    const size_t underscore = op.find_last_not_of("0123456789");
+    if (underscore != std::string_view::npos && underscore + 1 < op.size() && op[underscore] == '_')
+      op = op.substr(0, underscore);  // the symbol's serial number
+  }
+  return kind + " " + std::string(op);
 }
 
 /// Median time of each step over `runs` profiled runs, next to the plan's prediction for it;
