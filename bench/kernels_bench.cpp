@@ -8,7 +8,8 @@
 // Each benchmark is one layer; every iteration times a block of runs (>= 2 ms) of ours and
 // then the same number of oneDNN's; the Time column is one block of ours. Counters (medians
 // over repetitions in the *_median rows): ours_us, onednn_us per run,
-//   ours_GFLOPS, onednn_GFLOPS, ratio = ours / oneDNN, compile_ms of the chosen kernel, schedules = how many the sweep compiled and timed.
+//   ours_GFLOPS, onednn_GFLOPS, ratio = ours / oneDNN, compile_ms of the chosen kernel,
+//   schedules = how many the sweep compiled and timed.
 // Both sides fuse bias + relu. A summary table of the medians is printed at the end, with
 // each layer's share of the FMA peak that `layoutopt cpu` measures (same threads).
 
