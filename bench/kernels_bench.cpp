@@ -2,14 +2,18 @@
 // sweep over the schedule space) against oneDNN (blocked formats via format_tag::any, weights
 // reordered ahead of time, same OpenMP thread count), side by side in one run.
 //
-//   build-kernels/bench/bench_kernels                          # all layers, 5 repetitions
-//   build-kernels/bench/bench_kernels --benchmark_filter=resnet50
+//   build/bench/bench_kernels                          # all layers, 5 repetitions
+//   build/bench/bench_kernels --benchmark_filter=resnet50
 //
-// Each benchmark is one layer; every iteration times a block of runs (>= 2 ms) of ours and
-// then the same number of oneDNN's; the Time column is one block of ours. Counters (medians
-// over repetitions in the *_median rows): ours_us, onednn_us per run,
-//   ours_GFLOPS, onednn_GFLOPS, ratio = ours / oneDNN, compile_ms of the chosen kernel,
-//   schedules = how many the sweep compiled and timed.
+// Each benchmark is one layer. Every iteration times a block of runs (>= 2 ms) of ours and
+// the same number of oneDNN's, in alternating order; the Time column is one block of ours.
+// Counters, per repetition (the *_median rows take their median over repetitions):
+//   ours_us, onednn_us      median per-run time over the repetition's blocks
+//   ours_GFLOPS, onednn_GFLOPS  the same as throughput
+//   ratio                   ours' speed / oneDNN's: median over iterations of each
+//                           iteration's own pair of blocks
+//   compile_ms              compile time of the chosen kernel
+//   schedules               how many schedules the sweep compiled and timed
 // Both sides fuse bias + relu. A summary table of the medians is printed at the end, with
 // each layer's share of the FMA peak that `layoutopt cpu` measures (same threads).
 
@@ -157,6 +161,12 @@ double seconds_of(const Run& run, int repeats) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
+double median(std::vector<double> values) {
+  const auto middle = values.begin() + static_cast<long>(values.size() / 2);
+  std::nth_element(values.begin(), middle, values.end());
+  return *middle;
+}
+
 // Fastest of at least `min_runs` runs within a time budget (one warm-up run first). The sweep
 // ranks schedules by their best case: on a shared machine that is the least noisy statistic;
 // the benchmark proper then reports medians.
@@ -267,8 +277,8 @@ Choice sweep(const std::vector<Schedule>& schedules, const Compile& compile, con
   return *best;
 }
 
-constexpr double kScreenSecondsPerSchedule = 0.004;  // first stage: a quick screen
-constexpr size_t kFinalists = 4;                     // tiles the second stage re-times
+constexpr double kScreenSecondsPerSchedule = 0.006;  // first stage: a quick screen
+constexpr size_t kFinalists = 8;                     // tiles the second stage re-times
 constexpr int kFinalBlocks = 7;                      // timed blocks per second-stage schedule
 
 // Per-run time as the benchmark measures it: the median over blocks of back-to-back runs
@@ -280,13 +290,12 @@ double median_block_seconds(const Run& run, double one_run_seconds) {
   run();
   std::vector<double> blocks;
   for (int i = 0; i < kFinalBlocks; ++i) blocks.push_back(seconds_of(run, block) / block);
-  std::nth_element(blocks.begin(), blocks.begin() + kFinalBlocks / 2, blocks.end());
-  return blocks[kFinalBlocks / 2];
+  return median(blocks);
 }
 
 // Two stages, all before (and outside) the timed benchmark loop:
 //  1. screen every candidate tile/block (conv2d_candidates, oc_inner off) with a short timing
-//     (fastest of 2 runs after a warm-up): cheap enough to cover ~50-200 points per layer;
+//     (fastest of >= 3 runs after a warm-up): cheap enough to cover ~50-200 points per layer;
 //  2. re-time the best few of them, each with both work-item orders (oc_inner), by the
 //     benchmark's own statistic, so the winner is not a lucky screen sample; the order
 //     interacts little with the tile, so it is only tried on the finalists.
@@ -296,7 +305,7 @@ Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedu
   std::vector<std::pair<double, size_t>> screened;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Kernel kernel = compile(candidates[i]);
-    screened.emplace_back(fastest_seconds([&] { kernel(args); }, kScreenSecondsPerSchedule, 2), i);
+    screened.emplace_back(fastest_seconds([&] { kernel(args); }, kScreenSecondsPerSchedule, 3), i);
   }
   std::sort(screened.begin(), screened.end());
   std::unique_ptr<Choice> best;
@@ -420,27 +429,32 @@ LayerState& state_of(const Layer& layer) {
   return *slot;
 }
 
+// Each iteration times one block of ours and one of oneDNN's, in alternating order (neither
+// side always runs on the caches the other left), and keeps their ratio: on a shared host a
+// burst of noise then spoils one pair, not the comparison, and the median pair ratio ignores it.
 void bench_layer(benchmark::State& state, const Layer& layer) {
   LayerState& s = state_of(layer);
   const KernelArgs args = s.tensors.args();
   const auto ours = [&] { s.ours.kernel(args); };
   const auto theirs = [&] { s.onednn.run(); };
   const int block = std::max(1, static_cast<int>(kBlockSeconds / s.ours.seconds));
-  double ours_seconds = 0.0, onednn_seconds = 0.0;
+  std::vector<double> ours_blocks, onednn_blocks, pair_ratios;
   for (auto _ : state) {
+    const bool ours_first = pair_ratios.size() % 2 == 0;
+    const double before = ours_first ? 0.0 : seconds_of(theirs, block);
     const double mine = seconds_of(ours, block);
-    onednn_seconds += seconds_of(theirs, block);
-    ours_seconds += mine;
+    const double other = ours_first ? seconds_of(theirs, block) : before;
+    ours_blocks.push_back(mine);
+    onednn_blocks.push_back(other);
+    pair_ratios.push_back(other / mine);
     state.SetIterationTime(mine);
   }
-  const auto runs = static_cast<double>(state.iterations() * block);
-  const double flops = layer.desc.flops() * runs;
-  state.counters["ours_us"] = ours_seconds / runs * 1e6;
-  state.counters["onednn_us"] = onednn_seconds / runs * 1e6;
-  const double ours_gflops = flops / ours_seconds * 1e-9, onednn_gflops = flops / onednn_seconds * 1e-9;
-  state.counters["ours_GFLOPS"] = ours_gflops;
-  state.counters["onednn_GFLOPS"] = onednn_gflops;
-  state.counters["ratio"] = ours_gflops / onednn_gflops;
+  const double ours_seconds = median(ours_blocks) / block, onednn_seconds = median(onednn_blocks) / block;
+  state.counters["ours_us"] = ours_seconds * 1e6;
+  state.counters["onednn_us"] = onednn_seconds * 1e6;
+  state.counters["ours_GFLOPS"] = layer.desc.flops() / ours_seconds * 1e-9;
+  state.counters["onednn_GFLOPS"] = layer.desc.flops() / onednn_seconds * 1e-9;
+  state.counters["ratio"] = median(pair_ratios);
   state.counters["compile_ms"] = s.ours.kernel.compile_ms();
   state.counters["schedules"] = static_cast<double>(s.schedules);
   state.SetLabel(s.ours.schedule + " | " + s.onednn.implementation());
