@@ -31,6 +31,26 @@ inline ValueId batch_norm(Graph& g, const std::string& name, ValueId x) {
 }
 
 /// A resnet basic block: conv-bn-relu-conv-bn + identity, relu; then a dropout and a dense head.
+// Torchvision's Inception-v3 pattern and its conv twin: explicit zero pads read by an
+// average pool without padding of its own and by a conv, next to pads that must stay (a
+// non-zero value, a max pool reader, two readers).
+inline Graph explicit_pads() {
+  Graph g("explicit_pads");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId to_avg = g.add_node("pad_avg", Pad{Pads2d{1, 1, 1, 1}, 0.0F}, {x});
+  g.add_output(g.add_node("avg", Pool2d{.kind = PoolKind::avg, .kernel = {3, 3}, .stride = {1, 1}}, {to_avg}));
+  const ValueId to_conv = g.add_node("pad_conv", Pad{Pads2d{0, 1, 2, 1}, 0.0F}, {x});
+  g.add_output(conv(g, "conv", to_conv, 4, 3, 1, 1));
+  const ValueId ones = g.add_node("pad_ones", Pad{Pads2d{1, 1, 1, 1}, 1.0F}, {x});
+  g.add_output(g.add_node("avg_ones", Pool2d{.kind = PoolKind::avg, .kernel = {3, 3}, .stride = {1, 1}}, {ones}));
+  const ValueId to_max = g.add_node("pad_max", Pad{Pads2d{1, 1, 1, 1}, 0.0F}, {x});
+  g.add_output(g.add_node("max", Pool2d{.kind = PoolKind::max, .kernel = {3, 3}, .stride = {1, 1}}, {to_max}));
+  const ValueId shared = g.add_node("pad_shared", Pad{Pads2d{1, 1, 1, 1}, 0.0F}, {x});
+  g.add_output(g.add_node("avg_shared", Pool2d{.kind = PoolKind::avg, .kernel = {3, 3}, .stride = {1, 1}}, {shared}));
+  g.add_output(g.add_node("relu_shared", Relu{}, {shared}));
+  return g;
+}
+
 inline Graph residual_block() {
   Graph g("residual_block");
   const ValueId x = g.add_input("data", {{1, 8, 10, 10}});

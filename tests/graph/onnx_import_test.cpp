@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <onnx/onnx_pb.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "layoutopt/graph/error.h"
+#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/statistics.h"
 #include "layoutopt/graph/validate.h"
 
@@ -435,4 +437,15 @@ TEST_CASE("corrupted real files import or fail with GraphError, never anything e
     }
   }
   CHECK(rejected > 0);
+}
+
+TEST_CASE("torchvision's inception-v3 export keeps no pad node after the inference passes") {
+  Graph g = import::import_onnx(kData / "inception-v3.onnx").graph;
+  const auto pads = [&] {
+    return std::count_if(g.nodes().begin(), g.nodes().end(),
+                         [](const Node& node) { return std::holds_alternative<Pad>(node.op); });
+  };
+  CHECK(pads() == 9);  // one before each 3x3 average pool of the Mixed blocks
+  CHECK(prepare_for_inference(g).pads_folded == 9);
+  CHECK(pads() == 0);
 }

@@ -5,6 +5,7 @@
 #include "graph_fixtures.h"
 #include "layoutopt/graph/passes/chain_concats.h"
 #include "layoutopt/graph/passes/fold_batch_norm.h"
+#include "layoutopt/graph/passes/fold_pads.h"
 #include "layoutopt/graph/passes/fuse_epilogues.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/passes/remove_identities.h"
@@ -182,6 +183,37 @@ TEST_CASE("a pad of zero width is removed like an identity, a real pad stays") {
   CHECK(inputs_of(g, "pad1")[0] == x);
   CHECK(g.value(g.outputs()[0]).type.shape == Shape{{1, 4, 6, 8}});
   validate(g);
+}
+
+TEST_CASE("zero pads fold into the conv or average pool that reads them alone") {
+  Graph g = explicit_pads();
+  std::vector<Shape> shapes;
+  for (ValueId output : g.outputs()) shapes.push_back(g.value(output).type.shape);
+  CHECK(fold_pads(g) == 2);
+  CHECK_FALSE(g.find_node("pad_avg").has_value());
+  CHECK_FALSE(g.find_node("pad_conv").has_value());
+  const ValueId x = g.inputs()[0];
+  const auto& avg = std::get<Pool2d>(g.node(*g.find_node("avg")).op);
+  CHECK(avg.pads == Pads2d{1, 1, 1, 1});
+  CHECK(avg.count_include_pad);
+  CHECK(inputs_of(g, "avg")[0] == x);
+  CHECK(std::get<Conv2d>(g.node(*g.find_node("conv")).op).pads == Pads2d{1, 2, 3, 2});
+  CHECK(inputs_of(g, "conv")[0] == x);
+  for (const char* kept : {"pad_ones", "pad_max", "pad_shared"}) CHECK(g.find_node(kept).has_value());
+  validate(g);
+  for (size_t o = 0; o < shapes.size(); ++o) CHECK(g.value(g.outputs()[o]).type.shape == shapes[o]);
+}
+
+TEST_CASE("a pad before a pool that pads or rounds up itself stays") {
+  Graph g("pool_pads");
+  const ValueId x = g.add_input("x", {{1, 4, 7, 7}});
+  const ValueId a = g.add_node("pad_a", Pad{Pads2d{1, 1, 1, 1}, 0.0F}, {x});
+  g.add_output(g.add_node("padded", Pool2d{.kind = PoolKind::avg, .kernel = {3, 3}, .stride = {1, 1},
+                                           .pads = {1, 1, 1, 1}}, {a}));
+  const ValueId b = g.add_node("pad_b", Pad{Pads2d{1, 1, 1, 1}, 0.0F}, {x});
+  g.add_output(g.add_node("ceil", Pool2d{.kind = PoolKind::avg, .kernel = {3, 3}, .stride = {2, 2},
+                                         .ceil_mode = true}, {b}));
+  CHECK(fold_pads(g) == 0);
 }
 
 TEST_CASE("re-concatenations are chained onto the previous concat") {

@@ -48,6 +48,10 @@ TEST_CASE("batch-norm folding and epilogue fusion keep the residual block's outp
   check_passes_preserve_outputs(graph::testing::residual_block());
 }
 
+TEST_CASE("folding zero pads into convs and average pools keeps the outputs") {
+  check_passes_preserve_outputs(graph::testing::explicit_pads());
+}
+
 TEST_CASE("inference passes keep zoo networks' outputs") {
   for (const char* name : {"resnet-18", "mobilenet-v2", "squeezenet-1.1", "densenet-121"}) {
     CAPTURE(name);

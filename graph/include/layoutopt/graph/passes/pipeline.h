@@ -7,14 +7,15 @@ namespace layoutopt::graph {
 
 struct PipelineReport {
   int identities_removed = 0;
+  int pads_folded = 0;
   int batch_norms_folded = 0;
   int epilogue_nodes_fused = 0;
   int concats_chained = 0;
   [[nodiscard]] std::string summary() const;
 };
 
-/// The inference preparation every later step expects: remove identities, chain
-/// re-concatenations, fold batch norms, fuse epilogues, then validate.
+/// The inference preparation every later step expects: remove identities, fold pads into
+/// their readers, chain re-concatenations, fold batch norms, fuse epilogues, then validate.
 PipelineReport prepare_for_inference(Graph& graph);
 
 }  // namespace layoutopt::graph
