@@ -48,7 +48,8 @@ std::string megabytes(int64_t bytes) {
 
 void print_compile(const kernels::CompileSummary& s) {
   std::cout << "compiled:   " << s.kernels << " kernels, " << s.transforms << " transforms, " << s.fallbacks
-            << " reference fallbacks, " << s.views << " views, " << s.in_place << " in place; arena "
+            << " reference fallbacks, " << s.views << " views, " << s.in_place << " in place, "
+            << s.concat_inputs_placed << " concat inputs placed; arena "
             << megabytes(s.arena_bytes) << " (" << megabytes(s.tensor_bytes) << " without reuse), weights "
             << megabytes(s.constant_bytes) << "; " << std::setprecision(0) << std::fixed << s.kernel_compile_ms
             << " ms JIT, " << std::setprecision(2) << s.seconds << " s in all\n";

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/reference/tensor_ops.h"
 #include "op_check.h"
@@ -70,5 +72,29 @@ TEST_CASE("concat layouts, kernels per input and invalid descs") {
   CHECK_THROWS_WITH_AS(concat_layouts({{}, 16}), doctest::Contains("no inputs"), KernelError);
   const float* one = nullptr;
   CHECK_THROWS_WITH_AS(run_concat(kernels, std::span<const float* const>(&one, 1), nullptr),
-                       doctest::Contains("1 inputs for 2 copy kernels"), KernelError);
+                       doctest::Contains("for 2 copy kernels"), KernelError);
+}
+
+TEST_CASE("inputs already at their slice of the output are not copied") {
+  const ConcatDesc desc{{{1, 32, 5, 7, 16}, {1, 16, 5, 7, 8}, {1, 48, 5, 7, 16}}, 16};
+  CHECK(concat_slice_offsets(desc) == std::vector<int64_t>{0, -1, (32 + 16) * 5 * 7});  // input 1: another block
+  CHECK(concat_slice_offsets({{{2, 32, 5, 7, 16}, {2, 16, 5, 7, 16}}, 16}) == std::vector<int64_t>{-1, -1});  // batch 2
+  std::vector<HostTensor> inputs;
+  std::vector<std::vector<float>> blocked;
+  for (size_t i = 0; i < desc.inputs.size(); ++i) {
+    inputs.push_back(random_tensor(desc.inputs[i].shape(), static_cast<unsigned>(40 + i)));
+    blocked.push_back(to_layout(inputs.back(), desc.inputs[i].layout()));
+  }
+  const TensorDesc out = desc.output();
+  const std::vector<int64_t> offsets = concat_slice_offsets(desc);
+  // Input 2 was written into the output by its producer; the NaNs everywhere else show
+  // that inputs 0 and 1, which live elsewhere, are still copied.
+  std::vector<float> output = nan_buffer(out.elements());
+  std::copy(blocked[2].begin(), blocked[2].end(), output.begin() + offsets[2]);
+  const std::vector<const float*> pointers{blocked[0].data(), blocked[1].data(), output.data() + offsets[2]};
+  run_concat(compile_concat(desc), pointers, output.data(), offsets);
+  check_exact(reference::concat({&inputs[0], &inputs[1], &inputs[2]}, 1), from_layout(output, out.shape(), out.layout()),
+              desc.str());
+  const std::vector<int64_t> too_few{0};
+  CHECK_THROWS_AS(run_concat(compile_concat(desc), pointers, output.data(), too_few), KernelError);
 }

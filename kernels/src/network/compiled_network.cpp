@@ -59,12 +59,13 @@ CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const Networ
   for (size_t s = 0; s < lifetimes.size(); ++s) buffers[s] = {0, lifetimes[s].first, lifetimes[s].last};
   for (const network::Slot& slot : program.slots) {
     int64_t& bytes = buffers[static_cast<size_t>(slot.storage)].bytes;
-    bytes = std::max(bytes, slot.floats * int64_t{sizeof(float)});
+    bytes = std::max(bytes, (slot.offset + slot.floats) * int64_t{sizeof(float)});
   }
   const network::ArenaPlan plan = network::plan_arena(buffers, kAlignment);
   impl->arena.emplace(static_cast<size_t>(plan.bytes) / sizeof(float));
   for (const network::Slot& slot : program.slots)
-    impl->addresses.push_back(impl->arena->data() + plan.offsets[static_cast<size_t>(slot.storage)] / int64_t{sizeof(float)});
+    impl->addresses.push_back(impl->arena->data() + plan.offsets[static_cast<size_t>(slot.storage)] / int64_t{sizeof(float)} +
+                              slot.offset);
 
   CompileSummary& summary = impl->summary;
   for (const network::Step& step : program.steps) {
@@ -76,6 +77,7 @@ CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const Networ
   for (const network::BufferLifetime& buffer : buffers) summary.tensor_bytes += buffer.bytes;
   summary.views = program.views;
   summary.in_place = program.in_place;
+  summary.concat_inputs_placed = program.placed_in_slices;
   summary.arena_bytes = plan.bytes;
   summary.constant_bytes = program.constant_bytes;
   for (const auto& [kernel, ms] : program.compile_ms) summary.kernel_compile_ms += ms;

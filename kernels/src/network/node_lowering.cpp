@@ -168,12 +168,12 @@ LoweredNode lower_concat(const NodeContext& c) {
   double compile_ms = 0;
   for (const Kernel& kernel : kernels) compile_ms += kernel.compile_ms();
   LoweredNode lowered{StepKind::kernel, kernels.front().name() + " x" + std::to_string(kernels.size()), {}, -1, 0,
-                      compile_ms};
-  lowered.run = [kernels, reads, out](const SlotAddresses& a) {
+                      compile_ms, concat_slice_offsets(desc)};
+  lowered.run = [kernels, reads, out, offsets = lowered.slice_offsets](const SlotAddresses& a) {
     std::vector<const float*> inputs;
     inputs.reserve(reads.size());
     for (SlotId read : reads) inputs.push_back(a[read]);
-    run_concat(kernels, inputs, a[out]);
+    run_concat(kernels, inputs, a[out], offsets);
   };
   return lowered;
 }

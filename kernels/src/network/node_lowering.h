@@ -26,6 +26,7 @@ struct LoweredNode {
   int in_place_operand = -1;  ///< see Step::in_place_operand
   int64_t constant_bytes = 0;  ///< constants kept outside the pool (reference fallbacks)
   double compile_ms = 0;       ///< JIT time of the node's kernels
+  std::vector<int64_t> slice_offsets;  ///< see Step::slice_offsets
 };
 
 /// Throws KernelError naming the node when the schedule does not fit it. Constants the

@@ -26,6 +26,7 @@ struct Slot {
   layout::Layout layout;
   StorageId storage = -1;
   int64_t floats = 0;
+  int64_t offset = 0;  ///< floats from the start of its storage (a concat input placed in its slice)
 };
 
 /// Address of every slot, by SlotId, once the arena exists.
@@ -40,6 +41,10 @@ struct Step {
   /// Index into `reads` of an operand the kernel may overwrite with its output (a residual);
   /// -1 when the output must have memory of its own.
   int in_place_operand = -1;
+  /// Per read, where a step that copies its reads into its output (concat) wants that read
+  /// placed in the output's storage, in floats from the output's start; -1 where it cannot
+  /// be placed. Empty for every other step.
+  std::vector<int64_t> slice_offsets;
 };
 
 struct Program {
@@ -50,6 +55,7 @@ struct Program {
   std::vector<SlotId> outputs;  ///< per graph output, canonical layout
   size_t views = 0;
   size_t in_place = 0;
+  size_t placed_in_slices = 0;  ///< concat inputs written straight into their concat's output
   int64_t constant_bytes = 0;
   std::unique_ptr<ConstantPool> constants = std::make_unique<ConstantPool>();  ///< read by the steps
   std::map<std::string, double> compile_ms;  ///< JIT time per distinct kernel

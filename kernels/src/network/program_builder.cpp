@@ -29,6 +29,7 @@ class ProgramBuilder {
     for (ValueId output : graph_.outputs())
       program_.outputs.push_back(read(output, layout::canonical_data_layout(shape_of(output).size())));
     share_in_place_storage();
+    place_concat_inputs();
     program_.views += layout_views_.size();
     program_.constant_bytes += program_.constants->bytes();
     return std::move(program_);
@@ -119,7 +120,7 @@ class ProgramBuilder {
     }
     produce(node.output, schedule.output);
     program_.steps.push_back({{node.name, lowered.kind, lowered.detail}, operands.reads, operands.write,
-                              std::move(lowered.run), lowered.in_place_operand});
+                              std::move(lowered.run), lowered.in_place_operand, std::move(lowered.slice_offsets)});
   }
 
   /// Lets a step write over its residual operand's storage when no later step reads that
@@ -138,8 +139,44 @@ class ProgramBuilder {
       for (Slot& other : program_.slots)
         if (other.storage == output) other.storage = operand;
       lifetime[static_cast<size_t>(operand)].last = lifetime[static_cast<size_t>(output)].last;
+      written_in_place_.insert(operand);
       ++program_.in_place;
     }
+  }
+
+  /// Lets the producers of a concat's inputs write straight into the concat's output, so
+  /// the concat copies nothing (see concat_slice_offsets: batch 1, the output's block). An
+  /// input's storage moves into the output's at the input's slice offset when it holds that
+  /// input alone (with same-memory views of it). Chained concats nest: the previous concat's
+  /// storage, holding its own inputs already, moves whole into the next one's. Storages a
+  /// step writes over in place, graph inputs and graph outputs keep their memory.
+  void place_concat_inputs() {
+    for (const Step& step : program_.steps) {
+      if (step.slice_offsets.empty()) continue;
+      const StorageId output = storage(step.write);
+      if (pinned(output) || written_in_place_.contains(output)) continue;
+      for (size_t r = 0; r < step.reads.size(); ++r) {
+        if (step.slice_offsets[r] < 0 || !movable_into(step, r, output)) continue;
+        const StorageId input = storage(step.reads[r]);
+        for (Slot& other : program_.slots) {
+          if (other.storage != input) continue;
+          other.storage = output;
+          other.offset += step.slice_offsets[r];
+        }
+        ++program_.placed_in_slices;
+      }
+    }
+  }
+
+  bool movable_into(const Step& step, size_t r, StorageId output) const {
+    const Slot& read = slot(step.reads[r]);
+    if (read.storage == output || read.offset != 0 || pinned(read.storage) || written_in_place_.contains(read.storage))
+      return false;
+    for (size_t other = 0; other < step.reads.size(); ++other)
+      if (other != r && storage(step.reads[other]) == read.storage) return false;  // concat(x, x)
+    for (const Slot& other : program_.slots)
+      if (other.storage == read.storage && other.offset + other.floats > read.floats) return false;  // holds more
+    return true;
   }
 
   /// Whether `step` reads `storage` through an operand other than its in-place one.
@@ -166,6 +203,7 @@ class ProgramBuilder {
   std::vector<SlotId> produced_;                                    // by value
   std::map<std::pair<ValueId, std::string>, SlotId> transformed_;  // (value, layout) -> slot
   std::set<std::pair<ValueId, std::string>> layout_views_;  // layout changes that move no data
+  std::set<StorageId> written_in_place_;  // storages a step overwrites with its output
 };
 
 }  // namespace

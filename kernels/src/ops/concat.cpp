@@ -63,11 +63,28 @@ std::vector<Kernel> compile_concat(const ConcatDesc& desc) {
   return kernels;
 }
 
-void run_concat(const std::vector<Kernel>& kernels, std::span<const float* const> inputs, float* output) {
-  if (inputs.size() != kernels.size())
-    throw KernelError("run_concat: " + std::to_string(inputs.size()) + " inputs for " + std::to_string(kernels.size()) +
+std::vector<int64_t> concat_slice_offsets(const ConcatDesc& desc) {
+  desc.validate();
+  std::vector<int64_t> offsets;
+  int64_t channel = 0;
+  for (const TensorDesc& in : desc.inputs) {
+    const bool contiguous = in.batch == 1 && in.block == desc.out_block;
+    offsets.push_back(contiguous ? channel * in.height * in.width : -1);
+    channel += in.channels;
+  }
+  return offsets;
+}
+
+void run_concat(const std::vector<Kernel>& kernels, std::span<const float* const> inputs, float* output,
+                std::span<const int64_t> slice_offsets) {
+  if (inputs.size() != kernels.size() || (!slice_offsets.empty() && slice_offsets.size() != kernels.size()))
+    throw KernelError("run_concat: " + std::to_string(inputs.size()) + " inputs and " +
+                      std::to_string(slice_offsets.size()) + " slice offsets for " + std::to_string(kernels.size()) +
                       " copy kernels");
-  for (size_t i = 0; i < kernels.size(); ++i) kernels[i]({.input = inputs[i], .output = output});
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const bool in_place = !slice_offsets.empty() && slice_offsets[i] >= 0 && inputs[i] == output + slice_offsets[i];
+    if (!in_place) kernels[i]({.input = inputs[i], .output = output});
+  }
 }
 
 }  // namespace layoutopt::kernels

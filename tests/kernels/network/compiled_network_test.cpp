@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 
+#include "../../graph/graph_fixtures.h"
 #include "../op_check.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/statistics.h"
@@ -146,6 +147,49 @@ TEST_CASE("every zoo network runs like the reference with the default schedule")
       CHECK((step.detail == "reference transpose" || step.detail == "reference concat"));
     }
   }
+}
+
+TEST_CASE("densenet's concats copy nothing: their inputs are written in place") {
+  graph::Graph g = graph::zoo::build("densenet-121", {.batch = 1, .seed = 3, .image_size = 32});
+  graph::prepare_for_inference(g);
+  size_t concat_inputs = 0;
+  for (const graph::Node& node : g.nodes())
+    if (std::holds_alternative<graph::Concat>(node.op)) concat_inputs += node.inputs.size();
+  const std::vector<HostTensor> inputs{random_input(g, 11)};
+  const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+  // The default schedule puts every concat and its inputs in NCHW16c (growth 32): all of
+  // them can live in their concat's output, the chained concats nested in the block's last.
+  auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
+  CHECK(network.summary().concat_inputs_placed == concat_inputs);
+  CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < 2e-4);
+  // At batch 2 an input is not one contiguous run of the output: everything is copied.
+  graph::Graph batch2 = graph::zoo::build("densenet-121", {.batch = 2, .seed = 3, .image_size = 32});
+  graph::prepare_for_inference(batch2);
+  CHECK(kernels::CompiledNetwork::compile(batch2, kernels::default_network_schedule(batch2)).summary().concat_inputs_placed == 0);
+}
+
+TEST_CASE("a concat input read twice by its concat, or placed in another concat, keeps its memory") {
+  graph::Graph g("concat_cases");
+  const graph::ValueId x = g.add_input("x", {{1, 16, 5, 5}});
+  const graph::ValueId a = graph::testing::conv(g, "a", x, 16, 1, 1, 0);
+  const graph::ValueId b = graph::testing::conv(g, "b", x, 16, 3, 1, 1);
+  const graph::ValueId twice = g.add_node("twice", graph::Concat{}, {a, a, b});  // b moves in, a cannot
+  // b already lives in "twice"; x's NCHW16c copy moves in (the graph input itself stays
+  // NCHW, where it is): its transform writes straight into the slice.
+  const graph::ValueId with_input = g.add_node("with_input", graph::Concat{}, {x, b});
+  g.add_output(g.add_node("r1", graph::Relu{}, {twice}));
+  g.add_output(g.add_node("r2", graph::Relu{}, {with_input}));
+  g.add_output(g.add_node("r3", graph::Relu{}, {a}));  // a and b are still read after the concats
+  g.add_output(g.add_node("r4", graph::Relu{}, {b}));
+  graph::prepare_for_inference(g);
+  const std::vector<HostTensor> inputs{random_input(g, 5)};
+  const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+  auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
+  CHECK(network.summary().concat_inputs_placed == 2);
+  const std::vector<HostTensor> actual = network.run(inputs);
+  REQUIRE(actual.size() == expected.size());
+  for (size_t o = 0; o < actual.size(); ++o)
+    CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < 2e-4);
 }
 
 TEST_CASE("a tensor wanted in one layout by several readers is transformed once") {

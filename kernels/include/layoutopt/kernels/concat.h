@@ -39,8 +39,19 @@ struct ConcatLayouts {
 [[nodiscard]] ConcatLayouts concat_layouts(const ConcatDesc& desc);
 /// One copy kernel per input, in input order (KernelArgs: input, output).
 [[nodiscard]] std::vector<Kernel> compile_concat(const ConcatDesc& desc);
-/// Runs the copy kernels one after another, each parallel over its work items. Throws
-/// KernelError when the number of inputs differs from the number of kernels.
-void run_concat(const std::vector<Kernel>& kernels, std::span<const float* const> inputs, float* output);
+
+/// Where each input's channels sit in the output as one contiguous run of floats, from the
+/// output's start, or -1 where they do not: with batch 1 and the output's block, input i is
+/// output channel blocks [c_i / block, (c_i + channels_i) / block), i.e. c_i * height * width
+/// floats in. An input already living there (its producer wrote it into the output) needs
+/// no copy: a network can lay whole concats out that way, and the copies vanish.
+[[nodiscard]] std::vector<int64_t> concat_slice_offsets(const ConcatDesc& desc);
+
+/// Runs the copy kernels one after another, each parallel over its work items, skipping
+/// inputs that already sit at their slice (input pointer == output + slice offset; pass
+/// concat_slice_offsets, or nothing to copy every input). Throws KernelError when the number
+/// of inputs or offsets differs from the number of kernels.
+void run_concat(const std::vector<Kernel>& kernels, std::span<const float* const> inputs, float* output,
+                std::span<const int64_t> slice_offsets = {});
 
 }  // namespace layoutopt::kernels

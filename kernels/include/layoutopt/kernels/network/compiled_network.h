@@ -51,6 +51,7 @@ struct CompileSummary {
   size_t fallbacks = 0;   ///< node steps running reference code
   size_t views = 0;       ///< nodes and layout changes that needed no data movement
   size_t in_place = 0;    ///< steps writing over their residual operand
+  size_t concat_inputs_placed = 0;  ///< concat inputs written straight into the concat's output
   double kernel_compile_ms = 0;  ///< JIT time summed over distinct kernels
   double seconds = 0;            ///< wall time of compile()
   int64_t arena_bytes = 0;       ///< activation memory after reuse
