@@ -8,7 +8,9 @@
 // Operators without a kernel of their own are timed on a stand-in that moves the same data,
 // and say so in their label: pad (a relu over the padded output: one read and one write of
 // it), clip with bounds other than [0, 6] (relu6), and add / mul with a broadcast other than
-// per-channel (a relu over the output).
+// per-channel (a relu over the output). A concat is timed doing what a compiled network
+// does: copying only the inputs that cannot be written straight into their slice of the
+// output (concat_slice_offsets; at batch 1, none), so it may cost no more than its step.
 
 #include <map>
 #include <mutex>
