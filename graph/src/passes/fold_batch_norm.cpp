@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "readers.h"
+
 namespace layoutopt::graph {
 
 namespace {
@@ -58,7 +60,7 @@ void fold_into_conv(Graph& graph, NodeId conv_id, const Node& bn) {
 }  // namespace
 
 int fold_batch_norm(Graph& graph) {
-  const auto readers = graph.consumers();
+  const Readers readers(graph);
   std::vector<bool> removed(graph.nodes().size(), false);
   int count = 0;
   for (size_t n = 0; n < graph.nodes().size(); ++n) {
@@ -68,11 +70,8 @@ int fold_batch_norm(Graph& graph) {
     const NodeId producer = graph.value(x).producer;
     if (producer == kNoProducer || !std::holds_alternative<Conv2d>(graph.node(producer).op)) continue;
     const Node& conv = graph.node(producer);
-    if (readers[static_cast<size_t>(x)].size() != 1 || !all_parameters(graph, conv.inputs, 1)) continue;
+    if (readers.sole_reader(x, removed) != static_cast<NodeId>(n) || !all_parameters(graph, conv.inputs, 1)) continue;
     if (std::get<Conv2d>(conv.op).epilogue != Epilogue{.bias = std::get<Conv2d>(conv.op).epilogue.bias}) continue;
-    bool is_output = false;
-    for (ValueId out : graph.outputs()) is_output = is_output || out == x;
-    if (is_output) continue;
     fold_into_conv(graph, producer, bn);
     graph.replace_uses(bn.output, x);
     removed[n] = true;

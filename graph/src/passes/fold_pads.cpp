@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "readers.h"
+
 namespace layoutopt::graph {
 
 namespace {
@@ -24,31 +26,29 @@ bool absorb(Node& reader, const Pads2d& extra) {
   return true;
 }
 
-std::optional<NodeId> sole_data_reader(const Graph& graph, const std::vector<std::vector<NodeId>>& consumers,
-                                       ValueId value) {
-  const auto& outputs = graph.outputs();
-  if (std::find(outputs.begin(), outputs.end(), value) != outputs.end()) return std::nullopt;
-  const auto& readers = consumers[static_cast<size_t>(value)];
-  if (readers.size() != 1) return std::nullopt;
-  const Node& reader = graph.node(readers.front());
-  // Only as the data operand (a conv's weights are parameters, never a pad's result).
-  if (reader.inputs.empty() || reader.inputs.front() != value ||
-      std::count(reader.inputs.begin(), reader.inputs.end(), value) != 1)
+/// The sole reader of `value`, if it reads it as its data operand (a conv's weights are
+/// parameters, never a pad's result) and only once.
+std::optional<NodeId> sole_data_reader(const Graph& graph, const Readers& readers, ValueId value,
+                                       const std::vector<bool>& removed) {
+  const std::optional<NodeId> reader = readers.sole_reader(value, removed);
+  if (!reader) return std::nullopt;
+  const auto& inputs = graph.node(*reader).inputs;
+  if (inputs.empty() || inputs.front() != value || std::count(inputs.begin(), inputs.end(), value) != 1)
     return std::nullopt;
-  return readers.front();
+  return reader;
 }
 
 }  // namespace
 
 int fold_pads(Graph& graph) {
-  const std::vector<std::vector<NodeId>> consumers = graph.consumers();
+  const Readers readers(graph);
   std::vector<bool> removed(graph.nodes().size(), false);
   int folded = 0;
   for (size_t n = 0; n < graph.nodes().size(); ++n) {
     const Node& node = graph.node(static_cast<NodeId>(n));
     const auto* pad = std::get_if<Pad>(&node.op);
     if (pad == nullptr || pad->value != 0.0f) continue;
-    const std::optional<NodeId> reader = sole_data_reader(graph, consumers, node.output);
+    const std::optional<NodeId> reader = sole_data_reader(graph, readers, node.output, removed);
     if (!reader) continue;
     Node& target = graph.node(*reader);
     if (!absorb(target, pad->pads)) continue;

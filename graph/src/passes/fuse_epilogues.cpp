@@ -3,36 +3,11 @@
 #include <algorithm>
 #include <optional>
 
+#include "readers.h"
+
 namespace layoutopt::graph {
 
 namespace {
-
-/// Answers "who reads this value" while the pass rewires the graph.
-class Readers {
- public:
-  explicit Readers(const Graph& graph) : graph_(graph), readers_(graph.consumers()) {}
-
-  /// The single node reading `value`, unless more nodes or a graph output read it.
-  [[nodiscard]] std::optional<NodeId> sole_reader(ValueId value, const std::vector<bool>& removed) const {
-    if (std::find(graph_.outputs().begin(), graph_.outputs().end(), value) != graph_.outputs().end()) return {};
-    std::optional<NodeId> found;
-    for (NodeId reader : readers_[static_cast<size_t>(value)]) {
-      if (removed[static_cast<size_t>(reader)]) continue;
-      if (found) return {};
-      found = reader;
-    }
-    return found;
-  }
-
-  void moved(ValueId from, ValueId to) {
-    auto& target = readers_[static_cast<size_t>(to)];
-    for (NodeId reader : readers_[static_cast<size_t>(from)]) target.push_back(reader);
-  }
-
- private:
-  const Graph& graph_;
-  std::vector<std::vector<NodeId>> readers_;
-};
 
 std::optional<Activation> as_activation(const Op& op) {
   if (std::holds_alternative<Relu>(op)) return Activation::relu;
