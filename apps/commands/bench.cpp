@@ -114,18 +114,24 @@ void print_profile(kernels::CompiledNetwork& network, const ScheduledModel& sche
     std::cout << "  " << std::left << std::setw(24) << kind << std::right << std::setw(7) << std::setprecision(0)
               << totals[0] << std::fixed << std::setprecision(3) << std::setw(13) << totals[1] << std::setw(14)
               << totals[2] << "\n";
-  std::vector<size_t> order(steps.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return median[a] > median[b]; });
-  std::cout << "  slowest steps:   measured  predicted\n";
-  for (size_t i = 0; i < std::min<size_t>(15, order.size()); ++i) {
-    const size_t s = order[i];
-    std::ostringstream predicted_text;
-    if (predicted[s] >= 0) predicted_text << std::fixed << std::setprecision(3) << predicted[s];
-    std::cout << "  " << std::left << std::setw(26) << steps[s].name.substr(0, 25) << std::right << std::setw(9)
-              << median[s] << " ms" << std::setw(8) << predicted_text.str() << "  " << kernels::to_string(steps[s].kind)
-              << " " << steps[s].detail << "\n";
-  }
+  const auto print_steps = [&](const std::string& title, const auto& ahead) {
+    std::vector<size_t> order(steps.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::sort(order.begin(), order.end(), ahead);
+    std::cout << "  " << std::left << std::setw(17) << title << std::right << "measured  predicted\n";
+    for (size_t i = 0; i < std::min<size_t>(15, order.size()); ++i) {
+      const size_t s = order[i];
+      std::ostringstream predicted_text;
+      if (predicted[s] >= 0) predicted_text << std::fixed << std::setprecision(3) << predicted[s];
+      std::cout << "  " << std::left << std::setw(26) << steps[s].name.substr(0, 25) << std::right << std::setw(9)
+                << median[s] << " ms" << std::setw(8) << predicted_text.str() << "  "
+                << kernels::to_string(steps[s].kind) << " " << steps[s].detail << "\n";
+    }
+  };
+  print_steps("slowest steps:", [&](size_t a, size_t b) { return median[a] > median[b]; });
+  // Where a prediction is wrong, this list shows it first (steps without one count as 0).
+  const auto excess = [&](size_t s) { return median[s] - std::max(predicted[s], 0.0); };
+  print_steps("most above plan:", [&](size_t a, size_t b) { return excess(a) > excess(b); });
 }
 
 void bench(const BenchFlags& flags) {

@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "measurement_files.h"
 #include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/measure/config_confirmation.h"
 #include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/cpu_info.h"
 #include "layoutopt/measure/default_configs.h"
@@ -123,6 +124,32 @@ measure::TransformTable bench_transforms(const graph::Graph& graph, const std::v
   return table;
 }
 
+/// Times the tuned configs the history-best and graph-tuned plans choose again until each
+/// has 3 timings (config_confirmation.h), so their rows predict from medians.
+void confirm_configs(const graph::Graph& graph, measure::MeasuredCostSource& costs,
+                     std::vector<measure::MeasureRecord> records, const std::map<std::string, double>& default_seconds,
+                     const measure::PlannerOptions& planner, const Paths& paths, int threads, bool quiet) {
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
+  measure::KernelMeasurer measurer(measure::cost_policy(threads));
+  measure::RecordWriter writer(paths.records);
+  const auto replan = [&] {
+    std::vector<measure::Plan> plans;
+    for (const measure::Variant& variant : measure::standard_variants())
+      if (variant.costs == measure::VariantCosts::fastest_kernels || variant.solver == "dp")
+        plans.push_back(
+            measure::plan_variant(graph, {variant.name, variant.costs, "auto"}, costs, default_seconds, planner).plan);
+    return plans;
+  };
+  const measure::ConfirmationReport report = measure::confirm_chosen_configs(
+      graph, costs, records, measurer, [&](const measure::MeasureRecord& r) { writer.append(r); }, replan,
+      {.target = planner.target}, &progress);
+  std::ostringstream note;
+  note << std::fixed << std::setprecision(3) << "[4/4] confirmed the chosen configs: " << report.configs
+       << " timed again (" << report.new_timings << " timings, " << report.rounds << " plans); new / logged time, median "
+       << report.median_drift;
+  progress.note(note.str());
+}
+
 /// The graph-tuned row with the lowest predicted latency (DP's when it ran: it is proven optimal).
 const measure::VariantResult& best_graph_tuned(const std::vector<measure::VariantResult>& rows) {
   const measure::VariantResult* best = nullptr;
@@ -188,7 +215,7 @@ void optimize(const OptimizeFlags& flags) {
   const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
   const std::vector<measure::MeasureRecord> records = tune(tasks, paths, target, threads, budget_seconds(flags), flags.quiet);
   const measure::TransformTable table = bench_transforms(graph, tasks, paths, records, target, threads, flags.quiet);
-  const measure::MeasuredCostSource costs(
+  measure::MeasuredCostSource costs(
       graph, records, table,
       {target, threads, measure::cost_policy(threads), paths.records, paths.transforms, flags.model.spec});
   const auto default_seconds = measure::default_config_seconds(tasks, records, target);
@@ -198,6 +225,7 @@ void optimize(const OptimizeFlags& flags) {
                                    measure::network_policy(threads, 300.0)};
   options.planner.solve.time_limit_seconds = 10;
   options.rounds = 5;
+  confirm_configs(graph, costs, records, default_seconds, options.planner, paths, threads, flags.quiet);
   progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
                 std::to_string(options.rounds) + " alternating rounds");
   std::vector<std::string> refused;

@@ -3,6 +3,9 @@
 // once from measured costs (tuning records and the transform table) and writes the plan a
 // compile step follows. `--model-costs` uses the analytic model instead, so a plan can be
 // made before any tuning; the plan says its costs are modelled.
+//
+// With measured costs the chosen tuned configs are first timed again until each has
+// `--confirm` timings (config_confirmation.h); the new timings are appended to the records.
 
 #include <filesystem>
 #include <iomanip>
@@ -16,8 +19,10 @@
 #include "output_file.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/measure/analytic_cost_model.h"
+#include "layoutopt/measure/config_confirmation.h"
 #include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/cpu_info.h"
+#include "layoutopt/measure/kernel_measurer.h"
 #include "layoutopt/measure/measured_cost_source.h"
 #include "layoutopt/measure/planner.h"
 #include "layoutopt/measure/record_log.h"
@@ -36,6 +41,7 @@ struct PlanFlags {
   std::string solver = "auto";
   int threads = 0;
   double time_limit_s = 10.0;
+  int confirm = 3;
 };
 
 void require_file(const std::string& path, const std::string& what, const std::string& hint) {
@@ -75,6 +81,24 @@ void print_result(const measure::PlanResult& result, const std::string& cost_sou
             << "\n";
 }
 
+/// Times the chosen configs again until each has `flags.confirm` timings (appended to the
+/// records), so the plan rests on medians instead of the tuner's luckiest timings.
+void confirm_configs(const PlanFlags& flags, const graph::Graph& graph, measure::MeasuredCostSource& costs,
+                     std::vector<measure::MeasureRecord> records, const measure::PlannerOptions& options, int threads) {
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(false)});
+  measure::KernelMeasurer measurer(measure::cost_policy(threads));
+  measure::RecordWriter writer(flags.records);
+  const measure::ConfirmationReport report = measure::confirm_chosen_configs(
+      graph, costs, records, measurer, [&](const measure::MeasureRecord& r) { writer.append(r); },
+      [&] { return std::vector<measure::Plan>{measure::plan_layouts(graph, costs, options).plan}; },
+      {.target = options.target, .timings = flags.confirm}, &progress);
+  progress.finish();
+  std::cout << std::fixed << std::setprecision(3) << "confirmed:   " << report.configs << " chosen configs timed again, "
+            << report.new_timings << " timings appended to " << flags.records << " (" << report.rounds << " plans"
+            << (report.confirmed ? "" : ", stopped before every choice had its timings")
+            << "); new / logged time, median " << report.median_drift << "\n";
+}
+
 void run_plan(const PlanFlags& flags) {
   flags.output.check_writable();
   LoadedModel model = load_model(flags.model.spec, flags.model.options);
@@ -90,10 +114,12 @@ void run_plan(const PlanFlags& flags) {
   } else {
     const measure::LoadedLog log = load_records(flags, flags.model.spec, options.target);
     table = load_table(flags, flags.model.spec);
-    costs = std::make_unique<measure::MeasuredCostSource>(
+    auto measured = std::make_unique<measure::MeasuredCostSource>(
         model.graph, log.records, *table,
         measure::MeasuredCostOptions{options.target, threads, measure::cost_policy(threads), flags.records,
                                      flags.transforms, flags.model.spec});
+    if (flags.confirm > 1) confirm_configs(flags, model.graph, *measured, log.records, options, threads);
+    costs = std::move(measured);
   }
   const measure::PlanResult result = measure::plan_layouts(model.graph, *costs, options);
   print_result(result, costs->name());
@@ -124,6 +150,12 @@ void add_plan_command(CLI::App& app) {
   command->add_option("--time-limit", flags->time_limit_s, "seconds pbqp may search")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  command->add_option("--confirm", flags->confirm,
+                      "time the chosen tuned configs again until each has this many timings (appended to --records); "
+                      "0 or 1 plans from the records as they are")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->excludes("--model-costs");
   command->callback([flags] { run_plan(*flags); });
 }
 

@@ -1,5 +1,7 @@
 #include "layoutopt/measure/default_configs.h"
 
+#include "layoutopt/measure/statistics.h"
+
 namespace layoutopt::measure {
 
 std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
@@ -7,15 +9,17 @@ std::map<std::string, double> default_config_seconds(const std::vector<TuningTas
                                                      const std::string& target) {
   std::map<std::string, const TuningTask*> by_key;
   for (const TuningTask& task : tasks) by_key.emplace(task.key(), &task);
-  std::map<std::string, double> seconds;
+  std::map<std::string, std::vector<double>> timings;
   for (const MeasureRecord& record : records) {
     if (record.target != target || !record.result.ok()) continue;
     const auto task = by_key.find(record.task_key());
     if (task == by_key.end()) continue;
     if (task->second->config_index(record.knob_map()) != task->second->op.default_index()) continue;
-    auto [it, inserted] = seconds.emplace(task->first, record.result.seconds());
-    if (!inserted) it->second = std::min(it->second, record.result.seconds());
+    timings[task->first].push_back(record.result.seconds());
   }
+  // The median, as for tuned configs (layout_candidates.h).
+  std::map<std::string, double> seconds;
+  for (const auto& [key, samples] : timings) seconds.emplace(key, summarize(samples).median);
   return seconds;
 }
 

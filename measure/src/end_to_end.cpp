@@ -31,6 +31,14 @@ std::unique_ptr<CostSource> restrict_costs(const graph::Graph& graph, const Vari
 
 }  // namespace
 
+PlanResult plan_variant(const graph::Graph& graph, const Variant& variant, const CostSource& measured,
+                        const std::map<std::string, double>& default_seconds, const PlannerOptions& options) {
+  const std::unique_ptr<CostSource> restricted = restrict_costs(graph, variant, measured, default_seconds);
+  PlannerOptions planner = options;
+  planner.solver = variant.solver;
+  return plan_layouts(graph, restricted ? *restricted : measured, planner);
+}
+
 std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const std::vector<Variant>& variants,
                                              const CostSource& measured,
                                              const std::map<std::string, double>& default_seconds,
@@ -38,11 +46,8 @@ std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const st
   std::vector<VariantResult> results;
   std::vector<kernels::CompiledNetwork> networks;
   for (const Variant& variant : variants) {
-    const std::unique_ptr<CostSource> restricted = restrict_costs(graph, variant, measured, default_seconds);
-    PlannerOptions planner = options.planner;
-    planner.solver = variant.solver;
     try {
-      results.push_back({variant, plan_layouts(graph, restricted ? *restricted : measured, planner), {}, {}, 0});
+      results.push_back({variant, plan_variant(graph, variant, measured, default_seconds, options.planner), {}, {}, 0});
     } catch (const solvers::SolverError& e) {
       if (refused) refused->push_back(variant.name + ": " + e.what());
       continue;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "layoutopt/measure/statistics.h"
+
 namespace layoutopt::measure {
 
 LayoutCandidates::LayoutCandidates(size_t top_k) : top_k_(top_k) {
@@ -10,20 +12,21 @@ LayoutCandidates::LayoutCandidates(size_t top_k) : top_k_(top_k) {
 }
 
 void LayoutCandidates::add(const LayoutCandidate& candidate) {
-  auto& kept = by_pair_[{candidate.layouts.input.str(), candidate.layouts.output.str()}];
-  const auto same = std::find_if(kept.begin(), kept.end(), [&](const auto& c) { return c.index == candidate.index; });
-  if (same != kept.end()) {
-    same->seconds = std::min(same->seconds, candidate.seconds);
-  } else {
-    kept.push_back(candidate);
-  }
-  std::stable_sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
-  if (kept.size() > top_k_) kept.resize(top_k_);
+  auto& configs = by_pair_[{candidate.layouts.input.str(), candidate.layouts.output.str()}];
+  Timed& timed = configs.try_emplace(candidate.index, Timed{candidate.layouts, {}}).first->second;
+  timed.seconds.push_back(candidate.seconds);
 }
 
 std::vector<LayoutCandidate> LayoutCandidates::all() const {
   std::vector<LayoutCandidate> result;
-  for (const auto& [pair, kept] : by_pair_) result.insert(result.end(), kept.begin(), kept.end());
+  for (const auto& [pair, configs] : by_pair_) {
+    std::vector<LayoutCandidate> ranked;
+    for (const auto& [index, timed] : configs)
+      ranked.push_back({index, summarize(timed.seconds).median, timed.layouts, static_cast<int>(timed.seconds.size())});
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
+    if (ranked.size() > top_k_) ranked.resize(top_k_);
+    result.insert(result.end(), ranked.begin(), ranked.end());
+  }
   return result;
 }
 

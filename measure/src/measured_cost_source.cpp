@@ -77,20 +77,27 @@ MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vec
                                        const TransformTable& table, MeasuredCostOptions options)
     : graph_(&graph), table_(&table), options_(std::move(options)), flexible_(options_.policy),
       tasks_(extract_tasks(graph)) {
-  // One config per layout pair: only the cheapest of a pair can be optimal.
-  TunerOptions tuner;
-  tuner.top_k = 1;
-  const SessionResult known = summarize_history(tasks_, records, options_.target, tuner);
-  for (size_t t = 0; t < tasks_.size(); ++t) {
+  for (size_t t = 0; t < tasks_.size(); ++t)
     for (graph::NodeId node : tasks_[t].nodes) task_of_[node] = t;
-    std::vector<NodeCandidate>& kept = tuned_.emplace_back();
-    for (const LayoutCandidate& candidate : known.tasks[t].candidates) kept.push_back(tuned_candidate(tasks_[t], candidate));
-    if (kept.empty()) untuned_.push_back(tasks_[t].key());
-  }
+  read_records(records);
   for (const TransformEntry& entry : table.entries()) {
     if (entry.target != options_.target || entry.threads != options_.threads) continue;
     table_layouts_[entry.key.shape].insert(entry.key.src);
     table_layouts_[entry.key.shape].insert(entry.key.dst);
+  }
+}
+
+void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records) {
+  // One config per layout pair: only the cheapest of a pair can be optimal.
+  TunerOptions tuner;
+  tuner.top_k = 1;
+  const SessionResult known = summarize_history(tasks_, records, options_.target, tuner);
+  tuned_.clear();
+  untuned_.clear();
+  for (size_t t = 0; t < tasks_.size(); ++t) {
+    std::vector<NodeCandidate>& kept = tuned_.emplace_back();
+    for (const LayoutCandidate& candidate : known.tasks[t].candidates) kept.push_back(tuned_candidate(tasks_[t], candidate));
+    if (kept.empty()) untuned_.push_back(tasks_[t].key());
   }
 }
 

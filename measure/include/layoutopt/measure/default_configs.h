@@ -15,7 +15,8 @@
 
 namespace layoutopt::measure {
 
-/// Seconds of each task's default config among `records` of `target`, by TuningTask::key();
+/// Seconds of each task's default config among `records` of `target` (the median when timed
+/// more than once), by TuningTask::key();
 /// tasks whose default was not measured (or failed) are missing.
 [[nodiscard]] std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
                                                                    const std::vector<MeasureRecord>& records,

@@ -50,6 +50,12 @@ struct EndToEndOptions {
   int rounds = 5;           ///< alternating rounds over all variants
 };
 
+/// The plan of one variant: `measured` restricted as the variant's costs say, solved by its
+/// solver. Throws solvers::SolverError when that solver refuses the problem.
+[[nodiscard]] PlanResult plan_variant(const graph::Graph& graph, const Variant& variant, const CostSource& measured,
+                                      const std::map<std::string, double>& default_seconds,
+                                      const PlannerOptions& options);
+
 /// Plans every variant with the cost source its costs name (`measured` is the measured
 /// source, `default_seconds` the default configs' times by task key) and compiles it; then
 /// times all networks side by side in alternating rounds (A, B, C, D, A, B, ...), so drift

@@ -2,6 +2,12 @@
 // LayoutCandidates: the best configs of one task per distinct (input layout, output layout)
 // pair. The graph solver chooses layouts, not kernels: it needs the cheapest kernel for
 // every layout pair a task can run in, not only the single fastest config.
+//
+// A config timed more than once costs the median of its timings. Why not the fastest: the
+// tuner keeps the fastest of thousands of configs, each timed once on a noisy machine, so
+// the winner's single timing is biased low (it is often the luckiest run, not the fastest
+// kernel). Timing the chosen configs again (config_confirmation.h) and taking the median
+// removes that bias; the minimum would keep it.
 
 #include <cstdint>
 #include <map>
@@ -15,8 +21,9 @@ namespace layoutopt::measure {
 
 struct LayoutCandidate {
   int64_t index = 0;     ///< config index
-  double seconds = 0;    ///< measured cost
+  double seconds = 0;    ///< measured cost: the median of its timings
   kernels::OpLayouts layouts;
+  int timings = 1;       ///< how many timings `seconds` summarizes
 };
 
 class LayoutCandidates {
@@ -24,18 +31,22 @@ class LayoutCandidates {
   /// Keeps up to `top_k` configs per layout pair (top_k >= 1).
   explicit LayoutCandidates(size_t top_k = 3);
 
-  /// Offers a measured config; kept when among the top_k of its pair. A config offered
-  /// twice keeps its better time.
+  /// Adds one timing of a config (its `timings` field is ignored).
   void add(const LayoutCandidate& candidate);
 
-  /// Every kept candidate, by layout pair (input, output), each pair sorted fastest first.
+  /// The top_k configs of every layout pair (input, output) by median time, fastest first
+  /// within each pair.
   [[nodiscard]] std::vector<LayoutCandidate> all() const;
   /// Distinct (input, output) layout pairs seen.
   [[nodiscard]] size_t pair_count() const { return by_pair_.size(); }
 
  private:
+  struct Timed {
+    kernels::OpLayouts layouts;
+    std::vector<double> seconds;
+  };
   size_t top_k_;
-  std::map<std::pair<std::string, std::string>, std::vector<LayoutCandidate>> by_pair_;
+  std::map<std::pair<std::string, std::string>, std::map<int64_t, Timed>> by_pair_;
 };
 
 }  // namespace layoutopt::measure

@@ -67,6 +67,12 @@ class MeasuredCostSource final : public CostSource {
 
   /// Tasks of the graph with no record for the target (empty when everything is tuned).
   [[nodiscard]] const std::vector<std::string>& untuned_tasks() const { return untuned_; }
+  /// The graph's tuning tasks (extract_tasks), whose records this source reads.
+  [[nodiscard]] const std::vector<TuningTask>& tasks() const { return tasks_; }
+
+  /// Reads the tuned candidates again from `records` (e.g. after configs were re-timed);
+  /// flexible-op timings are kept.
+  void read_records(const std::vector<MeasureRecord>& records);
 
  private:
   [[nodiscard]] std::vector<NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;

@@ -1,0 +1,56 @@
+#pragma once
+// confirm_chosen_configs: times the tuned configs a plan chose again, re-planning in
+// between, until the plan only chooses configs timed at least `timings` times.
+//
+// Why: a tuning log holds one timing per config, and the tuner keeps the fastest of
+// thousands of them. On a shared machine that winner is partly the luckiest timing, so a
+// plan summing winners predicts the network too fast, and the more configs tuned the worse
+// (inception-v3 after a 10-minute tuning run: 27.2 ms predicted, 35.0 ms measured). A config
+// timed several times costs the median of its timings (layout_candidates.h), which the
+// selection cannot bias. A re-timed config may lose to another, so the plan is made again
+// and its new choices re-timed in turn.
+//
+// Re-timings are ordinary records, appended through the sink, so the next plan reuses them.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/measure/measure_record.h"
+#include "layoutopt/measure/measured_cost_source.h"
+#include "layoutopt/measure/measurer.h"
+#include "layoutopt/measure/plan.h"
+#include "layoutopt/measure/progress.h"
+#include "layoutopt/measure/tuning_session.h"
+
+namespace layoutopt::measure {
+
+struct ConfirmationOptions {
+  std::string target;  ///< of the records read and written
+  int timings = 3;     ///< timings a chosen config needs, its tuning trial included
+  int max_rounds = 5;  ///< plans made at most
+};
+
+struct ConfirmationReport {
+  int rounds = 0;           ///< plans made
+  int64_t configs = 0;      ///< configs timed again
+  int64_t new_timings = 0;  ///< timings added to the log
+  bool confirmed = false;   ///< the last plan chose only configs with enough timings
+  /// Median over the configs timed again of (the median of their new timings / the time
+  /// the plan had used): how far the log's timings were off; 1 when nothing was timed again.
+  double median_drift = 1.0;
+};
+
+/// `replan` makes plans from `costs` as they stand (several when more than one will be run,
+/// e.g. graph tuned and history best). Each round: plan, time the chosen tuned configs that
+/// lack timings, append the records to `records` and `sink`, and re-read
+/// them into `costs`. Stops when a plan needs no new timing or after max_rounds plans.
+[[nodiscard]] ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCostSource& costs,
+                                                        std::vector<MeasureRecord>& records, Measurer& measurer,
+                                                        const RecordSink& sink, const std::function<std::vector<Plan>()>& replan,
+                                                        const ConfirmationOptions& options,
+                                                        ProgressReporter* progress = nullptr);
+
+}  // namespace layoutopt::measure

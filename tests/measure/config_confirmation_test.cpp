@@ -1,0 +1,138 @@
+// Confirming a plan's tuned configs: repeated timings cost their median, and configs whose
+// logged timing was lucky are timed again until the plan stops choosing them.
+
+#include "layoutopt/measure/config_confirmation.h"
+
+#include <doctest/doctest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "layoutopt/measure/layout_candidates.h"
+#include "layoutopt/measure/planner.h"
+#include "plan_fixtures.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt;
+using namespace layoutopt::measure::testing;
+
+namespace {
+
+measure::LayoutCandidate timing(int64_t index, double seconds, const kernels::OpLayouts& layouts) {
+  return {.index = index, .seconds = seconds, .layouts = layouts};
+}
+
+/// Answers each config with its logged time, except configs in `lucky`, whose logged time
+/// was a fluke: they really take `slowdown` times as long.
+class TrueTimes : public measure::Measurer {
+ public:
+  TrueTimes(const std::vector<measure::MeasureRecord>& log, const std::vector<measure::TuningTask>& tasks) {
+    for (const measure::MeasureRecord& r : log)
+      for (const measure::TuningTask& task : tasks)
+        if (task.key() == r.task_key()) logged[{task.key(), *task.config_index(r.knob_map())}] = r.result.seconds();
+  }
+  measure::MeasureResult measure(const measure::TuningTask& task, int64_t index) override {
+    const std::pair<std::string, int64_t> config{task.key(), index};
+    ++calls;
+    measure::MeasureResult r;
+    r.costs_s = {logged.at(config) * (lucky.contains(config) ? slowdown : 1.0)};
+    return r;
+  }
+  std::map<std::pair<std::string, int64_t>, double> logged;
+  std::set<std::pair<std::string, int64_t>> lucky;
+  double slowdown = 10.0;
+  int calls = 0;
+};
+
+/// (task key, config index) of every tuned node of `plan`.
+std::set<std::pair<std::string, int64_t>> tuned_choices(const measure::Plan& plan,
+                                                        const std::vector<measure::TuningTask>& tasks) {
+  std::set<std::pair<std::string, int64_t>> chosen;
+  for (const measure::TuningTask& task : tasks)
+    for (graph::NodeId id : task.nodes) {
+      const auto payload = nlohmann::json::parse(plan.nodes.at(static_cast<size_t>(id)).payload);
+      chosen.emplace(task.key(), payload.at("config_index").get<int64_t>());
+    }
+  return chosen;
+}
+
+/// Records of `config` (task key, config index) in `log`.
+int timings_of(const std::pair<std::string, int64_t>& config, const std::vector<measure::MeasureRecord>& log,
+               const std::vector<measure::TuningTask>& tasks) {
+  int count = 0;
+  for (const measure::TuningTask& task : tasks)
+    for (const measure::MeasureRecord& r : log)
+      if (task.key() == config.first && r.task_key() == config.first && task.config_index(r.knob_map()) == config.second)
+        ++count;
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("a config timed several times costs the median of its timings") {
+  const measure::TuningTask task = small_conv_task();
+  const kernels::OpLayouts layouts = task.op.layouts(0);
+  measure::LayoutCandidates candidates(1);
+  candidates.add(timing(0, 1.0, layouts));  // a lucky first timing
+  candidates.add(timing(1, 2.0, layouts));
+  REQUIRE(candidates.all().size() == 1);
+  CHECK(candidates.all()[0].index == 0);
+  candidates.add(timing(0, 5.0, layouts));
+  candidates.add(timing(0, 4.0, layouts));
+  const auto kept = candidates.all();
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].index == 1);  // 0's median is 4.0 now
+  CHECK(kept[0].seconds == doctest::Approx(2.0));
+  measure::LayoutCandidates all(3);
+  all.add(timing(0, 1.0, layouts));
+  all.add(timing(0, 5.0, layouts));
+  all.add(timing(0, 4.0, layouts));
+  REQUIRE(all.all().size() == 1);
+  CHECK(all.all()[0].seconds == doctest::Approx(4.0));
+  CHECK(all.all()[0].timings == 3);
+}
+
+TEST_CASE("confirming re-times lucky configs until the plan no longer chooses them") {
+  const graph::Graph g = tiny_graph();
+  const auto tasks = measure::extract_tasks(g);
+  ScratchFile records("records.jsonl");
+  write_records(records.path(), tasks);
+  std::vector<measure::MeasureRecord> log = measure::load_record_log(records.path()).records;
+  const measure::TransformTable table = synthetic_table(g);
+  measure::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
+  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const auto plan = [&] { return measure::plan_layouts(g, costs, options).plan; };
+
+  // The first plan's choices were all flukes.
+  TrueTimes measurer(log, tasks);
+  const measure::Plan first = plan();
+  measurer.lucky = tuned_choices(first, tasks);
+  REQUIRE(measurer.lucky.size() == tasks.size());
+
+  std::vector<measure::MeasureRecord> sunk;
+  const size_t logged = log.size();
+  const measure::ConfirmationReport report = measure::confirm_chosen_configs(
+      g, costs, log, measurer, [&](const measure::MeasureRecord& r) { sunk.push_back(r); },
+      [&] { return std::vector<measure::Plan>{plan()}; }, {.target = kTarget, .timings = 3, .max_rounds = 6});
+
+  CHECK(report.confirmed);
+  CHECK(report.rounds >= 2);
+  CHECK(report.new_timings == measurer.calls);
+  CHECK(sunk.size() == static_cast<size_t>(measurer.calls));
+  CHECK(log.size() == logged + sunk.size());
+  CHECK(report.median_drift > 1.0);
+  // The final plan avoids every fluke, and each of its configs now has 3 timings.
+  const auto last = tuned_choices(plan(), tasks);
+  for (const auto& config : last) {
+    CHECK_FALSE(measurer.lucky.contains(config));
+    CHECK(timings_of(config, log, tasks) == 3);
+  }
+  // Once confirmed, planning again times nothing.
+  const int before = measurer.calls;
+  const auto again = measure::confirm_chosen_configs(
+      g, costs, log, measurer, [](const measure::MeasureRecord&) {}, [&] { return std::vector<measure::Plan>{plan()}; },
+      {.target = kTarget});
+  CHECK(again.confirmed);
+  CHECK(again.rounds == 1);
+  CHECK(measurer.calls == before);
+}
