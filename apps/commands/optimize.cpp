@@ -143,11 +143,8 @@ void confirm_configs(const graph::Graph& graph, measure::MeasuredCostSource& cos
   const measure::ConfirmationReport report = measure::confirm_chosen_configs(
       graph, costs, records, measurer, [&](const measure::MeasureRecord& r) { writer.append(r); }, replan,
       {.target = planner.target}, &progress);
-  std::ostringstream note;
-  note << std::fixed << std::setprecision(3) << "[4/4] confirmed the chosen configs: " << report.configs
-       << " timed again (" << report.new_timings << " timings, " << report.rounds << " plans); new / logged time, median "
-       << report.median_drift;
-  progress.note(note.str());
+  progress.finish();
+  progress.note("[4/4] confirmed: " + report.summary());
 }
 
 /// The graph-tuned row with the lowest predicted latency (DP's when it ran: it is proven optimal).

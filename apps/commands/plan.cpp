@@ -93,10 +93,7 @@ void confirm_configs(const PlanFlags& flags, const graph::Graph& graph, measure:
       [&] { return std::vector<measure::Plan>{measure::plan_layouts(graph, costs, options).plan}; },
       {.target = options.target, .timings = flags.confirm}, &progress);
   progress.finish();
-  std::cout << std::fixed << std::setprecision(3) << "confirmed:   " << report.configs << " chosen configs timed again, "
-            << report.new_timings << " timings appended to " << flags.records << " (" << report.rounds << " plans"
-            << (report.confirmed ? "" : ", stopped before every choice had its timings")
-            << "); new / logged time, median " << report.median_drift << "\n";
+  std::cout << "confirmed:   " << report.summary() << "; appended to " << flags.records << "\n";
 }
 
 void run_plan(const PlanFlags& flags) {

@@ -101,4 +101,12 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
   return report;
 }
 
+std::string ConfirmationReport::summary() const {
+  std::ostringstream out;
+  out << configs << " chosen configs timed again (" << new_timings << " timings, " << rounds << " plans"
+      << (confirmed ? "" : ", stopped before every choice had its timings") << "); new / logged time, median "
+      << std::fixed << std::setprecision(3) << median_drift;
+  return out.str();
+}
+
 }  // namespace layoutopt::measure

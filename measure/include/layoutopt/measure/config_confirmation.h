@@ -41,6 +41,10 @@ struct ConfirmationReport {
   /// Median over the configs timed again of (the median of their new timings / the time
   /// the plan had used): how far the log's timings were off; 1 when nothing was timed again.
   double median_drift = 1.0;
+
+  /// One line for people: "N chosen configs timed again (T timings, P plans); new / logged
+  /// time, median D", saying so when it stopped before every choice had its timings.
+  [[nodiscard]] std::string summary() const;
 };
 
 /// `replan` makes plans from `costs` as they stand (several when more than one will be run,
