@@ -33,14 +33,12 @@ std::map<ConfigKey, double> chosen_configs(const graph::Graph& graph, const std:
 /// Timings (failed ones included) per config of `tasks` among `records` of `target`.
 std::map<ConfigKey, int> timing_counts(const std::vector<TuningTask>& tasks, const std::vector<MeasureRecord>& records,
                                        const std::string& target) {
-  std::map<std::string, size_t> by_key;
-  for (size_t t = 0; t < tasks.size(); ++t) by_key.emplace(tasks[t].key(), t);
+  const TaskIndex index_of(tasks);
   std::map<ConfigKey, int> counts;
   for (const MeasureRecord& record : records) {
-    if (record.target != target) continue;
-    const auto task = by_key.find(record.task_key());
-    if (task == by_key.end()) continue;
-    if (const auto index = tasks[task->second].config_index(record.knob_map())) ++counts[{task->second, *index}];
+    const std::optional<size_t> task = index_of.find(record, target);
+    if (!task) continue;
+    if (const auto index = tasks[*task].config_index(record.knob_map())) ++counts[{*task, *index}];
   }
   return counts;
 }

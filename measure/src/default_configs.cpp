@@ -7,15 +7,14 @@ namespace layoutopt::measure {
 std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
                                                      const std::vector<MeasureRecord>& records,
                                                      const std::string& target) {
-  std::map<std::string, const TuningTask*> by_key;
-  for (const TuningTask& task : tasks) by_key.emplace(task.key(), &task);
+  const TaskIndex index_of(tasks);
   std::map<std::string, std::vector<double>> timings;
   for (const MeasureRecord& record : records) {
-    if (record.target != target || !record.result.ok()) continue;
-    const auto task = by_key.find(record.task_key());
-    if (task == by_key.end()) continue;
-    if (task->second->config_index(record.knob_map()) != task->second->op.default_index()) continue;
-    timings[task->first].push_back(record.result.seconds());
+    const std::optional<size_t> position = index_of.find(record, target);
+    if (!position || !record.result.ok()) continue;
+    const TuningTask& task = tasks[*position];
+    if (task.config_index(record.knob_map()) != task.op.default_index()) continue;
+    timings[task.key()].push_back(record.result.seconds());
   }
   // The median, as for tuned configs (layout_candidates.h).
   std::map<std::string, double> seconds;

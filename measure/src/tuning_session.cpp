@@ -30,21 +30,20 @@ std::vector<TaskTuner> make_tuners(const std::vector<TuningTask>& tasks, const T
 
 // Feeds matching history into the tuners; returns how many records named a task here but
 // a config outside its space.
-int64_t resume(std::vector<TaskTuner>& tuners, std::vector<int64_t>& resumed, const std::vector<MeasureRecord>& history,
-               const std::string& target) {
-  std::map<std::string, size_t> by_key;
-  for (size_t i = 0; i < tuners.size(); ++i) by_key.emplace(tuners[i].task().key(), i);
+int64_t resume(const std::vector<TuningTask>& tasks, std::vector<TaskTuner>& tuners, std::vector<int64_t>& resumed,
+               const std::vector<MeasureRecord>& history, const std::string& target) {
+  const TaskIndex index_of(tasks);
   int64_t unmatched = 0;
   for (const MeasureRecord& record : history) {
-    const auto task = by_key.find(record.task_key());
-    if (record.target != target || task == by_key.end()) continue;
-    TaskTuner& tuner = tuners[task->second];
+    const std::optional<size_t> task = index_of.find(record, target);
+    if (!task) continue;
+    TaskTuner& tuner = tuners[*task];
     const std::optional<int64_t> index = tuner.task().config_index(record.knob_map());
     if (!index) {
       ++unmatched;
       continue;
     }
-    if (!tuner.measured(*index)) ++resumed[task->second];
+    if (!tuner.measured(*index)) ++resumed[*task];
     tuner.observe(*index, record.result);
   }
   return unmatched;
@@ -111,7 +110,7 @@ SessionResult summarize_history(const std::vector<TuningTask>& tasks, const std:
   std::vector<TaskTuner> tuners = make_tuners(tasks, options);
   std::vector<int64_t> resumed(tasks.size(), 0);
   SessionResult result;
-  result.unmatched_records = resume(tuners, resumed, history, target);
+  result.unmatched_records = resume(tasks, tuners, resumed, history, target);
   for (size_t i = 0; i < tuners.size(); ++i) result.tasks.push_back(outcome_of(tuners[i], resumed[i]));
   return result;
 }
@@ -124,7 +123,7 @@ SessionResult tune_tasks(const std::vector<TuningTask>& tasks, const std::vector
   std::vector<TaskTuner> tuners = make_tuners(tasks, options.tuner);
   std::vector<int64_t> resumed(tasks.size(), 0);
   SessionResult result;
-  result.unmatched_records = resume(tuners, resumed, history, options.target);
+  result.unmatched_records = resume(tasks, tuners, resumed, history, options.target);
   while (!budget.spent(result.new_trials)) {
     const std::optional<size_t> next = pick_next_task(statuses(tuners), options.scheduler);
     if (!next) break;

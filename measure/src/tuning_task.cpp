@@ -99,4 +99,15 @@ std::vector<TuningTask> extract_tasks(const graph::Graph& graph) {
   return tasks;
 }
 
+TaskIndex::TaskIndex(const std::vector<TuningTask>& tasks) {
+  for (size_t t = 0; t < tasks.size(); ++t) by_key_.emplace(tasks[t].key(), t);
+}
+
+std::optional<size_t> TaskIndex::find(const MeasureRecord& record, const std::string& target) const {
+  if (record.target != target) return std::nullopt;
+  const auto found = by_key_.find(record.task_key());
+  if (found == by_key_.end()) return std::nullopt;
+  return found->second;
+}
+
 }  // namespace layoutopt::measure

@@ -20,6 +20,7 @@
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/tunable_op.h"
+#include "layoutopt/measure/measure_record.h"
 
 namespace layoutopt::measure {
 
@@ -44,5 +45,17 @@ struct TuningTask {
 
 /// One task per distinct conv2d / dense workload, in order of first occurrence.
 [[nodiscard]] std::vector<TuningTask> extract_tasks(const graph::Graph& graph);
+
+/// Which of a list of tasks a record measures, by TuningTask::key().
+class TaskIndex {
+ public:
+  explicit TaskIndex(const std::vector<TuningTask>& tasks);
+  /// Position in the list of the task `record` measures; nullopt when the record is of
+  /// another target or measures a task not in the list.
+  [[nodiscard]] std::optional<size_t> find(const MeasureRecord& record, const std::string& target) const;
+
+ private:
+  std::map<std::string, size_t> by_key_;
+};
 
 }  // namespace layoutopt::measure
