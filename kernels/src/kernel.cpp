@@ -8,41 +8,103 @@
 
 namespace layoutopt::kernels {
 
-Kernel::Kernel(std::shared_ptr<const CompiledFunction> compiled) : compiled_(std::move(compiled)) {
-  if (!compiled_ || compiled_->function == nullptr) throw KernelError("Kernel: no compiled function");
+namespace {
+
+constexpr std::array<StageOperand, 5> kCallerOperands{StageOperand::input, StageOperand::weight, StageOperand::bias,
+                                                      StageOperand::residual, StageOperand::output};
+constexpr const char* kArgumentNames[5] = {"input", "weight", "bias", "residual", "output"};
+
+void run_items(const CompiledFunction& compiled, const std::array<float*, 5>& p, int64_t begin, int64_t end) {
+  compiled.function(p[0], p[1], p[2], p[3], p[4], begin, end);
 }
 
-void Kernel::check_args(const KernelArgs& args) const {
-  if (args.input == nullptr || args.output == nullptr)
-    throw KernelError(name() + ": input and output must not be null");
-  if (compiled_->needs_weight && args.weight == nullptr)
-    throw KernelError(name() + ": weight must not be null");
-  if (compiled_->needs_bias && args.bias == nullptr)
-    throw KernelError(name() + ": the epilogue adds a bias but no bias was passed");
-  if (compiled_->needs_residual && args.residual == nullptr)
-    throw KernelError(name() + ": the epilogue adds a residual but no residual was passed");
+}  // namespace
+
+Kernel::Kernel(std::shared_ptr<const CompiledFunction> compiled)
+    : Kernel(compiled ? compiled->name : std::string(), {{compiled, kCallerOperands}}, {}) {}
+
+Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats)
+    : name_(std::move(name)), stages_(std::move(stages)), scratch_(std::make_shared<std::vector<std::vector<float>>>()) {
+  if (stages_.empty()) throw KernelError("Kernel " + name_ + ": no stages");
+  for (const KernelStage& stage : stages_)
+    if (!stage.compiled || stage.compiled->function == nullptr) throw KernelError("Kernel " + name_ + ": no compiled function");
+  if (scratch_floats.size() > 2) throw KernelError("Kernel " + name_ + ": at most two scratch buffers");
+  for (int64_t floats : scratch_floats) scratch_->emplace_back(static_cast<size_t>(floats), 0.0f);
+}
+
+double Kernel::compile_ms() const {
+  double ms = 0;
+  for (const KernelStage& stage : stages_) ms += stage.compiled->compile_ms;
+  return ms;
+}
+
+int64_t Kernel::scratch_bytes() const {
+  int64_t bytes = 0;
+  for (const std::vector<float>& buffer : *scratch_) bytes += static_cast<int64_t>(buffer.size() * sizeof(float));
+  return bytes;
+}
+
+Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& args) const {
+  Pointers pointers{};
+  for (size_t i = 0; i < pointers.size(); ++i) {
+    const StageOperand source = stage.operands[i];
+    switch (source) {
+      case StageOperand::none: pointers[i] = nullptr; break;
+      // The generated functions never write through their first four pointers.
+      case StageOperand::input: pointers[i] = const_cast<float*>(args.input); break;
+      case StageOperand::weight: pointers[i] = const_cast<float*>(args.weight); break;
+      case StageOperand::bias: pointers[i] = const_cast<float*>(args.bias); break;
+      case StageOperand::residual: pointers[i] = const_cast<float*>(args.residual); break;
+      case StageOperand::output: pointers[i] = args.output; break;
+      case StageOperand::scratch0:
+      case StageOperand::scratch1: {
+        const size_t buffer = source == StageOperand::scratch0 ? 0 : 1;
+        if (buffer >= scratch_->size()) throw KernelError(name_ + ": a stage reads a scratch buffer the kernel lacks");
+        pointers[i] = (*scratch_)[buffer].data();
+        break;
+      }
+    }
+  }
+  return pointers;
+}
+
+void Kernel::check(const KernelStage& stage, const Pointers& p) const {
+  const CompiledFunction& f = *stage.compiled;
+  const bool needed[5] = {true, f.needs_weight, f.needs_bias, f.needs_residual, true};
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (!needed[i] || p[i] != nullptr) continue;
+    if (i == 2) throw KernelError(name_ + ": the epilogue adds a bias but no bias was passed");
+    if (i == 3) throw KernelError(name_ + ": the epilogue adds a residual but no residual was passed");
+    throw KernelError(name_ + ": " + kArgumentNames[i] + " must not be null");
+  }
 }
 
 void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const {
-  check_args(args);
+  if (stages_.size() != 1)
+    throw KernelError(name_ + ": a multi-stage kernel runs whole (each stage reads all of the previous one's output)");
+  const Pointers pointers = resolve(stages_.front(), args);
+  check(stages_.front(), pointers);
   begin = std::max<int64_t>(begin, 0);
   end = std::min(end, work_items());
   if (begin >= end) return;
-  compiled_->function(args.input, args.weight, args.bias, args.residual, args.output, begin, end);
+  run_items(*stages_.front().compiled, pointers, begin, end);
 }
 
 void Kernel::operator()(const KernelArgs& args) const {
-  check_args(args);
-  const int64_t items = work_items();
-  // One contiguous range per thread: work items are equal-sized, and contiguous ranges keep
-  // each thread on its own output-channel blocks (their weights stay in that core's cache).
-  const int64_t chunks = std::min<int64_t>(items, omp_get_max_threads());
-  const KernelFunction function = compiled_->function;
+  std::vector<Pointers> pointers;
+  for (const KernelStage& stage : stages_) {
+    pointers.push_back(resolve(stage, args));
+    check(stage, pointers.back());
+  }
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    const CompiledFunction& compiled = *stages_[s].compiled;
+    const Pointers& p = pointers[s];
+    const int64_t items = compiled.work_items;
+    // One contiguous range per thread: work items are equal-sized, and contiguous ranges keep
+    // each thread on its own output-channel blocks (their weights stay in that core's cache).
+    const int64_t chunks = std::min<int64_t>(items, omp_get_max_threads());
 #pragma omp parallel for schedule(static)
-  for (int64_t chunk = 0; chunk < chunks; ++chunk) {
-    const int64_t begin = items * chunk / chunks;
-    const int64_t end = items * (chunk + 1) / chunks;
-    function(args.input, args.weight, args.bias, args.residual, args.output, begin, end);
+    for (int64_t chunk = 0; chunk < chunks; ++chunk) run_items(compiled, p, items * chunk / chunks, items * (chunk + 1) / chunks);
   }
 }
 

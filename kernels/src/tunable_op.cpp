@@ -8,6 +8,8 @@
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/winograd_conv2d.h"
+#include "layoutopt/layout/transform.h"
 
 namespace layoutopt::kernels {
 
@@ -31,12 +33,15 @@ BufferSizes sizes_with_epilogue(BufferSizes sizes, const Epilogue& epilogue, int
   return sizes;
 }
 
+std::vector<int64_t> conv_weight_shape(const Conv2dDesc& d) {
+  return {d.out_channels, d.in_channels_per_group(), d.kernel_h, d.kernel_w};
+}
+
 BufferSizes conv_buffer_sizes(const Conv2dDesc& d, const OpLayouts& l) {
   const layout::Layout nchw = layout::Layout::nchw();
   BufferSizes sizes;
   sizes.input = physical_floats({d.batch, d.in_channels, d.in_h, d.in_w}, l.input, nchw);
-  sizes.weight = physical_floats({d.out_channels, d.in_channels_per_group(), d.kernel_h, d.kernel_w}, l.weight,
-                                 layout::Layout::oihw());
+  sizes.weight = physical_floats(conv_weight_shape(d), l.weight, layout::Layout::oihw());
   sizes.output = physical_floats({d.batch, d.out_channels, d.out_h(), d.out_w()}, l.output, nchw);
   return sizes_with_epilogue(sizes, d.epilogue, d.out_channels);
 }
@@ -60,6 +65,14 @@ std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {
           {"oc_inner", 0}};
 }
 
+std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {
+  return {{"tile_m", 4},
+          {"tile_ic", default_channel_block(d.in_channels)},
+          {"tile_oc", default_channel_block(d.out_channels)},
+          {"tile_t", std::min(conv2d_default_schedule(d).ow_bn, winograd_conv2d_space(d).values("tile_t").back())},
+          {"oc_inner", 0}};
+}
+
 std::map<std::string, int64_t> default_depthwise_knobs(const Conv2dDesc& d) {
   return {{"tile_c", default_channel_block(d.in_channels)}, {"tile_ow", std::min<int64_t>(d.out_w(), 8)}, {"tile_oh", 1}};
 }
@@ -77,6 +90,7 @@ const char* to_string(OpFamily family) {
     case OpFamily::conv2d: return "conv2d";
     case OpFamily::group_conv2d: return "group_conv2d";
     case OpFamily::depthwise_conv2d: return "depthwise_conv2d";
+    case OpFamily::winograd_conv2d: return "winograd_conv2d";
     case OpFamily::dense: return "dense";
   }
   return "unknown";
@@ -89,6 +103,16 @@ TunableOp TunableOp::conv2d(const Conv2dDesc& desc) {
   desc.validate();
   if (desc.is_depthwise()) return {OpFamily::depthwise_conv2d, desc, depthwise_conv2d_space(desc)};
   return {desc.groups > 1 ? OpFamily::group_conv2d : OpFamily::conv2d, desc, conv2d_space(desc)};
+}
+
+TunableOp TunableOp::winograd_conv2d(const Conv2dDesc& desc) {
+  return {OpFamily::winograd_conv2d, desc, winograd_conv2d_space(desc)};
+}
+
+std::vector<TunableOp> TunableOp::conv2d_algorithms(const Conv2dDesc& desc) {
+  std::vector<TunableOp> algorithms{conv2d(desc)};
+  if (winograd_applicable(desc)) algorithms.push_back(winograd_conv2d(desc));
+  return algorithms;
 }
 
 TunableOp TunableOp::dense(const DenseDesc& desc) { return {OpFamily::dense, desc, dense_space(desc)}; }
@@ -128,6 +152,7 @@ int64_t TunableOp::default_index() const {
       knobs = {{"tile_in", default_channel_block(dense_desc().in_features)}, {"tile_out", default_channel_block(dense_desc().out_features)}};
       break;
     case OpFamily::depthwise_conv2d: knobs = default_depthwise_knobs(conv_desc()); break;
+    case OpFamily::winograd_conv2d: knobs = default_winograd_knobs(conv_desc()); break;
     case OpFamily::conv2d:
     case OpFamily::group_conv2d: knobs = default_conv_knobs(conv_desc()); break;
   }
@@ -146,6 +171,10 @@ OpLayouts TunableOp::layouts(int64_t index) const {
       const DepthwiseConv2dLayouts l = depthwise_conv2d_layouts(conv_desc(), depthwise_conv2d_schedule_at(space_, index));
       return {l.input, l.weight, l.output};
     }
+    case OpFamily::winograd_conv2d: {
+      const Conv2dLayouts l = winograd_conv2d_layouts(conv_desc(), winograd_conv2d_schedule_at(space_, index));
+      return {l.input, l.weight, l.output};
+    }
     case OpFamily::conv2d:
     case OpFamily::group_conv2d: break;
   }
@@ -155,7 +184,24 @@ OpLayouts TunableOp::layouts(int64_t index) const {
 
 BufferSizes TunableOp::buffer_sizes(int64_t index) const {
   const OpLayouts l = layouts(index);
-  return family_ == OpFamily::dense ? dense_buffer_sizes(dense_desc(), l) : conv_buffer_sizes(conv_desc(), l);
+  if (family_ == OpFamily::dense) return dense_buffer_sizes(dense_desc(), l);
+  BufferSizes sizes = conv_buffer_sizes(conv_desc(), l);
+  if (family_ == OpFamily::winograd_conv2d)
+    sizes.weight = winograd_weight_floats(conv_desc(), winograd_conv2d_schedule_at(space_, index));
+  return sizes;
+}
+
+std::vector<float> TunableOp::pack_weights(int64_t index, std::span<const float> canonical) const {
+  if (family_ == OpFamily::winograd_conv2d)
+    return pack_winograd_weights(conv_desc(), winograd_conv2d_schedule_at(space_, index), canonical);
+  const bool dense = family_ == OpFamily::dense;
+  const std::vector<int64_t> shape =
+      dense ? std::vector<int64_t>{dense_desc().out_features, dense_desc().in_features} : conv_weight_shape(conv_desc());
+  const layout::Layout plain = dense ? layout::Layout::parse("OI") : layout::Layout::oihw();
+  if (static_cast<int64_t>(canonical.size()) != product(shape))
+    throw KernelError(str() + ": expected " + std::to_string(product(shape)) + " weights, got " +
+                      std::to_string(canonical.size()));
+  return layout::LayoutTransform(shape, plain, plain, layouts(index).weight).apply(canonical);
 }
 
 Kernel TunableOp::compile(int64_t index) const {
@@ -163,12 +209,16 @@ Kernel TunableOp::compile(int64_t index) const {
     case OpFamily::dense: return compile_dense(dense_desc(), dense_schedule_at(space_, index));
     case OpFamily::depthwise_conv2d:
       return compile_depthwise_conv2d(conv_desc(), depthwise_conv2d_schedule_at(space_, index));
+    case OpFamily::winograd_conv2d:
+      return compile_winograd_conv2d(conv_desc(), winograd_conv2d_schedule_at(space_, index));
     case OpFamily::conv2d:
     case OpFamily::group_conv2d: break;
   }
   return compile_conv2d(conv_desc(), conv2d_schedule_at(space_, index));
 }
 
+// Winograd reports the direct algorithm's FLOPs: its GFLOPS are "effective", comparable
+// across algorithms (the convention of Winograd papers and benchmarks).
 double TunableOp::flops() const {
   return family_ == OpFamily::dense ? dense_desc().flops() : conv_desc().flops();
 }

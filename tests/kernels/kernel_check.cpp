@@ -52,10 +52,14 @@ std::vector<float> reference_output(const Conv2dDesc& desc, const Problem& p) {
 }
 
 std::vector<float> run_blocked(const Kernel& kernel, const Problem& p, const BlockedLayouts& layouts, int ranges) {
-  const layout::Layout nchw = layout::Layout::nchw();
   const layout::Layout oihw = layout::Layout::oihw();
+  return run_packed(kernel, p, layouts, relayout(p.weight, p.weight_shape, oihw, oihw, layouts.weight), ranges);
+}
+
+std::vector<float> run_packed(const Kernel& kernel, const Problem& p, const BlockedLayouts& layouts,
+                              const std::vector<float>& weight, int ranges) {
+  const layout::Layout nchw = layout::Layout::nchw();
   const std::vector<float> input = relayout(p.input, p.input_shape, nchw, nchw, layouts.input);
-  const std::vector<float> weight = relayout(p.weight, p.weight_shape, oihw, oihw, layouts.weight);
   const std::vector<float> residual = relayout(p.residual, p.output_shape, nchw, nchw, layouts.output);
   // NaN-filled output: any element the kernel fails to write fails the comparison.
   std::vector<float> output(static_cast<size_t>(product(p.output_shape)), std::nanf(""));

@@ -43,6 +43,10 @@ struct BlockedLayouts {
 /// (the way a caller might split them), otherwise through the parallel operator().
 std::vector<float> run_blocked(const Kernel& kernel, const Problem& problem, const BlockedLayouts& layouts,
                                int ranges = 1);
+/// As run_blocked, with the weights given as the kernel reads them (e.g. Winograd-transformed)
+/// instead of re-laid from the problem's; layouts.weight is not used.
+std::vector<float> run_packed(const Kernel& kernel, const Problem& problem, const BlockedLayouts& layouts,
+                              const std::vector<float>& packed_weight, int ranges = 1);
 
 /// CHECKs every element against the tolerance above; reports the first mismatch with `what`.
 void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,

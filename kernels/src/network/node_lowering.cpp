@@ -74,39 +74,44 @@ LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Constant wei
   return lowered;
 }
 
-int64_t config_index(const NodeContext& c, const TunableOp& op) {
-  const std::optional<int64_t> index = op.index_of(c.schedule.knobs);
-  if (index) return *index;
-  std::string knobs;
-  for (const auto& [name, value] : c.schedule.knobs) knobs += (knobs.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  fail(c, "knobs {" + knobs + "} are not a point of its schedule space:\n" + op.space().str());
+std::string knob_text(const std::map<std::string, int64_t>& knobs) {
+  std::string text;
+  for (const auto& [name, value] : knobs) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
 }
 
-/// conv2d and dense: the tuned kernel with weights re-laid once into the schedule's layout.
-LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, const graph::Shape& weight_shape,
-                          const Layout& weight_canonical, const Epilogue& epilogue) {
-  const int64_t index = config_index(c, op);
+/// conv2d and dense: the tuned kernel with weights packed once for the schedule (re-laid,
+/// and for Winograd transformed).
+LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t index, const Epilogue& epilogue) {
   const OpLayouts layouts = op.layouts(index);
   const std::vector<graph::ValueId> activations = graph::activation_inputs(c.graph, c.id);
   require_layout(c, "input", c.shape_of(activations[0]), c.schedule.inputs.at(0), layouts.input);
   require_layout(c, "output", c.output_shape(), c.schedule.output, layouts.output);
   if (epilogue.residual) require_layout(c, "residual", c.output_shape(), c.schedule.inputs.at(1), layouts.output);
-  const layout::LayoutTransform relayout(weight_shape, weight_canonical, weight_canonical, layouts.weight);
-  const Constant weight = c.constants.add(relayout.apply(c.parameter(1)));
+  const Constant weight = c.constants.add(op.pack_weights(index, c.parameter(1)));
   const Constant bias = epilogue.bias ? parameter_constant(c, 2) : nullptr;
   return kernel_step(c, op.compile(index), weight, bias, epilogue.residual);
 }
 
+/// The first of `algorithms` whose schedule space holds the node's knobs, and that point.
+LoweredNode lower_tunable(const NodeContext& c, const std::vector<TunableOp>& algorithms, const Epilogue& epilogue) {
+  std::string spaces;
+  for (const TunableOp& op : algorithms) {
+    if (const std::optional<int64_t> index = op.index_of(c.schedule.knobs)) return lower_tunable(c, op, *index, epilogue);
+    spaces += "\n" + std::string(to_string(op.family())) + ":\n" + op.space().str();
+  }
+  fail(c, "knobs {" + knob_text(c.schedule.knobs) + "} are not a point of its schedule space" +
+              (algorithms.size() > 1 ? "s" : "") + ":" + spaces);
+}
+
 LoweredNode lower_conv(const NodeContext& c) {
   const Conv2dDesc desc = conv2d_desc(c.graph, c.id);
-  const graph::Shape weight_shape{desc.out_channels, desc.in_channels_per_group(), desc.kernel_h, desc.kernel_w};
-  return lower_tunable(c, TunableOp::conv2d(desc), weight_shape, Layout::oihw(), desc.epilogue);
+  return lower_tunable(c, TunableOp::conv2d_algorithms(desc), desc.epilogue);
 }
 
 LoweredNode lower_dense(const NodeContext& c) {
   const DenseDesc desc = dense_desc(c.graph, c.id);
-  return lower_tunable(c, TunableOp::dense(desc), {desc.out_features, desc.in_features}, Layout::parse("OI"),
-                       desc.epilogue);
+  return lower_tunable(c, {TunableOp::dense(desc)}, desc.epilogue);
 }
 
 /// The channel block of a layout-flexible node: its output's, which every input must share.

@@ -7,10 +7,17 @@
 // and computes the work items [begin, end) (for conv2d: flattened (batch, oc_block,
 // output-row tile)). Parallelism lives in the C++ runtime, not in generated code:
 // operator() splits [0, work_items()) over OpenMP threads.
+//
+// Most kernels are one such function. Some algorithms are a short pipeline of them (Winograd
+// convolution: input transform, batched GEMM, output transform), each stage needing all of
+// the previous stage's results; such a kernel owns scratch buffers for the intermediates and
+// runs its stages one after another, each split over the threads.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace layoutopt::kernels {
 
@@ -39,22 +46,49 @@ struct CompiledFunction {
   bool needs_residual = false;
 };
 
+/// Where one stage of a multi-stage kernel takes a pointer argument from: one of the
+/// kernel's own arguments, one of its scratch buffers, or nowhere (null).
+enum class StageOperand { none, input, weight, bias, residual, output, scratch0, scratch1 };
+
+/// One function of a multi-stage kernel with the sources of its five pointer arguments, in
+/// signature order (in, w, bias, residual, out).
+struct KernelStage {
+  std::shared_ptr<const CompiledFunction> compiled;
+  std::array<StageOperand, 5> operands;
+};
+
 class Kernel {
  public:
+  /// A single-function kernel: its arguments are the caller's.
   explicit Kernel(std::shared_ptr<const CompiledFunction> compiled);
+  /// A pipeline run in order, with scratch buffers of the given float counts (at most two,
+  /// zero-filled once here). Copies of a Kernel share its scratch: run one of them at a time.
+  Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats);
 
-  /// Runs all work items, split into contiguous ranges over the OpenMP threads.
+  /// Runs all work items of every stage, each stage split into contiguous ranges over the
+  /// OpenMP threads.
   void operator()(const KernelArgs& args) const;
-  /// Runs work items [begin, end) on the calling thread.
+  /// Runs work items [begin, end) on the calling thread. Single-function kernels only: a
+  /// stage of a pipeline reads all of the previous stage's output.
   void run_range(const KernelArgs& args, int64_t begin, int64_t end) const;
 
-  [[nodiscard]] int64_t work_items() const { return compiled_->work_items; }
-  [[nodiscard]] double compile_ms() const { return compiled_->compile_ms; }
-  [[nodiscard]] const std::string& name() const { return compiled_->name; }
+  /// Work items of a single-function kernel; for a pipeline, those of its last stage.
+  [[nodiscard]] int64_t work_items() const { return stages_.back().compiled->work_items; }
+  /// JIT time summed over the stages.
+  [[nodiscard]] double compile_ms() const;
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] const std::vector<KernelStage>& stages() const { return stages_; }
+  /// Bytes of scratch the kernel owns (0 for a single-function kernel).
+  [[nodiscard]] int64_t scratch_bytes() const;
 
  private:
-  void check_args(const KernelArgs& args) const;
-  std::shared_ptr<const CompiledFunction> compiled_;
+  using Pointers = std::array<float*, 5>;
+  [[nodiscard]] Pointers resolve(const KernelStage& stage, const KernelArgs& args) const;
+  void check(const KernelStage& stage, const Pointers& pointers) const;
+
+  std::string name_;
+  std::vector<KernelStage> stages_;
+  std::shared_ptr<std::vector<std::vector<float>>> scratch_;
 };
 
 }  // namespace layoutopt::kernels

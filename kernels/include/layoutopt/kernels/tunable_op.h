@@ -1,8 +1,8 @@
 #pragma once
 // TunableOp: one facade over the kernel families (conv2d, grouped conv2d, depthwise conv2d,
-// dense) so a tuner can search any of them the same way: a ConfigSpace, and for a flat
-// config index the knob values, the layouts the schedule implies, the physical buffer sizes
-// a measurement must allocate, and the compiled kernel.
+// Winograd conv2d, dense) so a tuner can search any of them the same way: a ConfigSpace, and
+// for a flat config index the knob values, the layouts the schedule implies, the physical
+// buffer sizes a measurement must allocate, the packed weights and the compiled kernel.
 //
 //   TunableOp op = TunableOp::conv2d(desc);      // depthwise / grouped picked from the desc
 //   for (int64_t i = 0; i < op.space().size(); ++i) {
@@ -13,8 +13,10 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "layoutopt/kernels/config_space.h"
 #include "layoutopt/kernels/conv2d_desc.h"
@@ -28,7 +30,7 @@ namespace layoutopt::kernels {
 /// else 1 (no blocking).
 [[nodiscard]] int64_t default_channel_block(int64_t channels);
 
-enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, dense };
+enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, winograd_conv2d, dense };
 [[nodiscard]] const char* to_string(OpFamily family);
 
 /// Physical layouts of a schedule's operands (bias is always a plain vector; a residual
@@ -54,6 +56,11 @@ class TunableOp {
  public:
   /// conv2d, group_conv2d or depthwise_conv2d, as the desc's groups decide. Validates desc.
   static TunableOp conv2d(const Conv2dDesc& desc);
+  /// Winograd F(m x m, 3 x 3); throws KernelError unless winograd_applicable(desc).
+  static TunableOp winograd_conv2d(const Conv2dDesc& desc);
+  /// Every algorithm that computes `desc`: conv2d (direct) first, then Winograd where it
+  /// applies. Their knob names differ, so a knob assignment is a point of at most one.
+  static std::vector<TunableOp> conv2d_algorithms(const Conv2dDesc& desc);
   static TunableOp dense(const DenseDesc& desc);
 
   [[nodiscard]] OpFamily family() const { return family_; }
@@ -75,9 +82,13 @@ class TunableOp {
 
   [[nodiscard]] OpLayouts layouts(int64_t index) const;
   [[nodiscard]] BufferSizes buffer_sizes(int64_t index) const;
+  /// The weights of config `index` as its kernel reads them, from canonical ones (OIHW for
+  /// convolutions, OI for dense): re-laid, and for Winograd transformed.
+  [[nodiscard]] std::vector<float> pack_weights(int64_t index, std::span<const float> canonical) const;
   /// Compiles (or fetches from the kernel cache) the kernel of config `index`.
   [[nodiscard]] Kernel compile(int64_t index) const;
-  /// FLOPs of one run (2 per multiply-add), for GFLOPS reporting.
+  /// FLOPs of one run (2 per multiply-add of the direct algorithm, also for Winograd), for
+  /// GFLOPS reporting.
   [[nodiscard]] double flops() const;
   /// Stable text, e.g. "conv2d n1_c64_..." (the desc's str()).
   [[nodiscard]] std::string str() const;

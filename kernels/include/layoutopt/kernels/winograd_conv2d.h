@@ -1,0 +1,63 @@
+#pragma once
+// conv2d by Winograd's minimal filtering F(m x m, 3 x 3): for 3x3, stride-1, undilated,
+// ungrouped convolutions in NCHW[x]c. It runs as three stages (see Kernel): the input
+// transform B^T d B of every tile, one 1x1 convolution with alpha^2 groups that multiplies
+// those by the transformed filters (the same JIT microkernel as conv2d, so it inherits its
+// register tiling), and the output transform A^T m A with the fused epilogue.
+//
+// Per channel pair and output tile it multiplies alpha^2 times instead of 9 m^2 (2.25x fewer
+// for m = 2, 4x for m = 4), at the price of transformed filters alpha^2 / 9 times the size
+// of the originals (1.8x, 4x) and of the transforms' memory traffic, so it wins on large
+// images with modest channel counts and can lose where the weights dominate: the tuner
+// measures both algorithms and the planner picks per layer.
+//
+// The weight "layout" is the middle stage's: the transformed filters as a logical
+// [alpha^2 * out_channels, in_channels, 1, 1] OIHW tensor, blocked OIHW[ic_bn]i[oc_bn]o;
+// pack_winograd_weights makes it from OIHW weights.
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "layoutopt/kernels/config_space.h"
+#include "layoutopt/kernels/conv2d.h"
+#include "layoutopt/kernels/conv2d_desc.h"
+#include "layoutopt/kernels/kernel.h"
+
+namespace layoutopt::kernels {
+
+struct WinogradSchedule {
+  int64_t m = 4;          ///< output tile edge: F(m x m, 3 x 3), m in {2, 4}
+  int64_t ic_bn = 1;      ///< input is NCHW[ic_bn]c
+  int64_t oc_bn = 1;      ///< output is NCHW[oc_bn]c
+  int64_t tile_t = 1;     ///< register tile of the middle stage along the output tiles
+  bool oc_inner = false;  ///< the middle stage's work-item order (see Conv2dSchedule)
+
+  [[nodiscard]] std::string str() const;
+  bool operator==(const WinogradSchedule&) const = default;
+};
+
+/// True for 3x3 kernels with stride 1, dilation 1 and groups 1 (any padding).
+[[nodiscard]] bool winograd_applicable(const Conv2dDesc& desc);
+
+/// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1). Throws KernelError when the desc
+/// is not winograd_applicable.
+[[nodiscard]] ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc);
+[[nodiscard]] WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index);
+/// Throws KernelError naming the problem.
+void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& schedule);
+/// Input NCHW[ic_bn]c, output NCHW[oc_bn]c, weight OIHW[ic_bn]i[oc_bn]o of the transformed
+/// filters (see above).
+[[nodiscard]] Conv2dLayouts winograd_conv2d_layouts(const Conv2dDesc& desc, const WinogradSchedule& schedule);
+/// Floats of the packed weights: alpha^2 * out_channels * in_channels.
+[[nodiscard]] int64_t winograd_weight_floats(const Conv2dDesc& desc, const WinogradSchedule& schedule);
+/// Transforms and re-lays OIHW weights ([out_channels][in_channels][3][3]) for the kernel.
+[[nodiscard]] std::vector<float> pack_winograd_weights(const Conv2dDesc& desc, const WinogradSchedule& schedule,
+                                                       std::span<const float> oihw);
+
+/// Compiles (or fetches from the kernel cache) the three stages; the returned Kernel owns
+/// its intermediate buffers.
+[[nodiscard]] Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& schedule);
+
+}  // namespace layoutopt::kernels

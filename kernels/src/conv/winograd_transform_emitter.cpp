@@ -1,0 +1,231 @@
+#include "conv/winograd_transform_emitter.h"
+
+#include <vector>
+
+#include "conv/winograd_matrices.h"
+#include "jit/control_flow.h"
+#include "jit/epilogue_ir.h"
+#include "jit/index_arithmetic.h"
+#include "jit/jit_engine.h"
+#include "jit/kernel_module.h"
+#include "jit/vector_ops.h"
+
+namespace layoutopt::kernels::conv {
+
+namespace {
+
+using llvm::Value;
+using Matrix = std::vector<std::vector<double>>;
+/// A tile of vectors, [row][column].
+using Tile = std::vector<std::vector<Value*>>;
+
+/// sum_i coefficients[i] * values[i], with the coefficients folded in: terms with 0 vanish,
+/// +-1 become adds and subtracts, the rest fused multiply-adds.
+Value* combine(llvm::IRBuilder<>& b, const std::vector<double>& coefficients, const std::vector<Value*>& values) {
+  Value* sum = nullptr;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const double c = coefficients[i];
+    if (c == 0) continue;
+    Value* v = values[i];
+    if (sum == nullptr) {
+      sum = c == 1 ? v : c == -1 ? b.CreateFNeg(v) : b.CreateFMul(llvm::ConstantFP::get(v->getType(), c), v);
+    } else if (c == 1 || c == -1) {
+      sum = c == 1 ? b.CreateFAdd(sum, v) : b.CreateFSub(sum, v);
+    } else {
+      sum = jit::fused_multiply_add(b, llvm::ConstantFP::get(v->getType(), c), v, sum);
+    }
+  }
+  return sum != nullptr ? sum : llvm::Constant::getNullValue(values.front()->getType());
+}
+
+/// tile * matrix^T: result[r][a] = sum_s matrix[a][s] * tile[r][s].
+Tile transform_rows(llvm::IRBuilder<>& b, const Matrix& matrix, const Tile& tile) {
+  Tile result(tile.size());
+  for (size_t r = 0; r < tile.size(); ++r)
+    for (const std::vector<double>& row : matrix) result[r].push_back(combine(b, row, tile[r]));
+  return result;
+}
+
+/// matrix * tile: result[a][s] = sum_r matrix[a][r] * tile[r][s].
+Tile transform_columns(llvm::IRBuilder<>& b, const Matrix& matrix, const Tile& tile) {
+  Tile result(matrix.size());
+  for (size_t a = 0; a < matrix.size(); ++a)
+    for (size_t s = 0; s < tile.front().size(); ++s) {
+      std::vector<Value*> column;
+      for (const std::vector<Value*>& row : tile) column.push_back(row[s]);
+      result[a].push_back(combine(b, matrix[a], column));
+    }
+  return result;
+}
+
+/// X^T t X for a transform matrix X^T (B^T for the input, A^T for the output).
+Tile sandwich(llvm::IRBuilder<>& b, const Matrix& transposed, const Tile& tile) {
+  return transform_columns(b, transposed, transform_rows(b, transposed, tile));
+}
+
+/// What both stages share: decoding a work item (n, channel block, tile row) and walking the
+/// tiles of its row, one vector chunk of the channel block at a time.
+class TileRowEmitter : protected jit::IndexArithmetic {
+ protected:
+  struct Item {
+    Value* batch = nullptr;
+    Value* block = nullptr;
+    Value* tile_row = nullptr;
+  };
+
+  TileRowEmitter(const WinogradGeometry& geometry, int64_t block, jit::KernelModule& module)
+      : jit::IndexArithmetic(module.builder()),
+        g_(geometry),
+        t_(winograd_matrices(geometry.m)),
+        module_(module),
+        b_(module.builder()),
+        chunks_(jit::vector_chunks(block, jit::JitEngine::instance().host().vector_lanes)) {}
+
+  /// Item index = (n * blocks + block) * tiles_h + tile_row.
+  Item decode(Value* index, int64_t blocks) {
+    Value* rest = b_.CreateUDiv(index, constant(g_.tiles_h()));
+    return {b_.CreateUDiv(rest, constant(blocks)), b_.CreateURem(rest, constant(blocks)),
+            b_.CreateURem(index, constant(g_.tiles_h()))};
+  }
+
+  /// Offset of (n, channel block `position * blocks + block`, tile t) in V or M, whose
+  /// channel block is `lanes` wide.
+  Value* transformed_offset(const Item& item, int64_t blocks, int64_t position, Value* tile, int64_t lanes,
+                            int64_t chunk_offset) {
+    Value* plane = add(add(mul(item.batch, g_.positions() * blocks), position * blocks), item.block);
+    return add(mul(add(mul(plane, g_.tiles()), tile), lanes), chunk_offset);
+  }
+
+  Value* tile_index(const Item& item, Value* tile_column) { return add(mul(item.tile_row, g_.tiles_w()), tile_column); }
+
+  const WinogradGeometry& g_;
+  const WinogradMatrices& t_;
+  jit::KernelModule& module_;
+  llvm::IRBuilder<>& b_;
+  std::vector<jit::VectorChunk> chunks_;
+};
+
+class InputTransformEmitter : private TileRowEmitter {
+ public:
+  InputTransformEmitter(const WinogradGeometry& geometry, jit::KernelModule& module)
+      : TileRowEmitter(geometry, geometry.ic_bn, module), zeros_(module.zero_array(geometry.ic_bn)) {}
+
+  void emit() {
+    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* index) {
+      const Item item = decode(index, g_.in_blocks());
+      jit::emit_loop(b_, 0, g_.tiles_w(), 1, [&](Value* column) { emit_tile(item, column); }, "tile");
+    }, "item");
+  }
+
+ private:
+  void emit_tile(const Item& item, Value* column) {
+    for (const jit::VectorChunk& chunk : chunks_) {
+      const Tile v = sandwich(b_, t_.BT, load_tile(item, column, chunk));
+      for (int64_t k = 0; k < g_.alpha; ++k)
+        for (int64_t l = 0; l < g_.alpha; ++l)
+          jit::store_vector(b_, v[k][l], module_.output(),
+                            transformed_offset(item, g_.in_blocks(), k * g_.alpha + l, tile_index(item, column),
+                                               g_.ic_bn, chunk.offset));
+    }
+  }
+
+  // The alpha x alpha input pixels of the tile; those outside the input (padding, or past
+  // the last row or column) read zeros.
+  Tile load_tile(const Item& item, Value* column, const jit::VectorChunk& chunk) {
+    Value* plane = add(mul(item.batch, g_.in_blocks()), item.block);
+    Tile d(static_cast<size_t>(g_.alpha));
+    for (int64_t r = 0; r < g_.alpha; ++r) {
+      Value* ih = add(mul(item.tile_row, g_.m), r - g_.pad_top);
+      Value* row_inside = b_.CreateICmpULT(ih, constant(g_.in_h));
+      Value* row = mul(add(mul(plane, g_.in_h), ih), g_.in_w);
+      for (int64_t s = 0; s < g_.alpha; ++s) {
+        Value* iw = add(mul(column, g_.m), s - g_.pad_left);
+        Value* inside = b_.CreateAnd(row_inside, b_.CreateICmpULT(iw, constant(g_.in_w)));
+        Value* offset = add(mul(add(row, iw), g_.ic_bn), chunk.offset);
+        // Plain (not inbounds) GEP: outside the input the address is computed but never read.
+        Value* pointer = b_.CreateSelect(inside, b_.CreateGEP(b_.getFloatTy(), module_.input(), offset), zeros_);
+        d[r].push_back(jit::load_vector(b_, pointer, constant(0), chunk.lanes));
+      }
+    }
+    return d;
+  }
+
+  Value* zeros_;
+};
+
+class OutputTransformEmitter : private TileRowEmitter {
+ public:
+  OutputTransformEmitter(const WinogradGeometry& geometry, jit::KernelModule& module)
+      : TileRowEmitter(geometry, geometry.oc_bn, module) {}
+
+  void emit() {
+    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* index) { emit_item(decode(index, g_.out_blocks())); }, "item");
+  }
+
+ private:
+  void emit_item(const Item& item) {
+    const int64_t tail_rows = g_.out_h % g_.m;
+    if (tail_rows == 0) {
+      emit_rows(item, g_.m);
+      return;
+    }
+    // The last tile row stores only the output rows that exist.
+    jit::emit_if_else(
+        b_, b_.CreateICmpEQ(item.tile_row, constant(g_.tiles_h() - 1)), [&] { emit_rows(item, tail_rows); },
+        [&] { emit_rows(item, g_.m); });
+  }
+
+  void emit_rows(const Item& item, int64_t rows) {
+    const int64_t full_columns = g_.out_w / g_.m;
+    jit::emit_loop(b_, 0, full_columns, 1, [&](Value* column) { emit_tile(item, column, rows, g_.m); }, "tile");
+    if (g_.out_w % g_.m != 0) emit_tile(item, constant(full_columns), rows, g_.out_w % g_.m);
+  }
+
+  void emit_tile(const Item& item, Value* column, int64_t rows, int64_t columns) {
+    Value* out_plane = add(mul(item.batch, g_.out_blocks()), item.block);
+    for (const jit::VectorChunk& chunk : chunks_) {
+      const Tile y = sandwich(b_, t_.AT, load_tile(item, column, chunk));
+      for (int64_t a = 0; a < rows; ++a) {
+        Value* row = mul(add(mul(out_plane, g_.out_h), add(mul(item.tile_row, g_.m), a)), g_.out_w);
+        for (int64_t c = 0; c < columns; ++c) {
+          Value* offset = add(mul(add(row, add(mul(column, g_.m), c)), g_.oc_bn), chunk.offset);
+          const jit::EpilogueOperands operands{module_.bias(), add(mul(item.block, g_.oc_bn), chunk.offset),
+                                               module_.residual(), offset};
+          jit::store_vector(b_, jit::emit_epilogue(b_, g_.epilogue, y[a][c], operands), module_.output(), offset);
+        }
+      }
+    }
+  }
+
+  Tile load_tile(const Item& item, Value* column, const jit::VectorChunk& chunk) {
+    Tile m(static_cast<size_t>(g_.alpha));
+    for (int64_t k = 0; k < g_.alpha; ++k)
+      for (int64_t l = 0; l < g_.alpha; ++l)
+        m[k].push_back(jit::load_vector(
+            b_, module_.input(),
+            transformed_offset(item, g_.out_blocks(), k * g_.alpha + l, tile_index(item, column), g_.oc_bn, chunk.offset),
+            chunk.lanes));
+    return m;
+  }
+};
+
+CompiledFunction without_weight(CompiledFunction compiled) {
+  compiled.needs_weight = false;
+  return compiled;
+}
+
+}  // namespace
+
+CompiledFunction compile_winograd_input_transform(const WinogradGeometry& geometry) {
+  jit::KernelModule module("winograd_input");
+  InputTransformEmitter(geometry, module).emit();
+  return without_weight(module.compile(geometry.batch * geometry.in_blocks() * geometry.tiles_h(), Epilogue{}));
+}
+
+CompiledFunction compile_winograd_output_transform(const WinogradGeometry& geometry) {
+  jit::KernelModule module("winograd_output");
+  OutputTransformEmitter(geometry, module).emit();
+  return without_weight(module.compile(geometry.batch * geometry.out_blocks() * geometry.tiles_h(), geometry.epilogue));
+}
+
+}  // namespace layoutopt::kernels::conv

@@ -1,0 +1,127 @@
+#include "layoutopt/kernels/winograd_conv2d.h"
+
+#include <algorithm>
+
+#include "conv/winograd_geometry.h"
+#include "conv/winograd_matrices.h"
+#include "conv/winograd_transform_emitter.h"
+#include "jit/kernel_cache.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/layout/transform.h"
+
+namespace layoutopt::kernels {
+
+namespace {
+
+// As conv2d's register tile: beyond ~28 accumulators AVX-512 spills anyway.
+constexpr int64_t kMaxTileWidth = 32;
+
+void require(bool ok, const Conv2dDesc& desc, const WinogradSchedule& schedule, const std::string& what) {
+  if (!ok) throw KernelError("invalid winograd conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
+}
+
+conv::WinogradGeometry geometry_of(const Conv2dDesc& d, const WinogradSchedule& s) {
+  const conv::WinogradMatrices& t = conv::winograd_matrices(s.m);
+  return {d.batch, d.in_channels, d.out_channels, d.in_h, d.in_w, d.out_h(), d.out_w(), d.pad_top, d.pad_left,
+          t.m, t.alpha, s.ic_bn, s.oc_bn, d.epilogue};
+}
+
+/// The middle stage: a 1x1 convolution with alpha^2 groups over a 1 x T image of V.
+Conv2dDesc batched_product_desc(const conv::WinogradGeometry& g) {
+  Conv2dDesc d;
+  d.batch = g.batch;
+  d.in_channels = g.positions() * g.in_channels;
+  d.in_h = 1;
+  d.in_w = g.tiles();
+  d.out_channels = g.positions() * g.out_channels;
+  d.groups = g.positions();
+  return d;
+}
+
+Conv2dSchedule batched_product_schedule(const WinogradSchedule& s) {
+  return {s.ic_bn, s.oc_bn, s.tile_t, true, 1, s.oc_inner};
+}
+
+}  // namespace
+
+std::string WinogradSchedule::str() const {
+  return "m" + std::to_string(m) + "_ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_t" +
+         std::to_string(tile_t) + (oc_inner ? "_ocin" : "");
+}
+
+bool winograd_applicable(const Conv2dDesc& d) {
+  return d.kernel_h == 3 && d.kernel_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.dilation_h == 1 &&
+         d.dilation_w == 1 && d.groups == 1;
+}
+
+ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
+  desc.validate();
+  if (!winograd_applicable(desc))
+    throw KernelError("winograd conv2d needs a 3x3 kernel, stride 1, dilation 1 and groups 1, not " + desc.str());
+  ConfigSpace space;
+  space.add("tile_m", conv::winograd_tile_sizes());
+  space.add("tile_ic", divisors(desc.in_channels));
+  space.add("tile_oc", divisors(desc.out_channels));
+  // Register widths up to the tile count of the smallest tiling: a config must be valid for
+  // every tile_m of the space.
+  const int64_t fewest_tiles = geometry_of(desc, {conv::winograd_tile_sizes().back(), 1, 1, 1, false}).tiles();
+  space.add("tile_t", inclusive_range(1, std::min(fewest_tiles, kMaxTileWidth)));
+  space.add("oc_inner", {0, 1});
+  return space;
+}
+
+WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
+  const auto point = space.point(index);
+  return {point.at("tile_m"), point.at("tile_ic"), point.at("tile_oc"), point.at("tile_t"), point.at("oc_inner") != 0};
+}
+
+void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {
+  desc.validate();
+  require(winograd_applicable(desc), desc, s, "needs a 3x3 kernel, stride 1, dilation 1 and groups 1");
+  const std::vector<int64_t>& sizes = conv::winograd_tile_sizes();
+  require(std::find(sizes.begin(), sizes.end(), s.m) != sizes.end(), desc, s, "output tile m must be 2 or 4");
+  require(s.ic_bn > 0 && desc.in_channels % s.ic_bn == 0, desc, s,
+          "ic_bn must divide in_channels = " + std::to_string(desc.in_channels));
+  require(s.oc_bn > 0 && desc.out_channels % s.oc_bn == 0, desc, s,
+          "oc_bn must divide out_channels = " + std::to_string(desc.out_channels));
+  const int64_t tiles = geometry_of(desc, s).tiles();
+  require(s.tile_t > 0 && s.tile_t <= tiles, desc, s, "tile_t must lie in [1, tiles = " + std::to_string(tiles) + "]");
+}
+
+Conv2dLayouts winograd_conv2d_layouts(const Conv2dDesc& desc, const WinogradSchedule& s) {
+  validate_winograd_conv2d(desc, s);
+  return {layout::Layout::nchwc(s.ic_bn), layout::Layout::oihwio(s.ic_bn, s.oc_bn), layout::Layout::nchwc(s.oc_bn)};
+}
+
+int64_t winograd_weight_floats(const Conv2dDesc& desc, const WinogradSchedule& s) {
+  validate_winograd_conv2d(desc, s);
+  return geometry_of(desc, s).positions() * desc.out_channels * desc.in_channels;
+}
+
+std::vector<float> pack_winograd_weights(const Conv2dDesc& desc, const WinogradSchedule& s, std::span<const float> oihw) {
+  validate_winograd_conv2d(desc, s);
+  const conv::WinogradMatrices& t = conv::winograd_matrices(s.m);
+  // [alpha^2][K][C] is the OIHW tensor [alpha^2 * K][C][1][1] of the grouped middle stage.
+  const std::vector<float> transformed = conv::winograd_filter_transform(t, oihw, desc.out_channels, desc.in_channels);
+  const layout::Layout oihw_layout = layout::Layout::oihw();
+  const layout::LayoutTransform relayout({t.alpha * t.alpha * desc.out_channels, desc.in_channels, 1, 1}, oihw_layout,
+                                         oihw_layout, winograd_conv2d_layouts(desc, s).weight);
+  return relayout.apply(transformed);
+}
+
+Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {
+  validate_winograd_conv2d(desc, s);
+  const conv::WinogradGeometry g = geometry_of(desc, s);
+  const std::string key = desc.str() + "|" + s.str();
+  const auto to_tiles = jit::cached_kernel("winograd_input|" + key, [&] { return conv::compile_winograd_input_transform(g); });
+  const auto from_tiles = jit::cached_kernel("winograd_output|" + key, [&] { return conv::compile_winograd_output_transform(g); });
+  const Kernel product = compile_conv2d(batched_product_desc(g), batched_product_schedule(s));
+  using enum StageOperand;
+  std::vector<KernelStage> stages{{to_tiles, {input, none, none, none, scratch0}},
+                                  {product.stages().front().compiled, {scratch0, weight, none, none, scratch1}},
+                                  {from_tiles, {scratch1, none, bias, residual, output}}};
+  return Kernel("winograd_conv2d_" + s.str(), std::move(stages),
+                {g.transformed_input_floats(), g.transformed_output_floats()});
+}
+
+}  // namespace layoutopt::kernels

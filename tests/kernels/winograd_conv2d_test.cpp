@@ -1,0 +1,160 @@
+// Winograd conv2d against the NCHW reference: both tile sizes, images the tiles do not divide
+// (partial last tiles in both directions), no / asymmetric padding, channel blocks with
+// remainder vector chunks, batch > 1, every epilogue; plus the transform matrices themselves
+// and the schedule space's validation.
+
+#include <doctest/doctest.h>
+
+#include <random>
+
+#include "conv/winograd_matrices.h"
+#include "kernel_check.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/tunable_op.h"
+#include "layoutopt/kernels/winograd_conv2d.h"
+
+namespace {
+
+using namespace layoutopt::kernels;
+
+Conv2dDesc make_desc(int64_t c, int64_t h, int64_t w, int64_t o, int64_t pad) {
+  Conv2dDesc d;
+  d.in_channels = c, d.in_h = h, d.in_w = w, d.out_channels = o;
+  d.kernel_h = d.kernel_w = 3;
+  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = pad;
+  return d;
+}
+
+// Winograd adds rounding in its transforms (entries of B^T and A^T up to 8, G's 1/6 and
+// 1/24), so each output sums terms larger than the direct products. On these problems the
+// error stays within the direct kernels' absolute allowance of 1e-6 * K (F(4x4) errs by
+// ~1.4e-5 at K = 72); the check allows alpha times that for other seeds. A wrong tap or a
+// misplaced tile still misses by ~1e-1.
+void check_schedule(const Conv2dDesc& desc, const WinogradSchedule& schedule) {
+  const auto problem = testing::make_problem(desc, 11);
+  const auto expected = testing::reference_output(desc, problem);
+  const Conv2dLayouts layouts = winograd_conv2d_layouts(desc, schedule);
+  const Kernel kernel = compile_winograd_conv2d(desc, schedule);
+  CHECK(kernel.stages().size() == 3);
+  const auto actual = testing::run_packed(kernel, problem, {layouts.input, layouts.weight, layouts.output},
+                                          pack_winograd_weights(desc, schedule, problem.weight));
+  const int64_t alpha = schedule.m + 2;
+  const int64_t reduction = (desc.in_channels * 9 + 2) * alpha;
+  testing::check_close(expected, actual, reduction, desc.str() + " winograd " + schedule.str());
+}
+
+void check_both_tiles(const Conv2dDesc& desc, int64_t ic_bn, int64_t oc_bn, int64_t tile_t) {
+  for (int64_t m : {2, 4}) {
+    const int64_t tiles = ((desc.out_h() + m - 1) / m) * ((desc.out_w() + m - 1) / m);
+    check_schedule(desc, {m, ic_bn, oc_bn, std::min(tile_t, tiles), m == 4});
+  }
+}
+
+}  // namespace
+
+TEST_CASE("winograd matrices compute a 3-tap correlation exactly (1-D identity A^T[(Gg).(B^T d)])") {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> uniform(-1, 1);
+  for (int64_t m : conv::winograd_tile_sizes()) {
+    const conv::WinogradMatrices& t = conv::winograd_matrices(m);
+    REQUIRE(t.alpha == m + 2);
+    std::vector<double> d(static_cast<size_t>(t.alpha)), g(3);
+    for (double& x : d) x = uniform(rng);
+    for (double& x : g) x = uniform(rng);
+    std::vector<double> product(static_cast<size_t>(t.alpha));
+    for (int64_t k = 0; k < t.alpha; ++k) {
+      double gg = 0, bd = 0;
+      for (int64_t i = 0; i < 3; ++i) gg += t.G[k][i] * g[i];
+      for (int64_t i = 0; i < t.alpha; ++i) bd += t.BT[k][i] * d[i];
+      product[k] = gg * bd;
+    }
+    for (int64_t a = 0; a < m; ++a) {
+      double y = 0, direct = 0;
+      for (int64_t k = 0; k < t.alpha; ++k) y += t.AT[a][k] * product[k];
+      for (int64_t i = 0; i < 3; ++i) direct += d[a + i] * g[i];
+      CHECK(y == doctest::Approx(direct).epsilon(1e-12));
+    }
+  }
+  CHECK_THROWS_AS((void)conv::winograd_matrices(6), KernelError);
+}
+
+TEST_CASE("winograd conv2d, padding 1, images the tiles divide and do not divide") {
+  check_both_tiles(make_desc(16, 8, 8, 32, 1), 16, 32, 6);
+  check_both_tiles(make_desc(16, 9, 11, 32, 1), 8, 16, 4);
+  check_both_tiles(make_desc(8, 7, 5, 8, 1), 1, 8, 1);
+}
+
+TEST_CASE("winograd conv2d without and with asymmetric padding") {
+  check_both_tiles(make_desc(8, 10, 9, 16, 0), 8, 16, 5);
+  Conv2dDesc d = make_desc(8, 9, 10, 16, 0);
+  d.pad_top = 2, d.pad_left = 0, d.pad_bottom = 1, d.pad_right = 2;
+  check_both_tiles(d, 4, 16, 3);
+}
+
+TEST_CASE("winograd conv2d channel blocks with vector remainder chunks, odd channel counts") {
+  check_both_tiles(make_desc(6, 8, 8, 40, 1), 6, 40, 8);   // 16 + 16 + 8 lanes out, 6 in
+  check_both_tiles(make_desc(3, 6, 7, 20, 1), 3, 20, 2);   // 16 + 4 lanes, 3 input channels
+  check_both_tiles(make_desc(24, 6, 6, 24, 1), 24, 24, 9);
+}
+
+TEST_CASE("winograd conv2d with batch > 1 and both work-item orders") {
+  Conv2dDesc d = make_desc(8, 6, 7, 16, 1);
+  d.batch = 3;
+  for (bool oc_inner : {false, true}) {
+    check_schedule(d, {2, 8, 16, 4, oc_inner});
+    check_schedule(d, {4, 4, 8, 2, oc_inner});
+  }
+}
+
+TEST_CASE("winograd conv2d every epilogue combination") {
+  const Activation activations[] = {Activation::None, Activation::Relu, Activation::Relu6};
+  for (bool bias : {false, true})
+    for (Activation act : activations)
+      for (bool residual : {false, true})
+        for (Activation post : activations) {
+          if (!residual && post != Activation::None) continue;
+          Conv2dDesc d = make_desc(8, 7, 9, 24, 1);
+          d.epilogue = {bias, act, residual, post};
+          check_schedule(d, {4, 8, 24, 4, false});
+          check_schedule(d, {2, 4, 8, 9, true});
+        }
+}
+
+TEST_CASE("winograd conv2d wide reduction (relu6 clamps both ways)") {
+  Conv2dDesc d = make_desc(64, 12, 12, 32, 1);
+  d.epilogue = {true, Activation::Relu6, true, Activation::Relu};
+  check_schedule(d, {4, 16, 32, 9, false});
+  check_schedule(d, {2, 64, 16, 16, true});
+}
+
+TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") {
+  CHECK(winograd_applicable(make_desc(8, 8, 8, 8, 1)));
+  Conv2dDesc strided = make_desc(8, 8, 8, 8, 1);
+  strided.stride_h = strided.stride_w = 2;
+  CHECK_FALSE(winograd_applicable(strided));
+  CHECK_THROWS_WITH_AS((void)winograd_conv2d_space(strided), doctest::Contains("stride 1"), KernelError);
+  Conv2dDesc grouped = make_desc(8, 8, 8, 8, 1);
+  grouped.groups = 2;
+  CHECK_FALSE(winograd_applicable(grouped));
+  CHECK(TunableOp::conv2d_algorithms(grouped).size() == 1);
+
+  const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);
+  const ConfigSpace space = winograd_conv2d_space(d);
+  CHECK(space.values("tile_m") == std::vector<int64_t>{2, 4});
+  CHECK(space.values("tile_t").back() == 16);  // 4 x 4 tiles of 4 x 4 cover 14 x 14
+  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 17, false}), doctest::Contains("tile_t"), KernelError);
+  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {3, 16, 32, 4, false}), doctest::Contains("2 or 4"), KernelError);
+  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 5, 32, 4, false}), doctest::Contains("ic_bn"), KernelError);
+
+  const std::vector<TunableOp> algorithms = TunableOp::conv2d_algorithms(d);
+  REQUIRE(algorithms.size() == 2);
+  const TunableOp& winograd = algorithms[1];
+  CHECK(winograd.family() == OpFamily::winograd_conv2d);
+  const int64_t index = winograd.default_index();
+  CHECK(winograd.knobs(index).at("tile_m") == 4);
+  CHECK(winograd.buffer_sizes(index).weight == 36 * 32 * 16);
+  CHECK(winograd.pack_weights(index, std::vector<float>(32 * 16 * 9, 1.0F)).size() == 36 * 32 * 16);
+  // The direct algorithm's knobs are no point of the Winograd space and vice versa.
+  CHECK_FALSE(winograd.index_of(algorithms[0].knobs(algorithms[0].default_index())));
+  CHECK_FALSE(algorithms[0].index_of(winograd.knobs(index)));
+}
