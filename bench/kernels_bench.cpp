@@ -4,6 +4,12 @@
 //
 //   build/bench/bench_kernels                          # all layers, 5 repetitions
 //   build/bench/bench_kernels --benchmark_filter=resnet50
+//   build/bench/bench_kernels --benchmark_filter=winograd
+//
+// The resnet50 and mobilenet_v2 families compare direct convolution with oneDNN's direct
+// convolution. The winograd family takes the 3x3 stride-1 layers of ResNet-50 and VGG-19 and
+// compares our Winograd kernel (F(2x2) or F(4x4), best of a sweep) with oneDNN's own choice
+// (algorithm::convolution_auto: its Winograd kernel where it has one and deems it faster).
 //
 // Each benchmark is one layer. Every iteration times a block of runs (>= 2 ms) of ours and
 // the same number of oneDNN's, in alternating order; the Time column is one block of ours.
@@ -33,6 +39,7 @@
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/winograd_conv2d.h"
 #include "layoutopt/measure/peak_flops.h"
 
 namespace {
@@ -66,9 +73,12 @@ MachinePeak& machine_peak() {
 // ---------------------------------------------------------------------------------------
 // Workloads
 
+enum class Algorithm { direct, winograd };
+
 struct Layer {
   std::string name;
   Conv2dDesc desc;
+  Algorithm algorithm = Algorithm::direct;
 };
 
 Conv2dDesc conv(int64_t c, int64_t hw, int64_t o, int64_t k, int64_t stride) {
@@ -135,6 +145,19 @@ std::vector<Layer> mobilenet_v2_layers() {
       {"pw_c960_o160_7", conv(960, 7, 160, 1, 1)}, {"pw_c960_o320_7", conv(960, 7, 320, 1, 1)},
       {"pw_c320_o1280_7", conv(320, 7, 1280, 1, 1)},
   };
+}
+
+// The 3x3 stride-1 convs of ResNet-50 and VGG-19, batch 1, 224x224: the Winograd family.
+std::vector<Layer> winograd_layers() {
+  std::vector<Layer> layers{
+      {"resnet50_3x3_c64_o64_56", conv(64, 56, 64, 3, 1)},    {"resnet50_3x3_c128_o128_28", conv(128, 28, 128, 3, 1)},
+      {"resnet50_3x3_c256_o256_14", conv(256, 14, 256, 3, 1)}, {"resnet50_3x3_c512_o512_7", conv(512, 7, 512, 3, 1)},
+      {"vgg19_3x3_c64_o64_224", conv(64, 224, 64, 3, 1)},      {"vgg19_3x3_c128_o128_112", conv(128, 112, 128, 3, 1)},
+      {"vgg19_3x3_c256_o256_56", conv(256, 56, 256, 3, 1)},    {"vgg19_3x3_c512_o512_28", conv(512, 28, 512, 3, 1)},
+      {"vgg19_3x3_c512_o512_14", conv(512, 14, 512, 3, 1)},
+  };
+  for (Layer& layer : layers) layer.algorithm = Algorithm::winograd;
+  return layers;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -323,15 +346,58 @@ Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedu
   return *best;
 }
 
+// Winograd: both tile sizes, vector-multiple blocks up to 64 channels, and the widest
+// balanced register widths over the tiles; then, as for conv2d, the finalists are re-timed
+// with both work-item orders.
+std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
+  const int64_t lanes = host_info().vector_lanes;
+  std::vector<WinogradSchedule> result;
+  for (int64_t m : {2, 4}) {
+    const int64_t tiles = ((d.out_h() + m - 1) / m) * ((d.out_w() + m - 1) / m);
+    const int64_t max_t = winograd_conv2d_space(d).values("tile_t").back();
+    for (int64_t oc_bn : block_candidates(d.out_channels, lanes))
+      for (int64_t ic_bn : block_candidates(d.in_channels, lanes)) {
+        const int64_t chunks = (oc_bn + lanes - 1) / lanes;
+        for (int64_t t : width_candidates(tiles, std::min(max_t, kMaxAccumulators / chunks), 3))
+          result.push_back({m, ic_bn, oc_bn, t, false});
+      }
+  }
+  return result;
+}
+
+Choice sweep_winograd(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedules) {
+  const auto candidates = winograd_candidates(d);
+  std::vector<std::pair<double, size_t>> screened;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const Kernel kernel = compile_winograd_conv2d(d, candidates[i]);
+    screened.emplace_back(fastest_seconds([&] { kernel(args); }, kScreenSecondsPerSchedule, 3), i);
+  }
+  std::sort(screened.begin(), screened.end());
+  std::unique_ptr<Choice> best;
+  int64_t finalists = 0;
+  for (size_t i = 0; i < std::min(kFinalists, screened.size()); ++i)
+    for (bool oc_inner : {false, true}) {
+      WinogradSchedule s = candidates[screened[i].second];
+      s.oc_inner = oc_inner;
+      const Kernel kernel = compile_winograd_conv2d(d, s);
+      const double seconds = median_block_seconds([&] { kernel(args); }, screened[i].first);
+      if (!best || seconds < best->seconds) best = std::make_unique<Choice>(Choice{kernel, "winograd " + s.str(), seconds});
+      ++finalists;
+    }
+  schedules = static_cast<int64_t>(candidates.size()) + finalists;
+  return *best;
+}
+
 // Buffers sized for the largest channel blocking (blocked tensors have the same size).
 struct OurTensors {
   Buffer input, weight, bias, output;
   KernelArgs args() const { return {input.get(), weight.get(), bias.get(), nullptr, output.get()}; }
 };
 
+// Winograd's transformed weights are alpha^2 / 9 times the size (at most 36 / 9).
 OurTensors our_tensors(const Conv2dDesc& d) {
   return {random_buffer(d.batch * d.in_channels * d.in_h * d.in_w, 1),
-          random_buffer(d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w, 2),
+          random_buffer(d.out_channels * d.in_channels_per_group() * std::max<int64_t>(d.kernel_h * d.kernel_w, 36), 2),
           random_buffer(d.out_channels, 3), random_buffer(d.batch * d.out_channels * d.out_h() * d.out_w(), 4)};
 }
 
@@ -340,7 +406,7 @@ OurTensors our_tensors(const Conv2dDesc& d) {
 
 class OneDnnConv {
  public:
-  explicit OneDnnConv(const Conv2dDesc& d) : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
+  OneDnnConv(const Conv2dDesc& d, dnnl::algorithm algorithm) : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
     using tag = dnnl::memory::format_tag;
     using dt = dnnl::memory::data_type;
     const dnnl::memory::dims src{d.batch, d.in_channels, d.in_h, d.in_w};
@@ -350,7 +416,7 @@ class OneDnnConv {
                       : dnnl::memory::dims{d.groups, d.out_channels_per_group(), d.in_channels_per_group(),
                                            d.kernel_h, d.kernel_w};
     const dnnl::convolution_forward::desc desc(
-        dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, {src, dt::f32, tag::any},
+        dnnl::prop_kind::forward_inference, algorithm, {src, dt::f32, tag::any},
         {weights, dt::f32, tag::any}, {{d.out_channels}, dt::f32, tag::x}, {dst, dt::f32, tag::any},
         {d.stride_h, d.stride_w}, {d.dilation_h - 1, d.dilation_w - 1}, {d.pad_top, d.pad_left},
         {d.pad_bottom, d.pad_right});
@@ -408,24 +474,31 @@ struct LayerState {
   OneDnnConv onednn;
 };
 
-std::unique_ptr<LayerState> prepare(const Conv2dDesc& d) {
+std::unique_ptr<LayerState> prepare(const Layer& layer) {
+  const Conv2dDesc& d = layer.desc;
   OurTensors tensors = our_tensors(d);
   const KernelArgs args = tensors.args();
   if (d.is_depthwise()) {
     const auto schedules = depthwise_candidates(d);
     Choice choice = sweep(schedules, [&](const auto& s) { return compile_depthwise_conv2d(d, s); }, args);
-    return std::make_unique<LayerState>(
-        LayerState{std::move(tensors), choice, static_cast<int64_t>(schedules.size()), OneDnnConv(d)});
+    return std::make_unique<LayerState>(LayerState{std::move(tensors), choice, static_cast<int64_t>(schedules.size()),
+                                                   OneDnnConv(d, dnnl::algorithm::convolution_direct)});
   }
   int64_t schedules = 0;
+  if (layer.algorithm == Algorithm::winograd) {
+    Choice choice = sweep_winograd(d, args, schedules);
+    return std::make_unique<LayerState>(
+        LayerState{std::move(tensors), choice, schedules, OneDnnConv(d, dnnl::algorithm::convolution_auto)});
+  }
   Choice choice = sweep_conv2d(d, args, schedules);
-  return std::make_unique<LayerState>(LayerState{std::move(tensors), choice, schedules, OneDnnConv(d)});
+  return std::make_unique<LayerState>(
+      LayerState{std::move(tensors), choice, schedules, OneDnnConv(d, dnnl::algorithm::convolution_direct)});
 }
 
 LayerState& state_of(const Layer& layer) {
   static std::map<std::string, std::unique_ptr<LayerState>> states;
   auto& slot = states[layer.name];
-  if (!slot) slot = prepare(layer.desc);
+  if (!slot) slot = prepare(layer);
   return *slot;
 }
 
@@ -476,6 +549,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     machine_peak().measure();
     print_model("resnet50/");
     print_model("mobilenet_v2/");
+    print_model("winograd/");
   }
 
  private:
@@ -527,6 +601,7 @@ void register_layers(const std::string& model, const std::vector<Layer>& layers)
 int main(int argc, char** argv) {
   register_layers("resnet50", resnet50_layers());
   register_layers("mobilenet_v2", mobilenet_v2_layers());
+  register_layers("winograd", winograd_layers());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   machine_peak().measure();
