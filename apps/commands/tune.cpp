@@ -80,18 +80,17 @@ void print_summary(const std::vector<measure::TuningTask>& tasks, const measure:
   std::cout << "\n" << std::right << std::setw(4) << "#" << "  " << std::left << std::setw(24) << "task" << std::setw(34)
             << "workload" << std::right << std::setw(6) << "weight" << std::setw(8) << "trials" << std::setw(13)
             << "best GFLOPS" << std::setw(10) << "best ms" << std::setw(7) << "pairs" << "\n";
-  double total_ms = 0;
   for (size_t i = 0; i < tasks.size(); ++i) {
     const measure::TaskOutcome& o = result.tasks[i];
     const std::string shapes = workload_text(tasks[i]);
     const bool tuned = o.best_index.has_value();
-    if (tuned) total_ms += static_cast<double>(tasks[i].weight) * o.best_seconds * 1e3;
     std::cout << std::right << std::setw(4) << i + 1 << "  " << std::left << std::setw(24) << short_name(tasks[i])
               << std::setw(34) << shapes << std::right << std::setw(6) << tasks[i].weight << std::setw(8) << o.trials
               << std::fixed << std::setprecision(1) << std::setw(13) << o.best_gflops << std::setprecision(4)
               << std::setw(10) << (tuned ? o.best_seconds * 1e3 : 0.0) << std::setw(7) << o.layout_pairs << "\n";
   }
-  std::cout << "estimated conv/dense time per inference (sum of weight x best): " << std::setprecision(3) << total_ms
+  std::cout << "estimated conv/dense time per inference (sum of weight x best, the faster algorithm of each workload): "
+            << std::setprecision(3) << measure::estimated_latency(tasks, result) * 1e3
             << " ms; " << result.new_trials << " new trials in " << std::setprecision(1) << result.seconds << " s\n";
 }
 

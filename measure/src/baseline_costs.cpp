@@ -33,14 +33,14 @@ std::vector<NodeCandidate> FastestKernelCosts::candidates(const graph::Graph& gr
 
 DefaultScheduleCosts::DefaultScheduleCosts(const CostSource& base, const graph::Graph& graph,
                                            std::map<std::string, double> default_seconds)
-    : RestrictedCosts(base), tasks_(extract_tasks(graph)), default_seconds_(std::move(default_seconds)) {
-  for (size_t t = 0; t < tasks_.size(); ++t)
-    for (graph::NodeId node : tasks_[t].nodes) task_of_[node] = t;
-}
+    : RestrictedCosts(base),
+      tasks_(extract_tasks(graph)),
+      tasks_of_(tasks_by_node(tasks_)),
+      default_seconds_(std::move(default_seconds)) {}
 
 std::vector<NodeCandidate> DefaultScheduleCosts::candidates(const graph::Graph& graph, graph::NodeId id) const {
   if (graph::has_workload(graph.node(id))) {
-    const TuningTask& task = tasks_.at(task_of_.at(id));
+    const TuningTask& task = tasks_.at(tasks_of_.at(id).front());  // the direct algorithm: untuned frameworks run it
     const auto seconds = default_seconds_.find(task.key());
     if (seconds == default_seconds_.end())
       throw std::runtime_error("node '" + graph.node(id).name + "': the default config of its task " + task.name +

@@ -31,10 +31,20 @@ double knob(const std::map<std::string, int64_t>& knobs, const char* name, doubl
 Tile tile_of(const std::map<std::string, int64_t>& k) {
   const double channel = knob(k, "tile_c", 1);
   return {knob(k, "tile_ic", knob(k, "tile_in", channel)), knob(k, "tile_oc", knob(k, "tile_out", channel)),
-          knob(k, "tile_ow", 1), knob(k, "tile_oh", 1), knob(k, "unroll_kw", 1), knob(k, "oc_inner", 0)};
+          knob(k, "tile_ow", knob(k, "tile_t", 1)), knob(k, "tile_oh", 1), knob(k, "unroll_kw", 1), knob(k, "oc_inner", 0)};
 }
 
-Extent extent_of(const kernels::TunableOp& op) {
+// Winograd is judged by its middle stage, the batched product: one "row" per tile position
+// (alpha^2 of them) of T tiles, and alpha^2 transformed weights per channel pair.
+Extent winograd_extent(const kernels::Conv2dDesc& d, const std::map<std::string, int64_t>& knobs) {
+  const double m = knob(knobs, "tile_m", 4), alpha = m + 2;
+  const double tiles = std::ceil(static_cast<double>(d.out_h()) / m) * std::ceil(static_cast<double>(d.out_w()) / m);
+  return {static_cast<double>(d.batch), static_cast<double>(d.in_channels), static_cast<double>(d.out_channels),
+          alpha * alpha, tiles, alpha, alpha};
+}
+
+Extent extent_of(const kernels::TunableOp& op, const std::map<std::string, int64_t>& knobs) {
+  if (op.family() == kernels::OpFamily::winograd_conv2d) return winograd_extent(op.conv_desc(), knobs);
   if (op.family() == kernels::OpFamily::dense) {
     const kernels::DenseDesc& d = op.dense_desc();
     return {static_cast<double>(d.batch), static_cast<double>(d.in_features), static_cast<double>(d.out_features)};
@@ -83,7 +93,8 @@ std::vector<float> features_of(const Tile& t, const Extent& e, double lanes) {
 
 std::vector<float> config_features(const TuningTask& task, int64_t index) {
   const double lanes = kernels::host_info().vector_lanes;
-  return features_of(tile_of(task.op.knobs(index)), extent_of(task.op), lanes);
+  const std::map<std::string, int64_t> knobs = task.op.knobs(index);
+  return features_of(tile_of(knobs), extent_of(task.op, knobs), lanes);
 }
 
 std::vector<float> config_feature_rows(const TuningTask& task, const std::vector<int64_t>& indices) {

@@ -76,9 +76,8 @@ NodeCandidate tuned_candidate(const TuningTask& task, const LayoutCandidate& tun
 MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vector<MeasureRecord>& records,
                                        const TransformTable& table, MeasuredCostOptions options)
     : graph_(&graph), table_(&table), options_(std::move(options)), flexible_(options_.policy),
-      tasks_(extract_tasks(graph)) {
-  for (size_t t = 0; t < tasks_.size(); ++t)
-    for (graph::NodeId node : tasks_[t].nodes) task_of_[node] = t;
+      tasks_(extract_tasks(graph)),
+      tasks_of_(tasks_by_node(tasks_)) {
   read_records(records);
   for (const TransformEntry& entry : table.entries()) {
     if (entry.target != options_.target || entry.threads != options_.threads) continue;
@@ -126,7 +125,9 @@ std::vector<NodeCandidate> MeasuredCostSource::candidates(const graph::Graph& gr
 
 std::vector<NodeCandidate> MeasuredCostSource::tuned_candidates(const graph::Graph& graph, graph::NodeId id) const {
   const graph::Node& node = graph.node(id);
-  const std::vector<NodeCandidate>& tuned = tuned_.at(task_of_.at(id));
+  // Every algorithm's tuned layout pairs: the solver keeps the cheapest of each pair.
+  std::vector<NodeCandidate> tuned;
+  for (size_t task : tasks_of_.at(id)) tuned.insert(tuned.end(), tuned_[task].begin(), tuned_[task].end());
   if (tuned.empty())
     throw std::runtime_error("node '" + node.name + "' (" + graph::workload_of(graph, id).signature() +
                              ") has no tuning records for target '" + options_.target + "' in " +

@@ -28,11 +28,21 @@ double recent_rate(const TaskStatus& task, int64_t window) {
   return (before - now) / before / static_cast<double>(span);
 }
 
+bool alternatives(const TaskStatus& a, const TaskStatus& b) { return a.workload >= 0 && a.workload == b.workload; }
+
 }  // namespace
 
-double estimated_gain(const TaskStatus& task, const SchedulerOptions& options) {
+double estimated_gain(const std::vector<TaskStatus>& tasks, size_t index, const SchedulerOptions& options) {
+  const TaskStatus& task = tasks[index];
+  double fastest = best_of(task);
+  double algorithms = 1;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    if (i == index || !alternatives(tasks[i], task)) continue;
+    fastest = std::min(fastest, best_of(tasks[i]));
+    ++algorithms;
+  }
   const double trials = static_cast<double>(std::max<int64_t>(1, trials_of(task)));
-  return task.weight * best_of(task) * (recent_rate(task, options.window) + options.exploration / trials);
+  return task.weight / algorithms * fastest * (recent_rate(task, options.window) + options.exploration / trials);
 }
 
 std::optional<size_t> pick_next_task(const std::vector<TaskStatus>& tasks, const SchedulerOptions& options) {
@@ -41,7 +51,7 @@ std::optional<size_t> pick_next_task(const std::vector<TaskStatus>& tasks, const
     if (tasks[i].finished) continue;
     if (warming_up(tasks[i], options)) {
       if (!warmup || trials_of(tasks[i]) < trials_of(tasks[*warmup])) warmup = i;
-    } else if (!best || estimated_gain(tasks[i], options) > estimated_gain(tasks[*best], options)) {
+    } else if (!best || estimated_gain(tasks, i, options) > estimated_gain(tasks, *best, options)) {
       best = i;
     }
   }
@@ -50,8 +60,16 @@ std::optional<size_t> pick_next_task(const std::vector<TaskStatus>& tasks, const
 
 double estimated_latency(const std::vector<TaskStatus>& tasks) {
   double total = 0;
-  for (const TaskStatus& task : tasks)
-    if (std::isfinite(best_of(task))) total += task.weight * best_of(task);
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    double fastest = best_of(tasks[i]);
+    bool counted = false;  // an earlier alternative already counts this workload
+    for (size_t j = 0; j < tasks.size(); ++j) {
+      if (j == i || !alternatives(tasks[i], tasks[j])) continue;
+      counted = counted || j < i;
+      fastest = std::min(fastest, best_of(tasks[j]));
+    }
+    if (!counted && std::isfinite(fastest)) total += tasks[i].weight * fastest;
+  }
   return total;
 }
 

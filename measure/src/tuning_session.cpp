@@ -52,7 +52,7 @@ int64_t resume(const std::vector<TuningTask>& tasks, std::vector<TaskTuner>& tun
 std::vector<TaskStatus> statuses(const std::vector<TaskTuner>& tuners) {
   std::vector<TaskStatus> result;
   for (const TaskTuner& t : tuners)
-    result.push_back({static_cast<double>(t.task().weight), t.best_history(), t.finished()});
+    result.push_back({static_cast<double>(t.task().weight), t.best_history(), t.finished(), t.task().workload});
   return result;
 }
 
@@ -103,6 +103,17 @@ MeasureRecord make_record(const std::string& target, const TuningTask& task, int
   const std::map<std::string, int64_t> knobs = task.op.knobs(index);
   for (const kernels::Knob& knob : task.op.space().knobs()) record.knobs.emplace_back(knob.name, knobs.at(knob.name));
   return record;
+}
+
+double estimated_latency(const std::vector<TuningTask>& tasks, const SessionResult& result) {
+  std::vector<TaskStatus> statuses;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const TaskOutcome& outcome = result.tasks.at(i);
+    std::vector<double> best;
+    if (outcome.best_index) best.push_back(outcome.best_seconds);
+    statuses.push_back({static_cast<double>(tasks[i].weight), best, true, tasks[i].workload});
+  }
+  return estimated_latency(statuses);
 }
 
 SessionResult summarize_history(const std::vector<TuningTask>& tasks, const std::vector<MeasureRecord>& history,

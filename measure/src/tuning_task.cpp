@@ -36,20 +36,21 @@ const char* autotvm_name(kernels::OpFamily family) {
     case kernels::OpFamily::conv2d: return "conv2d_NCHWc.x86";
     case kernels::OpFamily::group_conv2d: return "group_conv2d_nchw.x86";
     case kernels::OpFamily::depthwise_conv2d: return "depthwise_conv2d_NCHWc.x86";
+    case kernels::OpFamily::winograd_conv2d: return "conv2d_NCHWc_winograd.x86";
     case kernels::OpFamily::dense: return "dense_nopack.x86";
   }
   return "unknown";
 }
 
-kernels::TunableOp op_without_epilogue(const graph::Graph& graph, graph::NodeId node) {
+std::vector<kernels::TunableOp> algorithms_without_epilogue(const graph::Graph& graph, graph::NodeId node) {
   if (std::holds_alternative<graph::Dense>(graph.node(node).op)) {
     kernels::DenseDesc desc = kernels::dense_desc(graph, node);
     desc.epilogue = {};
-    return kernels::TunableOp::dense(desc);
+    return {kernels::TunableOp::dense(desc)};
   }
   kernels::Conv2dDesc desc = kernels::conv2d_desc(graph, node);
   desc.epilogue = {};
-  return kernels::TunableOp::conv2d(desc);
+  return kernels::TunableOp::conv2d_algorithms(desc);
 }
 
 // AutoTVM's depthwise template splits input and output channels separately (always equal
@@ -90,13 +91,24 @@ TuningTask make_task(const kernels::TunableOp& op, int64_t weight) {
 
 std::vector<TuningTask> extract_tasks(const graph::Graph& graph) {
   std::vector<TuningTask> tasks;
+  int64_t position = 0;
   for (const graph::Workload& workload : graph::extract_workloads(graph)) {
-    TuningTask task = make_task(op_without_epilogue(graph, workload.nodes.front()),
-                                static_cast<int64_t>(workload.nodes.size()));
-    task.nodes = workload.nodes;
-    tasks.push_back(std::move(task));
+    for (const kernels::TunableOp& op : algorithms_without_epilogue(graph, workload.nodes.front())) {
+      TuningTask task = make_task(op, static_cast<int64_t>(workload.nodes.size()));
+      task.nodes = workload.nodes;
+      task.workload = position;
+      tasks.push_back(std::move(task));
+    }
+    ++position;
   }
   return tasks;
+}
+
+std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<TuningTask>& tasks) {
+  std::map<graph::NodeId, std::vector<size_t>> by_node;
+  for (size_t t = 0; t < tasks.size(); ++t)
+    for (graph::NodeId node : tasks[t].nodes) by_node[node].push_back(t);
+  return by_node;
 }
 
 TaskIndex::TaskIndex(const std::vector<TuningTask>& tasks) {

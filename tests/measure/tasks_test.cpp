@@ -12,13 +12,32 @@
 using namespace layoutopt;
 using measure::TuningTask;
 
-TEST_CASE("resnet-18 has 12 distinct tasks named and weighted as AutoTVM extracts them") {
+TEST_CASE("resnet-18 has 12 distinct workloads, named and weighted as AutoTVM extracts them, 4 with a Winograd task") {
   const graph::Graph g = graph::zoo::build("resnet-18");
-  const std::vector<TuningTask> tasks = measure::extract_tasks(g);
+  const std::vector<TuningTask> all = measure::extract_tasks(g);
+  REQUIRE(all.size() == 16);
+  std::vector<TuningTask> tasks;  // the direct algorithm of each workload, as AutoTVM extracts them
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].op.family() != kernels::OpFamily::winograd_conv2d) {
+      CHECK(all[i].workload == static_cast<int64_t>(tasks.size()));
+      tasks.push_back(all[i]);
+      continue;
+    }
+    // A Winograd task follows its workload's direct task and shares everything but the name.
+    const TuningTask& direct = all.at(i - 1);
+    CHECK(all[i].name == "conv2d_NCHWc_winograd.x86");
+    CHECK(all[i].args == direct.args);
+    CHECK(all[i].weight == direct.weight);
+    CHECK(all[i].nodes == direct.nodes);
+    CHECK(all[i].workload == direct.workload);
+    CHECK(direct.args.at(1).at(1).at(2) == 3);  // 3x3
+    CHECK(direct.args.at(2) == nlohmann::json::array({1, 1}));  // stride 1
+  }
   REQUIRE(tasks.size() == 12);
   const int64_t occurrences = std::accumulate(tasks.begin(), tasks.end(), int64_t{0},
                                               [](int64_t sum, const TuningTask& t) { return sum + t.weight; });
   CHECK(occurrences == 21);  // 20 convolutions and the classifier
+  CHECK(measure::tasks_by_node(all).at(all[1].nodes.front()) == std::vector<size_t>{1, 2});  // layer1's 3x3: both algorithms
   CHECK(tasks.front().name == "conv2d_NCHWc.x86");
   CHECK(tasks.front().args == nlohmann::json::parse(
                                   R"([["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"],

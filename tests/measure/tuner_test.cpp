@@ -146,6 +146,17 @@ TEST_CASE("the task scheduler gives more trials to the heavier task") {
   CHECK(estimated_latency(tasks) > 0);
 }
 
+TEST_CASE("alternative algorithms of one workload count once, at their fastest, and share its gain") {
+  const std::vector<TaskStatus> tasks{{2.0, {3e-3}, false, 0}, {2.0, {1e-3}, false, 0}, {1.0, {5e-3}, false, -1}};
+  CHECK(estimated_latency(tasks) == doctest::Approx(2 * 1e-3 + 5e-3));
+  // One trial each, so no recent improvement: the gain is the exploration term alone. Both
+  // alternatives are scaled by the workload's fastest best and get half a lone task's share.
+  const std::vector<TaskStatus> lone{{2.0, {1e-3}, false, -1}};
+  CHECK(estimated_gain(tasks, 0) == doctest::Approx(estimated_gain(lone, 0) / 2));
+  CHECK(estimated_gain(tasks, 1) == doctest::Approx(estimated_gain(lone, 0) / 2));
+  CHECK(estimated_gain(tasks, 2) == doctest::Approx(estimated_gain({{1.0, {5e-3}, false, -1}}, 0)));
+}
+
 TEST_CASE("the task scheduler skips finished tasks and warms up tasks without a working config") {
   std::vector<TaskStatus> tasks{{10.0, std::vector<double>(20, 1e-3), true}, {1.0, {}, false}};
   CHECK(pick_next_task(tasks) == std::optional<size_t>(1));

@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <numeric>
 #include <random>
@@ -37,21 +39,30 @@ HostTensor random_input(const graph::Graph& g, unsigned seed) {
   return kernels::testing::random_tensor(g.value(g.inputs()[0]).type.shape, seed, 0.0F, 1.0F);
 }
 
-std::optional<kernels::TunableOp> tunable(const graph::Graph& g, graph::NodeId id) {
+/// Every algorithm of a conv / dense node, the direct one first; none for other nodes.
+std::vector<kernels::TunableOp> algorithms(const graph::Graph& g, graph::NodeId id) {
   const graph::Node& node = g.node(id);
-  if (std::holds_alternative<graph::Conv2d>(node.op)) return kernels::TunableOp::conv2d(kernels::conv2d_desc(g, id));
-  if (std::holds_alternative<graph::Dense>(node.op)) return kernels::TunableOp::dense(kernels::dense_desc(g, id));
-  return std::nullopt;
+  if (std::holds_alternative<graph::Conv2d>(node.op)) return kernels::TunableOp::conv2d_algorithms(kernels::conv2d_desc(g, id));
+  if (std::holds_alternative<graph::Dense>(node.op)) return {kernels::TunableOp::dense(kernels::dense_desc(g, id))};
+  return {};
+}
+
+/// The direct algorithm of a conv / dense node.
+std::optional<kernels::TunableOp> tunable(const graph::Graph& g, graph::NodeId id) {
+  std::vector<kernels::TunableOp> all = algorithms(g, id);
+  if (all.empty()) return std::nullopt;
+  return all.front();
 }
 
 Layout blocked(size_t rank, int64_t block) {
   return Layout::parse((rank == 4 ? std::string("NCHW") : std::string("NC")) + (block == 1 ? "" : std::to_string(block) + "c"));
 }
 
-/// A schedule with independent random choices: a random config per conv / dense, a random
-/// block (1, 4, 8, 16 or 32 where it divides the channels) per pooling / elementwise /
-/// concat node, canonical layouts for everything else. `config` picks a conv's config: the
-/// default one, or a random point of its space.
+/// A schedule with independent random choices: a random algorithm (direct or Winograd where
+/// it applies) and config per conv / dense, a random block (1, 4, 8, 16 or 32 where it
+/// divides the channels) per pooling / elementwise / concat node, canonical layouts for
+/// everything else. `default_configs` instead gives every conv / dense its direct
+/// algorithm's default config.
 NetworkSchedule random_schedule(const graph::Graph& g, std::mt19937& rng, bool default_configs = false) {
   NetworkSchedule schedule;
   for (size_t n = 0; n < g.nodes().size(); ++n) {
@@ -60,7 +71,8 @@ NetworkSchedule random_schedule(const graph::Graph& g, std::mt19937& rng, bool d
     const std::vector<graph::ValueId> inputs = graph::activation_inputs(g, id);
     const graph::Shape& out = g.value(node.output).type.shape;
     NodeSchedule s;
-    if (const auto op = tunable(g, id)) {
+    if (const std::vector<kernels::TunableOp> all = algorithms(g, id); !all.empty()) {
+      const kernels::TunableOp* op = default_configs ? &all.front() : &all[rng() % all.size()];
       const int64_t index = default_configs ? op->default_index()
                                             : static_cast<int64_t>(rng() % static_cast<uint64_t>(op->space().size()));
       const kernels::OpLayouts layouts = op->layouts(index);
@@ -119,6 +131,37 @@ TEST_CASE("densenet-121 (unfused batch norms, dense concats) runs like the refer
 }
 TEST_CASE("inception-v3 (asymmetric kernels, average pooling) runs like the reference") {
   check_against_reference("inception-v3", 75, 1);
+}
+
+TEST_CASE("resnet-18 with every 3x3 stride-1 conv on Winograd (both tile sizes) runs like the reference") {
+  graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 64});
+  graph::prepare_for_inference(g);
+  std::mt19937 rng(2);
+  NetworkSchedule schedule = random_schedule(g, rng, true);
+  int64_t winograd = 0;
+  for (size_t n = 0; n < g.nodes().size(); ++n) {
+    const std::vector<kernels::TunableOp> all = algorithms(g, static_cast<graph::NodeId>(n));
+    if (all.size() < 2) continue;
+    const kernels::TunableOp& op = all[1];
+    auto knobs = op.knobs(op.default_index());
+    knobs["tile_m"] = winograd++ % 2 == 0 ? 4 : 2;
+    const kernels::OpLayouts layouts = op.layouts(*op.index_of(knobs));
+    NodeSchedule& s = schedule.nodes[n];
+    s.knobs = knobs;
+    s.inputs[0] = layouts.input;
+    if (s.inputs.size() == 2) s.inputs[1] = layouts.output;  // fused residual
+    s.output = layouts.output;
+  }
+  CHECK(winograd == 13);  // layer1's 4, then 3 per stage (each stage's first conv has stride 2)
+  const std::vector<HostTensor> inputs{random_input(g, 11)};
+  const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+  auto network = kernels::CompiledNetwork::compile(g, schedule);
+  const std::vector<HostTensor> actual = network.run(inputs);
+  CHECK(kernels::reference::max_relative_difference(expected[0], actual[0]) < 2e-4);
+  const auto on_winograd = std::count_if(network.steps().begin(), network.steps().end(), [](const kernels::NetworkStep& step) {
+    return step.detail.rfind("winograd_conv2d_", 0) == 0;
+  });
+  CHECK(on_winograd == winograd);
 }
 
 TEST_CASE("every zoo network runs like the reference with the default schedule") {

@@ -51,7 +51,7 @@ class DefaultScheduleCosts final : public RestrictedCosts {
 
  private:
   std::vector<TuningTask> tasks_;
-  std::map<graph::NodeId, size_t> task_of_;
+  std::map<graph::NodeId, std::vector<size_t>> tasks_of_;
   std::map<std::string, double> default_seconds_;
 };
 

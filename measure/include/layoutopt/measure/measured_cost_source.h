@@ -94,7 +94,7 @@ class MeasuredCostSource final : public CostSource {
   MeasuredCostOptions options_;
   FlexibleOpTimer flexible_;
   std::vector<TuningTask> tasks_;
-  std::map<graph::NodeId, size_t> task_of_;                  // conv/dense node -> task
+  std::map<graph::NodeId, std::vector<size_t>> tasks_of_;    // conv/dense node -> its algorithms' tasks
   std::vector<std::vector<NodeCandidate>> tuned_;            // by task: best per layout pair
   std::map<graph::Shape, std::set<std::string>> table_layouts_;  // layouts the table has per shape
   std::vector<std::string> untuned_;

@@ -12,6 +12,11 @@
 //      term that shrinks as a task is explored: with no improvement anywhere, trials
 //      spread in proportion to each task's share of the end-to-end latency.
 // Finished tasks (space exhausted or early-stopped) are never picked.
+//
+// Tasks may be alternative algorithms of one workload (direct and Winograd convolution):
+// the workload then costs weight * the fastest of their bests, and each alternative's gain
+// is scaled by that fastest best and shared among them, so a workload draws the same
+// exploration whatever its number of algorithms.
 
 #include <cstdint>
 #include <optional>
@@ -23,6 +28,8 @@ struct TaskStatus {
   double weight = 1;                 ///< occurrences in the graph
   std::vector<double> best_history;  ///< best cost (s) after each trial; +inf until one works
   bool finished = false;
+  /// Tasks with the same workload id >= 0 are alternatives; -1: alternative to none.
+  int64_t workload = -1;
 };
 
 struct SchedulerOptions {
@@ -35,10 +42,12 @@ struct SchedulerOptions {
 [[nodiscard]] std::optional<size_t> pick_next_task(const std::vector<TaskStatus>& tasks,
                                                    const SchedulerOptions& options = {});
 
-/// The scheduler's gain estimate of one task (exposed for tests and diagnostics).
-[[nodiscard]] double estimated_gain(const TaskStatus& task, const SchedulerOptions& options = {});
+/// The scheduler's gain estimate of task `index` (exposed for tests and diagnostics).
+[[nodiscard]] double estimated_gain(const std::vector<TaskStatus>& tasks, size_t index,
+                                    const SchedulerOptions& options = {});
 
-/// sum of weight * best over tasks with a working config (seconds).
+/// sum over workloads of weight * the fastest best of its tasks, over those with a working
+/// config (seconds).
 [[nodiscard]] double estimated_latency(const std::vector<TaskStatus>& tasks);
 
 }  // namespace layoutopt::measure

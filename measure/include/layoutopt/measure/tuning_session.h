@@ -49,6 +49,10 @@ struct SessionResult {
   double seconds = 0;
 };
 
+/// The conv / dense time per inference the session's best configs promise (seconds):
+/// weight x best over the workloads, each at its fastest algorithm (estimated_latency).
+[[nodiscard]] double estimated_latency(const std::vector<TuningTask>& tasks, const SessionResult& result);
+
 using RecordSink = std::function<void(const MeasureRecord&)>;
 
 /// Throws std::invalid_argument for a non-positive batch size.

@@ -7,7 +7,10 @@
 //   depthwise_conv2d_NCHWc.x86  same arguments, kernel [C, 1, KH, KW]
 //   group_conv2d_nchw.x86       [data, kernel, strides, padding, dilation, groups, "float32"]
 //   dense_nopack.x86            [data, weight, null, "float32"]
+//   conv2d_NCHWc_winograd.x86   as conv2d_NCHWc.x86 (ours: AutoTVM has no x86 Winograd template)
 //
+// A 3x3 stride-1 conv workload has two tasks, one per algorithm (direct and Winograd), with the
+// same weight and nodes: alternatives, of which each node runs one.
 // where data / kernel are ["TENSOR", shape, "float32"]. As in AutoTVM the fused epilogue is
 // not part of a task: every occurrence shares one tuned schedule.
 
@@ -30,6 +33,9 @@ struct TuningTask {
   kernels::TunableOp op;
   int64_t weight = 1;    ///< occurrences in the graph
   std::vector<graph::NodeId> nodes;
+  /// Position of its workload among the graph's; the algorithms of one workload share it
+  /// (-1: a task made on its own, alternative to none).
+  int64_t workload = -1;
 
   /// Identity of the task inside record logs: name and arguments.
   [[nodiscard]] std::string key() const;
@@ -43,8 +49,13 @@ struct TuningTask {
 /// The task of one operator (epilogue dropped), with the given weight.
 [[nodiscard]] TuningTask make_task(const kernels::TunableOp& op, int64_t weight = 1);
 
-/// One task per distinct conv2d / dense workload, in order of first occurrence.
+/// One task per algorithm of each distinct conv2d / dense workload, workloads in order of first
+/// occurrence, the direct algorithm first.
 [[nodiscard]] std::vector<TuningTask> extract_tasks(const graph::Graph& graph);
+
+/// The tasks of each conv / dense node: positions in `tasks`, in their order (so the direct
+/// algorithm first).
+[[nodiscard]] std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<TuningTask>& tasks);
 
 /// Which of a list of tasks a record measures, by TuningTask::key().
 class TaskIndex {
