@@ -25,6 +25,7 @@ std::map<ConfigKey, double> chosen_configs(const graph::Graph& graph, const std:
         if (node.name != graph.node(id).name) throw PlanError("plan node '" + node.name + "' is out of graph order");
         const nlohmann::json payload = nlohmann::json::parse(node.payload, nullptr, false);
         if (!payload.is_object() || payload.value("kind", "") != "tuned") continue;
+        if (payload.value("task", "") != tasks[t].name) continue;  // the config of another algorithm's task
         chosen.emplace(ConfigKey{t, payload.at("config_index").get<int64_t>()}, node.ms * 1e-3);
       }
   return chosen;

@@ -1,5 +1,7 @@
 #include "layoutopt/measure/tuning_task.h"
 
+#include <set>
+
 #include "layoutopt/graph/statistics.h"
 #include "layoutopt/kernels/lowering.h"
 
@@ -102,6 +104,14 @@ std::vector<TuningTask> extract_tasks(const graph::Graph& graph) {
     ++position;
   }
   return tasks;
+}
+
+std::vector<TuningTask> default_algorithm_tasks(const std::vector<TuningTask>& tasks) {
+  std::vector<TuningTask> first;
+  std::set<int64_t> seen;
+  for (const TuningTask& task : tasks)
+    if (task.workload < 0 || seen.insert(task.workload).second) first.push_back(task);
+  return first;
 }
 
 std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<TuningTask>& tasks) {

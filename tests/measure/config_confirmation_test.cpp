@@ -34,12 +34,14 @@ class TrueTimes : public measure::Measurer {
   measure::MeasureResult measure(const measure::TuningTask& task, int64_t index) override {
     const std::pair<std::string, int64_t> config{task.key(), index};
     ++calls;
+    measured.insert(config);
     measure::MeasureResult r;
     r.costs_s = {logged.at(config) * (lucky.contains(config) ? slowdown : 1.0)};
     return r;
   }
   std::map<std::pair<std::string, int64_t>, double> logged;
   std::set<std::pair<std::string, int64_t>> lucky;
+  std::set<std::pair<std::string, int64_t>> measured;
   double slowdown = 10.0;
   int calls = 0;
 };
@@ -51,6 +53,7 @@ std::set<std::pair<std::string, int64_t>> tuned_choices(const measure::Plan& pla
   for (const measure::TuningTask& task : tasks)
     for (graph::NodeId id : task.nodes) {
       const auto payload = nlohmann::json::parse(plan.nodes.at(static_cast<size_t>(id)).payload);
+      if (payload.at("task") != task.name) continue;  // the node runs another algorithm
       chosen.emplace(task.key(), payload.at("config_index").get<int64_t>());
     }
   return chosen;
@@ -98,6 +101,14 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
   ScratchFile records("records.jsonl");
   write_records(records.path(), tasks);
   std::vector<measure::MeasureRecord> log = measure::load_record_log(records.path()).records;
+  // conv1 has a direct and a Winograd task; config 0 of the direct one is its fastest. With
+  // no Winograd config 0 logged, timing that config for a plan that chose the direct one
+  // (mixing up the node's tasks) would find no logged time and fail.
+  const measure::TuningTask& winograd = tasks.at(1);
+  REQUIRE(winograd.op.family() == kernels::OpFamily::winograd_conv2d);
+  std::erase_if(log, [&](const measure::MeasureRecord& r) {
+    return r.task_key() == winograd.key() && winograd.config_index(r.knob_map()) == 0;
+  });
   const measure::TransformTable table = synthetic_table(g);
   measure::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
   const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
@@ -107,13 +118,22 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
   TrueTimes measurer(log, tasks);
   const measure::Plan first = plan();
   measurer.lucky = tuned_choices(first, tasks);
-  REQUIRE(measurer.lucky.size() == tasks.size());
+  REQUIRE(measurer.lucky.size() == 3);  // conv1 (direct or Winograd), conv2 and fc
 
   std::vector<measure::MeasureRecord> sunk;
+  std::set<std::pair<std::string, int64_t>> ever_chosen;
+  const auto plan_and_note = [&] {
+    const measure::Plan planned = plan();
+    for (const auto& config : tuned_choices(planned, tasks)) ever_chosen.insert(config);
+    return std::vector<measure::Plan>{planned};
+  };
   const size_t logged = log.size();
   const measure::ConfirmationReport report = measure::confirm_chosen_configs(
-      g, costs, log, measurer, [&](const measure::MeasureRecord& r) { sunk.push_back(r); },
-      [&] { return std::vector<measure::Plan>{plan()}; }, {.target = kTarget, .timings = 3, .max_rounds = 6});
+      g, costs, log, measurer, [&](const measure::MeasureRecord& r) { sunk.push_back(r); }, plan_and_note,
+      {.target = kTarget, .timings = 3, .max_rounds = 6});
+  // Only configs some plan chose were timed (not, say, a chosen index read in another
+  // algorithm's task of the same node).
+  for (const auto& config : measurer.measured) CHECK(ever_chosen.contains(config));
 
   CHECK(report.confirmed);
   CHECK(report.rounds >= 2);

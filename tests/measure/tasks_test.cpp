@@ -34,6 +34,9 @@ TEST_CASE("resnet-18 has 12 distinct workloads, named and weighted as AutoTVM ex
     CHECK(direct.args.at(2) == nlohmann::json::array({1, 1}));  // stride 1
   }
   REQUIRE(tasks.size() == 12);
+  const std::vector<TuningTask> defaulted = measure::default_algorithm_tasks(all);
+  REQUIRE(defaulted.size() == 12);
+  for (size_t i = 0; i < tasks.size(); ++i) CHECK(defaulted[i].key() == tasks[i].key());
   const int64_t occurrences = std::accumulate(tasks.begin(), tasks.end(), int64_t{0},
                                               [](int64_t sum, const TuningTask& t) { return sum + t.weight; });
   CHECK(occurrences == 21);  // 20 convolutions and the classifier

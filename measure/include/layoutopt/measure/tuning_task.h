@@ -53,6 +53,10 @@ struct TuningTask {
 /// occurrence, the direct algorithm first.
 [[nodiscard]] std::vector<TuningTask> extract_tasks(const graph::Graph& graph);
 
+/// The algorithm an untuned framework runs for each workload: the first task of each
+/// (the direct one), and every task made on its own.
+[[nodiscard]] std::vector<TuningTask> default_algorithm_tasks(const std::vector<TuningTask>& tasks);
+
 /// The tasks of each conv / dense node: positions in `tasks`, in their order (so the direct
 /// algorithm first).
 [[nodiscard]] std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<TuningTask>& tasks);
