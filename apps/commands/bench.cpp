@@ -51,7 +51,8 @@ void print_compile(const kernels::CompileSummary& s) {
             << " reference fallbacks, " << s.views << " views, " << s.in_place << " in place, "
             << s.concat_inputs_placed << " concat inputs placed; arena "
             << megabytes(s.arena_bytes) << " (" << megabytes(s.tensor_bytes) << " without reuse), weights "
-            << megabytes(s.constant_bytes) << "; " << std::setprecision(0) << std::fixed << s.kernel_compile_ms
+            << megabytes(s.constant_bytes) << (s.scratch_bytes > 0 ? ", Winograd scratch " + megabytes(s.scratch_bytes) : "")
+            << "; " << std::setprecision(0) << std::fixed << s.kernel_compile_ms
             << " ms JIT, " << std::setprecision(2) << s.seconds << " s in all\n";
 }
 

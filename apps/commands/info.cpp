@@ -8,6 +8,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/graph/statistics.h"
+#include "layoutopt/measure/tuning_task.h"
 
 namespace layoutopt::apps {
 
@@ -30,11 +31,28 @@ nlohmann::json tensors_json(const graph::Graph& g, const std::vector<graph::Valu
   return list;
 }
 
-nlohmann::json info_json(const LoadedModel& model, const std::vector<graph::Workload>& tasks) {
+/// One tuning task as `info` shows it: its kernel family and its workload.
+struct TaskRow {
+  std::string family;
+  graph::Workload workload;
+};
+
+/// The tasks `layoutopt tune` tunes, numbered as it numbers them: one per algorithm of each
+/// workload (a 3x3 stride-1 conv has a direct and a Winograd task).
+std::vector<TaskRow> task_rows(const graph::Graph& g) {
+  const std::vector<graph::Workload> workloads = graph::extract_workloads(g);
+  std::vector<TaskRow> rows;
+  for (const measure::TuningTask& task : measure::extract_tasks(g))
+    rows.push_back({kernels::to_string(task.op.family()), workloads.at(static_cast<size_t>(task.workload))});
+  return rows;
+}
+
+nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
   const graph::Graph& g = model.graph;
   nlohmann::json task_list = nlohmann::json::array();
-  for (const auto& task : tasks)
+  for (const auto& [family, task] : tasks)
     task_list.push_back({{"kind", task.kind},
+                         {"family", family},
                          {"workload", task.signature()},
                          {"count", task.nodes.size()},
                          {"macs", task.macs},
@@ -58,7 +76,7 @@ void print_tensors(const char* label, const graph::Graph& g, const std::vector<g
     std::cout << std::setw(12) << label << g.value(id).name << " " << graph::to_string(g.value(id).type.shape) << "\n";
 }
 
-void print_info(const LoadedModel& model, const std::vector<graph::Workload>& tasks) {
+void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
   const graph::Graph& g = model.graph;
   std::cout << std::left << std::setw(12) << "model" << g.name() << " (" << model.source << ")\n"
             << std::setw(12) << "weights" << model.weights << "\n";
@@ -74,13 +92,16 @@ void print_info(const LoadedModel& model, const std::vector<graph::Workload>& ta
   std::cout << ")\n"
             << std::setw(12) << "parameters" << with_commas(graph::parameter_count(g)) << "\n"
             << std::setw(12) << "MACs" << si_units(static_cast<double>(macs)) << " (" << with_commas(macs) << ")\n"
-            << std::setw(12) << "tasks" << tasks.size() << " distinct conv2d/dense workloads\n"
-            << "  " << std::right << std::setw(3) << "#" << std::left << "  " << std::setw(18) << "kind"
+            << std::setw(12) << "tasks" << tasks.size() << " tuning tasks of "
+            << graph::extract_workloads(g).size() << " distinct conv2d/dense workloads (numbered as `tune` numbers them)\n"
+            << "  " << std::right << std::setw(3) << "#" << std::left << "  " << std::setw(18) << "kernel"
             << std::setw(7) << "count" << std::setw(12) << "MACs each" << "workload\n";
-  for (size_t i = 0; i < tasks.size(); ++i)
-    std::cout << "  " << std::right << std::setw(3) << i + 1 << std::left << "  " << std::setw(18) << tasks[i].kind
-              << std::setw(7) << tasks[i].nodes.size() << std::setw(12) << si_units(static_cast<double>(tasks[i].macs))
-              << tasks[i].signature().substr(tasks[i].kind.size() + 1) << "\n";
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    const graph::Workload& w = tasks[i].workload;
+    std::cout << "  " << std::right << std::setw(3) << i + 1 << std::left << "  " << std::setw(18) << tasks[i].family
+              << std::setw(7) << w.nodes.size() << std::setw(12) << si_units(static_cast<double>(w.macs))
+              << w.signature().substr(w.kind.size() + 1) << "\n";
+  }
 }
 
 }  // namespace
@@ -93,7 +114,7 @@ void add_info_command(CLI::App& app) {
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
     const LoadedModel model = load_model(flags->model.spec, flags->model.options);
-    const auto tasks = graph::extract_workloads(model.graph);
+    const std::vector<TaskRow> tasks = task_rows(model.graph);
     if (flags->json) std::cout << info_json(model, tasks).dump(2) << "\n";
     else print_info(model, tasks);
   });

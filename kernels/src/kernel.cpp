@@ -20,28 +20,48 @@ void run_items(const CompiledFunction& compiled, const std::array<float*, 5>& p,
 
 }  // namespace
 
+float* KernelScratch::reserve(size_t index, int64_t floats) {
+  if (buffers_.size() <= index) buffers_.resize(index + 1);
+  std::vector<float>& buffer = buffers_[index];
+  if (static_cast<int64_t>(buffer.size()) < floats) buffer.assign(static_cast<size_t>(floats), 0.0f);
+  return buffer.data();
+}
+
+float* KernelScratch::data(size_t index) {
+  if (index >= buffers_.size()) throw KernelError("scratch buffer " + std::to_string(index) + " was never reserved");
+  return buffers_[index].data();
+}
+
+int64_t KernelScratch::bytes() const {
+  int64_t bytes = 0;
+  for (const std::vector<float>& buffer : buffers_) bytes += static_cast<int64_t>(buffer.size() * sizeof(float));
+  return bytes;
+}
+
 Kernel::Kernel(std::shared_ptr<const CompiledFunction> compiled)
     : Kernel(compiled ? compiled->name : std::string(), {{compiled, kCallerOperands}}, {}) {}
 
 Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats)
-    : name_(std::move(name)), stages_(std::move(stages)), scratch_(std::make_shared<std::vector<std::vector<float>>>()) {
+    : name_(std::move(name)),
+      stages_(std::move(stages)),
+      scratch_floats_(std::move(scratch_floats)),
+      scratch_(std::make_shared<KernelScratch>()) {
   if (stages_.empty()) throw KernelError("Kernel " + name_ + ": no stages");
   for (const KernelStage& stage : stages_)
     if (!stage.compiled || stage.compiled->function == nullptr) throw KernelError("Kernel " + name_ + ": no compiled function");
-  if (scratch_floats.size() > 2) throw KernelError("Kernel " + name_ + ": at most two scratch buffers");
-  for (int64_t floats : scratch_floats) scratch_->emplace_back(static_cast<size_t>(floats), 0.0f);
+  if (scratch_floats_.size() > 2) throw KernelError("Kernel " + name_ + ": at most two scratch buffers");
+  use_scratch(scratch_);
+}
+
+void Kernel::use_scratch(const std::shared_ptr<KernelScratch>& shared) {
+  for (size_t i = 0; i < scratch_floats_.size(); ++i) shared->reserve(i, scratch_floats_[i]);
+  scratch_ = shared;
 }
 
 double Kernel::compile_ms() const {
   double ms = 0;
   for (const KernelStage& stage : stages_) ms += stage.compiled->compile_ms;
   return ms;
-}
-
-int64_t Kernel::scratch_bytes() const {
-  int64_t bytes = 0;
-  for (const std::vector<float>& buffer : *scratch_) bytes += static_cast<int64_t>(buffer.size() * sizeof(float));
-  return bytes;
 }
 
 Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& args) const {
@@ -59,8 +79,8 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
       case StageOperand::scratch0:
       case StageOperand::scratch1: {
         const size_t buffer = source == StageOperand::scratch0 ? 0 : 1;
-        if (buffer >= scratch_->size()) throw KernelError(name_ + ": a stage reads a scratch buffer the kernel lacks");
-        pointers[i] = (*scratch_)[buffer].data();
+        if (buffer >= scratch_floats_.size()) throw KernelError(name_ + ": a stage reads a scratch buffer the kernel lacks");
+        pointers[i] = scratch_->data(buffer);
         break;
       }
     }

@@ -1,6 +1,7 @@
 #include "layoutopt/kernels/winograd_conv2d.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "conv/winograd_geometry.h"
 #include "conv/winograd_matrices.h"
@@ -120,7 +121,8 @@ Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s
   std::vector<KernelStage> stages{{to_tiles, {input, none, none, none, scratch0}},
                                   {product.stages().front().compiled, {scratch0, weight, none, none, scratch1}},
                                   {from_tiles, {scratch1, none, bias, residual, output}}};
-  return Kernel("winograd_conv2d_" + s.str(), std::move(stages),
+  static std::atomic<int64_t> serial{0};  // as the JIT's symbols: layoutopt_<kind>_<n>
+  return Kernel("layoutopt_winograd_conv2d_" + std::to_string(serial++), std::move(stages),
                 {g.transformed_input_floats(), g.transformed_output_floats()});
 }
 

@@ -80,6 +80,7 @@ CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const Networ
   summary.concat_inputs_placed = program.placed_in_slices;
   summary.arena_bytes = plan.bytes;
   summary.constant_bytes = program.constant_bytes;
+  summary.scratch_bytes = program.scratch->bytes();
   for (const auto& [kernel, ms] : program.compile_ms) summary.kernel_compile_ms += ms;
   summary.seconds = ms_since(start) / 1e3;
   return CompiledNetwork(std::move(impl));

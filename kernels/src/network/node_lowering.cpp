@@ -36,6 +36,7 @@ struct NodeContext {
   const NodeSchedule& schedule;
   const NodeOperands& operands;
   ConstantPool& constants;
+  const std::shared_ptr<KernelScratch>& scratch;
 
   [[nodiscard]] std::string where() const { return "node '" + node.name + "' (" + graph::op_name(node.op) + ")"; }
   [[nodiscard]] const graph::Shape& shape_of(graph::ValueId value) const { return graph.value(value).type.shape; }
@@ -90,7 +91,9 @@ LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t ind
   if (epilogue.residual) require_layout(c, "residual", c.output_shape(), c.schedule.inputs.at(1), layouts.output);
   const Constant weight = c.constants.add(op.pack_weights(index, c.parameter(1)));
   const Constant bias = epilogue.bias ? parameter_constant(c, 2) : nullptr;
-  return kernel_step(c, op.compile(index), weight, bias, epilogue.residual);
+  Kernel kernel = op.compile(index);
+  kernel.use_scratch(c.scratch);
+  return kernel_step(c, kernel, weight, bias, epilogue.residual);
 }
 
 /// The first of `algorithms` whose schedule space holds the node's knobs, and that point.
@@ -304,9 +307,9 @@ bool same_memory(const graph::Shape& shape, const Layout& a, const Layout& b) {
 }
 
 LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedule, const NodeOperands& operands,
-                       ConstantPool& constants) {
+                       ConstantPool& constants, const std::shared_ptr<KernelScratch>& scratch) {
   const graph::Node& node = graph.node(id);
-  const NodeContext c{graph, id, node, schedule, operands, constants};
+  const NodeContext c{graph, id, node, schedule, operands, constants, scratch};
   try {
     return std::visit(
         graph::Overloaded{

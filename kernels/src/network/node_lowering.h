@@ -4,6 +4,7 @@
 // and writing which slots. The program builder decides where tensors live; this decides
 // what runs on them.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,9 +31,11 @@ struct LoweredNode {
 };
 
 /// Throws KernelError naming the node when the schedule does not fit it. Constants the
-/// node's kernels read go into `constants`.
+/// node's kernels read go into `constants`; multi-stage kernels keep their intermediates in
+/// `scratch`, shared by every step of the network (they run one after another).
 [[nodiscard]] LoweredNode lower_node(const graph::Graph& graph, graph::NodeId id, const NodeSchedule& schedule,
-                                     const NodeOperands& operands, ConstantPool& constants);
+                                     const NodeOperands& operands, ConstantPool& constants,
+                                     const std::shared_ptr<KernelScratch>& scratch);
 
 /// True when a tensor of logical `shape` has the same memory in both layouts.
 [[nodiscard]] bool same_memory(const graph::Shape& shape, const layout::Layout& a, const layout::Layout& b);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/kernel.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/layout/layout.h"
 #include "network/constant_pool.h"
@@ -58,6 +59,7 @@ struct Program {
   size_t placed_in_slices = 0;  ///< concat inputs written straight into their concat's output
   int64_t constant_bytes = 0;
   std::unique_ptr<ConstantPool> constants = std::make_unique<ConstantPool>();  ///< read by the steps
+  std::shared_ptr<KernelScratch> scratch = std::make_shared<KernelScratch>();  ///< multi-stage kernels' intermediates
   std::map<std::string, double> compile_ms;  ///< JIT time per distinct kernel
 };
 

@@ -109,7 +109,7 @@ class ProgramBuilder {
       }
     }
     operands.write = static_cast<SlotId>(program_.slots.size());  // the slot made below
-    LoweredNode lowered = lower_node(graph_, id, schedule, operands, *program_.constants);
+    LoweredNode lowered = lower_node(graph_, id, schedule, operands, *program_.constants, program_.scratch);
     program_.constant_bytes += lowered.constant_bytes;
     if (lowered.compile_ms > 0) program_.compile_ms[lowered.detail] = lowered.compile_ms;
     if (!lowered.run) {  // a view: the output lives in the input's memory

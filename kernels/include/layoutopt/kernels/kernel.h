@@ -50,6 +50,21 @@ struct CompiledFunction {
 /// kernel's own arguments, one of its scratch buffers, or nowhere (null).
 enum class StageOperand { none, input, weight, bias, residual, output, scratch0, scratch1 };
 
+/// Intermediate buffers of multi-stage kernels. Kernels that never run at the same time (the
+/// steps of one network run one after another) can share one: it then holds, per buffer,
+/// as much as the largest of them needs, and stays warm in cache from one kernel to the next.
+class KernelScratch {
+ public:
+  /// Grows buffer `index` to at least `floats` floats (zero-filled); returns its start.
+  float* reserve(size_t index, int64_t floats);
+  [[nodiscard]] float* data(size_t index);
+  [[nodiscard]] size_t buffers() const { return buffers_.size(); }
+  [[nodiscard]] int64_t bytes() const;
+
+ private:
+  std::vector<std::vector<float>> buffers_;
+};
+
 /// One function of a multi-stage kernel with the sources of its five pointer arguments, in
 /// signature order (in, w, bias, residual, out).
 struct KernelStage {
@@ -65,6 +80,10 @@ class Kernel {
   /// zero-filled once here). Copies of a Kernel share its scratch: run one of them at a time.
   Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats);
 
+  /// Uses `shared` for scratch from now on (growing it to this kernel's needs) instead of
+  /// its own; only for kernels that never run while another user of `shared` runs.
+  void use_scratch(const std::shared_ptr<KernelScratch>& shared);
+
   /// Runs all work items of every stage, each stage split into contiguous ranges over the
   /// OpenMP threads.
   void operator()(const KernelArgs& args) const;
@@ -78,8 +97,8 @@ class Kernel {
   [[nodiscard]] double compile_ms() const;
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::vector<KernelStage>& stages() const { return stages_; }
-  /// Bytes of scratch the kernel owns (0 for a single-function kernel).
-  [[nodiscard]] int64_t scratch_bytes() const;
+  /// Bytes of the scratch the kernel uses (0 for a single-function kernel).
+  [[nodiscard]] int64_t scratch_bytes() const { return scratch_->bytes(); }
 
  private:
   using Pointers = std::array<float*, 5>;
@@ -88,7 +107,8 @@ class Kernel {
 
   std::string name_;
   std::vector<KernelStage> stages_;
-  std::shared_ptr<std::vector<std::vector<float>>> scratch_;
+  std::vector<int64_t> scratch_floats_;
+  std::shared_ptr<KernelScratch> scratch_;
 };
 
 }  // namespace layoutopt::kernels

@@ -57,6 +57,7 @@ struct CompileSummary {
   int64_t arena_bytes = 0;       ///< activation memory after reuse
   int64_t tensor_bytes = 0;      ///< activation memory if every tensor had its own buffer
   int64_t constant_bytes = 0;    ///< re-laid weights, biases, folded batch norms
+  int64_t scratch_bytes = 0;     ///< intermediates of multi-stage (Winograd) kernels, shared by all
 };
 
 class CompiledNetwork {
