@@ -322,9 +322,9 @@ double median_block_seconds(const Run& run, double one_run_seconds) {
 //  2. re-time the best few of them, each with both work-item orders (oc_inner), by the
 //     benchmark's own statistic, so the winner is not a lucky screen sample; the order
 //     interacts little with the tile, so it is only tried on the finalists.
-Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedules) {
-  const auto compile = [&](const Conv2dSchedule& s) { return compile_conv2d(d, s); };
-  const auto candidates = conv2d_candidates(d);
+template <typename Schedule, typename Compile>
+Choice two_stage_sweep(const std::vector<Schedule>& candidates, const Compile& compile, const KernelArgs& args,
+                       int64_t& schedules, const std::string& label = "") {
   std::vector<std::pair<double, size_t>> screened;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Kernel kernel = compile(candidates[i]);
@@ -335,15 +335,20 @@ Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedu
   int64_t finalists = 0;
   for (size_t i = 0; i < std::min(kFinalists, screened.size()); ++i)
     for (bool oc_inner : {false, true}) {
-      Conv2dSchedule s = candidates[screened[i].second];
+      Schedule s = candidates[screened[i].second];
       s.oc_inner = oc_inner;
       const Kernel kernel = compile(s);
       const double seconds = median_block_seconds([&] { kernel(args); }, screened[i].first);
-      if (!best || seconds < best->seconds) best = std::make_unique<Choice>(Choice{kernel, s.str(), seconds});
+      if (!best || seconds < best->seconds) best = std::make_unique<Choice>(Choice{kernel, label + s.str(), seconds});
       ++finalists;
     }
   schedules = static_cast<int64_t>(candidates.size()) + finalists;
   return *best;
+}
+
+Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedules) {
+  return two_stage_sweep(conv2d_candidates(d), [&](const Conv2dSchedule& s) { return compile_conv2d(d, s); }, args,
+                         schedules);
 }
 
 // Winograd: both tile sizes, vector-multiple blocks up to 64 channels, and the widest
@@ -366,26 +371,8 @@ std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
 }
 
 Choice sweep_winograd(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedules) {
-  const auto candidates = winograd_candidates(d);
-  std::vector<std::pair<double, size_t>> screened;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    const Kernel kernel = compile_winograd_conv2d(d, candidates[i]);
-    screened.emplace_back(fastest_seconds([&] { kernel(args); }, kScreenSecondsPerSchedule, 3), i);
-  }
-  std::sort(screened.begin(), screened.end());
-  std::unique_ptr<Choice> best;
-  int64_t finalists = 0;
-  for (size_t i = 0; i < std::min(kFinalists, screened.size()); ++i)
-    for (bool oc_inner : {false, true}) {
-      WinogradSchedule s = candidates[screened[i].second];
-      s.oc_inner = oc_inner;
-      const Kernel kernel = compile_winograd_conv2d(d, s);
-      const double seconds = median_block_seconds([&] { kernel(args); }, screened[i].first);
-      if (!best || seconds < best->seconds) best = std::make_unique<Choice>(Choice{kernel, "winograd " + s.str(), seconds});
-      ++finalists;
-    }
-  schedules = static_cast<int64_t>(candidates.size()) + finalists;
-  return *best;
+  return two_stage_sweep(winograd_candidates(d), [&](const WinogradSchedule& s) { return compile_winograd_conv2d(d, s); },
+                         args, schedules, "winograd ");
 }
 
 // Buffers sized for the largest channel blocking (blocked tensors have the same size).

@@ -113,17 +113,12 @@ TEST_CASE("conv2d with batch > 1 and run_range splitting") {
 }
 
 TEST_CASE("conv2d every epilogue combination") {
-  const Activation activations[] = {Activation::None, Activation::Relu, Activation::Relu6};
-  for (bool bias : {false, true})
-    for (Activation act : activations)
-      for (bool residual : {false, true})
-        for (Activation post : activations) {
-          if (!residual && post != Activation::None) continue;
-          Conv2dDesc d = make_desc(8, 7, 9, 24, 3, 1, 1);
-          d.epilogue = {bias, act, residual, post};
-          check_schedule(d, {4, 24, 4, true, 1});  // 16 + 8 lanes: both chunk kinds
-          check_schedule(d, {8, 8, 9, false, 1});
-        }
+  for (const Epilogue& epilogue : testing::all_epilogues()) {
+    Conv2dDesc d = make_desc(8, 7, 9, 24, 3, 1, 1);
+    d.epilogue = epilogue;
+    check_schedule(d, {4, 24, 4, true, 1});  // 16 + 8 lanes: both chunk kinds
+    check_schedule(d, {8, 8, 9, false, 1});
+  }
 }
 
 TEST_CASE("conv2d wide reduction through relu6 clamping") {

@@ -73,6 +73,17 @@ std::vector<float> run_packed(const Kernel& kernel, const Problem& p, const Bloc
   return relayout(output, p.output_shape, nchw, layouts.output, nchw);
 }
 
+std::vector<Epilogue> all_epilogues() {
+  const Activation activations[] = {Activation::None, Activation::Relu, Activation::Relu6};
+  std::vector<Epilogue> epilogues;
+  for (bool bias : {false, true})
+    for (Activation act : activations)
+      for (bool residual : {false, true})
+        for (Activation post : activations)
+          if (residual || post == Activation::None) epilogues.push_back({bias, act, residual, post});
+  return epilogues;
+}
+
 void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,
                  const std::string& what) {
   REQUIRE(expected.size() == actual.size());

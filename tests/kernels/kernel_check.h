@@ -48,6 +48,10 @@ std::vector<float> run_blocked(const Kernel& kernel, const Problem& problem, con
 std::vector<float> run_packed(const Kernel& kernel, const Problem& problem, const BlockedLayouts& layouts,
                               const std::vector<float>& packed_weight, int ranges = 1);
 
+/// Every distinct fused epilogue: bias or not, each activation, residual or not and, with a
+/// residual, each post-residual activation (2 x 3 x 4 = 24 in all).
+std::vector<Epilogue> all_epilogues();
+
 /// CHECKs every element against the tolerance above; reports the first mismatch with `what`.
 void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,
                  const std::string& what);

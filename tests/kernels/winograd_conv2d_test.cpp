@@ -107,17 +107,14 @@ TEST_CASE("winograd conv2d with batch > 1 and both work-item orders") {
 }
 
 TEST_CASE("winograd conv2d every epilogue combination") {
-  const Activation activations[] = {Activation::None, Activation::Relu, Activation::Relu6};
-  for (bool bias : {false, true})
-    for (Activation act : activations)
-      for (bool residual : {false, true})
-        for (Activation post : activations) {
-          if (!residual && post != Activation::None) continue;
-          Conv2dDesc d = make_desc(8, 7, 9, 24, 1);
-          d.epilogue = {bias, act, residual, post};
-          check_schedule(d, {4, 8, 24, 4, false});
-          check_schedule(d, {2, 4, 8, 9, true});
-        }
+  const std::vector<Epilogue> epilogues = testing::all_epilogues();
+  REQUIRE(epilogues.size() == 24);
+  for (const Epilogue& epilogue : epilogues) {
+    Conv2dDesc d = make_desc(8, 7, 9, 24, 1);
+    d.epilogue = epilogue;
+    check_schedule(d, {4, 8, 24, 4, false});
+    check_schedule(d, {2, 4, 8, 9, true});
+  }
 }
 
 TEST_CASE("winograd conv2d wide reduction (relu6 clamps both ways)") {
