@@ -6,6 +6,12 @@
 
 namespace layoutopt::kernels {
 
+std::string knob_text(const std::map<std::string, int64_t>& knobs) {
+  std::string text;
+  for (const auto& [name, value] : knobs) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
+  return text;
+}
+
 void ConfigSpace::add(std::string name, std::vector<int64_t> values) {
   if (values.empty()) throw KernelError("config space knob '" + name + "' has no values");
   knobs_.push_back({std::move(name), std::move(values)});

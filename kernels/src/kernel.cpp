@@ -21,20 +21,19 @@ void run_items(const CompiledFunction& compiled, const std::array<float*, 5>& p,
 }  // namespace
 
 float* KernelScratch::reserve(size_t index, int64_t floats) {
-  if (buffers_.size() <= index) buffers_.resize(index + 1);
-  std::vector<float>& buffer = buffers_[index];
-  if (static_cast<int64_t>(buffer.size()) < floats) buffer.assign(static_cast<size_t>(floats), 0.0f);
-  return buffer.data();
+  while (buffers_.size() <= index) buffers_.emplace_back(0);
+  if (static_cast<int64_t>(buffers_[index].size()) < floats) buffers_[index] = PageBlock(static_cast<size_t>(floats));
+  return buffers_[index].data();
 }
 
-float* KernelScratch::data(size_t index) {
+float* KernelScratch::data(size_t index) const {
   if (index >= buffers_.size()) throw KernelError("scratch buffer " + std::to_string(index) + " was never reserved");
   return buffers_[index].data();
 }
 
 int64_t KernelScratch::bytes() const {
   int64_t bytes = 0;
-  for (const std::vector<float>& buffer : buffers_) bytes += static_cast<int64_t>(buffer.size() * sizeof(float));
+  for (const PageBlock& buffer : buffers_) bytes += static_cast<int64_t>(buffer.size() * sizeof(float));
   return bytes;
 }
 
@@ -44,13 +43,11 @@ Kernel::Kernel(std::shared_ptr<const CompiledFunction> compiled)
 Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats)
     : name_(std::move(name)),
       stages_(std::move(stages)),
-      scratch_floats_(std::move(scratch_floats)),
-      scratch_(std::make_shared<KernelScratch>()) {
+      scratch_floats_(std::move(scratch_floats)) {
   if (stages_.empty()) throw KernelError("Kernel " + name_ + ": no stages");
   for (const KernelStage& stage : stages_)
     if (!stage.compiled || stage.compiled->function == nullptr) throw KernelError("Kernel " + name_ + ": no compiled function");
   if (scratch_floats_.size() > 2) throw KernelError("Kernel " + name_ + ": at most two scratch buffers");
-  use_scratch(scratch_);
 }
 
 void Kernel::use_scratch(const std::shared_ptr<KernelScratch>& shared) {
@@ -80,6 +77,10 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
       case StageOperand::scratch1: {
         const size_t buffer = source == StageOperand::scratch0 ? 0 : 1;
         if (buffer >= scratch_floats_.size()) throw KernelError(name_ + ": a stage reads a scratch buffer the kernel lacks");
+        if (!scratch_) {
+          scratch_ = std::make_shared<KernelScratch>();
+          for (size_t b = 0; b < scratch_floats_.size(); ++b) scratch_->reserve(b, scratch_floats_[b]);
+        }
         pointers[i] = scratch_->data(buffer);
         break;
       }

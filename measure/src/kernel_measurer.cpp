@@ -32,10 +32,12 @@ MeasureResult failure(MeasureErrorNo error, const std::string& message) {
 // KernelError covers both invalid schedules and code-generation failures; AutoTVM files
 // both under instantiation errors of the template.
 MeasureResult measure_config(const TuningTask& task, int64_t index, const TimingPolicy& policy,
-                             std::optional<KernelOperands>& operands) {
+                             std::optional<KernelOperands>& operands,
+                             const std::shared_ptr<kernels::KernelScratch>& scratch) {
   std::optional<kernels::Kernel> kernel;
   try {
     kernel = task.op.compile(index);
+    kernel->use_scratch(scratch);
   } catch (const kernels::KernelError& e) {
     return failure(MeasureErrorNo::instantiation_error, e.what());
   } catch (const std::exception& e) {
@@ -59,7 +61,7 @@ MeasureResult KernelMeasurer::measure(const TuningTask& task, int64_t index) {
   const Clock::time_point start = Clock::now();
   MeasureResult result;
   try {
-    result = measure_config(task, index, policy_, operands_);
+    result = measure_config(task, index, policy_, operands_, scratch_);
   } catch (const std::exception& e) {
     result = failure(MeasureErrorNo::runtime_device, e.what());
   }

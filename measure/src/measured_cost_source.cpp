@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "layoutopt/graph/statistics.h"
+#include "layoutopt/kernels/config_space.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/layout/transform.h"
 #include "layoutopt/measure/transform_enumeration.h"
@@ -25,11 +26,6 @@ bool same_memory(const graph::Shape& shape, const Layout& a, const Layout& b) {
   return a == b || layout::LayoutTransform::for_activation(shape, a, b).path() == layout::TransformPath::identity;
 }
 
-std::string knob_text(const std::map<std::string, int64_t>& knobs) {
-  std::string text;
-  for (const auto& [name, value] : knobs) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return text;
-}
 
 
 std::string shape_text(const graph::Shape& shape) { return graph::to_string(shape); }
@@ -69,7 +65,7 @@ NodeCandidate tuned_candidate(const TuningTask& task, const LayoutCandidate& tun
   return {.inputs = {normalized(tuned.layouts.input, rank)},
           .output = normalized(tuned.layouts.output, rank),
           .ms = tuned.seconds * 1e3,
-          .label = knob_text(knobs),
+          .label = kernels::knob_text(knobs),
           .payload = payload.dump()};
 }
 

@@ -75,12 +75,6 @@ LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Constant wei
   return lowered;
 }
 
-std::string knob_text(const std::map<std::string, int64_t>& knobs) {
-  std::string text;
-  for (const auto& [name, value] : knobs) text += (text.empty() ? "" : " ") + name + "=" + std::to_string(value);
-  return text;
-}
-
 /// conv2d and dense: the tuned kernel with weights packed once for the schedule (re-laid,
 /// and for Winograd transformed).
 LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t index, const Epilogue& epilogue) {

@@ -32,6 +32,9 @@ class ConfigSpace {
   std::vector<Knob> knobs_;
 };
 
+/// A point of a space as text, "name=value name=value ..." in name order.
+[[nodiscard]] std::string knob_text(const std::map<std::string, int64_t>& knobs);
+
 /// Divisors of n in increasing order (the candidate channel blocks of a channel count).
 [[nodiscard]] std::vector<int64_t> divisors(int64_t n);
 /// first, first + 1, ..., last (empty when last < first).

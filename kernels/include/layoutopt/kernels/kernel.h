@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include "layoutopt/kernels/page_block.h"
+
 namespace layoutopt::kernels {
 
 /// Pointers in the layouts the kernel's schedule implies. weight / bias / residual may be null
@@ -50,19 +52,20 @@ struct CompiledFunction {
 /// kernel's own arguments, one of its scratch buffers, or nowhere (null).
 enum class StageOperand { none, input, weight, bias, residual, output, scratch0, scratch1 };
 
-/// Intermediate buffers of multi-stage kernels. Kernels that never run at the same time (the
-/// steps of one network run one after another) can share one: it then holds, per buffer,
-/// as much as the largest of them needs, and stays warm in cache from one kernel to the next.
+/// Intermediate buffers of multi-stage kernels, in page blocks like every other operand
+/// (aligned: a plain vector's 16-byte offset would split every 64-byte access in two).
+/// Kernels that never run at the same time (the steps of one network run one after
+/// another) can share one: it then holds, per buffer, as much as the largest of them needs.
 class KernelScratch {
  public:
   /// Grows buffer `index` to at least `floats` floats (zero-filled); returns its start.
   float* reserve(size_t index, int64_t floats);
-  [[nodiscard]] float* data(size_t index);
+  [[nodiscard]] float* data(size_t index) const;
   [[nodiscard]] size_t buffers() const { return buffers_.size(); }
   [[nodiscard]] int64_t bytes() const;
 
  private:
-  std::vector<std::vector<float>> buffers_;
+  std::vector<PageBlock> buffers_;
 };
 
 /// One function of a multi-stage kernel with the sources of its five pointer arguments, in
@@ -76,12 +79,13 @@ class Kernel {
  public:
   /// A single-function kernel: its arguments are the caller's.
   explicit Kernel(std::shared_ptr<const CompiledFunction> compiled);
-  /// A pipeline run in order, with scratch buffers of the given float counts (at most two,
-  /// zero-filled once here). Copies of a Kernel share its scratch: run one of them at a time.
+  /// A pipeline run in order, with scratch buffers of the given float counts (at most two).
+  /// Unless given a shared scratch first, the kernel allocates its own (zero-filled) on its
+  /// first run. Copies of a Kernel share its scratch: run one of them at a time.
   Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats);
 
-  /// Uses `shared` for scratch from now on (growing it to this kernel's needs) instead of
-  /// its own; only for kernels that never run while another user of `shared` runs.
+  /// Uses `shared` for scratch (growing it to this kernel's needs) instead of its own; only
+  /// for kernels that never run while another user of `shared` runs.
   void use_scratch(const std::shared_ptr<KernelScratch>& shared);
 
   /// Runs all work items of every stage, each stage split into contiguous ranges over the
@@ -97,8 +101,9 @@ class Kernel {
   [[nodiscard]] double compile_ms() const;
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::vector<KernelStage>& stages() const { return stages_; }
-  /// Bytes of the scratch the kernel uses (0 for a single-function kernel).
-  [[nodiscard]] int64_t scratch_bytes() const { return scratch_->bytes(); }
+  /// Bytes of the scratch the kernel uses (0 for a single-function kernel, and before the
+  /// first run of one without a shared scratch).
+  [[nodiscard]] int64_t scratch_bytes() const { return scratch_ ? scratch_->bytes() : 0; }
 
  private:
   using Pointers = std::array<float*, 5>;
@@ -108,7 +113,7 @@ class Kernel {
   std::string name_;
   std::vector<KernelStage> stages_;
   std::vector<int64_t> scratch_floats_;
-  std::shared_ptr<KernelScratch> scratch_;
+  mutable std::shared_ptr<KernelScratch> scratch_;  // allocated on first use unless shared
 };
 
 }  // namespace layoutopt::kernels

@@ -5,8 +5,10 @@
 // weight re-layout happens once ahead of time and is not timed), and times it with the
 // shared cost procedure (time_cost in cost_policy.h). The median run is the cost.
 
+#include <memory>
 #include <optional>
 
+#include "layoutopt/kernels/kernel.h"
 #include "layoutopt/measure/measurer.h"
 #include "layoutopt/measure/timed_operands.h"
 #include "layoutopt/measure/timing.h"
@@ -21,6 +23,9 @@ class KernelMeasurer : public Measurer {
  private:
   TimingPolicy policy_;
   std::optional<KernelOperands> operands_;  ///< of the last measurement, reused when sizes match
+  /// Intermediates of multi-stage kernels, one set for every config measured (as a network
+  /// shares one among its steps), so each config does not allocate and fault in its own.
+  std::shared_ptr<kernels::KernelScratch> scratch_ = std::make_shared<kernels::KernelScratch>();
 };
 
 }  // namespace layoutopt::measure
