@@ -381,10 +381,12 @@ struct OurTensors {
   KernelArgs args() const { return {input.get(), weight.get(), bias.get(), nullptr, output.get()}; }
 };
 
-// Winograd's transformed weights are alpha^2 / 9 times the size (at most 36 / 9).
-OurTensors our_tensors(const Conv2dDesc& d) {
+// Weights as the kernel reads them: re-laid for direct convolution, for Winograd transformed
+// (alpha^2 per channel pair, at most 36 with F(4x4)).
+OurTensors our_tensors(const Conv2dDesc& d, Algorithm algorithm) {
+  const int64_t taps = algorithm == Algorithm::winograd ? 36 : d.kernel_h * d.kernel_w;
   return {random_buffer(d.batch * d.in_channels * d.in_h * d.in_w, 1),
-          random_buffer(d.out_channels * d.in_channels_per_group() * std::max<int64_t>(d.kernel_h * d.kernel_w, 36), 2),
+          random_buffer(d.out_channels * d.in_channels_per_group() * taps, 2),
           random_buffer(d.out_channels, 3), random_buffer(d.batch * d.out_channels * d.out_h() * d.out_w(), 4)};
 }
 
@@ -463,7 +465,7 @@ struct LayerState {
 
 std::unique_ptr<LayerState> prepare(const Layer& layer) {
   const Conv2dDesc& d = layer.desc;
-  OurTensors tensors = our_tensors(d);
+  OurTensors tensors = our_tensors(d, layer.algorithm);
   const KernelArgs args = tensors.args();
   if (d.is_depthwise()) {
     const auto schedules = depthwise_candidates(d);

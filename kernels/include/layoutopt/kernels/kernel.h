@@ -10,8 +10,9 @@
 //
 // Most kernels are one such function. Some algorithms are a short pipeline of them (Winograd
 // convolution: input transform, batched GEMM, output transform), each stage needing all of
-// the previous stage's results; such a kernel owns scratch buffers for the intermediates and
-// runs its stages one after another, each split over the threads.
+// the previous stage's results; such a kernel keeps the intermediates in scratch buffers
+// (its own, or shared with kernels that never run at the same time) and runs its stages one
+// after another, each split over the threads.
 
 #include <array>
 #include <cstdint>
@@ -61,7 +62,6 @@ class KernelScratch {
   /// Grows buffer `index` to at least `floats` floats (zero-filled); returns its start.
   float* reserve(size_t index, int64_t floats);
   [[nodiscard]] float* data(size_t index) const;
-  [[nodiscard]] size_t buffers() const { return buffers_.size(); }
   [[nodiscard]] int64_t bytes() const;
 
  private:
@@ -101,9 +101,6 @@ class Kernel {
   [[nodiscard]] double compile_ms() const;
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] const std::vector<KernelStage>& stages() const { return stages_; }
-  /// Bytes of the scratch the kernel uses (0 for a single-function kernel, and before the
-  /// first run of one without a shared scratch).
-  [[nodiscard]] int64_t scratch_bytes() const { return scratch_ ? scratch_->bytes() : 0; }
 
  private:
   using Pointers = std::array<float*, 5>;
