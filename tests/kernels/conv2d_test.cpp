@@ -11,15 +11,7 @@ namespace {
 
 using namespace layoutopt::kernels;
 using layoutopt::kernels::testing::BlockedLayouts;
-
-Conv2dDesc make_desc(int64_t c, int64_t h, int64_t w, int64_t o, int64_t k, int64_t stride, int64_t pad) {
-  Conv2dDesc d;
-  d.in_channels = c, d.in_h = h, d.in_w = w, d.out_channels = o;
-  d.kernel_h = d.kernel_w = k;
-  d.stride_h = d.stride_w = stride;
-  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = pad;
-  return d;
-}
+using layoutopt::kernels::testing::square_conv;
 
 int64_t reduction_length(const Conv2dDesc& d) {
   return d.in_channels_per_group() * d.kernel_h * d.kernel_w + 2;  // + bias + residual
@@ -64,46 +56,46 @@ void check_many(const Conv2dDesc& desc) {
 
 }  // namespace
 
-TEST_CASE("conv2d 3x3 pad 1 with widths the tile does not divide") { check_many(make_desc(16, 9, 11, 32, 3, 1, 1)); }
+TEST_CASE("conv2d 3x3 pad 1 with widths the tile does not divide") { check_many(square_conv(16, 9, 11, 32, 3, 1, 1)); }
 
-TEST_CASE("conv2d first layer: 3 input channels, 7x7 stride 2 pad 3") { check_many(make_desc(3, 19, 17, 16, 7, 2, 3)); }
+TEST_CASE("conv2d first layer: 3 input channels, 7x7 stride 2 pad 3") { check_many(square_conv(3, 19, 17, 16, 7, 2, 3)); }
 
 TEST_CASE("conv2d 1x1 stride 1 and stride 2 with row tiles") {
-  check_many(make_desc(32, 7, 10, 48, 1, 1, 0));
-  check_many(make_desc(24, 9, 9, 16, 1, 2, 0));
+  check_many(square_conv(32, 7, 10, 48, 1, 1, 0));
+  check_many(square_conv(24, 9, 9, 16, 1, 2, 0));
 }
 
 TEST_CASE("conv2d odd channel counts and vector remainder chunks") {
-  check_many(make_desc(6, 8, 8, 40, 3, 1, 1));  // oc blocks 20, 40: 16 + 4 and 16 + 16 + 8 lanes
+  check_many(square_conv(6, 8, 8, 40, 3, 1, 1));  // oc blocks 20, 40: 16 + 4 and 16 + 16 + 8 lanes
 }
 
 TEST_CASE("conv2d asymmetric padding, stride 2 and dilation") {
-  Conv2dDesc d = make_desc(8, 12, 13, 16, 3, 2, 0);
+  Conv2dDesc d = square_conv(8, 12, 13, 16, 3, 2, 0);
   d.pad_top = 2, d.pad_left = 1, d.pad_bottom = 0, d.pad_right = 3;
   check_many(d);
-  Conv2dDesc dilated = make_desc(8, 11, 12, 16, 3, 1, 2);
+  Conv2dDesc dilated = square_conv(8, 11, 12, 16, 3, 1, 2);
   dilated.dilation_h = 2, dilated.dilation_w = 3;
   dilated.pad_left = dilated.pad_right = 3;
   check_many(dilated);
 }
 
 TEST_CASE("conv2d rectangular kernel larger than part of the input") {
-  Conv2dDesc d = make_desc(4, 3, 9, 8, 1, 1, 0);
+  Conv2dDesc d = square_conv(4, 3, 9, 8, 1, 1, 0);
   d.kernel_h = 5, d.kernel_w = 2, d.pad_top = 2, d.pad_bottom = 2, d.pad_left = 1;
   check_many(d);
 }
 
 TEST_CASE("grouped conv2d") {
-  Conv2dDesc d = make_desc(16, 8, 9, 32, 3, 1, 1);
+  Conv2dDesc d = square_conv(16, 8, 9, 32, 3, 1, 1);
   d.groups = 4;  // 4 input and 8 output channels per group
   check_many(d);
-  Conv2dDesc strided = make_desc(12, 9, 9, 6, 3, 2, 1);
+  Conv2dDesc strided = square_conv(12, 9, 9, 6, 3, 2, 1);
   strided.groups = 3;
   check_many(strided);
 }
 
 TEST_CASE("conv2d with batch > 1 and run_range splitting") {
-  Conv2dDesc d = make_desc(8, 6, 7, 16, 3, 1, 1);
+  Conv2dDesc d = square_conv(8, 6, 7, 16, 3, 1, 1);
   d.batch = 3;
   check_many(d);
   for (int ranges : {2, 5}) {
@@ -114,7 +106,7 @@ TEST_CASE("conv2d with batch > 1 and run_range splitting") {
 
 TEST_CASE("conv2d every epilogue combination") {
   for (const Epilogue& epilogue : testing::all_epilogues()) {
-    Conv2dDesc d = make_desc(8, 7, 9, 24, 3, 1, 1);
+    Conv2dDesc d = square_conv(8, 7, 9, 24, 3, 1, 1);
     d.epilogue = epilogue;
     check_schedule(d, {4, 24, 4, true, 1});  // 16 + 8 lanes: both chunk kinds
     check_schedule(d, {8, 8, 9, false, 1});
@@ -124,7 +116,7 @@ TEST_CASE("conv2d every epilogue combination") {
 TEST_CASE("conv2d wide reduction through relu6 clamping") {
   // A 576-long reduction of [-1, 1] products spreads outputs well past 6, so both relu6
   // bounds are exercised.
-  Conv2dDesc d = make_desc(64, 5, 6, 32, 3, 1, 1);
+  Conv2dDesc d = square_conv(64, 5, 6, 32, 3, 1, 1);
   d.epilogue = {true, Activation::Relu6, true, Activation::Relu};
   check_schedule(d, {16, 32, 6, true, 1});
   check_schedule(d, {64, 16, 4, false, 2});

@@ -10,12 +10,8 @@ namespace {
 using namespace layoutopt::kernels;
 
 Conv2dDesc depthwise_desc(int64_t c, int64_t h, int64_t w, int64_t k, int64_t stride, int64_t pad) {
-  Conv2dDesc d;
-  d.in_channels = d.out_channels = d.groups = c;
-  d.in_h = h, d.in_w = w;
-  d.kernel_h = d.kernel_w = k;
-  d.stride_h = d.stride_w = stride;
-  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = pad;
+  Conv2dDesc d = testing::square_conv(c, h, w, c, k, stride, pad);
+  d.groups = c;
   return d;
 }
 

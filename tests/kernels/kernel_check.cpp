@@ -32,6 +32,16 @@ std::vector<float> relayout(const std::vector<float>& data, const std::vector<in
   return layout::LayoutTransform(shape, canonical, from, to).apply(data);
 }
 
+Conv2dDesc square_conv(int64_t channels, int64_t h, int64_t w, int64_t out_channels, int64_t k, int64_t stride,
+                       int64_t pad) {
+  Conv2dDesc d;
+  d.in_channels = channels, d.in_h = h, d.in_w = w, d.out_channels = out_channels;
+  d.kernel_h = d.kernel_w = k;
+  d.stride_h = d.stride_w = stride;
+  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = pad;
+  return d;
+}
+
 Problem make_problem(const Conv2dDesc& desc, unsigned seed) {
   std::mt19937 rng(seed);
   Problem p;

@@ -22,6 +22,11 @@ namespace layoutopt::kernels::testing {
 std::vector<float> relayout(const std::vector<float>& data, const std::vector<int64_t>& shape,
                             const layout::Layout& canonical, const layout::Layout& from, const layout::Layout& to);
 
+/// A conv2d desc with a square k x k kernel, equal strides and equal padding on every side
+/// (groups 1, no epilogue): what most kernel tests start from and then adjust.
+Conv2dDesc square_conv(int64_t channels, int64_t h, int64_t w, int64_t out_channels, int64_t k, int64_t stride,
+                       int64_t pad);
+
 /// Tensors of one conv-like problem, all in canonical layouts (NCHW / OIHW / [O]).
 struct Problem {
   std::vector<int64_t> input_shape, weight_shape, output_shape;

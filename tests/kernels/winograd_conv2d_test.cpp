@@ -17,12 +17,9 @@ namespace {
 
 using namespace layoutopt::kernels;
 
+/// A 3x3 stride-1 conv: what Winograd applies to.
 Conv2dDesc make_desc(int64_t c, int64_t h, int64_t w, int64_t o, int64_t pad) {
-  Conv2dDesc d;
-  d.in_channels = c, d.in_h = h, d.in_w = w, d.out_channels = o;
-  d.kernel_h = d.kernel_w = 3;
-  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = pad;
-  return d;
+  return testing::square_conv(c, h, w, o, 3, 1, pad);
 }
 
 // Winograd adds rounding in its transforms (entries of B^T and A^T up to 8, G's 1/6 and

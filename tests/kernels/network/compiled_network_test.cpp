@@ -35,6 +35,13 @@ using layout::Layout;
 
 namespace {
 
+/// A zoo network (seed 3) at `image_size`, prepared for inference (BN folded, epilogues fused).
+graph::Graph prepared_zoo(const std::string& name, int64_t image_size, int64_t batch = 1) {
+  graph::Graph g = graph::zoo::build(name, {.batch = batch, .seed = 3, .image_size = image_size});
+  graph::prepare_for_inference(g);
+  return g;
+}
+
 HostTensor random_input(const graph::Graph& g, unsigned seed) {
   return kernels::testing::random_tensor(g.value(g.inputs()[0]).type.shape, seed, 0.0F, 1.0F);
 }
@@ -97,8 +104,7 @@ NetworkSchedule random_schedule(const graph::Graph& g, std::mt19937& rng, bool d
 }
 
 void check_against_reference(const std::string& name, int64_t image_size, int schedules) {
-  graph::Graph g = graph::zoo::build(name, {.batch = 1, .seed = 3, .image_size = image_size});
-  graph::prepare_for_inference(g);
+  graph::Graph g = prepared_zoo(name, image_size);
   const std::vector<HostTensor> inputs{random_input(g, 11)};
   const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
   std::mt19937 rng(5);
@@ -134,8 +140,7 @@ TEST_CASE("inception-v3 (asymmetric kernels, average pooling) runs like the refe
 }
 
 TEST_CASE("resnet-18 with every 3x3 stride-1 conv on Winograd (both tile sizes) runs like the reference") {
-  graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 64});
-  graph::prepare_for_inference(g);
+  graph::Graph g = prepared_zoo("resnet-18", 64);
   std::mt19937 rng(2);
   NetworkSchedule schedule = random_schedule(g, rng, true);
   int64_t winograd = 0;
@@ -178,8 +183,7 @@ TEST_CASE("every zoo network runs like the reference with the default schedule")
     const bool vgg = entry.family == "vgg";
     if (vgg && entry.name != "vgg-11" && entry.name != "vgg-11-bn") continue;
     const int64_t size = entry.name == "inception-v3" ? 75 : vgg ? 224 : entry.image_size / 4;
-    graph::Graph g = graph::zoo::build(entry.name, {.batch = 1, .seed = 3, .image_size = size});
-    graph::prepare_for_inference(g);
+    graph::Graph g = prepared_zoo(entry.name, size);
     const std::vector<HostTensor> inputs{random_input(g, 11)};
     const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
     auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
@@ -197,8 +201,7 @@ TEST_CASE("every zoo network runs like the reference with the default schedule")
 }
 
 TEST_CASE("densenet's concats copy nothing: their inputs are written in place") {
-  graph::Graph g = graph::zoo::build("densenet-121", {.batch = 1, .seed = 3, .image_size = 32});
-  graph::prepare_for_inference(g);
+  graph::Graph g = prepared_zoo("densenet-121", 32);
   size_t concat_inputs = 0;
   for (const graph::Node& node : g.nodes())
     if (std::holds_alternative<graph::Concat>(node.op)) concat_inputs += node.inputs.size();
@@ -210,8 +213,7 @@ TEST_CASE("densenet's concats copy nothing: their inputs are written in place") 
   CHECK(network.summary().concat_inputs_placed == concat_inputs);
   CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < 2e-4);
   // At batch 2 an input is not one contiguous run of the output: everything is copied.
-  graph::Graph batch2 = graph::zoo::build("densenet-121", {.batch = 2, .seed = 3, .image_size = 32});
-  graph::prepare_for_inference(batch2);
+  graph::Graph batch2 = prepared_zoo("densenet-121", 32, 2);
   CHECK(kernels::CompiledNetwork::compile(batch2, kernels::default_network_schedule(batch2)).summary().concat_inputs_placed == 0);
 }
 
@@ -240,8 +242,7 @@ TEST_CASE("a concat input read twice by its concat, or placed in another concat,
 }
 
 TEST_CASE("a tensor wanted in one layout by several readers is transformed once") {
-  graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 32});
-  graph::prepare_for_inference(g);
+  graph::Graph g = prepared_zoo("resnet-18", 32);
   std::mt19937 rng(1);
   NetworkSchedule schedule = random_schedule(g, rng, true);
   // Every conv reads NCHW: each tensor read by convs needs at most one transform into NCHW.
@@ -273,8 +274,7 @@ TEST_CASE("a tensor wanted in one layout by several readers is transformed once"
 }
 
 TEST_CASE("residual adds are computed in place when nothing else reads the operand") {
-  graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 112});
-  graph::prepare_for_inference(g);
+  graph::Graph g = prepared_zoo("resnet-18", 112);
   std::mt19937 rng(2);
   const auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng, true));
   // Every basic block ends in conv + residual add (fused), whose shortcut has no other reader.
@@ -306,8 +306,7 @@ TEST_CASE("a conv never writes over a residual it also reads as its input") {
 }
 
 TEST_CASE("runs can be repeated and give the same outputs") {
-  graph::Graph g = graph::zoo::build("squeezenet-1.1", {.batch = 1, .seed = 3, .image_size = 64});
-  graph::prepare_for_inference(g);
+  graph::Graph g = prepared_zoo("squeezenet-1.1", 64);
   std::mt19937 rng(3);
   auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng));
   const std::vector<HostTensor> first = network.run({random_input(g, 1)});
@@ -321,8 +320,7 @@ TEST_CASE("runs can be repeated and give the same outputs") {
 }
 
 TEST_CASE("schedules that do not fit the graph are refused naming the node") {
-  graph::Graph g = graph::zoo::build("resnet-18", {.batch = 1, .seed = 3, .image_size = 32});
-  graph::prepare_for_inference(g);
+  graph::Graph g = prepared_zoo("resnet-18", 32);
   std::mt19937 rng(4);
   const NetworkSchedule good = random_schedule(g, rng, true);
   const std::string conv = g.node(0).name;
@@ -353,8 +351,7 @@ TEST_CASE("schedules that do not fit the graph are refused naming the node") {
 }
 
 TEST_CASE("inputs of the wrong shape are refused") {
-  graph::Graph g = graph::zoo::build("squeezenet-1.1", {.batch = 1, .seed = 3, .image_size = 64});
-  graph::prepare_for_inference(g);
+  graph::Graph g = prepared_zoo("squeezenet-1.1", 64);
   std::mt19937 rng(6);
   auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng, true));
   CHECK_THROWS_WITH_AS(network.set_inputs({HostTensor({1, 3, 32, 32})}), doctest::Contains("must have shape"),
