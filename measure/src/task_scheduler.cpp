@@ -30,19 +30,33 @@ double recent_rate(const TaskStatus& task, int64_t window) {
 
 bool alternatives(const TaskStatus& a, const TaskStatus& b) { return a.workload >= 0 && a.workload == b.workload; }
 
+/// Task `index`'s workload: the fastest best among its algorithms, how many they are, and
+/// whether `index` is the first of them (the one that counts the workload in a sum).
+struct WorkloadBest {
+  double seconds = INFINITY;
+  double algorithms = 1;
+  bool first = true;
+};
+
+WorkloadBest workload_best(const std::vector<TaskStatus>& tasks, size_t index) {
+  WorkloadBest workload{best_of(tasks[index])};
+  for (size_t j = 0; j < tasks.size(); ++j) {
+    if (j == index || !alternatives(tasks[index], tasks[j])) continue;
+    workload.seconds = std::min(workload.seconds, best_of(tasks[j]));
+    ++workload.algorithms;
+    workload.first = workload.first && index < j;
+  }
+  return workload;
+}
+
 }  // namespace
 
 double estimated_gain(const std::vector<TaskStatus>& tasks, size_t index, const SchedulerOptions& options) {
   const TaskStatus& task = tasks[index];
-  double fastest = best_of(task);
-  double algorithms = 1;
-  for (size_t i = 0; i < tasks.size(); ++i) {
-    if (i == index || !alternatives(tasks[i], task)) continue;
-    fastest = std::min(fastest, best_of(tasks[i]));
-    ++algorithms;
-  }
+  const WorkloadBest workload = workload_best(tasks, index);
   const double trials = static_cast<double>(std::max<int64_t>(1, trials_of(task)));
-  return task.weight / algorithms * fastest * (recent_rate(task, options.window) + options.exploration / trials);
+  return task.weight / workload.algorithms * workload.seconds *
+         (recent_rate(task, options.window) + options.exploration / trials);
 }
 
 std::optional<size_t> pick_next_task(const std::vector<TaskStatus>& tasks, const SchedulerOptions& options) {
@@ -61,14 +75,8 @@ std::optional<size_t> pick_next_task(const std::vector<TaskStatus>& tasks, const
 double estimated_latency(const std::vector<TaskStatus>& tasks) {
   double total = 0;
   for (size_t i = 0; i < tasks.size(); ++i) {
-    double fastest = best_of(tasks[i]);
-    bool counted = false;  // an earlier alternative already counts this workload
-    for (size_t j = 0; j < tasks.size(); ++j) {
-      if (j == i || !alternatives(tasks[i], tasks[j])) continue;
-      counted = counted || j < i;
-      fastest = std::min(fastest, best_of(tasks[j]));
-    }
-    if (!counted && std::isfinite(fastest)) total += tasks[i].weight * fastest;
+    const WorkloadBest workload = workload_best(tasks, i);
+    if (workload.first && std::isfinite(workload.seconds)) total += tasks[i].weight * workload.seconds;
   }
   return total;
 }
