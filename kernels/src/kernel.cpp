@@ -44,7 +44,9 @@ Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<in
     : name_(std::move(name)),
       stages_(std::move(stages)),
       scratch_floats_(std::move(scratch_floats)) {
-  if (stages_.empty()) throw KernelError("Kernel " + name_ + ": no stages");
+  if (stages_.empty() || stages_.size() > kMaxStages)
+    throw KernelError("Kernel " + name_ + ": " + std::to_string(stages_.size()) + " stages (1 to " +
+                      std::to_string(kMaxStages) + " are supported)");
   for (const KernelStage& stage : stages_)
     if (!stage.compiled || stage.compiled->function == nullptr) throw KernelError("Kernel " + name_ + ": no compiled function");
   if (scratch_floats_.size() > 2) throw KernelError("Kernel " + name_ + ": at most two scratch buffers");
@@ -112,10 +114,12 @@ void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const
 }
 
 void Kernel::operator()(const KernelArgs& args) const {
-  std::vector<Pointers> pointers;
-  for (const KernelStage& stage : stages_) {
-    pointers.push_back(resolve(stage, args));
-    check(stage, pointers.back());
+  // Every stage's arguments are checked before the first runs (no half-done call); a fixed
+  // array keeps the allocator off this path, which every network step takes.
+  std::array<Pointers, kMaxStages> pointers{};
+  for (size_t s = 0; s < stages_.size(); ++s) {
+    pointers[s] = resolve(stages_[s], args);
+    check(stages_[s], pointers[s]);
   }
   for (size_t s = 0; s < stages_.size(); ++s) {
     const CompiledFunction& compiled = *stages_[s].compiled;

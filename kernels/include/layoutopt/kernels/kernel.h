@@ -77,6 +77,9 @@ struct KernelStage {
 
 class Kernel {
  public:
+  /// The longest pipeline a Kernel runs (Winograd has three stages).
+  static constexpr size_t kMaxStages = 4;
+
   /// A single-function kernel: its arguments are the caller's.
   explicit Kernel(std::shared_ptr<const CompiledFunction> compiled);
   /// A pipeline run in order, with scratch buffers of the given float counts (at most two).
