@@ -12,8 +12,6 @@ namespace layoutopt::kernels {
 
 namespace {
 
-// Widest register tile the space offers: beyond ~28 accumulators AVX-512 spills anyway.
-constexpr int64_t kMaxTileWidth = 32;
 // Accumulator budget of the default schedule (32 zmm minus weights and a broadcast).
 constexpr int64_t kDefaultAccumulators = 28;
 
@@ -54,7 +52,7 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   ConfigSpace space;
   space.add("tile_ic", divisors(desc.in_channels_per_group()));
   space.add("tile_oc", divisors(desc.out_channels_per_group()));
-  space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), kMaxTileWidth)));
+  space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), conv::kMaxTileWidth)));
   space.add("unroll_kw", {0, 1});
   const bool one_by_one = desc.kernel_h == 1 && desc.kernel_w == 1;
   space.add("tile_oh", inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "conv/accumulator_tile.h"
 #include "conv/winograd_geometry.h"
 #include "conv/winograd_matrices.h"
 #include "conv/winograd_transform_emitter.h"
@@ -13,9 +14,6 @@
 namespace layoutopt::kernels {
 
 namespace {
-
-// As conv2d's register tile: beyond ~28 accumulators AVX-512 spills anyway.
-constexpr int64_t kMaxTileWidth = 32;
 
 void require(bool ok, const Conv2dDesc& desc, const WinogradSchedule& schedule, const std::string& what) {
   if (!ok) throw KernelError("invalid winograd conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
@@ -66,7 +64,7 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   // Register widths up to the tile count of the smallest tiling: a config must be valid for
   // every tile_m of the space.
   const int64_t fewest_tiles = geometry_of(desc, {conv::winograd_tile_sizes().back(), 1, 1, 1, false}).tiles();
-  space.add("tile_t", inclusive_range(1, std::min(fewest_tiles, kMaxTileWidth)));
+  space.add("tile_t", inclusive_range(1, std::min(fewest_tiles, conv::kMaxTileWidth)));
   space.add("oc_inner", {0, 1});
   return space;
 }

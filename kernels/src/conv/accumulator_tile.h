@@ -5,12 +5,17 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "jit/kernel_module.h"
 #include "jit/vector_ops.h"
 
 namespace layoutopt::kernels::conv {
+
+/// Widest register tile (output columns) the conv2d spaces offer, direct and Winograd's
+/// batched product alike: beyond ~28 accumulators AVX-512 spills anyway.
+inline constexpr int64_t kMaxTileWidth = 32;
 
 class AccumulatorTile {
  public:
