@@ -63,8 +63,8 @@ Tile sandwich(llvm::IRBuilder<>& b, const Matrix& transposed, const Tile& tile) 
   return transform_columns(b, transposed, transform_rows(b, transposed, tile));
 }
 
-/// What both stages share: decoding a work item (n, channel block, tile row) and walking the
-/// tiles of its row, one vector chunk of the channel block at a time.
+/// What both stages share: decoding a work item (n, channel block, tile row), the vector
+/// chunks of the channel block, and where a tile's transformed values live in V or M.
 class TileRowEmitter : protected jit::IndexArithmetic {
  protected:
   struct Item {
