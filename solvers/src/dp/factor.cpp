@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "dp/run_kernels.h"
+
 namespace layoutopt::solvers::dp {
 
 namespace {
@@ -25,6 +27,109 @@ size_t base_index(const Factor& factor, const Assignment& assignment, int var) {
   }
   return index;
 }
+
+size_t product(const std::vector<int>& dims, size_t from) {
+  size_t entries = 1;
+  for (size_t k = from; k < dims.size(); ++k) entries *= static_cast<size_t>(dims[k]);
+  return entries;
+}
+
+// Trailing result entries summed at once: small enough for L1 next to the slices read.
+constexpr size_t kBlockEntries = 2048;
+
+// Min-plus terms (result entries x candidates) from which an elimination is split over
+// threads: below it, starting the team costs more than it saves.
+constexpr double kParallelWork = 1e6;
+
+// How many leading result dimensions to iterate over so the rest fits a block.
+size_t leading_dimensions(const std::vector<int>& dims) {
+  size_t lead = 0;
+  while (lead < dims.size() && product(dims, lead) > kBlockEntries) ++lead;
+  return lead;
+}
+
+// A factor seen from one elimination: its table re-ordered with var outermost, so fixing
+// var's candidate leaves a contiguous slice over its other variables - in ascending order,
+// like the result's - and adding a factor becomes adding whole runs of that slice.
+class SliceView {
+ public:
+  SliceView(const Factor& factor, int var, const Factor& result, size_t lead) {
+    reorder(factor, var);
+    std::vector<size_t> strides;  // the slice's stride of each result variable (0: absent)
+    for (int v : result.scope) strides.push_back(slice_stride(factor, var, v));
+    lead_strides_.assign(strides.begin(), strides.begin() + static_cast<std::ptrdiff_t>(lead));
+    plan_runs(result.dims, strides, lead);
+  }
+
+  /// Adds (or, first, assigns) this factor's slice for var = x to a result block whose
+  /// entries start at `offset` in the slice.
+  void add_to(Cost* block, int x, size_t offset, bool assign) const {
+    sum_runs(block, table_.data() + static_cast<size_t>(x) * slice_size_ + offset, starts_, extent_, broadcast_,
+             assign);
+  }
+  /// Where result block `index` starts in the slice: its leading digits times their strides.
+  [[nodiscard]] size_t block_offset(size_t index, const std::vector<int>& dims) const {
+    size_t offset = 0;
+    for (size_t k = lead_strides_.size(); k-- > 0;) {
+      const auto extent = static_cast<size_t>(dims[k]);
+      offset += index % extent * lead_strides_[k];
+      index /= extent;
+    }
+    return offset;
+  }
+  [[nodiscard]] size_t slice_size() const { return slice_size_; }
+
+ private:
+  void reorder(const Factor& factor, int var) {
+    const size_t position = static_cast<size_t>(std::ranges::find(factor.scope, var) - factor.scope.begin());
+    const size_t choices = static_cast<size_t>(factor.dims[position]);
+    const size_t inner = product(factor.dims, position + 1);
+    const size_t outer = factor.table.size() / (choices * inner);
+    slice_size_ = outer * inner;
+    table_.resize(factor.table.size());
+    for (size_t o = 0; o < outer; ++o)
+      for (size_t x = 0; x < choices; ++x)
+        std::copy_n(factor.table.begin() + static_cast<std::ptrdiff_t>((o * choices + x) * inner), inner,
+                    table_.begin() + static_cast<std::ptrdiff_t>(x * slice_size_ + o * inner));
+  }
+
+  // Over the block's dimensions (from `lead` on) the innermost stretch of dimensions the
+  // slice either spans throughout or lacks throughout is one run: contiguous in both tables,
+  // or one slice value broadcast. The outer dimensions just enumerate where runs start.
+  void plan_runs(const std::vector<int>& dims, const std::vector<size_t>& strides, size_t lead) {
+    const bool spans_last = lead < dims.size() && strides.back() != 0;
+    size_t inner = dims.size();
+    extent_ = 1;
+    while (inner > lead && (strides[inner - 1] != 0) == spans_last) extent_ *= static_cast<size_t>(dims[--inner]);
+    broadcast_ = !spans_last;
+    starts_.push_back({0, 0});
+    size_t out_stride = extent_;
+    for (size_t k = inner; k-- > lead;) {  // every outer dimension multiplies the starts
+      const size_t count = starts_.size();
+      for (size_t digit = 1; digit < static_cast<size_t>(dims[k]); ++digit)
+        for (size_t s = 0; s < count; ++s)
+          starts_.push_back({starts_[s].out + digit * out_stride, starts_[s].in + digit * strides[k]});
+      out_stride *= static_cast<size_t>(dims[k]);
+    }
+  }
+
+  // Stride of v in the slice (the factor without var); 0 when the factor lacks v.
+  static size_t slice_stride(const Factor& factor, int var, int v) {
+    size_t stride = 1;
+    for (size_t k = factor.scope.size(); k-- > 0;) {
+      if (factor.scope[k] == v) return stride;
+      if (factor.scope[k] != var) stride *= static_cast<size_t>(factor.dims[k]);
+    }
+    return 0;
+  }
+
+  std::vector<Cost> table_;
+  size_t slice_size_ = 0;
+  std::vector<size_t> lead_strides_;
+  std::vector<RunStart> starts_;  // of the runs in one block
+  size_t extent_ = 1;            // of every run
+  bool broadcast_ = false;       // runs repeat one slice value
+};
 
 }  // namespace
 
@@ -57,39 +162,35 @@ size_t Factor::stride(int var) const {
 Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::vector<int>& candidates) {
   Factor result;
   result.scope = joint_scope(factors, var);
-  size_t entries = 1;
-  for (int v : result.scope) {
-    result.dims.push_back(candidates[v]);
-    entries *= static_cast<size_t>(candidates[v]);
-  }
-  result.table.assign(entries, kInfinity);
+  for (int v : result.scope) result.dims.push_back(candidates[v]);
+  const size_t entries = product(result.dims, 0);
+  result.table.resize(entries);
 
-  const size_t count = factors.size();
-  std::vector<size_t> var_stride(count);
-  std::vector<std::vector<size_t>> strides(count);  // per factor: stride of each result variable
-  for (size_t f = 0; f < count; ++f) {
-    var_stride[f] = factors[f]->stride(var);
-    for (int v : result.scope) strides[f].push_back(factors[f]->stride(v));
-  }
-  std::vector<size_t> base(count, 0);
-  std::vector<int> digit(result.scope.size(), 0);
+  // The result is filled block by block (its trailing dimensions), so the sum being built
+  // for one candidate of var stays in L1 while every factor adds its slice to it.
+  const size_t lead = leading_dimensions(result.dims);
+  const size_t block = product(result.dims, lead);
+  std::vector<SliceView> views;
+  views.reserve(factors.size());
+  for (const Factor* factor : factors) views.emplace_back(*factor, var, result, lead);
+  // The first view is assigned rather than added: the widest one, so that is one long copy.
+  std::ranges::stable_sort(views, std::greater{}, &SliceView::slice_size);
   const int choices = candidates[var];
-  for (size_t out = 0; out < entries; ++out) {
-    Cost best = kInfinity;
-    for (int x = 0; x < choices; ++x) {
-      Cost sum = 0;
-      for (size_t f = 0; f < count; ++f) sum += factors[f]->table[base[f] + static_cast<size_t>(x) * var_stride[f]];
-      best = std::min(best, sum);
-    }
-    result.table[out] = best;
-    // Odometer step over the result scope (last variable fastest), moving every base along.
-    for (size_t k = result.scope.size(); k-- > 0;) {
-      if (++digit[k] < result.dims[k]) {
-        for (size_t f = 0; f < count; ++f) base[f] += strides[f][k];
-        break;
+  const auto blocks = static_cast<std::ptrdiff_t>(entries / block);
+  // Blocks are independent. Threads pay off on the big tables only, which dominate the work.
+#pragma omp parallel if (static_cast<double>(entries) * choices > kParallelWork)
+  {
+    std::vector<Cost> sum(block);
+    std::vector<size_t> offsets(views.size());
+#pragma omp for schedule(static)
+    for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+      for (size_t f = 0; f < views.size(); ++f) offsets[f] = views[f].block_offset(static_cast<size_t>(b), result.dims);
+      Cost* out = result.table.data() + static_cast<size_t>(b) * block;
+      for (int x = 0; x < choices; ++x) {
+        Cost* target = x == 0 ? out : sum.data();  // the first candidate's sum is the running minimum
+        for (size_t f = 0; f < views.size(); ++f) views[f].add_to(target, x, offsets[f], f == 0);
+        if (x > 0) min_into(out, sum.data(), block);
       }
-      for (size_t f = 0; f < count; ++f) base[f] -= strides[f][k] * static_cast<size_t>(result.dims[k] - 1);
-      digit[k] = 0;
     }
   }
   return result;
