@@ -12,17 +12,6 @@ namespace layoutopt::solvers {
 
 namespace {
 
-// Planning is cheap next to eliminating, and neither greedy order wins everywhere (min-fill
-// keeps the fill low, min-degree the tables small), so both are planned and the one with
-// less work runs. A refusal reports min-fill's figures when neither fits.
-dp::EliminationPlan cheapest_plan(const Problem& problem, double max_entries) {
-  dp::EliminationPlan fill = dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, max_entries);
-  dp::EliminationPlan degree = dp::plan_elimination(problem, dp::OrderHeuristic::min_degree, max_entries);
-  if (!degree.within_budget) return fill;
-  if (!fill.within_budget) return degree;
-  return degree.work < fill.work ? degree : fill;
-}
-
 class DpSolver final : public Solver {
  public:
   [[nodiscard]] std::string_view name() const override { return "dp"; }
@@ -30,7 +19,7 @@ class DpSolver final : public Solver {
   [[nodiscard]] Solution solve(const Problem& problem, const SolveOptions& options) const override {
     const Stopwatch clock;
     const double max_entries = static_cast<double>(options.memory_budget_bytes) / sizeof(Cost);
-    const dp::EliminationPlan plan = cheapest_plan(problem, max_entries);
+    const dp::EliminationPlan plan = dp::plan_cheapest_elimination(problem, max_entries);
     if (!plan.within_budget) dp::refuse(plan, max_entries);
     dp::VariableElimination elimination(problem);
     const Cost optimum = elimination.run(plan.order);

@@ -65,7 +65,8 @@ TEST_CASE("an exhausted time limit still gives a valid, unproven answer with a b
 
 TEST_CASE("the default fast path lands next to the optimum on 20-candidate-style cores") {
   // Cores with many candidates per node are not searched by default: the answer comes from
-  // the dual phase (rounding + fusion). Measured worst case on these seeds: 0.14% above.
+  // the dual phase (rounding + fusion). Every seed here now reaches the optimum; the issue's
+  // target is 0.1%.
   for (uint64_t seed = 1; seed <= 5; ++seed) {
     CAPTURE(seed);
     const Problem problem = generate_instance({.structure = Structure::random_wiring, .nodes = 150, .candidates = 12,
@@ -75,10 +76,19 @@ TEST_CASE("the default fast path lands next to the optimum on 20-candidate-style
     CHECK(fast.stats.at("core_nodes") > 0);
     CHECK(!fast.stats.contains("bb_nodes"));
     CHECK(testing::same_cost(problem.evaluate(fast.assignment), fast.cost));
-    CHECK(fast.cost <= optimum.cost * 1.002);
+    CHECK(fast.cost <= optimum.cost * 1.001);
     REQUIRE(fast.lower_bound);
     CHECK(*fast.lower_bound <= optimum.cost + 1e-9);
   }
+}
+
+TEST_CASE("the default is within 0.1% of the optimum on the 1,000-node randomly wired anchor") {
+  // `compare`'s instance. The dual's ranking alone misleads fusion here (the LP relaxation
+  // is 0.5% below the optimum): it stopped at 0.14% above.
+  const Problem problem = generate_instance({.structure = Structure::random_wiring, .nodes = 1000, .candidates = 20,
+                                             .seed = 1000});
+  const Solution fast = make_solver("pbqp")->solve(problem, {});
+  CHECK(fast.cost <= make_solver("dp")->solve(problem, {}).cost * 1.001);
 }
 
 TEST_CASE("prove_optimality searches large-candidate cores to a proof") {
@@ -88,6 +98,7 @@ TEST_CASE("prove_optimality searches large-candidate cores to a proof") {
   prove.prove_optimality = true;
   const Solution proven = make_solver("pbqp")->solve(problem, prove);
   CHECK(proven.optimal);
+  CHECK(proven.stats.contains("exact_core"));  // low treewidth: proven by eliminating the core
   CHECK(testing::same_cost(proven.cost, make_solver("dp")->solve(problem, {}).cost));
 }
 

@@ -122,4 +122,12 @@ EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristi
   return plan;
 }
 
+EliminationPlan plan_cheapest_elimination(const Problem& problem, double max_entries) {
+  EliminationPlan fill = plan_elimination(problem, OrderHeuristic::min_fill, max_entries);
+  EliminationPlan degree = plan_elimination(problem, OrderHeuristic::min_degree, max_entries);
+  if (!degree.within_budget) return fill;
+  if (!fill.within_budget) return degree;
+  return degree.work < fill.work ? degree : fill;
+}
+
 }  // namespace layoutopt::solvers::dp

@@ -31,6 +31,11 @@ struct EliminationPlan {
 /// tables would exceed `max_entries` in total.
 [[nodiscard]] EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries);
 
+/// Plans both heuristics and returns the one with less work (min-fill's when neither fits):
+/// planning is cheap next to eliminating, and neither order wins everywhere (min-fill keeps
+/// the fill low, min-degree the tables small).
+[[nodiscard]] EliminationPlan plan_cheapest_elimination(const Problem& problem, double max_entries);
+
 /// The SolverError dp raises for a plan that is not within budget: names the width
 /// reached, the table sizes and the budget, and suggests pbqp.
 [[noreturn]] void refuse(const EliminationPlan& plan, double max_entries);

@@ -1,5 +1,7 @@
 #include "dp/factor.h"
 
+#include <omp.h>
+
 #include <algorithm>
 
 #include "dp/run_kernels.h"
@@ -64,8 +66,7 @@ class SliceView {
   /// Adds (or, first, assigns) this factor's slice for var = x to a result block whose
   /// entries start at `offset` in the slice.
   void add_to(Cost* block, int x, size_t offset, bool assign) const {
-    sum_runs(block, table_.data() + static_cast<size_t>(x) * slice_size_ + offset, starts_, extent_, broadcast_,
-             assign);
+    sum_runs(block, slices_ + static_cast<size_t>(x) * slice_size_ + offset, starts_, extent_, broadcast_, assign);
   }
   /// Where result block `index` starts in the slice: its leading digits times their strides.
   [[nodiscard]] size_t block_offset(size_t index, const std::vector<int>& dims) const {
@@ -86,7 +87,12 @@ class SliceView {
     const size_t inner = product(factor.dims, position + 1);
     const size_t outer = factor.table.size() / (choices * inner);
     slice_size_ = outer * inner;
+    if (outer == 1) {  // var is already outermost: the table is its slices
+      slices_ = factor.table.data();
+      return;
+    }
     table_.resize(factor.table.size());
+    slices_ = table_.data();
     for (size_t o = 0; o < outer; ++o)
       for (size_t x = 0; x < choices; ++x)
         std::copy_n(factor.table.begin() + static_cast<std::ptrdiff_t>((o * choices + x) * inner), inner,
@@ -123,7 +129,8 @@ class SliceView {
     return 0;
   }
 
-  std::vector<Cost> table_;
+  std::vector<Cost> table_;  // the re-ordered copy, when one is needed
+  const Cost* slices_ = nullptr;
   size_t slice_size_ = 0;
   std::vector<size_t> lead_strides_;
   std::vector<RunStart> starts_;  // of the runs in one block
@@ -177,13 +184,10 @@ Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::
   std::ranges::stable_sort(views, std::greater{}, &SliceView::slice_size);
   const int choices = candidates[var];
   const auto blocks = static_cast<std::ptrdiff_t>(entries / block);
-  // Blocks are independent. Threads pay off on the big tables only, which dominate the work.
-#pragma omp parallel if (static_cast<double>(entries) * choices > kParallelWork)
-  {
+  auto fill_blocks = [&](std::ptrdiff_t first, std::ptrdiff_t end) {
     std::vector<Cost> sum(block);
     std::vector<size_t> offsets(views.size());
-#pragma omp for schedule(static)
-    for (std::ptrdiff_t b = 0; b < blocks; ++b) {
+    for (std::ptrdiff_t b = first; b < end; ++b) {
       for (size_t f = 0; f < views.size(); ++f) offsets[f] = views[f].block_offset(static_cast<size_t>(b), result.dims);
       Cost* out = result.table.data() + static_cast<size_t>(b) * block;
       for (int x = 0; x < choices; ++x) {
@@ -191,6 +195,17 @@ Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::
         for (size_t f = 0; f < views.size(); ++f) views[f].add_to(target, x, offsets[f], f == 0);
         if (x > 0) min_into(out, sum.data(), block);
       }
+    }
+  };
+  // Blocks are independent. Threads pay off on the big tables only, which dominate the work.
+  if (static_cast<double>(entries) * choices < kParallelWork || blocks < 2) {
+    fill_blocks(0, blocks);
+  } else {
+#pragma omp parallel
+    {
+      const std::ptrdiff_t threads = omp_get_num_threads();
+      const std::ptrdiff_t thread = omp_get_thread_num();
+      fill_blocks(blocks * thread / threads, blocks * (thread + 1) / threads);
     }
   }
   return result;

@@ -54,17 +54,13 @@ CandidateSets all_candidates(const PbqpGraph& graph) {
   return sets;
 }
 
-}  // namespace
-
-std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment) {
-  return solve_restricted(graph, all_candidates(graph), max_entries, assignment);
-}
-
-std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_entries,
-                                     Assignment& assignment) {
+// Eliminates the restriction along `plan_of(problem, max_entries)`'s order.
+template <class Planner>
+std::optional<Cost> eliminate_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_entries,
+                                         Assignment& assignment, Planner plan_of) {
   const std::optional<CompactProblem> narrow = compact(graph, allowed);
   if (!narrow) return kInfinity;
-  const dp::EliminationPlan plan = dp::plan_elimination(narrow->problem, dp::OrderHeuristic::min_fill, max_entries);
+  const dp::EliminationPlan plan = plan_of(narrow->problem, max_entries);
   if (!plan.within_budget) return std::nullopt;
   dp::VariableElimination elimination(narrow->problem);
   const Cost optimum = elimination.run(plan.order);
@@ -72,6 +68,21 @@ std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets
   for (size_t a = 0; a < choices.size(); ++a)
     assignment[graph.origin(narrow->node_of[a])] = narrow->open[a][choices[a]];
   return optimum;
+}
+
+}  // namespace
+
+// A whole core may be large, so both orders are planned and the cheaper one runs; the
+// fusion heuristic's restrictions are small and re-planned often, so min-fill alone serves.
+std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment) {
+  return eliminate_restricted(graph, all_candidates(graph), max_entries, assignment, dp::plan_cheapest_elimination);
+}
+
+std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_entries,
+                                     Assignment& assignment) {
+  return eliminate_restricted(graph, allowed, max_entries, assignment, [](const Problem& problem, double entries) {
+    return dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, entries);
+  });
 }
 
 }  // namespace layoutopt::solvers::pbqp

@@ -11,16 +11,17 @@ namespace layoutopt::solvers::pbqp {
 
 namespace {
 
-// Candidates kept per node, most first: the largest restriction whose tables fit is used.
-// Two always keeps binary nodes fully open.
-constexpr std::array kWidths{4, 3, 2};
+// Candidates kept per node from each ranking, most first: the largest restriction whose
+// tables fit is used. Two always keeps binary nodes fully open.
+constexpr std::array kWidths{6, 5, 4, 3, 2};
 
-// Each alive node's candidates, best reparametrised cost first.
-CandidateSets ranked_candidates(const PbqpGraph& graph, const DualBound& dual) {
+// Each alive node's candidates, cheapest first under `costs_of(v)`.
+template <class CostsOf>
+CandidateSets ranked_by(const PbqpGraph& graph, CostsOf costs_of) {
   CandidateSets ranked(graph.size());
   for (int v = 0; v < graph.size(); ++v) {
     if (!graph.alive(v)) continue;
-    const Vector costs = dual.node_costs(v);
+    const Vector costs = costs_of(v);
     ranked[v].resize(static_cast<size_t>(costs.size()));
     std::iota(ranked[v].begin(), ranked[v].end(), 0);
     std::ranges::stable_sort(ranked[v], [&](int a, int b) { return costs[a] < costs[b]; });
@@ -28,16 +29,29 @@ CandidateSets ranked_candidates(const PbqpGraph& graph, const DualBound& dual) {
   return ranked;
 }
 
+// Two rankings that fail in different places. The dual's reparametrised costs are right
+// where the LP relaxation is tight; where it is loose (many short cycles, as in randomly
+// wired cores) they tie or mislead, and a node's own costs (with what the reductions folded
+// into them) still point at the candidates a region switches to.
+std::array<CandidateSets, 2> rankings(const PbqpGraph& graph, const DualBound& dual) {
+  return {ranked_by(graph, [&](int v) { return dual.node_costs(v); }),
+          ranked_by(graph, [&](int v) { return graph.costs(v); })};
+}
+
 // The first `width` of each ranking, plus the incumbent's choice so it stays reachable.
-CandidateSets restriction(const PbqpGraph& graph, const CandidateSets& ranked, int width,
+CandidateSets restriction(const PbqpGraph& graph, const std::array<CandidateSets, 2>& ranked, int width,
                           const Assignment& assignment) {
   CandidateSets allowed(graph.size());
   for (int v = 0; v < graph.size(); ++v) {
     if (!graph.alive(v)) continue;
-    const auto kept = std::min(static_cast<size_t>(width), ranked[v].size());
-    allowed[v].assign(ranked[v].begin(), ranked[v].begin() + static_cast<std::ptrdiff_t>(kept));
-    const int current = assignment[graph.origin(v)];
-    if (std::ranges::find(allowed[v], current) == allowed[v].end()) allowed[v].push_back(current);
+    auto keep = [&](int candidate) {
+      if (std::ranges::find(allowed[v], candidate) == allowed[v].end()) allowed[v].push_back(candidate);
+    };
+    for (const CandidateSets& ranking : ranked) {
+      const auto kept = std::min(static_cast<size_t>(width), ranking[v].size());
+      std::for_each_n(ranking[v].begin(), kept, keep);
+    }
+    keep(assignment[graph.origin(v)]);
   }
   return allowed;
 }
@@ -45,7 +59,7 @@ CandidateSets restriction(const PbqpGraph& graph, const CandidateSets& ranked, i
 }  // namespace
 
 bool fuse_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_entries, Assignment& assignment) {
-  const CandidateSets ranked = ranked_candidates(graph, dual);
+  const std::array<CandidateSets, 2> ranked = rankings(graph, dual);
   for (int width : kWidths) {
     Assignment trial = assignment;
     const auto optimum = solve_restricted(graph, restriction(graph, ranked, width, assignment), max_entries, trial);
