@@ -39,6 +39,9 @@ size_t product(const std::vector<int>& dims, size_t from) {
 // Trailing result entries summed at once: small enough for L1 next to the slices read.
 constexpr size_t kBlockEntries = 2048;
 
+// Contiguous pieces at least this long are re-ordered with memcpy.
+constexpr size_t kLongCopy = 16;
+
 // Min-plus terms (result entries x candidates) from which an elimination is split over
 // threads: below it, starting the team costs more than it saves.
 constexpr double kParallelWork = 1e6;
@@ -93,10 +96,18 @@ class SliceView {
     }
     table_.resize(factor.table.size());
     slices_ = table_.data();
+    const Cost* from = factor.table.data();
+    Cost* to = table_.data();
+    if (inner >= kLongCopy) {
+      for (size_t o = 0; o < outer; ++o)
+        for (size_t x = 0; x < choices; ++x)
+          std::copy_n(from + (o * choices + x) * inner, inner, to + x * slice_size_ + o * inner);
+      return;
+    }
+    // Short pieces: a copy call per piece would cost more than the copying.
     for (size_t o = 0; o < outer; ++o)
-      for (size_t x = 0; x < choices; ++x)
-        std::copy_n(factor.table.begin() + static_cast<std::ptrdiff_t>((o * choices + x) * inner), inner,
-                    table_.begin() + static_cast<std::ptrdiff_t>(x * slice_size_ + o * inner));
+      for (size_t i = 0; i < inner; ++i)
+        for (size_t x = 0; x < choices; ++x) to[x * slice_size_ + o * inner + i] = from[(o * choices + x) * inner + i];
   }
 
   // Over the block's dimensions (from `lead` on) the innermost stretch of dimensions the

@@ -1,19 +1,26 @@
 #include "dp/variable_elimination.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace layoutopt::solvers::dp {
 
 VariableElimination::VariableElimination(const Problem& problem)
-    : problem_(problem), containing_(problem.node_count()) {
-  for (size_t v = 0; v < problem.node_count(); ++v) {
-    candidates_.push_back(problem.candidates(static_cast<int>(v)));
-    add(Factor::unary(static_cast<int>(v), problem.node(static_cast<int>(v)).costs));
+    : problem_(problem), variable_(problem.node_count()), node_(problem.node_count()), containing_(problem.node_count()) {
+  std::iota(node_.begin(), node_.end(), 0);
+  std::ranges::stable_sort(node_, {}, [&](int v) { return problem.candidates(v); });
+  for (size_t x = 0; x < node_.size(); ++x) {
+    variable_[node_[x]] = static_cast<int>(x);
+    candidates_.push_back(problem.candidates(node_[x]));
   }
-  for (const Edge& edge : problem.edges()) add(Factor::pairwise(edge));
+  for (size_t x = 0; x < node_.size(); ++x) add(Factor::unary(static_cast<int>(x), problem.node(node_[x]).costs));
+  for (const Edge& edge : problem.edges()) add(Factor::pairwise({variable_[edge.from], variable_[edge.to], edge.costs}));
 }
 
 Cost VariableElimination::run(const std::vector<int>& order) {
   buckets_.assign(problem_.node_count(), {});
-  for (int v : order) {
+  for (int node : order) {
+    const int v = variable_[node];
     std::vector<const Factor*>& bucket = buckets_[v];
     for (int f : containing_[v])
       if (!consumed_[f]) {
@@ -30,9 +37,13 @@ Cost VariableElimination::run(const std::vector<int>& order) {
 }
 
 Assignment VariableElimination::recover(const std::vector<int>& order) const {
+  Assignment by_variable(problem_.node_count(), 0);
+  for (auto node = order.rbegin(); node != order.rend(); ++node) {
+    const int v = variable_[*node];
+    by_variable[v] = best_choice(buckets_[v], v, candidates_[v], by_variable);
+  }
   Assignment assignment(problem_.node_count(), 0);
-  for (auto v = order.rbegin(); v != order.rend(); ++v)
-    assignment[*v] = best_choice(buckets_[*v], *v, candidates_[*v], assignment);
+  for (size_t x = 0; x < node_.size(); ++x) assignment[node_[x]] = by_variable[x];
   return assignment;
 }
 

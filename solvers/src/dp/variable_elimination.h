@@ -2,6 +2,11 @@
 // Exact min-sum variable elimination along a given order (internal): bucket elimination
 // with back-tracking. Used by the dp solver on whole problems and by PBQP's
 // branch-and-bound on components that pruning has made narrow enough.
+//
+// Internally variables are numbered by candidate count (fewest first), and factor tables
+// order their variables by that number: the variables with the most candidates vary
+// fastest, which makes the contiguous runs eliminate() adds long. Numbered by node id,
+// a binary "materialise this layout" node could end up innermost and cut every run to 2.
 
 #include <deque>
 #include <vector>
@@ -24,7 +29,9 @@ class VariableElimination {
   void add(Factor factor);
 
   const Problem& problem_;
-  std::vector<int> candidates_;
+  std::vector<int> variable_;      // by node id: its variable number
+  std::vector<int> node_;          // by variable number: its node id
+  std::vector<int> candidates_;    // by variable number
   std::deque<Factor> factors_;  // deque: bucket pointers stay valid as factors are added
   std::vector<char> consumed_;
   std::vector<std::vector<int>> containing_;
