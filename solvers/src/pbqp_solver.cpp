@@ -108,8 +108,18 @@ class PbqpSolver final : public Solver {
       solution.seconds = clock.seconds();
       return solution;
     }
-    first_incumbent(problem, core, solution);
-    improve_with_dual(problem, core, deadline, solution);
+    // The RN incumbent and the dual's passes read the core only and do not need each other,
+    // so they run side by side (the dual then cannot stop early on reaching the incumbent,
+    // which on cores that reach this point it practically never does).
+    pbqp::DualBound dual(core.graph);
+#pragma omp parallel sections num_threads(2)
+    {
+#pragma omp section
+      first_incumbent(problem, core, solution);
+#pragma omp section
+      dual.run(kQuickIterations, kInfinity, deadline);
+    }
+    improve_with_dual(problem, core, dual, solution);
     solution.optimal = bound_meets_cost(solution);
     if (options.prove_optimality && !solution.optimal) prove_by_elimination(problem, core, options, solution);
     if (options.branch_and_bound && (options.prove_optimality || core.cheap_to_search()) && !solution.optimal)
@@ -157,12 +167,9 @@ class PbqpSolver final : public Solver {
   }
 
   // The dual phase: a bound for the core, and its rounding and fusion as incumbents.
-  static void improve_with_dual(const Problem& problem, const Core& core, const Deadline& deadline,
+  static void improve_with_dual(const Problem& problem, const Core& core, const pbqp::DualBound& dual,
                                 Solution& solution) {
-    pbqp::DualBound dual(core.graph);
-    const Cost constant = core.trace.constant();
-    dual.run(kQuickIterations, solution.cost - constant, deadline);
-    solution.lower_bound = constant + dual.bound();
+    solution.lower_bound = core.trace.constant() + dual.bound();
     solution.stats["dual_iterations"] = dual.iterations();
     if (!is_finite(dual.bound())) return;  // infeasible: nothing to round
     Assignment improved = solution.assignment;
