@@ -11,10 +11,12 @@
 
 namespace layoutopt::solvers::pbqp {
 
-/// If the elimination tables for the alive part of `graph` fit in `max_entries`, solves it
-/// exactly, writes the choices into `assignment` (Problem ids) and returns the optimum
-/// (kInfinity when infeasible). nullopt when it is too wide.
-std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment);
+/// If the elimination tables for the alive part of `graph` fit in `max_entries` and their
+/// min-plus terms (dp::EliminationPlan::work) in `max_work`, solves it exactly, writes the
+/// choices into `assignment` (Problem ids) and returns the optimum (kInfinity when
+/// infeasible). nullopt when it is too wide.
+std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment,
+                                         double max_work = kInfinity);
 
 /// Per local node id, the candidates a restricted solve may use.
 using CandidateSets = std::vector<std::vector<int>>;
