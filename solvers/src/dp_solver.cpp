@@ -31,6 +31,7 @@ class DpSolver final : public Solver {
     solution.stats["induced_width"] = plan.induced_width;
     solution.stats["peak_table_entries"] = plan.peak_table_entries;
     solution.stats["total_table_entries"] = plan.total_table_entries;
+    solution.stats["peak_memory_entries"] = plan.peak_memory_entries;
     solution.seconds = clock.seconds();
     return solution;
   }

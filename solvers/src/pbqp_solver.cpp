@@ -26,23 +26,23 @@ using pbqp::PbqpGraph;
 // Dual passes before the first fusion: enough to rank candidates well on zoo cores, a
 // fraction of a millisecond each on them.
 constexpr int kQuickIterations = 20;
-// The fused restriction's elimination tables (entries): a few milliseconds at most (about
-// 8 ms on a randomly wired 1,000-node core, where it takes the answer from 0.08% above the
-// optimum to 0.02%).
-constexpr double kFusionEntries = 1e6;
+// The fused restriction's elimination work (min-plus terms): a few milliseconds at most
+// (about 8 ms with planning on a randomly wired 1,000-node core, where it takes the answer
+// from 0.08% above the optimum to 0.02%).
+constexpr double kFusionWork = 5e6;
 // By default the search only runs where a proof takes milliseconds: cores with few
 // candidates per node (the branching factor, and the base of every elimination table) and
 // small edge tables. Zoo cores (20 candidates) get the fast answer instead; a proof of their
 // last 0.1% can take seconds (SolveOptions::prove_optimality asks for it).
 constexpr int kCheapSearchCandidates = 8;
 constexpr double kCheapSearchEntries = 2e4;
-// A core whose elimination tables (from the cheaper of the min-fill and min-degree orders)
-// fit in this many entries is solved exactly by variable elimination up front: that costs
-// less than the dual phase alone (inception-v3's core: 1e5 entries, 1.5 ms in all) and the
-// answer is proven. On wide cores planning stops as soon as the tables pass the budget, so
-// the attempt costs little there. The budget bounds the work (a few ms), so like the dual
-// phase's first pass it is not interrupted by the time limit.
-constexpr double kExactEntries = 2e5;
+// A core whose elimination (the cheaper of the min-fill and min-degree orders) takes at most
+// this many min-plus terms is solved exactly up front: that costs less than the dual phase
+// alone (inception-v3's core: 1.5 ms in all) and the answer is proven. On wide cores
+// planning stops as soon as the work passes the budget, so the attempt costs little there.
+// The budget bounds the time (a few ms), so like the dual phase's first pass it is not
+// interrupted by the time limit.
+constexpr double kExactWork = 4e6;
 // A conservative rate of min-plus terms per second for dp's elimination (2.4e9 measured on
 // big width-4 tables, 3e8 on small ones): whether a proof by elimination fits the time left.
 constexpr double kEliminationTermsPerSecond = 3e8;
@@ -133,11 +133,11 @@ class PbqpSolver final : public Solver {
   }
 
  private:
-  // Variable elimination of the whole core when its tables are small (see kExactEntries):
+  // Variable elimination of the whole core when it is cheap (see kExactWork):
   // the optimum, so the bound is the cost. False when the core is too wide for it.
   static bool solve_exactly(const Problem& problem, const Core& core, Solution& solution) {
     Assignment exact = solution.assignment;
-    if (!pbqp::solve_by_elimination(core.graph, kExactEntries, exact)) return false;
+    if (!pbqp::solve_by_elimination(core.graph, kInfinity, kExactWork, exact)) return false;
     core.trace.back_propagate(exact);
     solution.assignment = std::move(exact);
     finish_solution(problem, solution);
@@ -155,7 +155,7 @@ class PbqpSolver final : public Solver {
     Assignment exact = solution.assignment;
     const double max_entries = static_cast<double>(options.memory_budget_bytes) / sizeof(Cost);
     const double max_work = std::max(0.0, seconds_left) * kEliminationTermsPerSecond;
-    if (!pbqp::solve_by_elimination(core.graph, max_entries, exact, max_work)) return;
+    if (!pbqp::solve_by_elimination(core.graph, max_entries, max_work, exact)) return;
     core.trace.back_propagate(exact);
     keep_better(problem, std::move(exact), solution);
     solution.lower_bound = solution.cost;
@@ -179,7 +179,7 @@ class PbqpSolver final : public Solver {
     solution.stats["dual_iterations"] = dual.iterations();
     if (!is_finite(dual.bound())) return;  // infeasible: nothing to round
     Assignment improved = solution.assignment;
-    pbqp::improve_with_dual(core.graph, dual, kFusionEntries, improved);
+    pbqp::improve_with_dual(core.graph, dual, kFusionWork, improved);
     core.trace.back_propagate(improved);
     keep_better(problem, std::move(improved), solution);
   }

@@ -26,6 +26,22 @@ TEST_CASE("dp refuses before allocating when tables exceed the memory budget") {
                        doctest::Contains("over the memory budget of 64.0 MiB; use --solver pbqp"), SolverError);
 }
 
+TEST_CASE("dp holds only live messages and back-tracking choices, not every table") {
+  // A width-4 instance whose tables add up to about 37 MB: each message is freed once used,
+  // and back-tracking keeps 2 bytes per entry, so 16 MiB is enough (about 8 MiB at peak).
+  const Problem problem =
+      generate_instance({.structure = Structure::random_wiring, .nodes = 300, .candidates = 20, .seed = 300});
+  SolveOptions options;
+  options.memory_budget_bytes = size_t{16} << 20;
+  const Solution dp = make_solver("dp")->solve(problem, options);
+  CHECK(dp.stats.at("total_table_entries") * sizeof(Cost) > 2.0 * static_cast<double>(options.memory_budget_bytes));
+  CHECK(dp.stats.at("peak_memory_entries") * sizeof(Cost) <= static_cast<double>(options.memory_budget_bytes));
+  SolveOptions prove;
+  prove.prove_optimality = true;
+  CHECK(testing::same_cost(dp.cost, make_solver("pbqp")->solve(problem, prove).cost));
+  CHECK(testing::same_cost(problem.evaluate(dp.assignment), dp.cost));
+}
+
 TEST_CASE("dp agrees with pbqp on 1000-node series-parallel instances") {
   for (Structure structure : {Structure::chain, Structure::residual, Structure::inception}) {
     CAPTURE(structure_name(structure));

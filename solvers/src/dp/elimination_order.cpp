@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <set>
 #include <sstream>
 
@@ -64,6 +65,42 @@ Score score_of(const EliminationGraph& graph, int v, OrderHeuristic heuristic) {
   return heuristic == OrderHeuristic::min_fill ? Score{fill, table} : Score{table, fill};
 }
 
+// What dp holds while it eliminates, in doubles: a message lives from the elimination that
+// builds it until the first of its variables is eliminated; back-tracking choices (uint16_t,
+// a quarter of a double) accumulate. The problem's own factors are counted as live
+// throughout: they are small next to the messages.
+class MemoryLedger {
+ public:
+  MemoryLedger(int nodes, double problem_entries) : live_(problem_entries), messages_of_(nodes) {}
+
+  /// Eliminating v builds a message of `table` entries over `scope`; returns what is held
+  /// while it is built (the consumed factors are freed only afterwards).
+  double eliminate(int v, const std::vector<int>& scope, double table) {
+    choices_ += table * sizeof(uint16_t) / sizeof(double);
+    const double held = live_ + table + choices_;
+    for (int id : messages_of_[v])
+      if (alive_[id]) {
+        alive_[id] = 0;
+        live_ -= entries_[id];
+      }
+    if (!scope.empty()) {
+      const auto id = static_cast<int>(entries_.size());
+      entries_.push_back(table);
+      alive_.push_back(1);
+      live_ += table;
+      for (int w : scope) messages_of_[w].push_back(id);
+    }
+    return held;
+  }
+
+ private:
+  double live_;
+  double choices_ = 0;
+  std::vector<std::vector<int>> messages_of_;  // by variable: messages whose scope has it
+  std::vector<double> entries_;                // by message
+  std::vector<char> alive_;                    // by message
+};
+
 std::string mebibytes(double entries) {
   std::ostringstream text;
   text.precision(1);
@@ -76,16 +113,18 @@ std::string mebibytes(double entries) {
 void refuse(const EliminationPlan& plan, double max_entries) {
   throw SolverError("dp refuses this instance: variable elimination reaches induced width >= " +
                     std::to_string(plan.induced_width) + " with a table of " + mebibytes(plan.peak_table_entries) +
-                    " (tables so far " + mebibytes(plan.total_table_entries) + "), over the memory budget of " +
+                    " (" + mebibytes(plan.peak_memory_entries) + " held at once), over the memory budget of " +
                     mebibytes(max_entries) + "; use --solver pbqp for graphs of high treewidth");
 }
 
-EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries) {
+EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries,
+                                 double max_work) {
   EliminationGraph graph(problem);
   const auto n = static_cast<int>(problem.node_count());
   EliminationPlan plan;
   for (int v = 0; v < n; ++v) plan.total_table_entries += problem.candidates(v);
   for (const Edge& edge : problem.edges()) plan.total_table_entries += static_cast<double>(edge.costs->size());
+  MemoryLedger memory(n, plan.total_table_entries);
 
   std::vector<Score> score(n);
   std::set<std::pair<Score, int>> queue;
@@ -99,7 +138,8 @@ EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristi
     plan.total_table_entries += table;
     plan.work += table * problem.candidates(v);
     plan.peak_table_entries = std::max(plan.peak_table_entries, table);
-    if (plan.total_table_entries > max_entries) {
+    plan.peak_memory_entries = std::max(plan.peak_memory_entries, memory.eliminate(v, graph.neighbors(v), table));
+    if (plan.peak_memory_entries > max_entries || plan.work > max_work) {
       plan.within_budget = false;
       return plan;
     }
@@ -122,9 +162,9 @@ EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristi
   return plan;
 }
 
-EliminationPlan plan_cheapest_elimination(const Problem& problem, double max_entries) {
-  EliminationPlan fill = plan_elimination(problem, OrderHeuristic::min_fill, max_entries);
-  EliminationPlan degree = plan_elimination(problem, OrderHeuristic::min_degree, max_entries);
+EliminationPlan plan_cheapest_elimination(const Problem& problem, double max_entries, double max_work) {
+  EliminationPlan fill = plan_elimination(problem, OrderHeuristic::min_fill, max_entries, max_work);
+  EliminationPlan degree = plan_elimination(problem, OrderHeuristic::min_degree, max_entries, max_work);
   if (!degree.within_budget) return fill;
   if (!fill.within_budget) return degree;
   return degree.work < fill.work ? degree : fill;

@@ -22,19 +22,26 @@ struct EliminationPlan {
   std::vector<int> order;
   int induced_width = 0;           ///< most neighbours any node had when eliminated
   double peak_table_entries = 0;   ///< entries of the largest table
-  double total_table_entries = 0;  ///< entries of all tables (dp keeps them for back-tracking)
+  double total_table_entries = 0;  ///< entries of all tables, the problem's own included
+  /// Most memory dp holds at once, in doubles: the factors not yet consumed, the table being
+  /// built, and the back-tracking choices (2 bytes per message entry) of every variable so far.
+  /// Transient re-ordered copies of a bucket's factors come on top; they are freed per step.
+  double peak_memory_entries = 0;
   double work = 0;                 ///< min-plus terms: each table's entries x the eliminated node's candidates
   bool within_budget = true;       ///< false: planning stopped when the budget was exceeded
 };
 
-/// Stops early, with within_budget = false and the figures reached so far, as soon as the
-/// tables would exceed `max_entries` in total.
-[[nodiscard]] EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries);
+/// Stops early, with within_budget = false and the figures reached so far, as soon as dp
+/// would hold more than `max_entries` doubles at once (peak_memory_entries) or the work
+/// would pass `max_work` (for callers that bound time rather than memory).
+[[nodiscard]] EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries,
+                                               double max_work = kInfinity);
 
 /// Plans both heuristics and returns the one with less work (min-fill's when neither fits):
 /// planning is cheap next to eliminating, and neither order wins everywhere (min-fill keeps
 /// the fill low, min-degree the tables small).
-[[nodiscard]] EliminationPlan plan_cheapest_elimination(const Problem& problem, double max_entries);
+[[nodiscard]] EliminationPlan plan_cheapest_elimination(const Problem& problem, double max_entries,
+                                                        double max_work = kInfinity);
 
 /// The SolverError dp raises for a plan that is not within budget: names the width
 /// reached, the table sizes and the budget, and suggests pbqp.

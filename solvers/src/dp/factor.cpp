@@ -20,16 +20,6 @@ std::vector<int> joint_scope(const std::vector<const Factor*>& factors, int var)
   return scope;
 }
 
-// Index of a factor's entry for the choices in `assignment` with var's digit left at 0.
-size_t base_index(const Factor& factor, const Assignment& assignment, int var) {
-  size_t index = 0;
-  for (size_t k = 0; k < factor.scope.size(); ++k) {
-    index *= static_cast<size_t>(factor.dims[k]);
-    if (factor.scope[k] != var) index += static_cast<size_t>(assignment[factor.scope[k]]);
-  }
-  return index;
-}
-
 size_t product(const std::vector<int>& dims, size_t from) {
   size_t entries = 1;
   for (size_t k = from; k < dims.size(); ++k) entries *= static_cast<size_t>(dims[k]);
@@ -177,12 +167,14 @@ size_t Factor::stride(int var) const {
   return 0;
 }
 
-Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::vector<int>& candidates) {
+Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::vector<int>& candidates,
+                 Choices* choices) {
   Factor result;
   result.scope = joint_scope(factors, var);
   for (int v : result.scope) result.dims.push_back(candidates[v]);
   const size_t entries = product(result.dims, 0);
   result.table.resize(entries);
+  if (choices != nullptr) choices->assign(entries, 0);
 
   // The result is filled block by block (its trailing dimensions), so the sum being built
   // for one candidate of var stays in L1 while every factor adds its slice to it.
@@ -193,7 +185,7 @@ Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::
   for (const Factor* factor : factors) views.emplace_back(*factor, var, result, lead);
   // The first view is assigned rather than added: the widest one, so that is one long copy.
   std::ranges::stable_sort(views, std::greater{}, &SliceView::slice_size);
-  const int choices = candidates[var];
+  const int var_candidates = candidates[var];
   const auto blocks = static_cast<std::ptrdiff_t>(entries / block);
   auto fill_blocks = [&](std::ptrdiff_t first, std::ptrdiff_t end) {
     std::vector<Cost> sum(block);
@@ -201,15 +193,20 @@ Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::
     for (std::ptrdiff_t b = first; b < end; ++b) {
       for (size_t f = 0; f < views.size(); ++f) offsets[f] = views[f].block_offset(static_cast<size_t>(b), result.dims);
       Cost* out = result.table.data() + static_cast<size_t>(b) * block;
-      for (int x = 0; x < choices; ++x) {
+      uint16_t* chosen = choices != nullptr ? choices->data() + static_cast<size_t>(b) * block : nullptr;
+      for (int x = 0; x < var_candidates; ++x) {
         Cost* target = x == 0 ? out : sum.data();  // the first candidate's sum is the running minimum
         for (size_t f = 0; f < views.size(); ++f) views[f].add_to(target, x, offsets[f], f == 0);
-        if (x > 0) min_into(out, sum.data(), block);
+        if (x == 0) continue;
+        if (chosen != nullptr)
+          min_into(out, sum.data(), block, chosen, static_cast<uint16_t>(x));
+        else
+          min_into(out, sum.data(), block);
       }
     }
   };
   // Blocks are independent. Threads pay off on the big tables only, which dominate the work.
-  if (static_cast<double>(entries) * choices < kParallelWork || blocks < 2) {
+  if (static_cast<double>(entries) * var_candidates < kParallelWork || blocks < 2) {
     fill_blocks(0, blocks);
   } else {
 #pragma omp parallel
@@ -220,26 +217,6 @@ Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::
     }
   }
   return result;
-}
-
-int best_choice(const std::vector<const Factor*>& factors, int var, int var_candidates, const Assignment& assignment) {
-  std::vector<size_t> base;
-  std::vector<size_t> step;
-  for (const Factor* factor : factors) {
-    base.push_back(base_index(*factor, assignment, var));
-    step.push_back(factor->stride(var));
-  }
-  int best = 0;
-  Cost best_cost = kInfinity;
-  for (int x = 0; x < var_candidates; ++x) {
-    Cost sum = 0;
-    for (size_t f = 0; f < factors.size(); ++f) sum += factors[f]->table[base[f] + static_cast<size_t>(x) * step[f]];
-    if (sum < best_cost) {
-      best_cost = sum;
-      best = x;
-    }
-  }
-  return best;
 }
 
 }  // namespace layoutopt::solvers::dp

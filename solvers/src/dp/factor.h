@@ -4,6 +4,7 @@
 // eliminating a variable sums every factor that mentions it and minimises it out, leaving a
 // factor over its neighbours - the "message" of bucket elimination.
 
+#include <cstdint>
 #include <vector>
 
 #include "layoutopt/solvers/problem.h"
@@ -21,13 +22,17 @@ struct Factor {
   [[nodiscard]] size_t stride(int var) const;
 };
 
+/// For every entry of an elimination's result, the candidate of the eliminated variable that
+/// attains its minimum (the first one among ties): all that back-tracking needs, at a quarter
+/// of the memory of the factors it replaces.
+using Choices = std::vector<uint16_t>;
+/// Candidates a variable may have for its choices to fit.
+inline constexpr int kMaxChoiceCandidates = UINT16_MAX + 1;
+
 /// min over `var` of the sum of `factors` (each must contain var), as a factor over the
 /// union of their scopes without var. `candidates[v]` gives every variable's domain size.
-[[nodiscard]] Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::vector<int>& candidates);
-
-/// The candidate of `var` minimising the sum of `factors`, all other variables being set
-/// as in `assignment`.
-[[nodiscard]] int best_choice(const std::vector<const Factor*>& factors, int var, int var_candidates,
-                              const Assignment& assignment);
+/// With `choices`, also records the minimising candidate of var for every result entry.
+[[nodiscard]] Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::vector<int>& candidates,
+                               Choices* choices = nullptr);
 
 }  // namespace layoutopt::solvers::dp

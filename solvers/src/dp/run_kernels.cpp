@@ -50,4 +50,13 @@ LAYOUTOPT_VECTOR_CLONES void min_into(Cost* __restrict out, const Cost* __restri
   for (size_t i = 0; i < n; ++i) out[i] = std::min(out[i], in[i]);
 }
 
+LAYOUTOPT_VECTOR_CLONES void min_into(Cost* __restrict out, const Cost* __restrict in, size_t n,
+                                      uint16_t* __restrict choice, uint16_t candidate) {
+  for (size_t i = 0; i < n; ++i) {
+    const bool better = in[i] < out[i];
+    out[i] = better ? in[i] : out[i];
+    choice[i] = better ? candidate : choice[i];
+  }
+}
+
 }  // namespace layoutopt::solvers::dp

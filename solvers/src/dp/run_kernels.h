@@ -5,6 +5,7 @@
 // (an ifunc), so the binary stays portable while dp uses the whole vector width.
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "layoutopt/solvers/cost.h"
@@ -24,5 +25,7 @@ void sum_runs(Cost* out, const Cost* in, const std::vector<RunStart>& starts, si
 
 /// out[i] = min(out[i], in[i]) for i < n.
 void min_into(Cost* out, const Cost* in, size_t n);
+/// The same, and choice[i] = candidate wherever in[i] is strictly smaller.
+void min_into(Cost* out, const Cost* in, size_t n, uint16_t* choice, uint16_t candidate);
 
 }  // namespace layoutopt::solvers::dp

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <numeric>
 
+#include "layoutopt/solvers/error.h"
+
 namespace layoutopt::solvers::dp {
 
 VariableElimination::VariableElimination(const Problem& problem)
@@ -12,22 +14,32 @@ VariableElimination::VariableElimination(const Problem& problem)
   for (size_t x = 0; x < node_.size(); ++x) {
     variable_[node_[x]] = static_cast<int>(x);
     candidates_.push_back(problem.candidates(node_[x]));
+    if (candidates_.back() > kMaxChoiceCandidates)
+      throw SolverError("dp: node '" + problem.node(node_[x]).name + "' has " + std::to_string(candidates_.back()) +
+                        " candidates, more than the " + std::to_string(kMaxChoiceCandidates) +
+                        " its back-tracking records can name");
   }
   for (size_t x = 0; x < node_.size(); ++x) add(Factor::unary(static_cast<int>(x), problem.node(node_[x]).costs));
   for (const Edge& edge : problem.edges()) add(Factor::pairwise({variable_[edge.from], variable_[edge.to], edge.costs}));
 }
 
 Cost VariableElimination::run(const std::vector<int>& order) {
-  buckets_.assign(problem_.node_count(), {});
+  backtrack_.assign(problem_.node_count(), {});
   for (int node : order) {
     const int v = variable_[node];
-    std::vector<const Factor*>& bucket = buckets_[v];
+    std::vector<int> bucket;
     for (int f : containing_[v])
       if (!consumed_[f]) {
-        bucket.push_back(&factors_[f]);
+        bucket.push_back(f);
         consumed_[f] = 1;
       }
-    Factor message = eliminate(bucket, v, candidates_);
+    std::vector<const Factor*> factors;
+    for (int f : bucket) factors.push_back(&factors_[f]);
+    Backtrack& record = backtrack_[v];
+    Factor message = eliminate(factors, v, candidates_, &record.choices);
+    record.scope = message.scope;
+    record.dims = message.dims;
+    for (int f : bucket) std::vector<Cost>().swap(factors_[f].table);  // consumed: only the choices are kept
     if (message.scope.empty())
       optimum_ += message.table.front();  // a component finished: its optimum is a constant
     else
@@ -40,7 +52,11 @@ Assignment VariableElimination::recover(const std::vector<int>& order) const {
   Assignment by_variable(problem_.node_count(), 0);
   for (auto node = order.rbegin(); node != order.rend(); ++node) {
     const int v = variable_[*node];
-    by_variable[v] = best_choice(buckets_[v], v, candidates_[v], by_variable);
+    const Backtrack& record = backtrack_[v];
+    size_t index = 0;  // of the message entry for the later variables' choices
+    for (size_t k = 0; k < record.scope.size(); ++k)
+      index = index * static_cast<size_t>(record.dims[k]) + static_cast<size_t>(by_variable[record.scope[k]]);
+    by_variable[v] = record.choices[index];
   }
   Assignment assignment(problem_.node_count(), 0);
   for (size_t x = 0; x < node_.size(); ++x) assignment[node_[x]] = by_variable[x];

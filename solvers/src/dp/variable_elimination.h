@@ -21,11 +21,22 @@ class VariableElimination {
   explicit VariableElimination(const Problem& problem);
 
   /// Eliminates every variable in `order`; returns the optimum (kInfinity when infeasible).
+  /// A factor's table is freed once its bucket is eliminated: what back-tracking needs of a
+  /// bucket is only the minimising candidate per entry (Choices), so dp holds the live
+  /// messages plus two bytes per message entry, not every message.
   Cost run(const std::vector<int>& order);
-  /// Back-tracking after run(): latest eliminated first, each given its bucket's scope.
+  /// Back-tracking after run(): latest eliminated first, each from its recorded choices.
   [[nodiscard]] Assignment recover(const std::vector<int>& order) const;
 
  private:
+  // What back-tracking needs of one eliminated variable: its choice for every joint choice
+  // of the variables its message spanned.
+  struct Backtrack {
+    std::vector<int> scope;
+    std::vector<int> dims;
+    Choices choices;
+  };
+
   void add(Factor factor);
 
   const Problem& problem_;
@@ -35,7 +46,7 @@ class VariableElimination {
   std::deque<Factor> factors_;  // deque: bucket pointers stay valid as factors are added
   std::vector<char> consumed_;
   std::vector<std::vector<int>> containing_;
-  std::vector<std::vector<const Factor*>> buckets_;
+  std::vector<Backtrack> backtrack_;  // by variable number
   Cost optimum_ = 0;
 };
 

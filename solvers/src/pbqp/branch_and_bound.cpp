@@ -17,10 +17,11 @@ namespace {
 // Dual passes per search node: the root gets more, since its bound is reported.
 constexpr int kRootIterations = 200;
 constexpr int kInnerIterations = 40;
-// Components whose elimination tables fit in this many entries are finished exactly.
-constexpr double kEliminationEntries = 2e6;
-// The fusion heuristic's restricted tables: small, since it runs at every search node.
-constexpr double kFusionEntries = 2e5;
+// Components whose elimination takes at most this many min-plus terms (a few ms) are
+// finished exactly.
+constexpr double kEliminationWork = 1e7;
+// The fusion heuristic's restricted elimination: small, since it runs at every search node.
+constexpr double kFusionWork = 1e6;
 
 // Sets candidates that cannot beat `limit` to infinity; fixes nodes left with one candidate.
 // Returns whether anything was fixed (then the caller re-reduces instead of branching).
@@ -90,7 +91,7 @@ std::optional<Cost> BranchAndBound::solve(PbqpGraph graph, Cost budget, Assignme
   for (const std::vector<int>& component : graph.components()) parts.push_back({graph.extract(component)});
   Cost bounds = 0;
   for (Part& part : parts) {
-    part.exact = solve_by_elimination(part.graph, kEliminationEntries, assignment);
+    part.exact = solve_by_elimination(part.graph, kInfinity, kEliminationWork, assignment);
     if (!part.exact) {
       part.dual = std::make_unique<DualBound>(part.graph);
       part.dual->run(depth_ == 0 ? kRootIterations : kInnerIterations, budget - base, deadline_);
@@ -121,7 +122,7 @@ std::optional<Cost> BranchAndBound::solve_component(PbqpGraph& graph, DualBound&
   Assignment incumbent = assignment;
   std::optional<Cost> best;
   Assignment best_assignment;
-  const Cost cost = improve_with_dual(graph, dual, kFusionEntries, incumbent);
+  const Cost cost = improve_with_dual(graph, dual, kFusionWork, incumbent);
   if (cost < prune_threshold(budget)) {
     best = cost;
     best_assignment = incumbent;
@@ -158,7 +159,7 @@ std::optional<Cost> BranchAndBound::solve_component(PbqpGraph& graph, DualBound&
 std::optional<std::optional<Cost>> BranchAndBound::finish_exactly(const PbqpGraph& graph, Cost budget,
                                                                   Assignment& assignment) {
   Assignment trial = assignment;
-  const std::optional<Cost> optimum = solve_by_elimination(graph, kEliminationEntries, trial);
+  const std::optional<Cost> optimum = solve_by_elimination(graph, kInfinity, kEliminationWork, trial);
   if (!optimum) return std::nullopt;
   if (!(*optimum < prune_threshold(budget))) return std::optional<Cost>();
   assignment = std::move(trial);

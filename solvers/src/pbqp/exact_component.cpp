@@ -54,14 +54,15 @@ CandidateSets all_candidates(const PbqpGraph& graph) {
   return sets;
 }
 
-// Eliminates the restriction along `plan_of(problem, max_entries)`'s order.
+// Eliminates the restriction along `plan_of(problem)`'s order; nullopt when that plan is not
+// within its budget.
 template <class Planner>
-std::optional<Cost> eliminate_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_entries,
-                                         double max_work, Assignment& assignment, Planner plan_of) {
+std::optional<Cost> eliminate_restricted(const PbqpGraph& graph, const CandidateSets& allowed, Assignment& assignment,
+                                         Planner plan_of) {
   const std::optional<CompactProblem> narrow = compact(graph, allowed);
   if (!narrow) return kInfinity;
-  const dp::EliminationPlan plan = plan_of(narrow->problem, max_entries);
-  if (!plan.within_budget || plan.work > max_work) return std::nullopt;
+  const dp::EliminationPlan plan = plan_of(narrow->problem);
+  if (!plan.within_budget) return std::nullopt;
   dp::VariableElimination elimination(narrow->problem);
   const Cost optimum = elimination.run(plan.order);
   const Assignment choices = elimination.recover(plan.order);
@@ -74,17 +75,17 @@ std::optional<Cost> eliminate_restricted(const PbqpGraph& graph, const Candidate
 
 // A whole core may be large, so both orders are planned and the cheaper one runs; the
 // fusion heuristic's restrictions are small and re-planned often, so min-fill alone serves.
-std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment,
-                                         double max_work) {
-  return eliminate_restricted(graph, all_candidates(graph), max_entries, max_work, assignment,
-                              dp::plan_cheapest_elimination);
+std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, double max_work,
+                                         Assignment& assignment) {
+  return eliminate_restricted(graph, all_candidates(graph), assignment, [&](const Problem& problem) {
+    return dp::plan_cheapest_elimination(problem, max_entries, max_work);
+  });
 }
 
-std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_entries,
+std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_work,
                                      Assignment& assignment) {
-  return eliminate_restricted(graph, allowed, max_entries, kInfinity, assignment,
-                              [](const Problem& problem, double entries) {
-    return dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, entries);
+  return eliminate_restricted(graph, allowed, assignment, [&](const Problem& problem) {
+    return dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, kInfinity, max_work);
   });
 }
 

@@ -11,19 +11,19 @@
 
 namespace layoutopt::solvers::pbqp {
 
-/// If the elimination tables for the alive part of `graph` fit in `max_entries` and their
-/// min-plus terms (dp::EliminationPlan::work) in `max_work`, solves it exactly, writes the
+/// If eliminating the alive part of `graph` needs at most `max_entries` doubles at once and
+/// at most `max_work` min-plus terms (dp::EliminationPlan), solves it exactly, writes the
 /// choices into `assignment` (Problem ids) and returns the optimum (kInfinity when
 /// infeasible). nullopt when it is too wide.
-std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, Assignment& assignment,
-                                         double max_work = kInfinity);
+std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, double max_work,
+                                         Assignment& assignment);
 
 /// Per local node id, the candidates a restricted solve may use.
 using CandidateSets = std::vector<std::vector<int>>;
 
 /// Like solve_by_elimination, but only over the finite candidates in `allowed` (indexed by
 /// local id): the optimum of that restriction, which bounds the true optimum from above.
-std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_entries,
+std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_work,
                                      Assignment& assignment);
 
 }  // namespace layoutopt::solvers::pbqp

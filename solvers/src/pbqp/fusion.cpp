@@ -12,7 +12,7 @@ namespace layoutopt::solvers::pbqp {
 namespace {
 
 // Candidates kept per node from each ranking, most first: the largest restriction whose
-// tables fit is used. Two always keeps binary nodes fully open.
+// elimination work fits is used. Two always keeps binary nodes fully open.
 constexpr std::array kWidths{6, 5, 4, 3, 2};
 
 // Each alive node's candidates, cheapest first under `costs_of(v)`.
@@ -58,11 +58,11 @@ CandidateSets restriction(const PbqpGraph& graph, const std::array<CandidateSets
 
 }  // namespace
 
-bool fuse_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_entries, Assignment& assignment) {
+bool fuse_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_work, Assignment& assignment) {
   const std::array<CandidateSets, 2> ranked = rankings(graph, dual);
   for (int width : kWidths) {
     Assignment trial = assignment;
-    const auto optimum = solve_restricted(graph, restriction(graph, ranked, width, assignment), max_entries, trial);
+    const auto optimum = solve_restricted(graph, restriction(graph, ranked, width, assignment), max_work, trial);
     if (!optimum) continue;  // too wide: try fewer candidates per node
     if (!(*optimum < graph_cost(graph, assignment))) return false;
     assignment = std::move(trial);
@@ -71,12 +71,12 @@ bool fuse_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_en
   return false;
 }
 
-Cost improve_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_entries, Assignment& assignment) {
+Cost improve_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_work, Assignment& assignment) {
   Assignment rounded = assignment;
   dual.round(rounded);
   improve_locally(graph, rounded);
   if (graph_cost(graph, rounded) < graph_cost(graph, assignment)) assignment = std::move(rounded);
-  if (fuse_with_dual(graph, dual, max_entries, assignment)) improve_locally(graph, assignment);
+  if (fuse_with_dual(graph, dual, max_work, assignment)) improve_locally(graph, assignment);
   return graph_cost(graph, assignment);
 }
 

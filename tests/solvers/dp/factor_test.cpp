@@ -21,16 +21,17 @@ TEST_CASE("pairwise factors keep the matrix whatever the edge direction") {
   CHECK(b.table[2 * 2 + 1] == 6);  // x0 = 2, x1 = 1: row 1, column 2 of the matrix
 }
 
-TEST_CASE("eliminating the middle of a path minimises over it") {
+TEST_CASE("eliminating the middle of a path minimises over it and records the minimiser") {
   // a - b - c, eliminate b: m(a, c) = min_b (c_b + ab + bc).
   const std::vector<int> candidates{2, 2, 2};
-  const Factor unary_b = Factor::unary(1, testing::vec({0, 5}));
+  const Factor unary_b = Factor::unary(1, testing::vec({0, 0.5}));
   const Factor ab = Factor::pairwise({0, 1, std::make_shared<const Matrix>(testing::mat({{0, 1}, {1, 0}}))});
   const Factor bc = Factor::pairwise({1, 2, std::make_shared<const Matrix>(testing::mat({{0, 3}, {3, 0}}))});
-  const Factor message = eliminate({&unary_b, &ab, &bc}, 1, candidates);
+  Choices choices;
+  const Factor message = eliminate({&unary_b, &ab, &bc}, 1, candidates, &choices);
   CHECK(message.scope == std::vector<int>{0, 2});
-  CHECK(message.table == std::vector<Cost>{0, 3, 1, 4});  // (a,c) = (0,0) (0,1) (1,0) (1,1)
-  CHECK(best_choice({&unary_b, &ab, &bc}, 1, 2, Assignment{1, 0, 1}) == 0);
+  CHECK(message.table == std::vector<Cost>{0, 1.5, 1, 0.5});  // (a,c) = (0,0) (0,1) (1,0) (1,1)
+  CHECK(choices == Choices{0, 1, 0, 1});
 }
 
 namespace {
@@ -48,22 +49,29 @@ Factor random_factor(const std::vector<int>& scope, const std::vector<int>& cand
   return factor;
 }
 
+// The factors' sum at one full assignment.
+Cost sum_at(const std::vector<const Factor*>& factors, const Assignment& assignment) {
+  Cost sum = 0;
+  for (const Factor* factor : factors) {
+    size_t index = 0;
+    for (size_t k = 0; k < factor->scope.size(); ++k)
+      index = index * static_cast<size_t>(factor->dims[k]) + static_cast<size_t>(assignment[factor->scope[k]]);
+    sum += factor->table[index];
+  }
+  return sum;
+}
+
 // The definition, entry by entry: min over var of the factors' sum at every result entry.
 Cost reference_entry(const std::vector<const Factor*>& factors, int var, int choices, Assignment assignment) {
   Cost best = kInfinity;
   for (int x = 0; x < choices; ++x) {
     assignment[var] = x;
-    Cost sum = 0;
-    for (const Factor* factor : factors) {
-      size_t index = 0;
-      for (size_t k = 0; k < factor->scope.size(); ++k)
-        index = index * static_cast<size_t>(factor->dims[k]) + static_cast<size_t>(assignment[factor->scope[k]]);
-      sum += factor->table[index];
-    }
-    best = std::min(best, sum);
+    best = std::min(best, sum_at(factors, assignment));
   }
   return best;
 }
+
+bool same(Cost a, Cost b) { return a == b || std::abs(a - b) <= 1e-12 * std::abs(b); }
 
 void check_against_definition(const std::vector<std::vector<int>>& scopes, int var,
                               const std::vector<int>& candidates, uint64_t seed) {
@@ -72,9 +80,11 @@ void check_against_definition(const std::vector<std::vector<int>>& scopes, int v
   for (const auto& scope : scopes) factors.push_back(random_factor(scope, candidates, random));
   std::vector<const Factor*> pointers;
   for (const Factor& factor : factors) pointers.push_back(&factor);
-  const Factor message = eliminate(pointers, var, candidates);
+  Choices choices;
+  const Factor message = eliminate(pointers, var, candidates, &choices);
   Assignment assignment(candidates.size(), 0);
   size_t mismatches = 0;
+  size_t wrong_choices = 0;
   for (size_t out = 0; out < message.table.size(); ++out) {
     size_t rest = out;  // the result entry's digits, last variable fastest
     for (size_t k = message.scope.size(); k-- > 0;) {
@@ -83,10 +93,13 @@ void check_against_definition(const std::vector<std::vector<int>>& scopes, int v
     }
     // Sums may add the same terms in another order: equal up to rounding, or both forbidden.
     const Cost expected = reference_entry(pointers, var, candidates[var], assignment);
-    const Cost got = message.table[out];
-    if (!(got == expected || std::abs(got - expected) <= 1e-12 * std::abs(expected))) ++mismatches;
+    if (!same(message.table[out], expected)) ++mismatches;
+    // The recorded candidate attains that minimum.
+    assignment[var] = choices[out];
+    if (!same(sum_at(pointers, assignment), expected)) ++wrong_choices;
   }
   CHECK(mismatches == 0);
+  CHECK(wrong_choices == 0);
 }
 
 }  // namespace
