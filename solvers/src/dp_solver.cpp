@@ -19,7 +19,7 @@ class DpSolver final : public Solver {
   [[nodiscard]] Solution solve(const Problem& problem, const SolveOptions& options) const override {
     const Stopwatch clock;
     const double max_entries = static_cast<double>(options.memory_budget_bytes) / sizeof(Cost);
-    const dp::EliminationPlan plan = dp::plan_cheapest_elimination(problem, max_entries);
+    const dp::EliminationPlan plan = dp::plan_cheapest_elimination(dp::EliminationStructure::of(problem), max_entries);
     if (!plan.within_budget) dp::refuse(plan, max_entries);
     dp::VariableElimination elimination(problem);
     const Cost optimum = elimination.run(plan.order);

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <string_view>
 
 #include "builtin_solvers.h"
 #include "pbqp/branch_and_bound.h"
@@ -88,6 +90,13 @@ void keep_better(const Problem& problem, Assignment candidate, Solution& solutio
   finish_solution(problem, solution);
 }
 
+// Records a phase's wall time in milliseconds (stats "ms_<phase>"), so a researcher can see
+// where a solve's time goes, and restarts the lap.
+void lap(std::string_view phase, Stopwatch& clock, Solution& solution) {
+  solution.stats["ms_" + std::string(phase)] = clock.seconds() * 1e3;
+  clock = Stopwatch();
+}
+
 // Proven when the bound meets the cost (an infinite bound proves infeasibility).
 bool bound_meets_cost(const Solution& solution) {
   const Cost bound = *solution.lower_bound;
@@ -100,13 +109,17 @@ class PbqpSolver final : public Solver {
 
   [[nodiscard]] Solution solve(const Problem& problem, const SolveOptions& options) const override {
     const Stopwatch clock;
+    Stopwatch phase;
     const Deadline deadline(options.time_limit_seconds);
     const PbqpGraph graph(problem);
     const Core core(graph);
     Solution solution;
+    lap("reduce", phase, solution);
     describe(core, solution);
     solution.assignment.assign(problem.node_count(), 0);
-    if (solve_exactly(problem, core, solution)) {
+    const bool exact = solve_exactly(problem, core, solution);
+    lap("exact_attempt", phase, solution);
+    if (exact) {
       solution.optimal = true;
       solution.seconds = clock.seconds();
       return solution;
@@ -122,12 +135,15 @@ class PbqpSolver final : public Solver {
 #pragma omp section
       dual.run(kQuickIterations, kInfinity, deadline);
     }
+    lap("incumbent_and_dual", phase, solution);
     improve_with_dual(problem, core, dual, solution);
+    lap("fusion", phase, solution);
     solution.optimal = bound_meets_cost(solution);
     if (options.prove_optimality && !solution.optimal)
       prove_by_elimination(problem, core, options, options.time_limit_seconds - clock.seconds(), solution);
     if (options.branch_and_bound && (options.prove_optimality || core.cheap_to_search()) && !solution.optimal)
       search(problem, graph, deadline, solution);
+    lap("proof", phase, solution);
     solution.seconds = clock.seconds();
     return solution;
   }

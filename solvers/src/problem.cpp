@@ -40,13 +40,14 @@ NodeId Problem::add_node(std::string name, Vector costs, std::vector<std::string
 void Problem::add_edge(NodeId from, NodeId to, MatrixPtr costs) {
   if (from < 0 || to < 0 || static_cast<size_t>(std::max(from, to)) >= nodes_.size())
     throw SolverError("edge between unknown node ids " + std::to_string(from) + " and " + std::to_string(to));
-  const std::string where = "edge '" + nodes_[from].name + "' -> '" + nodes_[to].name + "'";
-  if (from == to) throw SolverError(where + ": self-edges are not allowed");
-  if (!costs) throw SolverError(where + ": missing cost matrix");
+  // Named only when something is wrong: solvers build problems with thousands of edges.
+  const auto where = [&] { return "edge '" + nodes_[from].name + "' -> '" + nodes_[to].name + "'"; };
+  if (from == to) throw SolverError(where() + ": self-edges are not allowed");
+  if (!costs) throw SolverError(where() + ": missing cost matrix");
   if (costs->rows() != candidates(from) || costs->cols() != candidates(to))
-    throw SolverError(where + ": cost matrix is " + shape_text(costs->rows(), costs->cols()) + ", expected " +
+    throw SolverError(where() + ": cost matrix is " + shape_text(costs->rows(), costs->cols()) + ", expected " +
                       shape_text(candidates(from), candidates(to)) + " (candidates of source x candidates of target)");
-  if (has_nan(*costs)) throw SolverError(where + ": cost matrix has a NaN entry");
+  if (has_nan(*costs)) throw SolverError(where() + ": cost matrix has a NaN entry");
   const auto [it, inserted] = edge_by_pair_.try_emplace(pair_key(from, to), static_cast<int>(edges_.size()));
   if (inserted) {
     edges_.push_back({from, to, std::move(costs)});

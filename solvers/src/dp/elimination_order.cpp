@@ -14,9 +14,9 @@ namespace {
 
 class EliminationGraph {
  public:
-  explicit EliminationGraph(const Problem& problem) : adjacent_(problem.node_count()) {
-    for (const Edge& edge : problem.edges()) connect(edge.from, edge.to);
-    for (size_t v = 0; v < problem.node_count(); ++v) size_.push_back(problem.candidates(static_cast<int>(v)));
+  explicit EliminationGraph(const EliminationStructure& problem)
+      : adjacent_(problem.candidates.size()), size_(problem.candidates) {
+    for (const auto& [u, v] : problem.edges) connect(u, v);
   }
 
   [[nodiscard]] const std::vector<int>& neighbors(int v) const { return adjacent_[v]; }
@@ -117,13 +117,22 @@ void refuse(const EliminationPlan& plan, double max_entries) {
                     mebibytes(max_entries) + "; use --solver pbqp for graphs of high treewidth");
 }
 
-EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries,
+EliminationStructure EliminationStructure::of(const Problem& problem) {
+  EliminationStructure structure;
+  for (size_t v = 0; v < problem.node_count(); ++v)
+    structure.candidates.push_back(problem.candidates(static_cast<int>(v)));
+  for (const Edge& edge : problem.edges()) structure.edges.emplace_back(edge.from, edge.to);
+  return structure;
+}
+
+EliminationPlan plan_elimination(const EliminationStructure& problem, OrderHeuristic heuristic, double max_entries,
                                  double max_work) {
   EliminationGraph graph(problem);
-  const auto n = static_cast<int>(problem.node_count());
+  const auto n = static_cast<int>(problem.candidates.size());
   EliminationPlan plan;
-  for (int v = 0; v < n; ++v) plan.total_table_entries += problem.candidates(v);
-  for (const Edge& edge : problem.edges()) plan.total_table_entries += static_cast<double>(edge.costs->size());
+  for (int size : problem.candidates) plan.total_table_entries += size;
+  for (const auto& [u, v] : problem.edges)
+    plan.total_table_entries += static_cast<double>(problem.candidates[u]) * problem.candidates[v];
   MemoryLedger memory(n, plan.total_table_entries);
 
   std::vector<Score> score(n);
@@ -136,7 +145,7 @@ EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristi
     const double table = graph.table_entries(v);
     plan.induced_width = std::max(plan.induced_width, static_cast<int>(graph.neighbors(v).size()));
     plan.total_table_entries += table;
-    plan.work += table * problem.candidates(v);
+    plan.work += table * problem.candidates[v];
     plan.peak_table_entries = std::max(plan.peak_table_entries, table);
     plan.peak_memory_entries = std::max(plan.peak_memory_entries, memory.eliminate(v, graph.neighbors(v), table));
     if (plan.peak_memory_entries > max_entries || plan.work > max_work) {
@@ -162,7 +171,8 @@ EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristi
   return plan;
 }
 
-EliminationPlan plan_cheapest_elimination(const Problem& problem, double max_entries, double max_work) {
+EliminationPlan plan_cheapest_elimination(const EliminationStructure& problem, double max_entries,
+                                          double max_work) {
   EliminationPlan fill = plan_elimination(problem, OrderHeuristic::min_fill, max_entries, max_work);
   EliminationPlan degree = plan_elimination(problem, OrderHeuristic::min_degree, max_entries, max_work);
   if (!degree.within_budget) return fill;

@@ -10,6 +10,7 @@
 // instance that does not fit its memory budget without allocating.
 
 #include <cstddef>
+#include <utility>
 #include <vector>
 
 #include "layoutopt/solvers/problem.h"
@@ -17,6 +18,15 @@
 namespace layoutopt::solvers::dp {
 
 enum class OrderHeuristic { min_fill, min_degree };
+
+/// What planning reads of a problem: which nodes interact and how many candidates each has,
+/// no costs. A caller can so plan a restricted problem before building any of its tables.
+struct EliminationStructure {
+  std::vector<int> candidates;              ///< per node
+  std::vector<std::pair<int, int>> edges;   ///< distinct node pairs
+
+  [[nodiscard]] static EliminationStructure of(const Problem& problem);
+};
 
 struct EliminationPlan {
   std::vector<int> order;
@@ -34,13 +44,13 @@ struct EliminationPlan {
 /// Stops early, with within_budget = false and the figures reached so far, as soon as dp
 /// would hold more than `max_entries` doubles at once (peak_memory_entries) or the work
 /// would pass `max_work` (for callers that bound time rather than memory).
-[[nodiscard]] EliminationPlan plan_elimination(const Problem& problem, OrderHeuristic heuristic, double max_entries,
-                                               double max_work = kInfinity);
+[[nodiscard]] EliminationPlan plan_elimination(const EliminationStructure& problem, OrderHeuristic heuristic,
+                                               double max_entries, double max_work = kInfinity);
 
 /// Plans both heuristics and returns the one with less work (min-fill's when neither fits):
 /// planning is cheap next to eliminating, and neither order wins everywhere (min-fill keeps
 /// the fill low, min-degree the tables small).
-[[nodiscard]] EliminationPlan plan_cheapest_elimination(const Problem& problem, double max_entries,
+[[nodiscard]] EliminationPlan plan_cheapest_elimination(const EliminationStructure& problem, double max_entries,
                                                         double max_work = kInfinity);
 
 /// The SolverError dp raises for a plan that is not within budget: names the width

@@ -1,5 +1,7 @@
 #include "pbqp/exact_component.h"
 
+#include <string>
+
 #include "dp/elimination_order.h"
 #include "dp/variable_elimination.h"
 
@@ -7,44 +9,73 @@ namespace layoutopt::solvers::pbqp {
 
 namespace {
 
-// The alive nodes as a Problem over their open candidates, remembering both mappings.
-struct CompactProblem {
-  Problem problem;
-  std::vector<int> node_of;               // compact node -> local graph node
-  std::vector<std::vector<int>> open;     // compact node -> open candidates (graph indices)
+// The alive nodes with their open candidates (allowed and of finite cost), numbered
+// compactly, remembering the way back.
+struct OpenCandidates {
+  std::vector<int> node_of;            // compact node -> local graph node
+  std::vector<int> index;              // local graph node -> compact node (-1: not alive)
+  std::vector<std::vector<int>> open;  // compact node -> open candidates (graph indices)
 };
 
-std::optional<CompactProblem> compact(const PbqpGraph& graph, const CandidateSets& allowed) {
-  CompactProblem result;
-  std::vector<int> index(graph.size(), -1);
+std::optional<OpenCandidates> open_candidates(const PbqpGraph& graph, const CandidateSets& allowed) {
+  OpenCandidates result;
+  result.index.assign(graph.size(), -1);
   for (int v = 0; v < graph.size(); ++v) {
     if (!graph.alive(v)) continue;
     std::vector<int> open;
     for (int i : allowed[v])
       if (is_finite(graph.costs(v)[i])) open.push_back(i);
     if (open.empty()) return std::nullopt;  // infeasible
-    Vector costs(static_cast<Eigen::Index>(open.size()));
-    for (size_t k = 0; k < open.size(); ++k) costs[static_cast<Eigen::Index>(k)] = graph.costs(v)[open[k]];
-    index[v] = static_cast<int>(result.node_of.size());
-    result.problem.add_node("v" + std::to_string(v), std::move(costs));
+    result.index[v] = static_cast<int>(result.node_of.size());
     result.node_of.push_back(v);
     result.open.push_back(std::move(open));
   }
-  for (size_t a = 0; a < result.node_of.size(); ++a) {
-    const int v = result.node_of[a];
-    for (int e : graph.incident(v)) {
-      const int w = graph.other(e, v);
-      if (graph.edge(e).u != v) continue;
-      const std::vector<int>& rows = result.open[a];
-      const std::vector<int>& cols = result.open[index[w]];
-      Matrix costs(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols.size()));
-      for (size_t r = 0; r < rows.size(); ++r)
-        for (size_t c = 0; c < cols.size(); ++c)
-          costs(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = graph.cost(e, v, rows[r], cols[c]);
-      result.problem.add_edge(static_cast<int>(a), index[w], std::make_shared<const Matrix>(std::move(costs)));
-    }
-  }
   return result;
+}
+
+// Calls visit(a, b, e) once per alive edge e, from compact node a (its row end) to b.
+template <class Visit>
+void for_each_edge(const PbqpGraph& graph, const OpenCandidates& nodes, Visit visit) {
+  for (size_t a = 0; a < nodes.node_of.size(); ++a) {
+    const int v = nodes.node_of[a];
+    for (int e : graph.incident(v))
+      if (graph.edge(e).u == v) visit(static_cast<int>(a), nodes.index[graph.other(e, v)], e);
+  }
+}
+
+dp::EliminationStructure structure_of(const PbqpGraph& graph, const OpenCandidates& nodes) {
+  dp::EliminationStructure structure;
+  for (const std::vector<int>& open : nodes.open) structure.candidates.push_back(static_cast<int>(open.size()));
+  for_each_edge(graph, nodes, [&](int a, int b, int) { structure.edges.emplace_back(a, b); });
+  return structure;
+}
+
+// Whether `open` is all of v's candidates in their own order, so v's tables need no copy.
+bool all_open(const PbqpGraph& graph, int v, const std::vector<int>& open) {
+  if (static_cast<int>(open.size()) != graph.candidates(v)) return false;
+  for (size_t i = 0; i < open.size(); ++i)
+    if (open[i] != static_cast<int>(i)) return false;
+  return true;
+}
+
+// The restriction as a Problem. Built only once its plan fits, since it copies every edge
+// table it narrows (tables of fully open nodes are shared, not copied).
+Problem problem_of(const PbqpGraph& graph, const OpenCandidates& nodes) {
+  Problem problem;
+  for (size_t a = 0; a < nodes.node_of.size(); ++a) {
+    const int v = nodes.node_of[a];
+    problem.add_node("v" + std::to_string(v), graph.costs(v)(nodes.open[a]));
+  }
+  for_each_edge(graph, nodes, [&](int a, int b, int e) {
+    const std::vector<int>& rows = nodes.open[a];
+    const std::vector<int>& cols = nodes.open[b];
+    const MatrixPtr& costs = graph.edge(e).costs;
+    if (all_open(graph, nodes.node_of[a], rows) && all_open(graph, nodes.node_of[b], cols))
+      problem.add_edge(a, b, costs);
+    else
+      problem.add_edge(a, b, std::make_shared<const Matrix>((*costs)(rows, cols)));
+  });
+  return problem;
 }
 
 CandidateSets all_candidates(const PbqpGraph& graph) {
@@ -59,15 +90,16 @@ CandidateSets all_candidates(const PbqpGraph& graph) {
 template <class Planner>
 std::optional<Cost> eliminate_restricted(const PbqpGraph& graph, const CandidateSets& allowed, Assignment& assignment,
                                          Planner plan_of) {
-  const std::optional<CompactProblem> narrow = compact(graph, allowed);
-  if (!narrow) return kInfinity;
-  const dp::EliminationPlan plan = plan_of(narrow->problem);
+  const std::optional<OpenCandidates> nodes = open_candidates(graph, allowed);
+  if (!nodes) return kInfinity;
+  const dp::EliminationPlan plan = plan_of(structure_of(graph, *nodes));
   if (!plan.within_budget) return std::nullopt;
-  dp::VariableElimination elimination(narrow->problem);
+  const Problem narrow = problem_of(graph, *nodes);
+  dp::VariableElimination elimination(narrow);
   const Cost optimum = elimination.run(plan.order);
   const Assignment choices = elimination.recover(plan.order);
   for (size_t a = 0; a < choices.size(); ++a)
-    assignment[graph.origin(narrow->node_of[a])] = narrow->open[a][choices[a]];
+    assignment[graph.origin(nodes->node_of[a])] = nodes->open[a][choices[a]];
   return optimum;
 }
 
@@ -77,14 +109,14 @@ std::optional<Cost> eliminate_restricted(const PbqpGraph& graph, const Candidate
 // fusion heuristic's restrictions are small and re-planned often, so min-fill alone serves.
 std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entries, double max_work,
                                          Assignment& assignment) {
-  return eliminate_restricted(graph, all_candidates(graph), assignment, [&](const Problem& problem) {
+  return eliminate_restricted(graph, all_candidates(graph), assignment, [&](const dp::EliminationStructure& problem) {
     return dp::plan_cheapest_elimination(problem, max_entries, max_work);
   });
 }
 
 std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_work,
                                      Assignment& assignment) {
-  return eliminate_restricted(graph, allowed, assignment, [&](const Problem& problem) {
+  return eliminate_restricted(graph, allowed, assignment, [&](const dp::EliminationStructure& problem) {
     return dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, kInfinity, max_work);
   });
 }
