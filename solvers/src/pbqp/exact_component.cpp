@@ -114,11 +114,24 @@ std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entr
   });
 }
 
+namespace {
+
+dp::EliminationPlan plan_restriction(const dp::EliminationStructure& problem, double max_work) {
+  return dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, kInfinity, max_work);
+}
+
+}  // namespace
+
 std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_work,
                                      Assignment& assignment) {
   return eliminate_restricted(graph, allowed, assignment, [&](const dp::EliminationStructure& problem) {
-    return dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, kInfinity, max_work);
+    return plan_restriction(problem, max_work);
   });
+}
+
+bool restriction_fits(const PbqpGraph& graph, const CandidateSets& allowed, double max_work) {
+  const std::optional<OpenCandidates> nodes = open_candidates(graph, allowed);
+  return !nodes || plan_restriction(structure_of(graph, *nodes), max_work).within_budget;
 }
 
 }  // namespace layoutopt::solvers::pbqp

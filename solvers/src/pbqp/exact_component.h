@@ -26,4 +26,8 @@ using CandidateSets = std::vector<std::vector<int>>;
 std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_work,
                                      Assignment& assignment);
 
+/// Whether solve_restricted would take the restriction (its plan fits `max_work`), found by
+/// planning alone: no table is built.
+bool restriction_fits(const PbqpGraph& graph, const CandidateSets& allowed, double max_work);
+
 }  // namespace layoutopt::solvers::pbqp

@@ -60,7 +60,14 @@ CandidateSets restriction(const PbqpGraph& graph, const std::array<CandidateSets
 
 bool fuse_with_dual(const PbqpGraph& graph, const DualBound& dual, double max_work, Assignment& assignment) {
   const std::array<CandidateSets, 2> ranked = rankings(graph, dual);
-  for (int width : kWidths) {
+  for (size_t tried = 0; tried < kWidths.size(); ++tried) {
+    // Narrower restrictions only drop candidates, so when the narrowest does not fit none
+    // does. Checked once the two widest have failed: on wide cores (grids, dense blocks) that
+    // saves the plans of the widths between, while a core where a wide restriction fits (whose
+    // plan runs to the end, so costs more than a failing one) never pays for the check.
+    if (tried == 2 && !restriction_fits(graph, restriction(graph, ranked, kWidths.back(), assignment), max_work))
+      return false;
+    const int width = kWidths[tried];
     Assignment trial = assignment;
     const auto optimum = solve_restricted(graph, restriction(graph, ranked, width, assignment), max_work, trial);
     if (!optimum) continue;  // too wide: try fewer candidates per node
