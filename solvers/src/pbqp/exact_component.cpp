@@ -78,6 +78,11 @@ Problem problem_of(const PbqpGraph& graph, const OpenCandidates& nodes) {
   return problem;
 }
 
+// Restrictions are planned with min-fill alone (see solve_by_elimination).
+dp::EliminationPlan plan_restriction(const dp::EliminationStructure& problem, double max_work) {
+  return dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, kInfinity, max_work);
+}
+
 CandidateSets all_candidates(const PbqpGraph& graph) {
   CandidateSets sets(graph.size());
   for (int v = 0; v < graph.size(); ++v)
@@ -113,14 +118,6 @@ std::optional<Cost> solve_by_elimination(const PbqpGraph& graph, double max_entr
     return dp::plan_cheapest_elimination(problem, max_entries, max_work);
   });
 }
-
-namespace {
-
-dp::EliminationPlan plan_restriction(const dp::EliminationStructure& problem, double max_work) {
-  return dp::plan_elimination(problem, dp::OrderHeuristic::min_fill, kInfinity, max_work);
-}
-
-}  // namespace
 
 std::optional<Cost> solve_restricted(const PbqpGraph& graph, const CandidateSets& allowed, double max_work,
                                      Assignment& assignment) {
