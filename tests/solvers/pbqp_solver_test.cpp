@@ -63,6 +63,20 @@ TEST_CASE("an exhausted time limit still gives a valid, unproven answer with a b
   CHECK(answer.cost <= make_solver("greedy")->solve(problem, {}).cost);
 }
 
+TEST_CASE("phase times account for the solve: every phase reported, their sum within the total") {
+  const Problem problem = generate_instance({.structure = Structure::grid, .nodes = 400, .candidates = 8});
+  const Solution answer = make_solver("pbqp")->solve(problem, {});
+  double phases = 0;
+  for (const char* phase : {"ms_reduce", "ms_exact_attempt", "ms_incumbent_and_dual", "ms_fusion", "ms_proof"}) {
+    CAPTURE(phase);
+    REQUIRE(answer.stats.contains(phase));
+    CHECK(answer.stats.at(phase) >= 0);
+    phases += answer.stats.at(phase);
+  }
+  CHECK(phases > 0);
+  CHECK(phases <= answer.seconds * 1e3 + 1e-6);
+}
+
 TEST_CASE("the default fast path lands next to the optimum on 20-candidate-style cores") {
   // Cores with many candidates per node are not searched by default: the answer comes from
   // the dual phase (rounding + fusion). Every seed here now reaches the optimum; the issue's
