@@ -12,8 +12,10 @@ namespace layoutopt::kernels {
 
 namespace {
 
-// Accumulator budget of the default schedule (32 zmm minus weights and a broadcast).
-constexpr int64_t kDefaultAccumulators = 28;
+// Accumulator budget of the default schedule: the register file minus two weight vectors, a
+// broadcast and a spare (28 of AVX-512's 32 zmm, 12 of AVX2's 16 ymm). A tile sized for
+// AVX-512 spills on an AVX2 host and runs several times slower there.
+int64_t default_accumulators() { return host_info().vector_registers - 4; }
 
 void require(bool ok, const Conv2dDesc& desc, const Conv2dSchedule& schedule, const std::string& what) {
   if (!ok) throw KernelError("invalid conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
@@ -73,7 +75,7 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   s.oc_bn = largest_divisor_up_to(desc.out_channels_per_group(), 2 * lanes);
   s.ic_bn = largest_divisor_up_to(desc.in_channels_per_group(), lanes);
   const int64_t chunks = (s.oc_bn + lanes - 1) / lanes;
-  s.ow_bn = std::min(desc.out_w(), std::max<int64_t>(1, kDefaultAccumulators / chunks));
+  s.ow_bn = std::min(desc.out_w(), std::max<int64_t>(1, default_accumulators() / chunks));
   return s;
 }
 

@@ -7,7 +7,8 @@ namespace layoutopt::kernels {
 const HostInfo& host_info() {
   static const HostInfo info = [] {
     const jit::HostTarget& host = jit::JitEngine::instance().host();
-    return HostInfo{host.cpu, host.vector_lanes};
+    // AVX-512 doubles the register file along with the width (zmm0-31); x86-64 has 16 before it.
+    return HostInfo{host.cpu, host.vector_lanes, host.vector_lanes == 16 ? 32 : 16};
   }();
   return info;
 }

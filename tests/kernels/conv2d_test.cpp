@@ -6,6 +6,7 @@
 
 #include "kernel_check.h"
 #include "layoutopt/kernels/conv2d.h"
+#include "layoutopt/kernels/host.h"
 
 namespace {
 
@@ -120,4 +121,19 @@ TEST_CASE("conv2d wide reduction through relu6 clamping") {
   d.epilogue = {true, Activation::Relu6, true, Activation::Relu};
   check_schedule(d, {16, 32, 6, true, 1});
   check_schedule(d, {64, 16, 4, false, 2});
+}
+
+TEST_CASE("the default conv2d tile fits the host's register file") {
+  // Accumulators (tile width x vectors per output block) plus the weight vectors and a
+  // broadcast must fit, or the default spills: an AVX-512-sized tile ran 2-3x slower on AVX2.
+  const HostInfo& host = host_info();
+  for (int64_t out_channels : {8, 16, 32, 64, 96}) {
+    const Conv2dDesc desc = square_conv(32, 4, 56, out_channels, 3, 1, 1);
+    CAPTURE(desc.str());
+    const Conv2dSchedule schedule = conv2d_default_schedule(desc);
+    const int64_t chunks = (schedule.oc_bn + host.vector_lanes - 1) / host.vector_lanes;
+    CHECK(schedule.ow_bn * schedule.oh_bn * chunks + chunks + 1 <= host.vector_registers);
+    CHECK(schedule.ow_bn >= 4);  // still wide enough to reuse each weight vector
+    check_schedule(desc, schedule);
+  }
 }

@@ -13,8 +13,8 @@ namespace {
 
 // Widest tile the space offers: 16 columns x one vector is half the AVX-512 register file.
 constexpr int64_t kMaxTileWidth = 16;
-// Accumulator vectors of the default tile.
-constexpr int64_t kDefaultAccumulators = 16;
+// Accumulator vectors of the default tile: half the register file (16 zmm, 8 ymm).
+int64_t default_accumulators() { return host_info().vector_registers / 2; }
 
 void require(bool ok, const Pool2dDesc& desc, const std::string& what) {
   if (!ok) throw KernelError("invalid pool2d desc " + desc.str() + ": " + what);
@@ -71,7 +71,7 @@ Pool2dSchedule pool2d_default_schedule(const Pool2dDesc& desc) {
   desc.validate();
   const int64_t lanes = host_info().vector_lanes;
   const int64_t chunks = (desc.input.block + lanes - 1) / lanes;
-  return {std::clamp<int64_t>(kDefaultAccumulators / chunks, 1, desc.out_w)};
+  return {std::clamp<int64_t>(default_accumulators() / chunks, 1, desc.out_w)};
 }
 
 void validate_pool2d(const Pool2dDesc& desc, const Pool2dSchedule& schedule) {
