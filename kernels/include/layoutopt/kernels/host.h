@@ -6,8 +6,8 @@
 namespace layoutopt::kernels {
 
 struct HostInfo {
-  std::string cpu_name;   ///< LLVM's name, e.g. "sapphirerapids", "znver4"
-  int vector_lanes = 4;   ///< fp32 lanes of the widest usable vector: 16 (AVX-512), 8 (AVX2), 4
+  std::string cpu_name;       ///< LLVM's name, e.g. "sapphirerapids", "znver4"
+  int vector_lanes = 4;       ///< fp32 lanes of the widest usable vector: 16 (AVX-512), 8 (AVX2), 4
   int vector_registers = 16;  ///< architectural vector registers: 32 with AVX-512, 16 before it
 };
 
