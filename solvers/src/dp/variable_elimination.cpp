@@ -38,7 +38,6 @@ Cost VariableElimination::run(const std::vector<int>& order) {
     Backtrack& record = backtrack_[v];
     Factor message = eliminate(factors, v, candidates_, &record.choices);
     record.scope = message.scope;
-    record.dims = message.dims;
     for (int f : bucket) std::vector<Cost>().swap(factors_[f].table);  // consumed: only the choices are kept
     if (message.scope.empty())
       optimum_ += message.table.front();  // a component finished: its optimum is a constant
@@ -54,8 +53,8 @@ Assignment VariableElimination::recover(const std::vector<int>& order) const {
     const int v = variable_[*node];
     const Backtrack& record = backtrack_[v];
     size_t index = 0;  // of the message entry for the later variables' choices
-    for (size_t k = 0; k < record.scope.size(); ++k)
-      index = index * static_cast<size_t>(record.dims[k]) + static_cast<size_t>(by_variable[record.scope[k]]);
+    for (int w : record.scope)
+      index = index * static_cast<size_t>(candidates_[w]) + static_cast<size_t>(by_variable[w]);
     by_variable[v] = record.choices[index];
   }
   Assignment assignment(problem_.node_count(), 0);

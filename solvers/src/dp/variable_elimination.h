@@ -30,10 +30,9 @@ class VariableElimination {
 
  private:
   // What back-tracking needs of one eliminated variable: its choice for every joint choice
-  // of the variables its message spanned.
+  // of the variables its message spanned (row-major over `scope`, as the message was).
   struct Backtrack {
     std::vector<int> scope;
-    std::vector<int> dims;
     Choices choices;
   };
 
