@@ -6,7 +6,6 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "layoutopt/solvers/candidate_reduction.h"
 #include "layoutopt/solvers/instance_io.h"
 #include "layoutopt/solvers/solver.h"
 
@@ -23,7 +22,7 @@ struct SolveArgs {
   double memory_budget_mib = 1024.0;
   bool no_branch_and_bound = false;
   bool prove = false;
-  bool reduce_candidates = false;
+  bool keep_dominated = false;
   bool json = false;
 };
 
@@ -78,15 +77,8 @@ void run(const SolveArgs& args) {
   options.memory_budget_bytes = static_cast<size_t>(args.memory_budget_mib * 1024 * 1024);
   options.branch_and_bound = !args.no_branch_and_bound;
   options.prove_optimality = args.prove;
-  solvers::Solution solution;
-  if (args.reduce_candidates) {
-    const solvers::CandidateReduction reduction = solvers::eliminate_dominated_candidates(problem);
-    solution = solver->solve(reduction.reduced, options);
-    solution.assignment = reduction.expand(solution.assignment);
-    solution.stats["removed_candidates"] = static_cast<double>(reduction.removed_candidates());
-  } else {
-    solution = solver->solve(problem, options);
-  }
+  options.drop_dominated = !args.keep_dominated;
+  const solvers::Solution solution = solver->solve(problem, options);
   if (args.json)
     print_json(problem, args.solver, solution);
   else
@@ -118,8 +110,9 @@ void add_solve_command(CLI::App& app) {
                    "pbqp: keep searching (branch-and-bound) until optimality is proven or the time limit ends");
   command->add_flag("--no-branch-and-bound", args->no_branch_and_bound,
                     "pbqp: heuristic + bound only, no search for a proof");
-  command->add_flag("--reduce-candidates", args->reduce_candidates,
-                    "drop dominated / duplicate candidates first (preserves the optimum)");
+  command->add_flag("--keep-dominated", args->keep_dominated,
+                    "dp, pbqp: solve the problem as given, without first dropping the candidates that other "
+                    "candidates dominate (dead-end elimination, which preserves the optimum)");
   command->add_flag("--json", args->json, "print the result as JSON");
   command->callback([args] { run(*args); });
 }

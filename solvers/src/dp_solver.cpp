@@ -17,6 +17,11 @@ class DpSolver final : public Solver {
   [[nodiscard]] std::string_view name() const override { return "dp"; }
 
   [[nodiscard]] Solution solve(const Problem& problem, const SolveOptions& options) const override {
+    return solve_without_dominated(problem, options, [&](const Problem& reduced) { return eliminate(reduced, options); });
+  }
+
+ private:
+  static Solution eliminate(const Problem& problem, const SolveOptions& options) {
     const Stopwatch clock;
     const double max_entries = static_cast<double>(options.memory_budget_bytes) / sizeof(Cost);
     const dp::EliminationPlan plan = dp::plan_cheapest_elimination(dp::EliminationStructure::of(problem), max_entries);

@@ -44,7 +44,7 @@ constexpr double kCheapSearchEntries = 2e4;
 // planning stops as soon as the work passes the budget, so the attempt costs little there.
 // The budget bounds the time (a few ms), so like the dual phase's first pass it is not
 // interrupted by the time limit.
-constexpr double kExactWork = 4e6;
+constexpr double kExactWork = 3e7;
 // A conservative rate of min-plus terms per second for dp's elimination (2.4e9 measured on
 // big width-4 tables, 3e8 on small ones): whether a proof by elimination fits the time left.
 constexpr double kEliminationTermsPerSecond = 3e8;
@@ -108,6 +108,11 @@ class PbqpSolver final : public Solver {
   [[nodiscard]] std::string_view name() const override { return "pbqp"; }
 
   [[nodiscard]] Solution solve(const Problem& problem, const SolveOptions& options) const override {
+    return solve_without_dominated(problem, options, [&](const Problem& reduced) { return run(reduced, options); });
+  }
+
+ private:
+  static Solution run(const Problem& problem, const SolveOptions& options) {
     const Stopwatch clock;
     Stopwatch phase;
     const Deadline deadline(options.time_limit_seconds);
@@ -148,7 +153,6 @@ class PbqpSolver final : public Solver {
     return solution;
   }
 
- private:
   // Variable elimination of the whole core when it is cheap (see kExactWork):
   // the optimum, so the bound is the cost. False when the core is too wide for it.
   static bool solve_exactly(const Problem& problem, const Core& core, Solution& solution) {

@@ -1,7 +1,9 @@
 #include "layoutopt/solvers/solver.h"
 
 #include "builtin_solvers.h"
+#include "layoutopt/solvers/candidate_reduction.h"
 #include "layoutopt/solvers/error.h"
+#include "stopwatch.h"
 
 namespace layoutopt::solvers {
 
@@ -39,6 +41,21 @@ std::vector<std::string> solver_names() {
 void finish_solution(const Problem& problem, Solution& solution) {
   solution.cost = problem.evaluate(solution.assignment);
   solution.feasible = is_finite(solution.cost);
+}
+
+Solution solve_without_dominated(const Problem& problem, const SolveOptions& options,
+                                 const std::function<Solution(const Problem&)>& solve) {
+  if (!options.drop_dominated) return solve(problem);
+  const Stopwatch clock;
+  const CandidateReduction reduction = eliminate_dominated_candidates(problem);
+  const double reduction_seconds = clock.seconds();
+  Solution solution = solve(reduction.reduced);
+  solution.assignment = reduction.expand(solution.assignment);
+  finish_solution(problem, solution);
+  solution.seconds = clock.seconds();
+  solution.stats["removed_candidates"] = static_cast<double>(reduction.removed_candidates());
+  solution.stats["ms_dominance"] = reduction_seconds * 1e3;
+  return solution;
 }
 
 }  // namespace layoutopt::solvers

@@ -64,8 +64,11 @@ TEST_CASE("an exhausted time limit still gives a valid, unproven answer with a b
 }
 
 TEST_CASE("phase times account for the solve: every phase reported, their sum within the total") {
+  // As given: the reduction would leave a core the up-front elimination solves, skipping phases.
   const Problem problem = generate_instance({.structure = Structure::grid, .nodes = 400, .candidates = 8});
-  const Solution answer = make_solver("pbqp")->solve(problem, {});
+  SolveOptions as_given;
+  as_given.drop_dominated = false;
+  const Solution answer = make_solver("pbqp")->solve(problem, as_given);
   double phases = 0;
   for (const char* phase : {"ms_reduce", "ms_exact_attempt", "ms_incumbent_and_dual", "ms_fusion", "ms_proof"}) {
     CAPTURE(phase);
@@ -96,13 +99,21 @@ TEST_CASE("the default fast path lands next to the optimum on 20-candidate-style
   }
 }
 
-TEST_CASE("the default is within 0.1% of the optimum on the 1,000-node randomly wired anchor") {
-  // `compare`'s instance. The dual's ranking alone misleads fusion here (the LP relaxation
-  // is 0.5% below the optimum): it stopped at 0.14% above.
+TEST_CASE("the default proves the 1,000-node randomly wired anchor, and is within 0.1% without the reduction") {
+  // `compare`'s instance. Dead-end elimination leaves about 5.6 of 20 candidates per node,
+  // so the core is eliminated exactly up front. On the problem as given the dual's ranking
+  // alone misleads fusion (the LP relaxation is 0.5% below the optimum): it stopped at 0.14%.
   const Problem problem = generate_instance({.structure = Structure::random_wiring, .nodes = 1000, .candidates = 20,
                                              .seed = 1000});
+  const Cost optimum = make_solver("dp")->solve(problem, {}).cost;
   const Solution fast = make_solver("pbqp")->solve(problem, {});
-  CHECK(fast.cost <= make_solver("dp")->solve(problem, {}).cost * 1.001);
+  CHECK(fast.optimal);
+  CHECK(fast.stats.contains("exact_core"));
+  CHECK(testing::same_cost(fast.cost, optimum));
+  SolveOptions as_given;
+  as_given.drop_dominated = false;
+  const Solution plain = make_solver("pbqp")->solve(problem, as_given);
+  CHECK(plain.cost <= optimum * 1.001);
 }
 
 TEST_CASE("prove_optimality searches large-candidate cores to a proof") {
@@ -118,10 +129,13 @@ TEST_CASE("prove_optimality searches large-candidate cores to a proof") {
 TEST_CASE("prove_optimality eliminates a low-width core whole when the time left allows") {
   // `compare`'s 300-node randomly wired instance: width 4, too big for the up-front exact
   // attempt, and its LP relaxation too loose for branch-and-bound to prove it quickly.
+  // As given: its reduction is small enough for the up-front attempt.
   const Problem problem =
       generate_instance({.structure = Structure::random_wiring, .nodes = 300, .candidates = 20, .seed = 300});
-  CHECK_FALSE(make_solver("pbqp")->solve(problem, {}).stats.contains("exact_core"));
-  SolveOptions prove;
+  SolveOptions as_given;
+  as_given.drop_dominated = false;
+  CHECK_FALSE(make_solver("pbqp")->solve(problem, as_given).stats.contains("exact_core"));
+  SolveOptions prove = as_given;
   prove.prove_optimality = true;
   const Solution proven = make_solver("pbqp")->solve(problem, prove);
   CHECK(proven.optimal);

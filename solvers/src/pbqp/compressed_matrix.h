@@ -20,6 +20,11 @@ class CompressedMatrix {
   [[nodiscard]] int cols() const { return static_cast<int>(col_class_.size()); }
   /// Distinct rows times distinct columns, for statistics.
   [[nodiscard]] Eigen::Index core_size() const { return core_.size(); }
+  /// Index of row i's distinct row in core(), and of column j's distinct column.
+  [[nodiscard]] int row_class(int i) const { return row_class_[i]; }
+  [[nodiscard]] int col_class(int j) const { return col_class_[j]; }
+  /// The distinct rows x distinct columns: M(i, j) == core()(row_class(i), col_class(j)).
+  [[nodiscard]] const Matrix& core() const { return core_; }
 
   /// out[i] = min_j M(i, j) + col_add[j]; `out` has one entry per row.
   void min_plus_over_cols(const Eigen::Ref<const Vector>& col_add, Eigen::Ref<Vector> out) const;
