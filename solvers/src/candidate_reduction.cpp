@@ -14,19 +14,6 @@ namespace {
 
 using pbqp::CompressedMatrix;
 
-// Dead-end elimination with Goldstein's criterion. Candidate b of node v is removable when
-// another remaining candidate a satisfies
-//   c_v(a) - c_v(b) + sum over edges e = (v, w) of  max_j [C_e(a, j) - C_e(b, j)]  <=  0,
-// j ranging over w's remaining candidates with C_e(b, j) finite: swapping b for a in any
-// finite assignment then costs nothing more, so some optimum avoids b. Removing b at once
-// keeps the argument valid for later checks (they only look at remaining candidates), and
-// a removal can make a neighbour's maxima smaller, so neighbours are checked again until
-// nothing changes. Elementwise dominance is the special case where every term is <= 0.
-//
-// Edge matrices are read through their distinct rows and columns (a layout edge's 20 x 20
-// matrix has a handful), so the pairwise maxima cost distinct rows^2 x distinct columns per
-// edge instead of candidates^3, and the pass costs a fraction of a millisecond on the
-// 1,000-node instances.
 // An edge matrix's distinct core seen from one end: that end's candidates index the lines
 // (core rows), the other end's the crosses (core columns), so both ends read it alike.
 struct Oriented {
@@ -45,6 +32,20 @@ struct Oriented {
   std::vector<int> cross_of;  // candidate of the other end -> core column
 };
 
+// Dead-end elimination with Goldstein's criterion. Candidate b of node v is removable when
+// another remaining candidate a satisfies
+//   c_v(a) - c_v(b) + sum over edges e = (v, w) of  max_j [C_e(a, j) - C_e(b, j)]  <=  0,
+// j ranging over w's remaining candidates with C_e(b, j) finite: swapping b for a in any
+// finite assignment then costs nothing more, so some optimum avoids b. Removing b at once
+// keeps the argument valid for later checks (they only look at remaining candidates), and
+// a removal can make a neighbour's maxima smaller, so neighbours are checked again until
+// nothing changes. Elementwise dominance is the special case where every term is <= 0.
+//
+// Edge matrices are read through their distinct rows and columns (a layout edge's 20 x 20
+// matrix has a handful), so the pairwise maxima cost distinct rows^2 x distinct columns per
+// edge instead of candidates^3. Each side caches its maxima until the far end changes.
+// Cost: 7-8 ms on the 1,000-node randomly wired instance, 16 ms on dense-1000 (most pairs
+// are tried there and few dominate).
 class DeadEndElimination {
  public:
   explicit DeadEndElimination(const Problem& problem)

@@ -1,9 +1,11 @@
 #pragma once
-// Optimum-preserving preprocessing: drop every candidate that is dominated by another
-// candidate of the same node (no more expensive on the node and on every edge entry, for
-// every choice of the neighbours). Identical candidates are merged into the first one.
-// Callers that know layout signatures should first keep the cheapest candidate per
-// (input layout, output layout); this generic pass catches that and more.
+// Optimum-preserving preprocessing (dead-end elimination): drop every candidate b of a node
+// for which another candidate a is never worse, whatever the neighbours choose, by
+// Goldstein's criterion  c(a) - c(b) + sum over edges of max_j [C(a, j) - C(b, j)] <= 0
+// (j over the neighbour's remaining candidates), repeated until nothing changes. Identical
+// candidates merge into the first. It subsumes "the cheapest candidate per (input layout,
+// output layout)" without knowing layouts. dp and pbqp run it first unless
+// SolveOptions::drop_dominated is off.
 
 #include <vector>
 
@@ -12,6 +14,8 @@
 namespace layoutopt::solvers {
 
 struct CandidateReduction {
+  /// The kept candidates, same nodes and names. Every edge at a node left with one candidate
+  /// is folded into the other end's costs, so each assignment costs what it costs expanded.
   Problem reduced;
   /// kept[node][i]: the original candidate index of reduced candidate i.
   std::vector<std::vector<int>> kept;
