@@ -129,8 +129,10 @@ class DeadEndElimination {
     side.worst.setConstant(core.rows(), core.rows(), -kInfinity);
     for (Eigen::Index c = 0; c < core.cols(); ++c) {
       if (!open_[c]) continue;
-      for (Eigen::Index b = 0; b < core.rows(); ++b)
-        if (is_finite(core(b, c))) side.worst.col(b) = side.worst.col(b).array().max(core.col(c).array() - core(b, c)).matrix();
+      for (Eigen::Index b = 0; b < core.rows(); ++b) {
+        if (!is_finite(core(b, c))) continue;
+        side.worst.col(b) = side.worst.col(b).array().max(core.col(c).array() - core(b, c)).matrix();
+      }
     }
   }
 
@@ -184,7 +186,6 @@ Vector select(const Vector& values, const std::vector<int>& indices) {
   return result;
 }
 
-
 // A single remaining candidate makes every edge at its node a cost of the other end alone
 // (the row or column it leaves), so such edges are folded into node costs and dropped: the
 // graph the solvers see loses those edges, and with them width and reductions to do. An
@@ -236,7 +237,8 @@ CandidateReduction eliminate_dominated_candidates(const Problem& problem) {
   std::map<std::tuple<const Matrix*, int, int>, MatrixPtr> reduced;
   for (const Edge* edge : kept_edges) {
     MatrixPtr& matrix = reduced[{edge->costs.get(), kept_id[edge->from], kept_id[edge->to]}];
-    if (!matrix) matrix = std::make_shared<const Matrix>((*edge->costs)(result.kept[edge->from], result.kept[edge->to]));
+    if (!matrix)
+      matrix = std::make_shared<const Matrix>((*edge->costs)(result.kept[edge->from], result.kept[edge->to]));
     result.reduced.add_edge(edge->from, edge->to, matrix);
   }
   return result;

@@ -17,7 +17,8 @@ class DpSolver final : public Solver {
   [[nodiscard]] std::string_view name() const override { return "dp"; }
 
   [[nodiscard]] Solution solve(const Problem& problem, const SolveOptions& options) const override {
-    return solve_without_dominated(problem, options, [&](const Problem& reduced) { return eliminate(reduced, options); });
+    return solve_without_dominated(problem, options,
+                                   [&](const Problem& reduced) { return eliminate(reduced, options); });
   }
 
  private:

@@ -61,15 +61,17 @@ TEST_CASE("every reduced assignment costs what its expansion costs in the origin
   std::mt19937_64 random(7);
   for (uint64_t seed = 0; seed < 10; ++seed) {
     CAPTURE(seed);
-    const Problem problem = generate_instance(
-        {.structure = Structure::random_wiring, .nodes = 80, .candidates = 10, .seed = seed, .forbidden_probability = 0.1});
+    const Problem problem = generate_instance({.structure = Structure::random_wiring, .nodes = 80, .candidates = 10,
+                                               .seed = seed, .forbidden_probability = 0.1});
     const CandidateReduction reduction = eliminate_dominated_candidates(problem);
     CHECK(reduction.removed_candidates() > 0);
     CHECK(reduction.reduced.edge_count() <= problem.edge_count());
     for (int trial = 0; trial < 20; ++trial) {
       Assignment reduced(problem.node_count());
-      for (size_t v = 0; v < reduced.size(); ++v)
-        reduced[v] = std::uniform_int_distribution<int>(0, reduction.reduced.candidates(static_cast<int>(v)) - 1)(random);
+      for (size_t v = 0; v < reduced.size(); ++v) {
+        const int candidates = reduction.reduced.candidates(static_cast<int>(v));
+        reduced[v] = std::uniform_int_distribution<int>(0, candidates - 1)(random);
+      }
       const Cost expected = problem.evaluate(reduction.expand(reduced));
       if (is_finite(expected))
         CHECK(reduction.reduced.evaluate(reduced) == doctest::Approx(expected));
@@ -102,12 +104,14 @@ TEST_CASE("the reduction preserves the optimum") {
     const Solution truth = exact->solve(problem, {});
     const Solution reduced = exact->solve(reduction.reduced, {});
     CHECK(is_finite(truth.cost) == is_finite(reduced.cost));
-    if (is_finite(truth.cost)) CHECK(problem.evaluate(reduction.expand(reduced.assignment)) == doctest::Approx(truth.cost));
+    if (is_finite(truth.cost))
+      CHECK(problem.evaluate(reduction.expand(reduced.assignment)) == doctest::Approx(truth.cost));
   }
 }
 
 TEST_CASE("dp and pbqp answer the same with and without the reduction, and report what it removed") {
-  const Problem problem = generate_instance({.structure = Structure::random_wiring, .nodes = 200, .candidates = 12, .seed = 4});
+  const Problem problem =
+      generate_instance({.structure = Structure::random_wiring, .nodes = 200, .candidates = 12, .seed = 4});
   SolveOptions as_given;
   as_given.drop_dominated = false;
   for (const char* name : {"dp", "pbqp"}) {
