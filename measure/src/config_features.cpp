@@ -61,7 +61,7 @@ Extent extent_of(const kernels::TunableOp& op, const std::map<std::string, int64
           as_double(d.kernel_w)};
 }
 
-std::vector<float> features_of(const Tile& t, const Extent& e, double lanes) {
+std::vector<float> features_of(const Tile& t, const Extent& e, double lanes, kernels::OpFamily family) {
   const double vectors = std::ceil(t.out_block / lanes);
   const double accumulators = t.oh * t.ow * vectors;
   const double width_tail = std::fmod(e.out_w, t.ow);
@@ -85,7 +85,8 @@ std::vector<float> features_of(const Tile& t, const Extent& e, double lanes) {
       t.ow * t.oh,
       accumulators + vectors,
       std::fmod(t.in_block, lanes) == 0 ? 1.0 : 0.0,
-      t.oc_inner};
+      t.oc_inner,
+      static_cast<double>(family)};
   return {f.begin(), f.end()};
 }
 
@@ -94,7 +95,7 @@ std::vector<float> features_of(const Tile& t, const Extent& e, double lanes) {
 std::vector<float> config_features(const TuningTask& task, int64_t index) {
   const double lanes = kernels::host_info().vector_lanes;
   const std::map<std::string, int64_t> knobs = task.op.knobs(index);
-  return features_of(tile_of(knobs), extent_of(task.op, knobs), lanes);
+  return features_of(tile_of(knobs), extent_of(task.op, knobs), lanes, task.op.family());
 }
 
 std::vector<float> config_feature_rows(const TuningTask& task, const std::vector<int64_t>& indices) {

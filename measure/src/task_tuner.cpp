@@ -22,8 +22,13 @@ std::vector<int64_t> shuffled_prefix(std::vector<int64_t> pool, int64_t count, s
 
 }  // namespace
 
-TaskTuner::TaskTuner(const TuningTask& task, TunerOptions options)
-    : task_(&task), options_(options), rng_(options.seed), model_(options.model), candidates_(options.top_k) {}
+TaskTuner::TaskTuner(const TuningTask& task, TunerOptions options, TuningExperience* experience)
+    : task_(&task),
+      options_(options),
+      rng_(options.seed),
+      model_(options.model),
+      experience_(experience),
+      candidates_(options.top_k) {}
 
 void TaskTuner::observe(int64_t index, const MeasureResult& result) {
   const double seconds = result.seconds();
@@ -32,9 +37,11 @@ void TaskTuner::observe(int64_t index, const MeasureResult& result) {
   if (result.ok()) candidates_.add({index, seconds, task_->op.layouts(index)});
   if (!first_time) return;
   if (result.ok()) {
+    const auto log_gflops = static_cast<float>(std::log(task_->op.flops() / seconds * 1e-9));
     valid_indices_.push_back(index);
-    valid_labels_.push_back(static_cast<float>(std::log(task_->op.flops() / seconds * 1e-9)));
+    valid_labels_.push_back(log_gflops);
     model_stale_ = true;
+    if (experience_) experience_->add(config_features(*task_, index), log_gflops);
   }
   if (seconds < best_seconds_) {
     best_seconds_ = seconds;
@@ -54,10 +61,11 @@ std::vector<int64_t> TaskTuner::propose(int64_t count) {
   if (count <= 0) return {};
   std::unordered_set<int64_t> taken;
   std::vector<int64_t> batch;
-  const bool use_model = static_cast<int64_t>(valid_indices_.size()) >= options_.random_warmup;
+  const Ranking ranking = this->ranking();
+  const bool use_model = ranking != Ranking::random;
   const auto explore = use_model ? static_cast<int64_t>(std::floor(options_.epsilon * static_cast<double>(count))) : count;
   if (use_model) {
-    for (int64_t index : model_ranked(taken)) {
+    for (int64_t index : model_ranked(ranking, taken)) {
       if (static_cast<int64_t>(batch.size()) >= count - explore) break;
       batch.push_back(index);
       taken.insert(index);
@@ -86,8 +94,14 @@ std::vector<int64_t> TaskTuner::random_unmeasured(int64_t count, const std::unor
   return result;
 }
 
-std::vector<int64_t> TaskTuner::model_ranked(const std::unordered_set<int64_t>& taken) {
-  refit();
+TaskTuner::Ranking TaskTuner::ranking() const {
+  const auto enough = [&](size_t rows) { return static_cast<int64_t>(rows) >= options_.random_warmup; };
+  if (enough(valid_indices_.size())) return Ranking::own_model;
+  if (experience_ && enough(experience_->rows())) return Ranking::shared_model;
+  return Ranking::random;
+}
+
+std::vector<int64_t> TaskTuner::model_ranked(Ranking ranking, const std::unordered_set<int64_t>& taken) {
   const int64_t size = task_->op.space().size();
   std::vector<int64_t> pool;
   if (size - trials() <= options_.max_scored) {
@@ -97,7 +111,10 @@ std::vector<int64_t> TaskTuner::model_ranked(const std::unordered_set<int64_t>& 
     pool = random_unmeasured(options_.max_scored, taken);
   }
   if (pool.empty()) return pool;
-  const std::vector<float> scores = model_.predict(config_feature_rows(*task_, pool), kConfigFeatureCount);
+  const std::vector<float> rows = config_feature_rows(*task_, pool);
+  if (ranking == Ranking::own_model) refit();
+  const std::vector<float> scores =
+      ranking == Ranking::own_model ? model_.predict(rows, kConfigFeatureCount) : experience_->predict(rows);
   std::vector<size_t> order(pool.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });

@@ -17,13 +17,14 @@ double gflops(const TuningTask& task, double seconds) {
   return std::isfinite(seconds) && seconds > 0 ? task.op.flops() / seconds * 1e-9 : 0.0;
 }
 
-std::vector<TaskTuner> make_tuners(const std::vector<TuningTask>& tasks, const TunerOptions& options) {
+std::vector<TaskTuner> make_tuners(const std::vector<TuningTask>& tasks, const TunerOptions& options,
+                                   TuningExperience* experience = nullptr) {
   std::vector<TaskTuner> tuners;
   tuners.reserve(tasks.size());
   for (size_t i = 0; i < tasks.size(); ++i) {
     TunerOptions own = options;
     own.seed = options.seed + i;  // distinct random streams, reproducible per task
-    tuners.emplace_back(tasks[i], own);
+    tuners.emplace_back(tasks[i], own, experience);
   }
   return tuners;
 }
@@ -131,7 +132,8 @@ SessionResult tune_tasks(const std::vector<TuningTask>& tasks, const std::vector
                          ProgressReporter* progress) {
   if (options.batch_size <= 0) throw std::invalid_argument("tune_tasks: batch size must be positive");
   const Budget budget(options);
-  std::vector<TaskTuner> tuners = make_tuners(tasks, options.tuner);
+  TuningExperience experience(options.tuner.model);
+  std::vector<TaskTuner> tuners = make_tuners(tasks, options.tuner, &experience);
   std::vector<int64_t> resumed(tasks.size(), 0);
   SessionResult result;
   result.unmatched_records = resume(tasks, tuners, resumed, history, options.target);

@@ -63,6 +63,36 @@ TEST_CASE("model-guided search finds a near-optimal config in a fraction of the 
   CHECK(result.tasks[0].best_seconds <= 1.1 * true_optimum(task));
 }
 
+TEST_CASE("a task's first trials go where other tasks' measurements point (shared experience)") {
+  // Two tasks of one landscape: measuring the first teaches the shared model where it is
+  // fast, so the second task's first batch is ranked instead of drawn at random.
+  const TuningTask learned = small_conv_task(32);
+  const TuningTask fresh = small_conv_task(64);
+  TunerOptions options;
+  options.random_warmup = 8;
+  options.epsilon = 0;
+  options.model.rounds = 20;
+  TuningExperience experience(options.model);
+  FakeMeasurer measurer;
+  TaskTuner teacher(learned, options, &experience);
+  while (teacher.trials() < 64)
+    for (int64_t index : teacher.propose(8)) teacher.observe(index, measurer.measure(learned, index));
+  CHECK(experience.rows() == 64);
+
+  const auto batch_costs = [&](TaskTuner& tuner) {
+    std::vector<double> costs;
+    for (int64_t index : tuner.propose(8)) costs.push_back(synthetic_seconds(fresh.op.knobs(index)));
+    std::sort(costs.begin(), costs.end());
+    return costs;
+  };
+  TaskTuner guided(fresh, options, &experience);
+  TaskTuner alone(fresh, options);
+  const std::vector<double> guided_costs = batch_costs(guided);
+  const std::vector<double> random_costs = batch_costs(alone);
+  CHECK(guided_costs.front() <= 1.1 * true_optimum(fresh));
+  CHECK(guided_costs[guided_costs.size() / 2] < random_costs[random_costs.size() / 2]);
+}
+
 TEST_CASE("resume: configs in the history are never measured again and retrain the model") {
   const TuningTask task = small_conv_task();
   std::vector<MeasureRecord> log;

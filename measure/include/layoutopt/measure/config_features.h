@@ -2,9 +2,10 @@
 // Features the cost model sees for one config: the knob values plus what makes direct
 // NCHW[x]c convolutions fast or slow on SIMD CPUs (accumulator registers in use and whether
 // they spill, vector-lane utilisation of the output block, remainder tiles along the width,
-// weight-tile footprint, parallel work items and their order). The same layout for every
-// kernel family: depthwise and dense configs map onto the conv knobs (tile_c is both
-// channel blocks, dense is a 1x1 conv over a 1x1 image).
+// weight-tile footprint, parallel work items and their order), and the kernel family. The
+// same layout for every family: depthwise and dense configs map onto the conv knobs (tile_c
+// is both channel blocks, dense is a 1x1 conv over a 1x1 image), so one model can learn
+// from every task of a session (TuningExperience).
 
 #include <cstdint>
 #include <vector>
@@ -13,7 +14,7 @@
 
 namespace layoutopt::measure {
 
-inline constexpr size_t kConfigFeatureCount = 19;
+inline constexpr size_t kConfigFeatureCount = 20;
 
 /// Features of config `index`, kConfigFeatureCount values.
 [[nodiscard]] std::vector<float> config_features(const TuningTask& task, int64_t index);

@@ -2,11 +2,13 @@
 // TaskTuner: the cost-model-guided search of one task's config space (AutoTVM's XGBTuner,
 // simplified for spaces of a few thousand points).
 //
-//   - The first `random_warmup` configs are random; then each proposal trains XGBoost on
-//     every measured config (features: config_features, label: log GFLOPS) and scores the
-//     whole unmeasured space (a random sample of `max_scored` for larger spaces), proposing
-//     the best predicted, plus an `epsilon` share of random configs so the model keeps
-//     seeing regions it rates badly.
+//   - Once a task has `random_warmup` working configs, each proposal trains XGBoost on them
+//     (features: config_features, label: log GFLOPS) and scores the whole unmeasured space
+//     (a random sample of `max_scored` for larger spaces), proposing the best predicted,
+//     plus an `epsilon` share of random configs so the model keeps seeing regions it rates
+//     badly. Before that, the session's shared TuningExperience (other tasks' measurements)
+//     ranks the space the same way once it holds `random_warmup` rows; with neither, the
+//     proposals are random.
 //   - Configs never repeat: observe() marks them measured, including configs read from a
 //     resumed log, which also train the model.
 //   - Early stopping: no improvement of the best config in `early_stopping` trials.
@@ -21,6 +23,7 @@
 
 #include "layoutopt/measure/layout_candidates.h"
 #include "layoutopt/measure/measure_record.h"
+#include "layoutopt/measure/tuning_experience.h"
 #include "layoutopt/measure/tuning_task.h"
 #include "layoutopt/measure/xgboost_model.h"
 
@@ -38,7 +41,9 @@ struct TunerOptions {
 
 class TaskTuner {
  public:
-  TaskTuner(const TuningTask& task, TunerOptions options);
+  /// `experience` (may be null; must outlive the tuner) receives every measurement and
+  /// ranks configs while this task has too few of its own.
+  TaskTuner(const TuningTask& task, TunerOptions options, TuningExperience* experience = nullptr);
 
   /// Records the result of config `index` (fresh or from a log); a config seen twice keeps
   /// its first result for the trial count and its better time for the candidates.
@@ -64,7 +69,11 @@ class TaskTuner {
 
  private:
   [[nodiscard]] std::vector<int64_t> random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken);
-  [[nodiscard]] std::vector<int64_t> model_ranked(const std::unordered_set<int64_t>& taken);
+  /// What ranks this task's configs now: its own model once it has enough measurements,
+  /// else the session's shared one once that has enough, else nothing (random proposals).
+  enum class Ranking { random, shared_model, own_model };
+  [[nodiscard]] Ranking ranking() const;
+  [[nodiscard]] std::vector<int64_t> model_ranked(Ranking ranking, const std::unordered_set<int64_t>& taken);
   void refit();
 
   const TuningTask* task_;
@@ -72,6 +81,7 @@ class TaskTuner {
   std::mt19937_64 rng_;
   XGBoostModel model_;
   bool model_stale_ = true;
+  TuningExperience* experience_;
 
   std::unordered_set<int64_t> measured_;
   std::vector<int64_t> valid_indices_;  ///< successfully measured configs (training rows)

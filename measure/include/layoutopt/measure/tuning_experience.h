@@ -1,0 +1,43 @@
+#pragma once
+// TuningExperience: everything one tuning session has measured, across all its tasks, as
+// training rows for one shared cost model (AutoTVM's transfer learning across tasks).
+//
+// config_features describe a config relative to its task (accumulators in use, vector
+// fill, footprints against the workload, the kernel family) and the label is log GFLOPS,
+// so what makes one conv fast mostly makes the next one fast too. A task with too few
+// measurements of its own for its own model is ranked by this one instead of being sampled
+// at random: under a short budget, where a task gets a dozen trials in all, those trials
+// then go to configs that already worked elsewhere.
+//
+//   TuningExperience experience(params);
+//   experience.add(config_features(task_a, i), log_gflops);   // as measurements arrive
+//   std::vector<float> scores = experience.predict(config_feature_rows(task_b, pool));
+
+#include <span>
+#include <vector>
+
+#include "layoutopt/measure/xgboost_model.h"
+
+namespace layoutopt::measure {
+
+class TuningExperience {
+ public:
+  explicit TuningExperience(XGBoostParams params = {}) : model_(params) {}
+
+  /// One measured config: its kConfigFeatureCount features and its log GFLOPS.
+  void add(std::span<const float> features, float label);
+  [[nodiscard]] size_t rows() const { return labels_.size(); }
+
+  /// Predicted log GFLOPS per row (row-major, kConfigFeatureCount each) by a model trained
+  /// on every row added so far (refitted only when rows arrived since the last fit).
+  /// Throws std::invalid_argument when nothing has been added.
+  [[nodiscard]] std::vector<float> predict(std::span<const float> rows);
+
+ private:
+  XGBoostModel model_;
+  std::vector<float> features_;
+  std::vector<float> labels_;
+  bool stale_ = true;
+};
+
+}  // namespace layoutopt::measure
