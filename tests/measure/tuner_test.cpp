@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
 
+#include "layoutopt/measure/config_features.h"
 #include "layoutopt/measure/task_scheduler.h"
 #include "layoutopt/measure/task_tuner.h"
 #include "layoutopt/measure/tuning_session.h"
@@ -91,6 +93,16 @@ TEST_CASE("a task's first trials go where other tasks' measurements point (share
   const std::vector<double> random_costs = batch_costs(alone);
   CHECK(guided_costs.front() <= 1.1 * true_optimum(fresh));
   CHECK(guided_costs[guided_costs.size() / 2] < random_costs[random_costs.size() / 2]);
+}
+
+TEST_CASE("shared experience: rows of the wrong width and predictions from nothing are refused") {
+  TuningExperience experience;
+  const std::vector<float> row(kConfigFeatureCount, 1.0F);
+  CHECK_THROWS_AS((void)experience.predict(row), std::invalid_argument);
+  CHECK_THROWS_AS(experience.add(std::vector<float>(kConfigFeatureCount - 1, 1.0F), 0.5F), std::invalid_argument);
+  CHECK(experience.rows() == 0);
+  experience.add(row, 0.5F);
+  CHECK(experience.predict(row).size() == 1);
 }
 
 TEST_CASE("resume: configs in the history are never measured again and retrain the model") {
