@@ -26,7 +26,7 @@ TaskTuner::TaskTuner(const TuningTask& task, TunerOptions options, TuningExperie
     : task_(&task),
       options_(options),
       rng_(options.seed),
-      model_(options.model),
+      own_(options.model),
       experience_(experience),
       candidates_(options.top_k) {}
 
@@ -38,10 +38,9 @@ void TaskTuner::observe(int64_t index, const MeasureResult& result) {
   if (!first_time) return;
   if (result.ok()) {
     const auto log_gflops = static_cast<float>(std::log(task_->op.flops() / seconds * 1e-9));
-    valid_indices_.push_back(index);
-    valid_labels_.push_back(log_gflops);
-    model_stale_ = true;
-    if (experience_) experience_->add(config_features(*task_, index), log_gflops);
+    const std::vector<float> features = config_features(*task_, index);
+    own_.add(features, log_gflops);
+    if (experience_) experience_->add(features, log_gflops);
   }
   if (seconds < best_seconds_) {
     best_seconds_ = seconds;
@@ -96,7 +95,7 @@ std::vector<int64_t> TaskTuner::random_unmeasured(int64_t count, const std::unor
 
 TaskTuner::Ranking TaskTuner::ranking() const {
   const auto enough = [&](size_t rows) { return static_cast<int64_t>(rows) >= options_.random_warmup; };
-  if (enough(valid_indices_.size())) return Ranking::own_model;
+  if (enough(own_.rows())) return Ranking::own_model;
   if (experience_ && enough(experience_->rows())) return Ranking::shared_model;
   return Ranking::random;
 }
@@ -111,10 +110,8 @@ std::vector<int64_t> TaskTuner::model_ranked(Ranking ranking, const std::unorder
     pool = random_unmeasured(options_.max_scored, taken);
   }
   if (pool.empty()) return pool;
-  const std::vector<float> rows = config_feature_rows(*task_, pool);
-  if (ranking == Ranking::own_model) refit();
-  const std::vector<float> scores =
-      ranking == Ranking::own_model ? model_.predict(rows, kConfigFeatureCount) : experience_->predict(rows);
+  TuningExperience& model = ranking == Ranking::own_model ? own_ : *experience_;
+  const std::vector<float> scores = model.predict(config_feature_rows(*task_, pool));
   std::vector<size_t> order(pool.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
@@ -122,12 +119,6 @@ std::vector<int64_t> TaskTuner::model_ranked(Ranking ranking, const std::unorder
   ranked.reserve(pool.size());
   for (size_t i : order) ranked.push_back(pool[i]);
   return ranked;
-}
-
-void TaskTuner::refit() {
-  if (!model_stale_) return;
-  model_.fit(config_feature_rows(*task_, valid_indices_), kConfigFeatureCount, valid_labels_);
-  model_stale_ = false;
 }
 
 }  // namespace layoutopt::measure

@@ -74,18 +74,14 @@ class TaskTuner {
   enum class Ranking { random, shared_model, own_model };
   [[nodiscard]] Ranking ranking() const;
   [[nodiscard]] std::vector<int64_t> model_ranked(Ranking ranking, const std::unordered_set<int64_t>& taken);
-  void refit();
 
   const TuningTask* task_;
   TunerOptions options_;
   std::mt19937_64 rng_;
-  XGBoostModel model_;
-  bool model_stale_ = true;
+  TuningExperience own_;  ///< this task's working configs: its own model's training rows
   TuningExperience* experience_;
 
   std::unordered_set<int64_t> measured_;
-  std::vector<int64_t> valid_indices_;  ///< successfully measured configs (training rows)
-  std::vector<float> valid_labels_;     ///< log GFLOPS of each
   double best_seconds_ = std::numeric_limits<double>::infinity();
   std::optional<int64_t> best_index_;
   double last_seconds_ = std::numeric_limits<double>::infinity();

@@ -1,6 +1,8 @@
 #pragma once
-// TuningExperience: everything one tuning session has measured, across all its tasks, as
-// training rows for one shared cost model (AutoTVM's transfer learning across tasks).
+// TuningExperience: measured configs as training rows (features, log GFLOPS) of an XGBoost
+// cost model that is refitted only when rows arrived since its last fit. Each TaskTuner
+// keeps one for its own task; a tuning session keeps one for all its tasks, the shared
+// cost model of AutoTVM's transfer learning across tasks.
 //
 // config_features describe a config relative to its task (accumulators in use, vector
 // fill, footprints against the workload, the kernel family) and the label is log GFLOPS,
