@@ -5,6 +5,8 @@
 // medians over profiled runs); --json prints one object for scripts:
 //   {"model": .., "plan": .., "threads": 2, "median_ms": .., "q1_ms": .., "q3_ms": .., "min_ms": ..,
 //    "max_ms": .., "runs": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..}
+// and with --profile also "profile": {"run_ms": .., "steps": [{"name", "kind", "detail",
+// "measured_ms", "predicted_ms" (null when the plan has none)}, ...]} in program order.
 
 #include <algorithm>
 #include <array>
@@ -30,6 +32,8 @@
 namespace layoutopt::apps {
 
 namespace {
+
+constexpr int kProfiledRuns = 20;
 
 struct BenchFlags {
   ModelArgument model;
@@ -82,9 +86,20 @@ std::string step_group(const kernels::NetworkStep& step) {
   return kind + " " + std::string(op);
 }
 
-/// Median time of each step over `runs` profiled runs, next to the plan's prediction for it;
-/// totals per step kind, then the slowest steps.
-void print_profile(kernels::CompiledNetwork& network, const ScheduledModel& scheduled, int runs) {
+/// One step's median time over the profiled runs, beside the plan's prediction for it.
+struct StepTime {
+  const kernels::NetworkStep* step = nullptr;
+  double measured_ms = 0;
+  double predicted_ms = -1;  ///< -1: the plan predicts nothing for this step
+};
+
+struct Profile {
+  std::vector<StepTime> steps;
+  double run_ms = 0;  ///< median of the profiled runs' step sums
+};
+
+/// Median time of each step over `runs` profiled runs, next to the plan's prediction for it.
+Profile profile_steps(kernels::CompiledNetwork& network, const ScheduledModel& scheduled, int runs) {
   const std::vector<kernels::NetworkStep>& steps = network.steps();
   std::vector<std::vector<double>> samples(steps.size());
   std::vector<double> run_ms;
@@ -93,46 +108,64 @@ void print_profile(kernels::CompiledNetwork& network, const ScheduledModel& sche
     for (size_t s = 0; s < ms.size(); ++s) samples[s].push_back(ms[s]);
     run_ms.push_back(std::accumulate(ms.begin(), ms.end(), 0.0));
   }
-  std::vector<double> median(steps.size()), predicted(steps.size(), -1);
+  Profile profile{{}, measure::summarize(run_ms).median};
   for (size_t s = 0; s < steps.size(); ++s) {
-    median[s] = measure::summarize(samples[s]).median;
+    StepTime& time = profile.steps.emplace_back(StepTime{&steps[s], measure::summarize(samples[s]).median});
     const bool transform = steps[s].kind == kernels::StepKind::transform;
     const auto found = scheduled.predicted_step_ms.find(
         step_key(steps[s].name, transform, transform ? transform_target(steps[s].detail) : ""));
-    if (found != scheduled.predicted_step_ms.end()) predicted[s] = found->second;
+    if (found != scheduled.predicted_step_ms.end()) time.predicted_ms = found->second;
   }
+  return profile;
+}
+
+/// Totals per step kind, then the slowest steps and those furthest above the plan.
+void print_profile(const Profile& profile, int runs) {
+  const std::vector<StepTime>& steps = profile.steps;
   std::map<std::string, std::array<double, 3>> by_kind;  // steps, measured, predicted
-  for (size_t s = 0; s < steps.size(); ++s) {
-    auto& totals = by_kind[step_group(steps[s])];
+  for (const StepTime& step : steps) {
+    auto& totals = by_kind[step_group(*step.step)];
     totals[0] += 1;
-    totals[1] += median[s];
-    totals[2] += std::max(predicted[s], 0.0);
+    totals[1] += step.measured_ms;
+    totals[2] += std::max(step.predicted_ms, 0.0);
   }
   std::cout << "profile:    medians over " << runs << " profiled runs (whole run: median " << std::fixed
-            << std::setprecision(3) << measure::summarize(run_ms).median << " ms)\n"
+            << std::setprecision(3) << profile.run_ms << " ms)\n"
             << "  steps                     count  measured ms  predicted ms\n";
   for (const auto& [kind, totals] : by_kind)
     std::cout << "  " << std::left << std::setw(24) << kind << std::right << std::setw(7) << std::setprecision(0)
               << totals[0] << std::fixed << std::setprecision(3) << std::setw(13) << totals[1] << std::setw(14)
               << totals[2] << "\n";
   const auto print_steps = [&](const std::string& title, const auto& ahead) {
-    std::vector<size_t> order(steps.size());
-    std::iota(order.begin(), order.end(), size_t{0});
-    std::sort(order.begin(), order.end(), ahead);
+    std::vector<const StepTime*> order;
+    for (const StepTime& step : steps) order.push_back(&step);
+    std::sort(order.begin(), order.end(), [&](const StepTime* a, const StepTime* b) { return ahead(*a, *b); });
     std::cout << "  " << std::left << std::setw(17) << title << std::right << "measured  predicted\n";
     for (size_t i = 0; i < std::min<size_t>(15, order.size()); ++i) {
-      const size_t s = order[i];
+      const StepTime& time = *order[i];
       std::ostringstream predicted_text;
-      if (predicted[s] >= 0) predicted_text << std::fixed << std::setprecision(3) << predicted[s];
-      std::cout << "  " << std::left << std::setw(26) << steps[s].name.substr(0, 25) << std::right << std::setw(9)
-                << median[s] << " ms" << std::setw(8) << predicted_text.str() << "  "
-                << kernels::to_string(steps[s].kind) << " " << steps[s].detail << "\n";
+      if (time.predicted_ms >= 0) predicted_text << std::fixed << std::setprecision(3) << time.predicted_ms;
+      std::cout << "  " << std::left << std::setw(26) << time.step->name.substr(0, 25) << std::right << std::setw(9)
+                << time.measured_ms << " ms" << std::setw(8) << predicted_text.str() << "  "
+                << kernels::to_string(time.step->kind) << " " << time.step->detail << "\n";
     }
   };
-  print_steps("slowest steps:", [&](size_t a, size_t b) { return median[a] > median[b]; });
+  print_steps("slowest steps:", [](const StepTime& a, const StepTime& b) { return a.measured_ms > b.measured_ms; });
   // Where a prediction is wrong, this list shows it first (steps without one count as 0).
-  const auto excess = [&](size_t s) { return median[s] - std::max(predicted[s], 0.0); };
-  print_steps("most above plan:", [&](size_t a, size_t b) { return excess(a) > excess(b); });
+  const auto excess = [](const StepTime& t) { return t.measured_ms - std::max(t.predicted_ms, 0.0); };
+  print_steps("most above plan:", [&](const StepTime& a, const StepTime& b) { return excess(a) > excess(b); });
+}
+
+/// Every step in program order, for `--profile --json`.
+nlohmann::ordered_json profile_json(const Profile& profile) {
+  nlohmann::ordered_json steps = nlohmann::ordered_json::array();
+  for (const StepTime& time : profile.steps)
+    steps.push_back({{"name", time.step->name},
+                     {"kind", kernels::to_string(time.step->kind)},
+                     {"detail", time.step->detail},
+                     {"measured_ms", time.measured_ms},
+                     {"predicted_ms", time.predicted_ms >= 0 ? nlohmann::json(time.predicted_ms) : nlohmann::json()}});
+  return {{"run_ms", profile.run_ms}, {"steps", steps}};
 }
 
 void bench(const BenchFlags& flags) {
@@ -160,6 +193,7 @@ void bench(const BenchFlags& flags) {
                                {"kernels", compiled.kernels},
                                {"transforms", compiled.transforms},
                                {"fallbacks", compiled.fallbacks}};
+    if (flags.profile) out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns));
     std::cout << out.dump() << "\n";
     return;
   }
@@ -171,7 +205,7 @@ void bench(const BenchFlags& flags) {
   if (scheduled.predicted_ms > 0)
     std::cout << "predicted:  " << scheduled.predicted_ms << " ms (measured / predicted " << std::setprecision(2)
               << ms.median / scheduled.predicted_ms << ")\n";
-  if (flags.profile) print_profile(network, scheduled, 20);
+  if (flags.profile) print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns);
 }
 
 }  // namespace

@@ -125,8 +125,9 @@ void Kernel::operator()(const KernelArgs& args) const {
     const CompiledFunction& compiled = *stages_[s].compiled;
     const Pointers& p = pointers[s];
     const int64_t items = compiled.work_items;
-    // One contiguous range per thread: work items are equal-sized, and contiguous ranges keep
-    // each thread on its own output-channel blocks (their weights stay in that core's cache).
+    // One contiguous range per thread: work items are equal-sized, and the kernel's item order
+    // decides what a range is: the thread's own output-channel blocks (each core reads half
+    // the weights) or its own rows (each core reads the rows it wrote in the step before).
     const int64_t chunks = std::min<int64_t>(items, omp_get_max_threads());
 #pragma omp parallel for schedule(static)
     for (int64_t chunk = 0; chunk < chunks; ++chunk) run_items(compiled, p, items * chunk / chunks, items * (chunk + 1) / chunks);

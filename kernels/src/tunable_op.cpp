@@ -37,12 +37,15 @@ std::vector<int64_t> conv_weight_shape(const Conv2dDesc& d) {
   return {d.out_channels, d.in_channels_per_group(), d.kernel_h, d.kernel_w};
 }
 
+std::vector<int64_t> conv_input_shape(const Conv2dDesc& d) { return {d.batch, d.in_channels, d.in_h, d.in_w}; }
+std::vector<int64_t> conv_output_shape(const Conv2dDesc& d) { return {d.batch, d.out_channels, d.out_h(), d.out_w()}; }
+
 BufferSizes conv_buffer_sizes(const Conv2dDesc& d, const OpLayouts& l) {
   const layout::Layout nchw = layout::Layout::nchw();
   BufferSizes sizes;
-  sizes.input = physical_floats({d.batch, d.in_channels, d.in_h, d.in_w}, l.input, nchw);
+  sizes.input = physical_floats(conv_input_shape(d), l.input, nchw);
   sizes.weight = physical_floats(conv_weight_shape(d), l.weight, layout::Layout::oihw());
-  sizes.output = physical_floats({d.batch, d.out_channels, d.out_h(), d.out_w()}, l.output, nchw);
+  sizes.output = physical_floats(conv_output_shape(d), l.output, nchw);
   return sizes_with_epilogue(sizes, d.epilogue, d.out_channels);
 }
 
@@ -180,6 +183,16 @@ OpLayouts TunableOp::layouts(int64_t index) const {
   }
   const Conv2dLayouts l = conv2d_layouts(conv_desc(), conv2d_schedule_at(space_, index));
   return {l.input, l.weight, l.output};
+}
+
+std::vector<int64_t> TunableOp::input_shape() const {
+  if (family_ == OpFamily::dense) return {dense_desc().batch, dense_desc().in_features};
+  return conv_input_shape(conv_desc());
+}
+
+std::vector<int64_t> TunableOp::output_shape() const {
+  if (family_ == OpFamily::dense) return {dense_desc().batch, dense_desc().out_features};
+  return conv_output_shape(conv_desc());
 }
 
 BufferSizes TunableOp::buffer_sizes(int64_t index) const {

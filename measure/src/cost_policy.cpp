@@ -26,10 +26,11 @@ int64_t cold_weight_copies(size_t weight_bytes) {
   return static_cast<int64_t>((kColdWeightBytes + weight_bytes - 1) / weight_bytes);
 }
 
-Timing time_cost(const TimingPolicy& policy, const std::function<void()>& body) {
-  Timing best = time_runs(policy, body);
+Timing time_cost(const TimingPolicy& policy, const std::function<void()>& body,
+                 const std::function<void()>& prepare) {
+  Timing best = time_runs(policy, body, prepare);
   for (int attempt = 1; attempt < kMaxTimings && best.ms.median > kPreemptedRatio * best.ms.min; ++attempt) {
-    const Timing again = time_runs(policy, body);
+    const Timing again = time_runs(policy, body, prepare);
     if (again.ms.median < best.ms.median) best = again;
   }
   return best;

@@ -12,6 +12,7 @@
 #include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/global_avg_pool.h"
 #include "layoutopt/kernels/lowering.h"
+#include "layoutopt/measure/activation_placement.h"
 #include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/timed_operands.h"
 #include "layoutopt/measure/transform_enumeration.h"
@@ -134,17 +135,34 @@ size_t operand_floats(const graph::Graph& graph, const graph::Node& node) {
   return static_cast<size_t>(floats);
 }
 
-double time_kernels(const Kernels& kernels, size_t floats, const TimingPolicy& policy) {
+/// Where input `i` of the node lies in a timed operand: its whole tensor in the blocked
+/// layout's planes of rows; nothing (and so not placed) when the node has no such input or
+/// the block does not divide its channels.
+ActivationExtent input_extent(const graph::Graph& graph, const graph::Node& node, size_t i, int64_t block) {
+  if (i >= node.inputs.size()) return {};
+  const graph::Shape& shape = graph.value(node.inputs[i]).type.shape;
+  if (shape.size() < 2 || shape[1] % block != 0) return {};
+  const layout::Layout blocked = layout::Layout::parse(blocked_layout(shape.size(), block));
+  return {graph::element_count(shape), row_plane_floats(shape, blocked)};
+}
+
+double time_kernels(const Kernels& kernels, const graph::Graph& graph, const graph::Node& node, int64_t block,
+                    const TimingPolicy& policy) {
   // Nothing to run (a concat whose inputs all sit in place): no time to measure, and timing
   // an empty body to the policy's minimum would take hundreds of thousands of flushes.
   if (kernels.empty()) return 0.0;
-  const auto count = static_cast<int64_t>(floats);
-  const KernelOperands operands({count, count, count, count, count});
+  const auto count = static_cast<int64_t>(operand_floats(graph, node));
+  KernelOperands operands({count, count, count, count, count});
   const kernels::KernelArgs args = operands.args();
+  // The first input is the kernels' input; a binary op's second is their residual operand.
+  const ActivationExtent input = input_extent(graph, node, 0, block), second = input_extent(graph, node, 1, block);
   // Concat is one copy kernel per input, run one after another as an executor would.
-  return time_cost(policy, [&] {
-           for (const kernels::Kernel& kernel : kernels) kernel(args);
-         }).ms.median;
+  return time_cost(
+             policy, [&] {
+               for (const kernels::Kernel& kernel : kernels) kernel(args);
+             },
+             [&] { operands.place_activations(input, second); })
+      .ms.median;
 }
 
 std::string label_of(const graph::Node& node, int64_t block, const BlockedOp& op) {
@@ -180,7 +198,7 @@ FlexibleOpCost FlexibleOpTimer::cost(const graph::Graph& graph, graph::NodeId id
   // Held while timing too: concurrent timings would disturb each other anyway.
   std::lock_guard lock(mutex_);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  FlexibleOpCost cost{time_kernels(op.compile(), operand_floats(graph, node), policy_),
+  FlexibleOpCost cost{time_kernels(op.compile(), graph, node, block, policy_),
                       label_of(node, block, op), key};
   cache_.emplace(key, cost);
   return cost;

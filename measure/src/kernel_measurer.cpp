@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/measure/activation_placement.h"
 #include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/timed_operands.h"
 
@@ -48,8 +49,12 @@ MeasureResult measure_config(const TuningTask& task, int64_t index, const Timing
   const kernels::BufferSizes sizes = task.op.buffer_sizes(index);
   if (!operands || operands->sizes() != sizes)  // emplace frees the old operands first
     operands.emplace(sizes, cold_weight_copies(static_cast<size_t>(sizes.weight) * sizeof(float)));
+  const kernels::OpLayouts layouts = task.op.layouts(index);
+  const ActivationExtent input{sizes.input, row_plane_floats(task.op.input_shape(), layouts.input)};
+  const ActivationExtent residual{sizes.residual, row_plane_floats(task.op.output_shape(), layouts.output)};
   int64_t run = 0;
-  const Timing timing = time_cost(policy, [&] { (*kernel)(operands->args(run++)); });
+  const Timing timing = time_cost(
+      policy, [&] { (*kernel)(operands->args(run++)); }, [&] { operands->place_activations(input, residual); });
   MeasureResult result;
   result.costs_s = {timing.ms.median / 1e3};
   return result;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "layoutopt/measure/activation_placement.h"
 #include "layoutopt/measure/random_fill.h"
 
 namespace layoutopt::measure {
@@ -37,6 +38,11 @@ KernelOperands::KernelOperands(const kernels::BufferSizes& sizes, int64_t weight
 kernels::KernelArgs KernelOperands::args(int64_t run) const {
   const float* weight = weights_.empty() ? nullptr : weights_.data() + weight_stride_ * floats(run % weight_copies_);
   return {or_null(input_), weight, or_null(bias_), or_null(residual_), output_.data()};
+}
+
+void KernelOperands::place_activations(const ActivationExtent& input, const ActivationExtent& residual) {
+  write_rows_per_thread(input_.span().first(floats(input.floats)), input.plane);
+  if (!residual_.empty()) write_rows_per_thread(residual_.span().first(floats(residual.floats)), residual.plane);
 }
 
 }  // namespace layoutopt::measure

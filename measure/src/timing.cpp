@@ -32,7 +32,7 @@ double elapsed_ms(const std::function<void()>& body) {
 
 }  // namespace
 
-Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body) {
+Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body, const std::function<void()>& prepare) {
   validate(policy);
   const ThreadScope threads(policy.threads);
   std::optional<CacheFlusher> flusher;
@@ -42,12 +42,14 @@ Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body) 
   timing.threads = threads.threads();
   for (; timing.warmup_runs < policy.warmup_runs; ++timing.warmup_runs) {
     if (flusher) flusher->flush();
+    if (prepare) prepare();
     body();
   }
   std::vector<double> samples;
   while (timing.repeats < policy.max_repeats &&
          (timing.repeats < policy.min_repeats || timing.total_ms < policy.min_repeat_ms)) {
     if (flusher) flusher->flush();
+    if (prepare) prepare();
     samples.push_back(elapsed_ms(body));
     timing.total_ms += samples.back();
     ++timing.repeats;

@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "layoutopt/layout/transform.h"
+#include "layoutopt/measure/activation_placement.h"
 #include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/statistics.h"
 #include "layoutopt/measure/timed_operands.h"
@@ -42,12 +43,15 @@ double unix_time() {
 
 // One timing of one transform on random data.
 TransformEntry time_transform(const TransformKey& key, const TimingPolicy& policy, const std::string& target) {
-  const auto transform =
-      layout::LayoutTransform::for_activation(key.shape, layout::Layout::parse(key.src), layout::Layout::parse(key.dst));
+  const layout::Layout src_layout = layout::Layout::parse(key.src);
+  const auto transform = layout::LayoutTransform::for_activation(key.shape, src_layout, layout::Layout::parse(key.dst));
   const auto elements = static_cast<size_t>(transform.elements());
   const kernels::PageBlock src = random_block(elements, 11);
   const kernels::PageBlock dst = random_block(elements, 12);
-  const Timing timing = time_cost(policy, [&] { transform.run(src.data(), dst.data()); });
+  // The source as the step before left it, like a kernel's input (activation_placement.h).
+  const int64_t src_plane = row_plane_floats(key.shape, src_layout);
+  const Timing timing = time_cost(
+      policy, [&] { transform.run(src.data(), dst.data()); }, [&] { write_rows_per_thread(src.span(), src_plane); });
   return {target, timing.threads, key, timing.ms.median, timing.ms.q1, timing.ms.q3, timing.repeats, unix_time()};
 }
 

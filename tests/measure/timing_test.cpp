@@ -27,6 +27,29 @@ TEST_CASE("warm-up runs are made and not timed; min_repeats is honoured") {
   CHECK(t.ms.count == 7);
 }
 
+TEST_CASE("the preparation runs before every call, warm-up included, and is not timed") {
+  TimingPolicy policy;
+  policy.warmup_runs = 2;
+  policy.min_repeats = 4;
+  policy.min_repeat_ms = 0;
+  int prepared = 0, calls = 0;
+  bool prepared_first = true;
+  const Timing t = time_runs(
+      policy,
+      [&] {
+        prepared_first = prepared_first && prepared == calls + 1;
+        ++calls;
+      },
+      [&] {
+        ++prepared;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      });
+  CHECK(prepared == 2 + 4);
+  CHECK(calls == 2 + 4);
+  CHECK(prepared_first);
+  CHECK(t.ms.max < 20.0);  // the 20 ms preparation is outside every timed run
+}
+
 TEST_CASE("runs repeat until min_repeat_ms of timed work") {
   TimingPolicy policy;
   policy.warmup_runs = 0;

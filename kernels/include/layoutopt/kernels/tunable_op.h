@@ -81,6 +81,10 @@ class TunableOp {
   [[nodiscard]] int64_t default_index() const;
 
   [[nodiscard]] OpLayouts layouts(int64_t index) const;
+  /// Logical shapes of the activation input and of the output (and residual), in canonical
+  /// order: NCHW for convolutions, NC for dense.
+  [[nodiscard]] std::vector<int64_t> input_shape() const;
+  [[nodiscard]] std::vector<int64_t> output_shape() const;
   [[nodiscard]] BufferSizes buffer_sizes(int64_t index) const;
   /// The weights of config `index` as its kernel reads them, from canonical ones (OIHW for
   /// convolutions, OI for dense): re-laid, and for Winograd transformed.

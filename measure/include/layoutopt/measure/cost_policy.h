@@ -17,7 +17,9 @@ namespace layoutopt::measure {
 
 /// 2 warm-up runs, at least 5 timed runs and `min_repeat_ms` of timed runs, on `threads`
 /// OpenMP threads (0 = default), with kInNetworkFlushBytes written before every run.
-/// Kernels with weights also cycle through cold_weight_copies of them (see below).
+/// Kernels with weights also cycle through cold_weight_copies of them (see below), and
+/// kernels and transforms find their activation inputs where a network's previous step
+/// left them, each thread's rows in its own core's cache (activation_placement.h).
 ///
 /// Why the flush: timed alone, run after run, a kernel finds its weights and tensors in L1 /
 /// L2; inside a network the layers before it have replaced them, and it finds them in the
@@ -47,9 +49,12 @@ inline constexpr size_t kColdWeightBytes = size_t{64} << 20;
 
 /// Names this policy in target strings (measure/target.h), so records and transform tables
 /// timed under an earlier policy are told apart instead of mixing in.
-inline constexpr const char* kCostPolicyName = "cold-weights";
+/// ("cold-weights": flushed activations, before they were placed as a network leaves them.)
+inline constexpr const char* kCostPolicyName = "cold-weights-placed-rows";
 
-/// Times `body` with time_runs under `policy`, with the preemption guard above.
-[[nodiscard]] Timing time_cost(const TimingPolicy& policy, const std::function<void()>& body);
+/// Times `body` with time_runs under `policy` (and its `prepare`), with the preemption guard
+/// above.
+[[nodiscard]] Timing time_cost(const TimingPolicy& policy, const std::function<void()>& body,
+                               const std::function<void()>& prepare = {});
 
 }  // namespace layoutopt::measure

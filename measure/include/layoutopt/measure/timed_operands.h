@@ -19,6 +19,13 @@ namespace layoutopt::measure {
 /// `floats` random values (fill_random with `seed`) in a page block of their own.
 [[nodiscard]] kernels::PageBlock random_block(size_t floats, uint64_t seed);
 
+/// Where an activation operand's tensor lies in its block: its first `floats` values, in
+/// planes of `plane` floats each (row_plane_floats).
+struct ActivationExtent {
+  int64_t floats = 0;
+  int64_t plane = 1;
+};
+
 /// The five operands of one kernel call, each a random block; absent ones (size 0) are
 /// passed as null. The weights come in `weight_copies` copies, page-aligned in one block,
 /// so that runs cycling through them find their weights where a network run does: not in
@@ -29,6 +36,9 @@ class KernelOperands {
   /// The operands of the run-th call: weight copy `run % weight_copies`, the rest shared.
   [[nodiscard]] kernels::KernelArgs args(int64_t run = 0) const;
   [[nodiscard]] const kernels::BufferSizes& sizes() const { return sizes_; }
+  /// Puts the input and the residual where a network leaves them, each thread's rows in its
+  /// core's cache (activation_placement.h). The values stay as they are.
+  void place_activations(const ActivationExtent& input, const ActivationExtent& residual);
   [[nodiscard]] int64_t weight_copies() const { return weight_copies_; }
 
  private:

@@ -42,8 +42,11 @@ struct Timing {
   double total_ms = 0;  ///< sum of the timed runs
 };
 
-/// Times `body` under `policy`. Throws std::invalid_argument for an inconsistent policy
-/// (negative warm-up, min_repeats < 1, max_repeats < min_repeats, negative min_repeat_ms).
-Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body);
+/// Times `body` under `policy`. Before every call (warm-up included), after the flush, runs
+/// `prepare` untimed when given: it puts the operands where the caller's setting leaves them.
+/// Throws std::invalid_argument for an inconsistent policy (negative warm-up, min_repeats < 1,
+/// max_repeats < min_repeats, negative min_repeat_ms).
+Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body,
+                 const std::function<void()>& prepare = {});
 
 }  // namespace layoutopt::measure
