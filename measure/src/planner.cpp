@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "layoutopt/measure/layout_problem.h"
+#include "layoutopt/solvers/candidate_reduction.h"
 #include "layoutopt/solvers/error.h"
 #include "layoutopt/solvers/solver.h"
 
@@ -19,11 +20,21 @@ struct Solved {
 Solved solve(const solvers::Problem& problem, const PlannerOptions& options) {
   if (options.solver != "auto")
     return {solvers::make_solver(options.solver)->solve(problem, options.solve), options.solver, ""};
-  try {
-    return {solvers::make_solver("dp")->solve(problem, options.solve), "dp", ""};
-  } catch (const solvers::SolverError& refusal) {
-    return {solvers::make_solver("pbqp")->solve(problem, options.solve), "pbqp", refusal.what()};
-  }
+  // DP, and PBQP when DP refuses, on one reduced problem: each would drop the dominated
+  // candidates again on its own.
+  solvers::SolveOptions reduced_options = options.solve;
+  reduced_options.drop_dominated = false;
+  Solved solved{{}, "dp", ""};
+  solved.solution = solvers::solve_without_dominated(problem, options.solve, [&](const solvers::Problem& reduced) {
+    try {
+      return solvers::make_solver("dp")->solve(reduced, reduced_options);
+    } catch (const solvers::SolverError& refusal) {
+      solved.solver = "pbqp";
+      solved.fallback_reason = refusal.what();
+      return solvers::make_solver("pbqp")->solve(reduced, reduced_options);
+    }
+  });
+  return solved;
 }
 
 }  // namespace

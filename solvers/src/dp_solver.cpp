@@ -4,6 +4,7 @@
 // of live tensors. The plan is checked against the memory budget before any table exists.
 
 #include "builtin_solvers.h"
+#include "layoutopt/solvers/candidate_reduction.h"
 #include "dp/elimination_order.h"
 #include "dp/variable_elimination.h"
 #include "stopwatch.h"

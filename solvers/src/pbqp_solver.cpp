@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "builtin_solvers.h"
+#include "layoutopt/solvers/candidate_reduction.h"
 #include "pbqp/branch_and_bound.h"
 #include "pbqp/dual_bound.h"
 #include "pbqp/exact_component.h"

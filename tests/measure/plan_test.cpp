@@ -145,4 +145,8 @@ TEST_CASE("auto falls back to pbqp when dp refuses the problem") {
   CHECK(result.plan.solver == "pbqp");
   CHECK(!result.fallback_reason.empty());
   CHECK(result.plan.predicted_ms == doctest::Approx(result.solution.cost));
+  // The dominated candidates were dropped once, for both solvers, and the answer is PBQP's own.
+  CHECK(result.solution.stats.contains("removed_candidates"));
+  options.solver = "pbqp";
+  CHECK(result.solution.cost == doctest::Approx(measure::plan_layouts(g, model, options).solution.cost));
 }

@@ -7,9 +7,11 @@
 // output layout)" without knowing layouts. dp and pbqp run it first unless
 // SolveOptions::drop_dominated is off.
 
+#include <functional>
 #include <vector>
 
 #include "layoutopt/solvers/problem.h"
+#include "layoutopt/solvers/solution.h"
 
 namespace layoutopt::solvers {
 
@@ -27,5 +29,13 @@ struct CandidateReduction {
 };
 
 [[nodiscard]] CandidateReduction eliminate_dominated_candidates(const Problem& problem);
+
+/// Runs `solve` on `problem` without its dominated candidates (when options.drop_dominated)
+/// and maps the answer back: the assignment indexes the original candidates, the time
+/// includes the reduction, and stats gain removed_candidates and ms_dominance. dp and pbqp
+/// solve through it; a caller trying several solvers in turn reduces once through it and
+/// passes the solvers options with drop_dominated off.
+[[nodiscard]] Solution solve_without_dominated(const Problem& problem, const SolveOptions& options,
+                                               const std::function<Solution(const Problem&)>& solve);
 
 }  // namespace layoutopt::solvers
