@@ -1,5 +1,9 @@
 #include "layoutopt/measure/cost_policy.h"
 
+#include <algorithm>
+
+#include "layoutopt/measure/cache_flush.h"
+
 namespace layoutopt::measure {
 
 namespace {
@@ -21,9 +25,15 @@ TimingPolicy cost_policy(int threads, double min_repeat_ms) {
   return policy;
 }
 
+size_t cold_weight_bytes() {
+  // Twice the last-level cache (as the cold-cache flush), never below twice a 32 MiB L3.
+  static const size_t bytes = std::max(default_flush_bytes(), size_t{64} << 20);
+  return bytes;
+}
+
 int64_t cold_weight_copies(size_t weight_bytes) {
   if (weight_bytes == 0) return 1;
-  return static_cast<int64_t>((kColdWeightBytes + weight_bytes - 1) / weight_bytes);
+  return static_cast<int64_t>((cold_weight_bytes() + weight_bytes - 1) / weight_bytes);
 }
 
 Timing time_cost(const TimingPolicy& policy, const std::function<void()>& body,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "layoutopt/measure/activation_placement.h"
+#include "layoutopt/measure/cost_policy.h"
 #include "layoutopt/measure/random_fill.h"
 
 namespace layoutopt::measure {
@@ -25,18 +26,45 @@ kernels::PageBlock random_block(size_t floats, uint64_t seed) {
   return block;
 }
 
+ColdWeightPool::ColdWeightPool() : block_(random_block(cold_weight_bytes() / sizeof(float), 2)) {}
+
+const ColdWeightPool& ColdWeightPool::shared() {
+  static const ColdWeightPool pool;
+  return pool;
+}
+
+namespace {
+
+// Copies of a `stride`-float weight taken from the pool: `wanted`, or as many as fit it
+// (0 when not even one does, or only one copy is wanted: those weights get a block of their own).
+int64_t pooled_copies(size_t stride, int64_t wanted) {
+  if (wanted <= 1 || stride == 0) return 0;
+  const auto fit = static_cast<int64_t>(ColdWeightPool::shared().floats() / stride);
+  return std::min(wanted, fit);
+}
+
+}  // namespace
+
 KernelOperands::KernelOperands(const kernels::BufferSizes& sizes, int64_t weight_copies)
     : sizes_(sizes),
-      weight_copies_(std::max<int64_t>(weight_copies, 1)),
       weight_stride_(page_multiple(floats(sizes.weight))),
       input_(random_block(floats(sizes.input), 1)),
-      weights_(random_block(weight_stride_ * floats(weight_copies_), 2)),
+      weights_(0),
       bias_(random_block(floats(sizes.bias), 3)),
       residual_(random_block(floats(sizes.residual), 4)),
-      output_(random_block(floats(sizes.output), 5)) {}
+      output_(random_block(floats(sizes.output), 5)) {
+  if (const int64_t pooled = pooled_copies(weight_stride_, weight_copies); pooled > 0) {
+    weight_copies_ = pooled;
+    first_weights_ = ColdWeightPool::shared().data();
+  } else {
+    weight_copies_ = std::max<int64_t>(weight_copies, 1);
+    weights_ = random_block(weight_stride_ * floats(weight_copies_), 2);
+    first_weights_ = weights_.empty() ? nullptr : weights_.data();
+  }
+}
 
 kernels::KernelArgs KernelOperands::args(int64_t run) const {
-  const float* weight = weights_.empty() ? nullptr : weights_.data() + weight_stride_ * floats(run % weight_copies_);
+  const float* weight = first_weights_ == nullptr ? nullptr : first_weights_ + weight_stride_ * floats(run % weight_copies_);
   return {or_null(input_), weight, or_null(bias_), or_null(residual_), output_.data()};
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <set>
 
+#include "layoutopt/measure/cache_info.h"
 #include "layoutopt/measure/cost_policy.h"
 
 namespace measure = layoutopt::measure;
@@ -17,15 +18,33 @@ bool page_aligned(const float* p) { return reinterpret_cast<std::uintptr_t>(p) %
 
 }  // namespace
 
-TEST_CASE("cold weight copies together span the cold-weight bytes") {
+TEST_CASE("cold weight copies together span the cold-weight bytes, at least twice the last-level cache") {
+  const size_t span = measure::cold_weight_bytes();
+  CHECK(span >= size_t{64} << 20);
+  CHECK(span >= 2 * static_cast<size_t>(measure::last_level_cache_bytes(measure::read_sysfs_caches())));
   CHECK(measure::cold_weight_copies(0) == 1);
-  CHECK(measure::cold_weight_copies(measure::kColdWeightBytes) == 1);
-  CHECK(measure::cold_weight_copies(measure::kColdWeightBytes + 1) == 1);
-  CHECK(measure::cold_weight_copies(measure::kColdWeightBytes - 1) == 2);
+  CHECK(measure::cold_weight_copies(span) == 1);
+  CHECK(measure::cold_weight_copies(span + 1) == 1);
+  CHECK(measure::cold_weight_copies(span - 1) == 2);
   const size_t conv_3x3_256 = size_t{256} * 256 * 9 * sizeof(float);  // 2.36 MB
   const int64_t copies = measure::cold_weight_copies(conv_3x3_256);
-  CHECK(static_cast<size_t>(copies) * conv_3x3_256 >= measure::kColdWeightBytes);
-  CHECK(static_cast<size_t>(copies - 1) * conv_3x3_256 < measure::kColdWeightBytes);
+  CHECK(static_cast<size_t>(copies) * conv_3x3_256 >= span);
+  CHECK(static_cast<size_t>(copies - 1) * conv_3x3_256 < span);
+}
+
+TEST_CASE("pooled weight copies lie inside the shared pool, as many as fit it") {
+  const measure::ColdWeightPool& pool = measure::ColdWeightPool::shared();
+  CHECK(pool.floats() * sizeof(float) >= measure::cold_weight_bytes() - 4096);
+  CHECK(page_aligned(pool.data()));
+  // A weight of a third of the pool: asked for 4 copies (the span rounded up), 3 fit.
+  const auto third = static_cast<int64_t>(pool.floats() / 3 / 1024 * 1024);
+  const measure::KernelOperands operands(BufferSizes{16, third, 0, 0, 16}, 4);
+  CHECK(operands.weight_copies() == 3);
+  for (int64_t run = 0; run < 3; ++run) {
+    const float* w = operands.args(run).weight;
+    CHECK(w == pool.data() + run * third);
+    CHECK(w + third <= pool.data() + pool.floats());
+  }
 }
 
 TEST_CASE("kernel operands cycle through their weight copies and share the rest") {

@@ -39,18 +39,23 @@ inline constexpr size_t kInNetworkFlushBytes = size_t{4} << 20;
 /// last-level cache after the first run: ResNet-50's layer3 3x3 conv (tile_ic=1) measured
 /// 0.50 ms so, 0.66 ms cycling through cold copies of its weights and 0.65 ms inside the
 /// network, and the penalty differs between schedules (7% for tile_ic=128 on the same
-/// layer). So kernels are timed cycling through copies of their
-/// weights that together span kColdWeightBytes, twice the last-level cache of a current
-/// server CCD (32 MiB): each run reads weights no recent run touched.
-inline constexpr size_t kColdWeightBytes = size_t{64} << 20;
+/// layer). So kernels are timed cycling through copies of their weights that together span
+/// cold_weight_bytes(): each run reads weights no recent run touched.
+///
+/// The span follows the host's last-level cache. A fixed 64 MiB (twice a Zen 5 CCD's L3)
+/// was too little on an Intel host reporting 480 MiB: inception-v3's Winograd
+/// 448->384 conv on 8x8 (25 MB of transformed weights) timed 0.66 ms over 64 MiB of copies,
+/// 1.15-1.21 ms over 128 MiB to 1 GiB, and 1.19 ms inside the network.
+[[nodiscard]] size_t cold_weight_bytes();
 
-/// Copies of a `weight_bytes` tensor that span kColdWeightBytes (at least 1).
+/// Copies of a `weight_bytes` tensor that span cold_weight_bytes() (at least 1).
 [[nodiscard]] int64_t cold_weight_copies(size_t weight_bytes);
 
 /// Names this policy in target strings (measure/target.h), so records and transform tables
 /// timed under an earlier policy are told apart instead of mixing in.
-/// ("cold-weights": flushed activations, before they were placed as a network leaves them.)
-inline constexpr const char* kCostPolicyName = "cold-weights-placed-rows";
+/// ("cold-weights": 64 MiB of weight copies and flushed activations; "cold-weights-placed-rows":
+/// activations placed as a network leaves them, still 64 MiB of copies.)
+inline constexpr const char* kCostPolicyName = "cold-weights-2xllc-placed-rows";
 
 /// Times `body` with time_runs under `policy` (and its `prepare`), with the preemption guard
 /// above.

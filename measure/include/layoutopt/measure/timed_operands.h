@@ -26,10 +26,25 @@ struct ActivationExtent {
   int64_t plane = 1;
 };
 
+/// Random values spanning cold_weight_bytes() (cost_policy.h) in one page block, made on
+/// first use and shared by every kernel timed in the process: each takes its weight copies
+/// from it. Faulting in and filling that much memory takes seconds (960 MiB: 2.7 s on a
+/// 2-core host), so it is done once, not for every task.
+class ColdWeightPool {
+ public:
+  [[nodiscard]] static const ColdWeightPool& shared();
+  [[nodiscard]] const float* data() const { return block_.data(); }
+  [[nodiscard]] size_t floats() const { return block_.size(); }
+
+ private:
+  ColdWeightPool();
+  kernels::PageBlock block_;
+};
+
 /// The five operands of one kernel call, each a random block; absent ones (size 0) are
-/// passed as null. The weights come in `weight_copies` copies, page-aligned in one block,
-/// so that runs cycling through them find their weights where a network run does: not in
-/// any cache (see kColdWeightBytes in cost_policy.h).
+/// passed as null. With `weight_copies` > 1 the weights come in that many page-aligned
+/// copies, taken from the ColdWeightPool (as many as fit it), so that runs cycling through
+/// them find their weights where a network run does: not in any cache (cost_policy.h).
 class KernelOperands {
  public:
   explicit KernelOperands(const kernels::BufferSizes& sizes, int64_t weight_copies = 1);
@@ -39,13 +54,15 @@ class KernelOperands {
   /// Puts the input and the residual where a network leaves them, each thread's rows in its
   /// core's cache (activation_placement.h). The values stay as they are.
   void place_activations(const ActivationExtent& input, const ActivationExtent& residual);
+  /// Copies the runs cycle through: `weight_copies`, or fewer when the pool holds fewer.
   [[nodiscard]] int64_t weight_copies() const { return weight_copies_; }
 
  private:
   kernels::BufferSizes sizes_;
   int64_t weight_copies_ = 1;
   size_t weight_stride_ = 0;  ///< floats from one copy to the next
-  kernels::PageBlock input_, weights_, bias_, residual_, output_;
+  kernels::PageBlock input_, weights_, bias_, residual_, output_;  ///< weights_: empty when pooled
+  const float* first_weights_ = nullptr;
 };
 
 }  // namespace layoutopt::measure
