@@ -102,6 +102,14 @@ void Kernel::check(const KernelStage& stage, const Pointers& p) const {
   }
 }
 
+std::vector<std::span<float>> Kernel::scratch_regions() const {
+  std::vector<std::span<float>> regions;
+  if (!scratch_) return regions;
+  for (size_t i = 0; i < scratch_floats_.size(); ++i)
+    regions.emplace_back(scratch_->data(i), static_cast<size_t>(scratch_floats_[i]));
+  return regions;
+}
+
 void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const {
   if (stages_.size() != 1)
     throw KernelError(name_ + ": a multi-stage kernel runs whole (each stage reads all of the previous one's output)");

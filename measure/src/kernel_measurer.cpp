@@ -54,7 +54,11 @@ MeasureResult measure_config(const TuningTask& task, int64_t index, const Timing
   const ActivationExtent residual{sizes.residual, row_plane_floats(task.op.output_shape(), layouts.output)};
   int64_t run = 0;
   const Timing timing = time_cost(
-      policy, [&] { (*kernel)(operands->args(run++)); }, [&] { operands->place_activations(input, residual); });
+      policy, [&] { (*kernel)(operands->args(run++)); },
+      [&] {
+        operands->place_activations(input, residual);
+        for (const std::span<float> intermediates : kernel->scratch_regions()) evict_from_caches(intermediates);
+      });
   MeasureResult result;
   result.costs_s = {timing.ms.median / 1e3};
   return result;

@@ -152,3 +152,24 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
   CHECK_FALSE(winograd.index_of(algorithms[0].knobs(algorithms[0].default_index())));
   CHECK_FALSE(algorithms[0].index_of(winograd.knobs(index)));
 }
+
+TEST_CASE("a pipeline names the scratch it uses; a single function has none") {
+  const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);
+  const std::vector<TunableOp> algorithms = TunableOp::conv2d_algorithms(d);
+  REQUIRE(algorithms.size() == 2);
+  CHECK(algorithms[0].compile(algorithms[0].default_index()).scratch_regions().empty());
+
+  Kernel winograd = algorithms[1].compile(algorithms[1].default_index());
+  CHECK(winograd.scratch_regions().empty());  // no scratch before a first run or a shared one
+  const auto shared = std::make_shared<KernelScratch>();
+  shared->reserve(0, 1 << 20);  // larger than this kernel needs: the regions are its own part
+  winograd.use_scratch(shared);
+  const std::vector<std::span<float>> regions = winograd.scratch_regions();
+  REQUIRE(regions.size() == 2);
+  CHECK(regions[0].data() == shared->data(0));
+  CHECK(regions[1].data() == shared->data(1));
+  // 16 tiles of 4 x 4 output (14 x 14 rounded up), 6 x 6 transformed points each: the input
+  // channels' tiles, then the output channels' products.
+  CHECK(regions[0].size() == 36 * 16 * 16);
+  CHECK(regions[1].size() == 36 * 16 * 32);
+}

@@ -49,3 +49,13 @@ TEST_CASE("placing rows leaves every value as it was") {
   CHECK_THROWS_AS(measure::write_rows_per_thread(tensor, 7), std::invalid_argument);  // 600 is not planes of 7
   CHECK_THROWS_AS(measure::write_rows_per_thread(tensor, 0), std::invalid_argument);
 }
+
+TEST_CASE("evicting memory from the caches keeps its values") {
+  std::vector<float> memory(100000);
+  measure::fill_random(memory, 3);
+  const std::vector<float> before = memory;
+  measure::evict_from_caches(memory);
+  measure::evict_from_caches(std::span<float>(memory).subspan(7, 13));  // unaligned ends
+  measure::evict_from_caches({});
+  CHECK(memory == before);
+}

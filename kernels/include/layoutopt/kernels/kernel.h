@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -97,6 +98,10 @@ class Kernel {
   /// Runs work items [begin, end) on the calling thread. Single-function kernels only: a
   /// stage of a pipeline reads all of the previous stage's output.
   void run_range(const KernelArgs& args, int64_t begin, int64_t end) const;
+
+  /// The parts of its scratch this kernel uses, one per buffer; empty for a single-function
+  /// kernel, or before its scratch exists (a first run or use_scratch makes it).
+  [[nodiscard]] std::vector<std::span<float>> scratch_regions() const;
 
   /// Work items of a single-function kernel; for a pipeline, those of its last stage.
   [[nodiscard]] int64_t work_items() const { return stages_.back().compiled->work_items; }

@@ -19,7 +19,8 @@ namespace layoutopt::measure {
 /// OpenMP threads (0 = default), with kInNetworkFlushBytes written before every run.
 /// Kernels with weights also cycle through cold_weight_copies of them (see below), and
 /// kernels and transforms find their activation inputs where a network's previous step
-/// left them, each thread's rows in its own core's cache (activation_placement.h).
+/// left them, each thread's rows in its own core's cache, and multi-stage kernels find their
+/// intermediates in memory, not in any cache (both in activation_placement.h).
 ///
 /// Why the flush: timed alone, run after run, a kernel finds its weights and tensors in L1 /
 /// L2; inside a network the layers before it have replaced them, and it finds them in the
@@ -54,8 +55,9 @@ inline constexpr size_t kInNetworkFlushBytes = size_t{4} << 20;
 /// Names this policy in target strings (measure/target.h), so records and transform tables
 /// timed under an earlier policy are told apart instead of mixing in.
 /// ("cold-weights": 64 MiB of weight copies and flushed activations; "cold-weights-placed-rows":
-/// activations placed as a network leaves them, still 64 MiB of copies.)
-inline constexpr const char* kCostPolicyName = "cold-weights-2xllc-placed-rows";
+/// activations placed as a network leaves them, still 64 MiB of copies;
+/// "cold-weights-2xllc-placed-rows": copies spanning twice the LLC, scratch left cached.)
+inline constexpr const char* kCostPolicyName = "cold-weights-2xllc-cold-scratch-placed-rows";
 
 /// Times `body` with time_runs under `policy` (and its `prepare`), with the preemption guard
 /// above.
