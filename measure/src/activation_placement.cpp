@@ -1,7 +1,10 @@
 #include "layoutopt/measure/activation_placement.h"
 
-#include <immintrin.h>
 #include <omp.h>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 #include <stdexcept>
 #include <string>
@@ -40,6 +43,7 @@ void write_rows_per_thread(std::span<float> tensor, int64_t plane_floats) {
   }
 }
 
+#if defined(__x86_64__)
 namespace {
 
 constexpr size_t kCacheLine = 64;
@@ -66,5 +70,9 @@ void evict_from_caches(std::span<float> memory) {
     flush_lines(begin, end);
   _mm_sfence();  // the flushes are done before the timed run starts
 }
+#else
+// Elsewhere there is no user-level flush here: the scratch stays where it is.
+void evict_from_caches(std::span<float>) {}
+#endif
 
 }  // namespace layoutopt::measure

@@ -47,7 +47,7 @@ struct PlaneShare {
 void write_rows_per_thread(std::span<float> tensor, int64_t plane_floats);
 
 /// Writes back and drops every cache line of `memory` from all caches (CLFLUSHOPT where the
-/// CPU has it, else CLFLUSH), so the next access comes from memory.
+/// CPU has it, else CLFLUSH), so the next access comes from memory. A no-op off x86.
 void evict_from_caches(std::span<float> memory);
 
 }  // namespace layoutopt::measure
