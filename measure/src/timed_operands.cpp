@@ -64,7 +64,8 @@ KernelOperands::KernelOperands(const kernels::BufferSizes& sizes, int64_t weight
 }
 
 kernels::KernelArgs KernelOperands::args(int64_t run) const {
-  const float* weight = first_weights_ == nullptr ? nullptr : first_weights_ + weight_stride_ * floats(run % weight_copies_);
+  const float* weight =
+      first_weights_ == nullptr ? nullptr : first_weights_ + weight_stride_ * floats(run % weight_copies_);
   return {or_null(input_), weight, or_null(bias_), or_null(residual_), output_.data()};
 }
 
