@@ -6,6 +6,7 @@
 #include <immintrin.h>
 #endif
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -60,8 +61,10 @@ void flush_lines(char* begin, char* end) {
 
 void evict_from_caches(std::span<float> memory) {
   if (memory.empty()) return;
-  auto* begin = reinterpret_cast<char*>(memory.data());
-  char* end = begin + memory.size_bytes();
+  // From the start of the first line: an unaligned start would step past the last one.
+  auto* first = reinterpret_cast<char*>(memory.data());
+  char* end = first + memory.size_bytes();
+  char* begin = first - reinterpret_cast<std::uintptr_t>(first) % kCacheLine;
   // CLFLUSHOPT flushes of different lines overlap; CLFLUSH ones are ordered, several times slower.
   static const bool has_clflushopt = __builtin_cpu_supports("clflushopt");
   if (has_clflushopt)

@@ -9,7 +9,7 @@
 // by the other core, whose L2 holds them modified. On a 2-core AVX-512 Xeon, ResNet-50's
 // 1x1 256->64 conv on 56x56 took 0.59 ms in the network split by channel blocks and 0.26 ms
 // split by rows, while timed with flushed caches (inputs in neither core's L2) both took
-// about 0.33 ms: the timing could not tell the two apart, and the plan picked the slow one.
+// 0.29 ms: the timing could not tell the two apart, and the plan picked the slow one.
 //
 // So kernel and transform timings put their activation inputs where a network of
 // spatially split steps leaves them: each thread rewrites its rows just before the run.
