@@ -1,5 +1,6 @@
 #include "layoutopt/kernels/config_space.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "layoutopt/kernels/error.h"
@@ -12,9 +13,11 @@ std::string knob_text(const std::map<std::string, int64_t>& knobs) {
   return text;
 }
 
-void ConfigSpace::add(std::string name, std::vector<int64_t> values) {
+void ConfigSpace::add(std::string name, std::vector<int64_t> values, std::optional<int64_t> when_absent) {
   if (values.empty()) throw KernelError("config space knob '" + name + "' has no values");
-  knobs_.push_back({std::move(name), std::move(values)});
+  if (when_absent && std::find(values.begin(), values.end(), *when_absent) == values.end())
+    throw KernelError("config space knob '" + name + "': its value when absent is not one of its values");
+  knobs_.push_back({std::move(name), std::move(values), when_absent});
 }
 
 const std::vector<int64_t>& ConfigSpace::values(const std::string& name) const {

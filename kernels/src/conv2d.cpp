@@ -46,7 +46,8 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
 
 std::string Conv2dSchedule::str() const {
   return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
-         (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "");
+         (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "") +
+         (prefetch_weights ? "_pf" : "");
 }
 
 ConfigSpace conv2d_space(const Conv2dDesc& desc) {
@@ -59,13 +60,14 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   const bool one_by_one = desc.kernel_h == 1 && desc.kernel_w == 1;
   space.add("tile_oh", inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));
   space.add("oc_inner", {0, 1});
+  space.add("prefetch_weights", {0, 1}, 0);
   return space;
 }
 
 Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
   return {point.at("tile_ic"), point.at("tile_oc"), point.at("tile_ow"), point.at("unroll_kw") != 0,
-          point.at("tile_oh"), point.at("oc_inner") != 0};
+          point.at("tile_oh"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0};
 }
 
 Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
@@ -103,7 +105,7 @@ Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
     const conv::BlockedReduction reduction(blocked_shape_of(desc, schedule));
     return conv::compile_direct_conv(
         conv::make_geometry(desc, {schedule.ic_bn, schedule.oc_bn, schedule.oh_bn, schedule.ow_bn, schedule.unroll_kw,
-                                  schedule.oc_inner}),
+                                  schedule.oc_inner, schedule.prefetch_weights}),
         reduction, "conv2d");
   }));
 }

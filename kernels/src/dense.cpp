@@ -19,7 +19,7 @@ Conv2dDesc as_conv(const DenseDesc& d) {
   return conv;
 }
 
-Conv2dSchedule as_conv(const DenseSchedule& s) { return {s.in_bn, s.out_bn, 1, true, 1}; }
+Conv2dSchedule as_conv(const DenseSchedule& s) { return {s.in_bn, s.out_bn, 1, true, 1, false, s.prefetch_weights}; }
 
 void require(bool ok, const DenseDesc& desc, const DenseSchedule& schedule, const std::string& what) {
   if (!ok) throw KernelError("invalid dense schedule " + schedule.str() + " for " + desc.str() + ": " + what);
@@ -39,19 +39,22 @@ std::string DenseDesc::str() const {
          "_" + epilogue.str();
 }
 
-std::string DenseSchedule::str() const { return "in" + std::to_string(in_bn) + "_out" + std::to_string(out_bn); }
+std::string DenseSchedule::str() const {
+  return "in" + std::to_string(in_bn) + "_out" + std::to_string(out_bn) + (prefetch_weights ? "_pf" : "");
+}
 
 ConfigSpace dense_space(const DenseDesc& desc) {
   desc.validate();
   ConfigSpace space;
   space.add("tile_in", divisors(desc.in_features));
   space.add("tile_out", divisors(desc.out_features));
+  space.add("prefetch_weights", {0, 1}, 0);
   return space;
 }
 
 DenseSchedule dense_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_in"), point.at("tile_out")};
+  return {point.at("tile_in"), point.at("tile_out"), point.at("prefetch_weights") != 0};
 }
 
 void validate_dense(const DenseDesc& desc, const DenseSchedule& s) {

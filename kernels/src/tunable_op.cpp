@@ -65,7 +65,8 @@ std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {
           {"tile_ow", s.ow_bn},
           {"unroll_kw", 1},
           {"tile_oh", 1},
-          {"oc_inner", 0}};
+          {"oc_inner", 0},
+          {"prefetch_weights", 0}};
 }
 
 std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {
@@ -73,7 +74,8 @@ std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {
           {"tile_ic", default_channel_block(d.in_channels)},
           {"tile_oc", default_channel_block(d.out_channels)},
           {"tile_t", std::min(conv2d_default_schedule(d).ow_bn, winograd_conv2d_space(d).values("tile_t").back())},
-          {"oc_inner", 0}};
+          {"oc_inner", 0},
+          {"prefetch_weights", 0}};
 }
 
 std::map<std::string, int64_t> default_depthwise_knobs(const Conv2dDesc& d) {
@@ -133,18 +135,21 @@ const DenseDesc& TunableOp::dense_desc() const {
 std::map<std::string, int64_t> TunableOp::knobs(int64_t index) const { return space_.point(index); }
 
 std::optional<int64_t> TunableOp::index_of(const std::map<std::string, int64_t>& knobs) const {
-  if (knobs.size() != space_.knobs().size()) return std::nullopt;
   // Mixed radix, first knob fastest: the inverse of ConfigSpace::point.
   int64_t index = 0;
   int64_t stride = 1;
+  size_t named = 0;
   for (const Knob& knob : space_.knobs()) {
     const auto found = knobs.find(knob.name);
-    if (found == knobs.end()) return std::nullopt;
-    const auto position = std::find(knob.values.begin(), knob.values.end(), found->second);
+    if (found == knobs.end() && !knob.when_absent) return std::nullopt;
+    named += found != knobs.end();
+    const int64_t value = found != knobs.end() ? found->second : *knob.when_absent;
+    const auto position = std::find(knob.values.begin(), knob.values.end(), value);
     if (position == knob.values.end()) return std::nullopt;
     index += stride * (position - knob.values.begin());
     stride *= static_cast<int64_t>(knob.values.size());
   }
+  if (named != knobs.size()) return std::nullopt;  // a knob the space does not have
   return index;
 }
 
@@ -152,7 +157,9 @@ int64_t TunableOp::default_index() const {
   std::map<std::string, int64_t> knobs;
   switch (family_) {
     case OpFamily::dense:
-      knobs = {{"tile_in", default_channel_block(dense_desc().in_features)}, {"tile_out", default_channel_block(dense_desc().out_features)}};
+      knobs = {{"tile_in", default_channel_block(dense_desc().in_features)},
+               {"tile_out", default_channel_block(dense_desc().out_features)},
+               {"prefetch_weights", 0}};
       break;
     case OpFamily::depthwise_conv2d: knobs = default_depthwise_knobs(conv_desc()); break;
     case OpFamily::winograd_conv2d: knobs = default_winograd_knobs(conv_desc()); break;

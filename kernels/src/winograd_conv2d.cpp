@@ -38,14 +38,14 @@ Conv2dDesc batched_product_desc(const conv::WinogradGeometry& g) {
 }
 
 Conv2dSchedule batched_product_schedule(const WinogradSchedule& s) {
-  return {s.ic_bn, s.oc_bn, s.tile_t, true, 1, s.oc_inner};
+  return {s.ic_bn, s.oc_bn, s.tile_t, true, 1, s.oc_inner, s.prefetch_weights};
 }
 
 }  // namespace
 
 std::string WinogradSchedule::str() const {
   return "m" + std::to_string(m) + "_ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_t" +
-         std::to_string(tile_t) + (oc_inner ? "_ocin" : "");
+         std::to_string(tile_t) + (oc_inner ? "_ocin" : "") + (prefetch_weights ? "_pf" : "");
 }
 
 bool winograd_applicable(const Conv2dDesc& d) {
@@ -66,12 +66,14 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   const int64_t fewest_tiles = geometry_of(desc, {conv::winograd_tile_sizes().back(), 1, 1, 1, false}).tiles();
   space.add("tile_t", inclusive_range(1, std::min(fewest_tiles, conv::kMaxTileWidth)));
   space.add("oc_inner", {0, 1});
+  space.add("prefetch_weights", {0, 1}, 0);
   return space;
 }
 
 WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_m"), point.at("tile_ic"), point.at("tile_oc"), point.at("tile_t"), point.at("oc_inner") != 0};
+  return {point.at("tile_m"),   point.at("tile_ic"),          point.at("tile_oc"),
+          point.at("tile_t"),   point.at("oc_inner") != 0,    point.at("prefetch_weights") != 0};
 }
 
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {

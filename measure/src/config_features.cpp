@@ -15,7 +15,7 @@ constexpr double kAccumulatorBudget = 28;
 
 // The schedule as a conv tile, whatever the family.
 struct Tile {
-  double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1, oc_inner = 0;
+  double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1, oc_inner = 0, prefetch = 0;
 };
 
 // The workload dimensions the tile is judged against.
@@ -31,7 +31,8 @@ double knob(const std::map<std::string, int64_t>& knobs, const char* name, doubl
 Tile tile_of(const std::map<std::string, int64_t>& k) {
   const double channel = knob(k, "tile_c", 1);
   return {knob(k, "tile_ic", knob(k, "tile_in", channel)), knob(k, "tile_oc", knob(k, "tile_out", channel)),
-          knob(k, "tile_ow", knob(k, "tile_t", 1)), knob(k, "tile_oh", 1), knob(k, "unroll_kw", 1), knob(k, "oc_inner", 0)};
+          knob(k, "tile_ow", knob(k, "tile_t", 1)), knob(k, "tile_oh", 1), knob(k, "unroll_kw", 1), knob(k, "oc_inner", 0),
+          knob(k, "prefetch_weights", 0)};
 }
 
 // Winograd is judged by its middle stage, the batched product: one "row" per tile position
@@ -86,6 +87,9 @@ std::vector<float> features_of(const Tile& t, const Extent& e, double lanes, ker
       accumulators + vectors,
       std::fmod(t.in_block, lanes) == 0 ? 1.0 : 0.0,
       t.oc_inner,
+      // Prefetching weights pays off when they come from memory: it depends on their size.
+      t.prefetch,
+      std::log2(e.in_channels * e.out_channels * e.kernel_h * e.kernel_w * 4),
       static_cast<double>(family)};
   return {f.begin(), f.end()};
 }

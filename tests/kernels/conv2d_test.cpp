@@ -29,25 +29,26 @@ void check_schedule(const Conv2dDesc& desc, const Conv2dSchedule& schedule, int 
 
 // Schedules that cover the code paths: scalar and multi-chunk channel blocks, remainder
 // chunks (oc_bn not a multiple of the vector width), tile widths that do and do not divide
-// the output width, unrolled and rolled kw, row tiles, and both work-item orders. kw
-// unrolling alternates rather than doubling the list: each (block pair, width) pair still
-// sees one of the two; the item order flips per block pair.
+// the output width, unrolled and rolled kw, row tiles, both work-item orders, with and
+// without weight prefetching. kw unrolling and prefetching alternate rather than doubling the
+// list: each (block pair, width) pair still sees one of each; the item order flips per block
+// pair, and kw unrolling once more, so prefetching meets both kw choices.
 std::vector<Conv2dSchedule> schedules_for(const Conv2dDesc& d) {
   std::vector<Conv2dSchedule> result;
   const auto ic = divisors(d.in_channels_per_group());
   const auto oc = divisors(d.out_channels_per_group());
   const int64_t ow = d.out_w();
-  bool unroll = false, oc_inner = false;
+  bool unroll = false, oc_inner = false, prefetch = false;
   for (int64_t ic_bn : {ic.front(), ic.back()})
     for (int64_t oc_bn : {oc.front(), oc[oc.size() / 2], oc.back()}) {
       for (int64_t ow_bn : {int64_t{1}, std::min<int64_t>(ow, 3), std::min<int64_t>(ow, 8), ow})
-        result.push_back({ic_bn, oc_bn, ow_bn, unroll = !unroll, 1, oc_inner});
+        result.push_back({ic_bn, oc_bn, ow_bn, unroll = !unroll, 1, oc_inner, prefetch = !prefetch});
       unroll = !unroll;
       oc_inner = !oc_inner;
     }
   for (int64_t oh_bn : {2, 3})
     if (oh_bn <= d.out_h())
-      result.push_back({ic.back(), oc.back(), std::min<int64_t>(ow, 5), true, oh_bn, oh_bn == 3});
+      result.push_back({ic.back(), oc.back(), std::min<int64_t>(ow, 5), true, oh_bn, oh_bn == 3, oh_bn == 2});
   return result;
 }
 

@@ -80,6 +80,14 @@ TEST_CASE("TunableOp: index_of inverts knobs, layouts and buffer sizes follow th
   const kernels::TunableOp& op = task.op;
   for (int64_t i = 0; i < op.space().size(); ++i) REQUIRE(op.index_of(op.knobs(i)) == std::optional<int64_t>(i));
   CHECK_FALSE(op.index_of({{"tile_ic", 3}}).has_value());
+  // A schedule written before prefetch_weights existed names the kernel it ran: the knob's 0.
+  std::map<std::string, int64_t> without_prefetch = op.knobs(op.default_index());
+  REQUIRE(without_prefetch.at("prefetch_weights") == 0);
+  without_prefetch.erase("prefetch_weights");
+  CHECK(op.index_of(without_prefetch) == std::optional<int64_t>(op.default_index()));
+  std::map<std::string, int64_t> unknown = op.knobs(op.default_index());
+  unknown["tile_zz"] = 1;
+  CHECK_FALSE(op.index_of(unknown).has_value());
 
   const auto index = task.config_index({{"tile_ic", 4}, {"tile_oc", 8}, {"tile_ow", 7}, {"unroll_kw", 1}});
   REQUIRE(index.has_value());

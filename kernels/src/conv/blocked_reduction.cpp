@@ -41,6 +41,7 @@ void BlockedReduction::accumulate(llvm::IRBuilder<>& builder, const Tap& tap, co
   jit::emit_loop(
       builder, 0, s_.ic_bn, unroll,
       [&](llvm::Value* ic0) {
+        tap.prefetch.emit(builder, tap.weight, builder.CreateUDiv(ic0, builder.getInt64(unroll)));
         jit::emit_unrolled(builder, 0, unroll, [&](llvm::Value* u) {
           accumulate_channel(builder, tap, acc, weights, builder.CreateNSWAdd(ic0, u));
         });

@@ -22,6 +22,11 @@ class BlockedReduction final : public ConvReduction {
   explicit BlockedReduction(const BlockedShape& shape) : s_(shape) {}
 
   [[nodiscard]] int64_t outer_steps() const override { return s_.in_blocks_per_group; }
+  [[nodiscard]] int64_t weights_per_out_block() const override {
+    return s_.in_blocks_per_group * s_.kernel_h * s_.kernel_w * s_.ic_bn * s_.oc_bn;
+  }
+  /// One slot per unrolled stretch of the input-channel loop.
+  [[nodiscard]] int64_t prefetch_slots_per_tap() const override { return s_.ic_bn / ic_unroll(); }
   [[nodiscard]] llvm::Value* input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
                                          llvm::Value* step) const override;
   void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const override;

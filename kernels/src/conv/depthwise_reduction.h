@@ -12,6 +12,7 @@ class DepthwiseReduction final : public ConvReduction {
       : c_bn_(c_bn), kernel_h_(kernel_h), kernel_w_(kernel_w) {}
 
   [[nodiscard]] int64_t outer_steps() const override { return 1; }
+  [[nodiscard]] int64_t weights_per_out_block() const override { return kernel_h_ * kernel_w_ * c_bn_; }
   [[nodiscard]] llvm::Value* input_block(llvm::IRBuilder<>&, llvm::Value* out_block, llvm::Value*) const override {
     return out_block;
   }

@@ -24,6 +24,18 @@ struct TapColumn {
   llvm::Value* offset = nullptr; ///< element offset of its input pixel within the input row
 };
 
+/// The share of the next output block's weights one tap fetches toward L2, spread over the
+/// reduction's prefetch slots (see plan_weight_stream).
+struct WeightPrefetch {
+  llvm::Value* block_start = nullptr;  ///< float offset of the next block's weights
+  llvm::Value* first_line = nullptr;   ///< line of that block the tap's slot 0 fetches first
+  int64_t lines_per_slot = 0;          ///< 0 = no prefetch
+  int64_t lines = 0;                   ///< lines of one block; slots past them fetch nothing
+
+  /// Emits the prefetches of the tap's slot `slot` (nothing when lines_per_slot is 0).
+  void emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm::Value* slot) const;
+};
+
 /// Everything a flavour needs to emit the FMAs of one kernel tap (kh, kw).
 struct Tap {
   llvm::Value* weight = nullptr;     ///< weight base pointer
@@ -33,6 +45,7 @@ struct Tap {
   llvm::Value* kw = nullptr;
   std::vector<llvm::Value*> rows;    ///< per tile row: pointer to its input row (or zeros)
   std::vector<TapColumn> columns;    ///< tile columns that read inside the input
+  WeightPrefetch prefetch;
 };
 
 class ConvReduction {
@@ -40,6 +53,10 @@ class ConvReduction {
   virtual ~ConvReduction() = default;
   /// Trip count of the reduction loop outside (kh, kw).
   [[nodiscard]] virtual int64_t outer_steps() const = 0;
+  /// Floats of weights one output block reads, contiguous from block `o` at o times this.
+  [[nodiscard]] virtual int64_t weights_per_out_block() const = 0;
+  /// Places per tap where accumulate emits tap.prefetch (0: it never prefetches).
+  [[nodiscard]] virtual int64_t prefetch_slots_per_tap() const { return 0; }
   /// Input-channel block read by output block `out_block` at reduction step `step`.
   [[nodiscard]] virtual llvm::Value* input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
                                                  llvm::Value* step) const = 0;

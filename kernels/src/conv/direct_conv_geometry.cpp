@@ -15,6 +15,7 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.oh_bn = t.oh_bn, g.ow_bn = t.ow_bn;
   g.unroll_kw = t.unroll_kw;
   g.out_block_inner = t.out_block_inner;
+  g.prefetch_weights = t.prefetch_weights;
   g.epilogue = d.epilogue;
   return g;
 }
@@ -43,6 +44,17 @@ std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& g) {
   const int64_t remainder = g.out_w - full_tiles * g.ow_bn;
   if (remainder > 0) segments.push_back({full_tiles * g.ow_bn, 1, remainder, false});
   return segments;
+}
+
+WeightStream plan_weight_stream(const DirectConvGeometry& g, int64_t outer_steps, int64_t weights_per_block,
+                                int64_t slots_per_tap) {
+  WeightStream stream;
+  stream.lines = (weights_per_block + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine;
+  stream.sharers = g.out_block_inner ? 1 : g.row_tiles();
+  stream.column_tiles = (g.out_w + g.ow_bn - 1) / g.ow_bn;
+  stream.slots = stream.sharers * stream.column_tiles * outer_steps * g.kernel_h * g.kernel_w * slots_per_tap;
+  stream.lines_per_slot = stream.slots == 0 ? 0 : (stream.lines + stream.slots - 1) / stream.slots;
+  return stream;
 }
 
 }  // namespace layoutopt::kernels::conv

@@ -22,6 +22,7 @@ struct DirectConvGeometry {
   int64_t oh_bn = 1, ow_bn = 1;
   bool unroll_kw = true;
   bool out_block_inner = false;  ///< work items (batch, row tile, out block) instead of (batch, out block, row tile)
+  bool prefetch_weights = false; ///< stream the next out block's weights toward L2 (see the emitter)
   Epilogue epilogue;
 
   [[nodiscard]] int64_t row_tiles() const { return (out_h + oh_bn - 1) / oh_bn; }
@@ -44,6 +45,7 @@ struct TileShape {
   int64_t oh_bn = 1, ow_bn = 1;
   bool unroll_kw = true;
   bool out_block_inner = false;
+  bool prefetch_weights = false;
 };
 
 /// The geometry of `desc` under a tiling (the desc must be valid and the blocks divide it).
@@ -61,5 +63,26 @@ struct ColumnSegment {
 
 /// Splits [0, out_w) into border tiles, one interior run and the remainder tile, in order.
 [[nodiscard]] std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& geometry);
+
+inline constexpr int64_t kFloatsPerCacheLine = 16;
+
+/// How a kernel with prefetch_weights fetches the next output block's weights while it
+/// computes the current one. One block's fetch is shared by `sharers` work items (its row
+/// tiles when output blocks are outermost: each fetches a slice; else 1: every item is a new
+/// block and fetches all of the next), each over its column tiles and taps, each tap over the
+/// reduction's prefetch slots (spread among its FMAs). The k-th slot of that sequence
+/// fetches lines [k * lines_per_slot, (k + 1) * lines_per_slot), those below `lines`.
+struct WeightStream {
+  int64_t lines = 0;           ///< cache lines of one output block's weights
+  int64_t sharers = 1;         ///< work items that share one block's fetch
+  int64_t column_tiles = 1;    ///< register tiles along the output width
+  int64_t slots = 0;           ///< prefetch slots per block, over all sharers, tiles and taps
+  int64_t lines_per_slot = 0;  ///< fewest lines per slot that cover the block
+};
+
+/// `weights_per_block` floats per output block; `outer_steps` x kernel_h x kernel_w taps per
+/// column tile, `slots_per_tap` slots per tap.
+[[nodiscard]] WeightStream plan_weight_stream(const DirectConvGeometry& geometry, int64_t outer_steps,
+                                              int64_t weights_per_block, int64_t slots_per_tap);
 
 }  // namespace layoutopt::kernels::conv

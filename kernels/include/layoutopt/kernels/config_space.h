@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,11 +14,14 @@ namespace layoutopt::kernels {
 struct Knob {
   std::string name;
   std::vector<int64_t> values;
+  /// The value a schedule that does not name this knob implies: set for knobs added after
+  /// schedules were first written (records, plans), whose old kernels are this value's.
+  std::optional<int64_t> when_absent;
 };
 
 class ConfigSpace {
  public:
-  void add(std::string name, std::vector<int64_t> values);
+  void add(std::string name, std::vector<int64_t> values, std::optional<int64_t> when_absent = std::nullopt);
   [[nodiscard]] const std::vector<Knob>& knobs() const { return knobs_; }
   /// Values of the knob with this name; throws KernelError for an unknown knob.
   [[nodiscard]] const std::vector<int64_t>& values(const std::string& name) const;

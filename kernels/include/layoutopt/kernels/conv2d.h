@@ -23,6 +23,10 @@ struct Conv2dSchedule {
   /// reuse one oc block's weights; true = (batch, row tile, oc block), so they reuse the same
   /// input rows (better when the weights fit in cache and the input rows do not).
   bool oc_inner = false;
+  /// Fetch the next oc block's weights toward L2 while computing this one (software
+  /// prefetches spread over the FMAs). Pays off when weights come from memory (large
+  /// layers); costs issue slots when they are cached, hence a knob.
+  bool prefetch_weights = false;
 
   [[nodiscard]] std::string str() const;
   bool operator==(const Conv2dSchedule&) const = default;
@@ -36,7 +40,8 @@ struct Conv2dLayouts {
   layout::Layout output;  ///< NCHW[oc_bn]c
 };
 
-/// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1).
+/// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
+/// prefetch_weights (0/1).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);

@@ -29,6 +29,7 @@ struct DenseDesc {
 struct DenseSchedule {
   int64_t in_bn = 1;   ///< input blocking: NC[in_bn]c
   int64_t out_bn = 1;  ///< output blocking: NC[out_bn]c
+  bool prefetch_weights = false;  ///< stream the next output block's weights (see Conv2dSchedule)
 
   [[nodiscard]] std::string str() const;
   bool operator==(const DenseSchedule&) const = default;
@@ -40,7 +41,7 @@ struct DenseLayouts {
   layout::Layout output;  ///< NC[out_bn]c
 };
 
-/// Knobs tile_in, tile_out.
+/// Knobs tile_in, tile_out, prefetch_weights (0/1).
 [[nodiscard]] ConfigSpace dense_space(const DenseDesc& desc);
 [[nodiscard]] DenseSchedule dense_schedule_at(const ConfigSpace& space, int64_t index);
 void validate_dense(const DenseDesc& desc, const DenseSchedule& schedule);

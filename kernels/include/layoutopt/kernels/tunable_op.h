@@ -71,8 +71,8 @@ class TunableOp {
 
   /// Knob name -> value of config `index` (throws KernelError outside the space).
   [[nodiscard]] std::map<std::string, int64_t> knobs(int64_t index) const;
-  /// Flat index of a knob assignment; nullopt when a knob is missing, unknown or its value
-  /// is not in the space.
+  /// Flat index of a knob assignment; nullopt when a knob is missing (and has no value when
+  /// absent, see Knob), unknown or its value is not in the space.
   [[nodiscard]] std::optional<int64_t> index_of(const std::map<std::string, int64_t>& knobs) const;
 
   /// The untuned default config, what a framework runs without tuning: every channel block

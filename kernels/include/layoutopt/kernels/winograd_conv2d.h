@@ -33,6 +33,7 @@ struct WinogradSchedule {
   int64_t oc_bn = 1;      ///< output is NCHW[oc_bn]c
   int64_t tile_t = 1;     ///< register tile of the middle stage along the output tiles
   bool oc_inner = false;  ///< the middle stage's work-item order (see Conv2dSchedule)
+  bool prefetch_weights = false;  ///< the middle stage streams its next weights (see Conv2dSchedule)
 
   [[nodiscard]] std::string str() const;
   bool operator==(const WinogradSchedule&) const = default;
@@ -41,7 +42,7 @@ struct WinogradSchedule {
 /// True for 3x3 kernels with stride 1, dilation 1 and groups 1 (any padding).
 [[nodiscard]] bool winograd_applicable(const Conv2dDesc& desc);
 
-/// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1). Throws KernelError when the desc
+/// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1). Throws KernelError when the desc
 /// is not winograd_applicable.
 [[nodiscard]] ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc);
 [[nodiscard]] WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index);

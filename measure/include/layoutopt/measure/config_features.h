@@ -2,7 +2,8 @@
 // Features the cost model sees for one config: the knob values plus what makes direct
 // NCHW[x]c convolutions fast or slow on SIMD CPUs (accumulator registers in use and whether
 // they spill, vector-lane utilisation of the output block, remainder tiles along the width,
-// weight-tile footprint, parallel work items and their order), and the kernel family. The
+// weight-tile footprint, parallel work items and their order, the whole weight tensor's
+// size and whether the kernel prefetches it), and the kernel family. The
 // same layout for every family: depthwise and dense configs map onto the conv knobs (tile_c
 // is both channel blocks, dense is a 1x1 conv over a 1x1 image), so one model can learn
 // from every task of a session (TuningExperience).
@@ -14,7 +15,7 @@
 
 namespace layoutopt::measure {
 
-inline constexpr size_t kConfigFeatureCount = 20;
+inline constexpr size_t kConfigFeatureCount = 22;
 
 /// Features of config `index`, kConfigFeatureCount values.
 [[nodiscard]] std::vector<float> config_features(const TuningTask& task, int64_t index);

@@ -1,0 +1,56 @@
+// plan_weight_stream: how a kernel with prefetch_weights shares out the fetch of the next
+// output block's weights. Whatever the tiling, the slots of one block must reach every line
+// of it, with no more lines per slot than that takes.
+
+#include <doctest/doctest.h>
+
+#include "conv/direct_conv_geometry.h"
+#include "layoutopt/kernels/conv2d_desc.h"
+
+namespace {
+
+using namespace layoutopt::kernels;
+using layoutopt::kernels::conv::kFloatsPerCacheLine;
+
+Conv2dDesc square_desc(int64_t channels, int64_t size, int64_t kernel) {
+  Conv2dDesc d;
+  d.in_channels = d.out_channels = channels;
+  d.in_h = d.in_w = size;
+  d.kernel_h = d.kernel_w = kernel;
+  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = kernel / 2;
+  return d;
+}
+
+void check_covers(const conv::DirectConvGeometry& g, int64_t outer_steps, int64_t slots_per_tap) {
+  const int64_t block_floats = g.in_bn * g.out_bn * g.kernel_h * g.kernel_w * outer_steps;
+  const conv::WeightStream s = conv::plan_weight_stream(g, outer_steps, block_floats, slots_per_tap);
+  CAPTURE(g.out_block_inner);
+  CAPTURE(g.ow_bn);
+  CHECK(s.lines == (block_floats + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine);
+  CHECK(s.sharers == (g.out_block_inner ? 1 : g.row_tiles()));
+  CHECK(s.column_tiles == (g.out_w + g.ow_bn - 1) / g.ow_bn);
+  CHECK(s.slots == s.sharers * s.column_tiles * outer_steps * g.kernel_h * g.kernel_w * slots_per_tap);
+  CHECK(s.slots * s.lines_per_slot >= s.lines);          // every line is some slot's
+  CHECK((s.lines_per_slot - 1) * s.slots < s.lines);      // and no slot fetches more than needed
+}
+
+}  // namespace
+
+TEST_CASE("weight prefetch slots cover the next block in either work-item order") {
+  for (const bool out_block_inner : {false, true})
+    for (const int64_t ow_bn : {1, 4, 7}) {
+      // ResNet-50's layer4 3x3 conv: 590 KB blocks over few slots (several lines each).
+      conv::DirectConvGeometry g = conv::make_geometry(square_desc(512, 7, 3), {256, 32, 1, ow_bn, true, out_block_inner});
+      check_covers(g, 2, 8);
+      // A small 1x1 conv: fewer lines than slots (one line per slot, later slots idle).
+      g = conv::make_geometry(square_desc(16, 28, 1), {16, 16, 2, ow_bn, true, out_block_inner});
+      check_covers(g, 1, 16);
+    }
+}
+
+TEST_CASE("no prefetch slots, no prefetch") {
+  const conv::DirectConvGeometry g = conv::make_geometry(square_desc(32, 8, 3), {16, 16, 1, 4, true, false});
+  const conv::WeightStream s = conv::plan_weight_stream(g, 2, 16 * 16 * 9 * 2, 0);
+  CHECK(s.slots == 0);
+  CHECK(s.lines_per_slot == 0);
+}
