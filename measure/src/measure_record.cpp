@@ -21,7 +21,8 @@ bool is_split_knob(const std::string& name) {
 
 json entity_of(const std::string& name, int64_t value) {
   if (is_split_knob(name)) return json::array({name, "sp", json::array({-1, value})});
-  if (name == "unroll_kw" || name == "oc_inner") return json::array({name, "ot", value != 0});
+  if (name == "unroll_kw" || name == "oc_inner" || name == "prefetch_weights")
+    return json::array({name, "ot", value != 0});
   return json::array({name, "ot", value});
 }
 

@@ -6,6 +6,8 @@
 //
 // Loop order per work item (n, out_block, row tile), following TVM's NCHWc schedule:
 //   ow_tile, outer_step (input-channel block), kh, kw, [flavour: ic_inner, row, column, chunk]
+// With prefetch_weights, each tap also fetches a share of the next block's weights, which the
+// flavour spreads over its ic_inner loop (WeightPrefetch, plan_weight_stream).
 
 #include <llvm/IR/IRBuilder.h>
 
