@@ -72,8 +72,8 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
 
 WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_m"),   point.at("tile_ic"),          point.at("tile_oc"),
-          point.at("tile_t"),   point.at("oc_inner") != 0,    point.at("prefetch_weights") != 0};
+  return {point.at("tile_m"), point.at("tile_ic"),       point.at("tile_oc"),
+          point.at("tile_t"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0};
 }
 
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {
