@@ -87,7 +87,7 @@ void print_summary(const std::vector<measure::TuningTask>& tasks, const measure:
     std::cout << std::right << std::setw(4) << i + 1 << "  " << std::left << std::setw(24) << short_name(tasks[i])
               << std::setw(34) << shapes << std::right << std::setw(6) << tasks[i].weight << std::setw(8) << o.trials
               << std::fixed << std::setprecision(1) << std::setw(13) << o.best_gflops << std::setprecision(4)
-              << std::setw(10) << (tuned ? o.best_seconds * 1e3 : 0.0) << std::setw(7) << o.layout_pairs << "\n";
+              << std::setw(10) << (tuned ? o.best_seconds * 1e3 : 0.0) << std::setw(7) << o.candidates.pair_count() << "\n";
   }
   std::cout << "estimated conv/dense time per inference (sum of weight x best, the faster algorithm of each workload): "
             << std::setprecision(3) << measure::estimated_latency(tasks, result) * 1e3

@@ -1,11 +1,21 @@
 #include "layoutopt/measure/layout_candidates.h"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 
 #include "layoutopt/measure/statistics.h"
 
 namespace layoutopt::measure {
+
+namespace {
+
+/// The median of the timings after the tuning timing (at least one).
+double median_of_later(const std::vector<double>& seconds) {
+  return summarize(std::span<const double>(seconds).subspan(1)).median;
+}
+
+}  // namespace
 
 LayoutCandidates::LayoutCandidates(size_t top_k) : top_k_(top_k) {
   if (top_k == 0) throw std::invalid_argument("LayoutCandidates: top_k must be at least 1");
@@ -17,12 +27,24 @@ void LayoutCandidates::add(const LayoutCandidate& candidate) {
   timed.seconds.push_back(candidate.seconds);
 }
 
-std::vector<LayoutCandidate> LayoutCandidates::all() const {
+std::vector<double> LayoutCandidates::retiming_ratios() const {
+  std::vector<double> ratios;
+  for (const auto& [pair, configs] : by_pair_)
+    for (const auto& [index, timed] : configs)
+      if (timed.seconds.size() > 1 && timed.seconds.front() > 0)
+        ratios.push_back(median_of_later(timed.seconds) / timed.seconds.front());
+  return ratios;
+}
+
+std::vector<LayoutCandidate> LayoutCandidates::all(double once_timed_factor) const {
   std::vector<LayoutCandidate> result;
   for (const auto& [pair, configs] : by_pair_) {
     std::vector<LayoutCandidate> ranked;
-    for (const auto& [index, timed] : configs)
-      ranked.push_back({index, summarize(timed.seconds).median, timed.layouts, static_cast<int>(timed.seconds.size())});
+    for (const auto& [index, timed] : configs) {
+      const bool retimed = timed.seconds.size() > 1;
+      const double cost = retimed ? median_of_later(timed.seconds) : timed.seconds.front() * once_timed_factor;
+      ranked.push_back({index, cost, timed.layouts, static_cast<int>(timed.seconds.size())});
+    }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
     if (ranked.size() > top_k_) ranked.resize(top_k_);
     result.insert(result.end(), ranked.begin(), ranked.end());

@@ -9,6 +9,7 @@
 #include "layoutopt/kernels/config_space.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/layout/transform.h"
+#include "layoutopt/measure/selection_bias.h"
 #include "layoutopt/measure/transform_enumeration.h"
 #include "layoutopt/measure/tuning_session.h"
 
@@ -87,11 +88,15 @@ void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records)
   TunerOptions tuner;
   tuner.top_k = 1;
   const SessionResult known = summarize_history(tasks_, records, options_.target, tuner);
+  std::vector<std::vector<double>> ratios;
+  for (const TaskOutcome& outcome : known.tasks) ratios.push_back(outcome.candidates.retiming_ratios());
+  const std::vector<double> once_timed = once_timed_factors(ratios);
   tuned_.clear();
   untuned_.clear();
   for (size_t t = 0; t < tasks_.size(); ++t) {
     std::vector<NodeCandidate>& kept = tuned_.emplace_back();
-    for (const LayoutCandidate& candidate : known.tasks[t].candidates) kept.push_back(tuned_candidate(tasks_[t], candidate));
+    for (const LayoutCandidate& candidate : known.tasks[t].candidates.all(once_timed[t]))
+      kept.push_back(tuned_candidate(tasks_[t], candidate));
     if (kept.empty()) untuned_.push_back(tasks_[t].key());
   }
 }

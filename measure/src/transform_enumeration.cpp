@@ -80,7 +80,7 @@ std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<TuningTask>& 
   const SessionResult known = summarize_history(tasks, records, target);
   std::map<std::string, TensorBlocks> blocks;
   for (size_t i = 0; i < tasks.size(); ++i)
-    if (!known.tasks[i].candidates.empty()) blocks[tasks[i].key()] = blocks_of(known.tasks[i].candidates);
+    if (known.tasks[i].candidates.pair_count() > 0) blocks[tasks[i].key()] = blocks_of(known.tasks[i].candidates.all());
   return blocks;
 }
 

@@ -72,8 +72,7 @@ TaskOutcome outcome_of(const TaskTuner& tuner, int64_t resumed) {
           tuner.best_seconds(),
           gflops(tuner.task(), tuner.best_seconds()),
           tuner.best_index(),
-          tuner.candidates().pair_count(),
-          tuner.candidates().all()};
+          tuner.candidates()};
 }
 
 // Tracks the global budget: trials and/or wall-clock seconds.

@@ -164,10 +164,10 @@ TEST_CASE("top candidates are kept per distinct (input, output) layout pair") {
   options.tuner.top_k = 2;
   const SessionResult result = tune_tasks({task}, {}, measurer, [](const MeasureRecord&) {}, options);
   const TaskOutcome& outcome = result.tasks[0];
-  CHECK(outcome.layout_pairs > 1);
+  CHECK(outcome.candidates.pair_count() > 1);
   std::map<std::pair<std::string, std::string>, int> per_pair;
-  for (const LayoutCandidate& c : outcome.candidates) ++per_pair[{c.layouts.input.str(), c.layouts.output.str()}];
-  CHECK(per_pair.size() == outcome.layout_pairs);
+  for (const LayoutCandidate& c : outcome.candidates.all()) ++per_pair[{c.layouts.input.str(), c.layouts.output.str()}];
+  CHECK(per_pair.size() == outcome.candidates.pair_count());
   for (const auto& [pair, count] : per_pair) CHECK(count <= 2);
 }
 

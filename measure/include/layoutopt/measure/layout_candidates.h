@@ -3,11 +3,15 @@
 // pair. The graph solver chooses layouts, not kernels: it needs the cheapest kernel for
 // every layout pair a task can run in, not only the single fastest config.
 //
-// A config timed more than once costs the median of its timings. Why not the fastest: the
-// tuner keeps the fastest of thousands of configs, each timed once on a noisy machine, so
-// the winner's single timing is biased low (it is often the luckiest run, not the fastest
-// kernel). Timing the chosen configs again (config_confirmation.h) and taking the median
-// removes that bias; the minimum would keep it.
+// What a config costs. The tuner keeps the fastest of thousands of configs, each timed once
+// on a noisy machine, so a winner's tuning timing is biased low: it is often the luckiest
+// run, not the fastest kernel. Timing the chosen configs again (config_confirmation.h)
+// gives unbiased figures: a config timed again costs the median of its later timings, and
+// its tuning timing, the one the search selected on, is left out. A config timed only once
+// costs its timing times a factor: how much slower the task's re-timed configs came out
+// than their tuning timings (selection_bias.h). Without that factor a confirmed config
+// would lose to any unconfirmed rival whose only timing was lucky, and a plan of such
+// rivals would predict the network too fast.
 
 #include <cstdint>
 #include <map>
@@ -21,9 +25,9 @@ namespace layoutopt::measure {
 
 struct LayoutCandidate {
   int64_t index = 0;     ///< config index
-  double seconds = 0;    ///< measured cost: the median of its timings
+  double seconds = 0;    ///< estimated cost (see above); one timing when added
   kernels::OpLayouts layouts;
-  int timings = 1;       ///< how many timings `seconds` summarizes
+  int timings = 1;       ///< how many timings the config has, its tuning timing included
 };
 
 class LayoutCandidates {
@@ -31,19 +35,25 @@ class LayoutCandidates {
   /// Keeps up to `top_k` configs per layout pair (top_k >= 1).
   explicit LayoutCandidates(size_t top_k = 3);
 
-  /// Adds one timing of a config (its `timings` field is ignored).
+  /// Adds one timing of a config (its `timings` field is ignored). The first timing added
+  /// for a config is taken as its tuning timing.
   void add(const LayoutCandidate& candidate);
 
-  /// The top_k configs of every layout pair (input, output) by median time, fastest first
-  /// within each pair.
-  [[nodiscard]] std::vector<LayoutCandidate> all() const;
+  /// For every config timed more than once: the median of its later timings divided by its
+  /// tuning timing.
+  [[nodiscard]] std::vector<double> retiming_ratios() const;
+
+  /// The top_k configs of every layout pair (input, output) by estimated cost, fastest
+  /// first within each pair: the median of the later timings for a config timed again,
+  /// else its one timing times `once_timed_factor`.
+  [[nodiscard]] std::vector<LayoutCandidate> all(double once_timed_factor = 1.0) const;
   /// Distinct (input, output) layout pairs seen.
   [[nodiscard]] size_t pair_count() const { return by_pair_.size(); }
 
  private:
   struct Timed {
     kernels::OpLayouts layouts;
-    std::vector<double> seconds;
+    std::vector<double> seconds;  ///< in the order added: the tuning timing first
   };
   size_t top_k_;
   std::map<std::pair<std::string, std::string>, std::map<int64_t, Timed>> by_pair_;

@@ -3,7 +3,8 @@
 //
 //  - conv2d / depthwise / grouped conv / dense: the best tuned config of the node's task per
 //    distinct (input layout, output layout) pair, read from a tuning record log with the
-//    tuner's own functions (summarize_history). A task without records is an error naming
+//    tuner's own functions (summarize_history), configs timed only once scaled by their
+//    task's selection bias (selection_bias.h). A task without records is an error naming
 //    the node: run `layoutopt tune` first.
 //  - layout-flexible ops (flexible_op_timing.h): NCHW and every NCHW[x]c whose block divides
 //    all their tensors' channels (and that the table knows, see below), each compiled and

@@ -45,8 +45,9 @@ class TaskTuner {
   /// ranks configs while this task has too few of its own.
   TaskTuner(const TuningTask& task, TunerOptions options, TuningExperience* experience = nullptr);
 
-  /// Records the result of config `index` (fresh or from a log); a config seen twice keeps
-  /// its first result for the trial count and its better time for the candidates.
+  /// Records the result of config `index` (fresh or from a log). A config seen again (timed
+  /// again by config_confirmation) adds its timing to the candidates; the trial count, the
+  /// best time and the cost models keep its first result.
   void observe(int64_t index, const MeasureResult& result);
   [[nodiscard]] bool measured(int64_t index) const { return measured_.contains(index); }
 

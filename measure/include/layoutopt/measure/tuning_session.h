@@ -38,8 +38,7 @@ struct TaskOutcome {
   double best_seconds = 0; ///< +inf when no config worked
   double best_gflops = 0;
   std::optional<int64_t> best_index;
-  size_t layout_pairs = 0;
-  std::vector<LayoutCandidate> candidates;  ///< top-k per layout pair
+  LayoutCandidates candidates;  ///< every working config's timings, by layout pair
 };
 
 struct SessionResult {

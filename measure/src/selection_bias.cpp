@@ -1,0 +1,17 @@
+#include "layoutopt/measure/selection_bias.h"
+
+#include "layoutopt/measure/statistics.h"
+
+namespace layoutopt::measure {
+
+std::vector<double> once_timed_factors(const std::vector<std::vector<double>>& ratios_by_task, size_t own_needed) {
+  std::vector<double> pooled;
+  for (const std::vector<double>& ratios : ratios_by_task) pooled.insert(pooled.end(), ratios.begin(), ratios.end());
+  const double pooled_factor = pooled.empty() ? 1.0 : summarize(pooled).median;
+  std::vector<double> factors;
+  for (const std::vector<double>& ratios : ratios_by_task)
+    factors.push_back(!ratios.empty() && ratios.size() >= own_needed ? summarize(ratios).median : pooled_factor);
+  return factors;
+}
+
+}  // namespace layoutopt::measure

@@ -1,0 +1,83 @@
+// What a tuned config costs the planner: re-timed configs the median of their later timings,
+// configs timed once their timing scaled by the task's selection bias.
+
+#include "layoutopt/measure/layout_candidates.h"
+
+#include <doctest/doctest.h>
+
+#include "layoutopt/measure/selection_bias.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt;
+using namespace layoutopt::measure::testing;
+
+namespace {
+
+measure::LayoutCandidate timing(int64_t index, double seconds, const kernels::OpLayouts& layouts) {
+  return {.index = index, .seconds = seconds, .layouts = layouts};
+}
+
+}  // namespace
+
+TEST_CASE("a re-timed config costs the median of its later timings, not its lucky tuning timing") {
+  const kernels::OpLayouts layouts = small_conv_task().op.layouts(0);
+  measure::LayoutCandidates candidates(1);
+  candidates.add(timing(0, 1.0, layouts));  // a lucky tuning timing
+  candidates.add(timing(1, 2.0, layouts));
+  REQUIRE(candidates.all().size() == 1);
+  CHECK(candidates.all()[0].index == 0);
+  candidates.add(timing(0, 5.0, layouts));
+  candidates.add(timing(0, 4.0, layouts));
+  const auto kept = candidates.all();
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].index == 1);  // 0 costs 4.5 now: the tuning timing 1.0 no longer counts
+  CHECK(kept[0].seconds == doctest::Approx(2.0));
+  CHECK(kept[0].timings == 1);
+
+  measure::LayoutCandidates all(3);
+  all.add(timing(0, 1.0, layouts));
+  all.add(timing(0, 5.0, layouts));
+  all.add(timing(0, 4.0, layouts));
+  REQUIRE(all.all().size() == 1);
+  CHECK(all.all()[0].seconds == doctest::Approx(4.5));
+  CHECK(all.all()[0].timings == 3);
+  REQUIRE(all.retiming_ratios().size() == 1);
+  CHECK(all.retiming_ratios()[0] == doctest::Approx(4.5));
+}
+
+TEST_CASE("configs timed once are scaled by the selection bias, re-timed ones are not") {
+  const kernels::OpLayouts layouts = small_conv_task().op.layouts(0);
+  measure::LayoutCandidates candidates(2);
+  candidates.add(timing(0, 1.00, layouts));
+  candidates.add(timing(0, 1.10, layouts));  // re-timed: 1.10, 10% above its tuning timing
+  candidates.add(timing(1, 1.05, layouts));  // timed once, and 5% faster than 0's re-timing
+  REQUIRE(candidates.retiming_ratios().size() == 1);
+  CHECK(candidates.retiming_ratios()[0] == doctest::Approx(1.10));
+
+  // Taken at face value, the once-timed rival wins on its one timing.
+  auto face_value = candidates.all();
+  REQUIRE(face_value.size() == 2);
+  CHECK(face_value[0].index == 1);
+  // Scaled by the 10% the re-timed config lost, it is expected at 1.155 and loses.
+  auto scaled = candidates.all(1.10);
+  REQUIRE(scaled.size() == 2);
+  CHECK(scaled[0].index == 0);
+  CHECK(scaled[0].seconds == doctest::Approx(1.10));
+  CHECK(scaled[1].seconds == doctest::Approx(1.155));
+}
+
+TEST_CASE("a task's own retiming ratios set its factor once it has enough, else all tasks' pooled") {
+  const std::vector<std::vector<double>> ratios{
+      {1.10, 1.20, 1.30},  // enough of its own: median 1.20
+      {0.90},              // too few: the pooled median
+      {},                  // nothing re-timed: the pooled median
+  };
+  const std::vector<double> factors = measure::once_timed_factors(ratios);
+  REQUIRE(factors.size() == 3);
+  CHECK(factors[0] == doctest::Approx(1.20));
+  CHECK(factors[1] == doctest::Approx(1.15));  // median of 0.90, 1.10, 1.20, 1.30
+  CHECK(factors[2] == doctest::Approx(1.15));
+  CHECK(measure::once_timed_factors(ratios, 1)[1] == doctest::Approx(0.90));
+  // Nothing re-timed anywhere: timings are taken as they are.
+  CHECK(measure::once_timed_factors({{}, {}}) == std::vector<double>{1.0, 1.0});
+}
