@@ -16,7 +16,6 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <numeric>
 #include <string>
 #include <string_view>
 
@@ -101,16 +100,10 @@ struct Profile {
 /// Median time of each step over `runs` profiled runs, next to the plan's prediction for it.
 Profile profile_steps(kernels::CompiledNetwork& network, const ScheduledModel& scheduled, int runs) {
   const std::vector<kernels::NetworkStep>& steps = network.steps();
-  std::vector<std::vector<double>> samples(steps.size());
-  std::vector<double> run_ms;
-  for (int r = 0; r < runs; ++r) {
-    const std::vector<double> ms = network.execute_profiled();
-    for (size_t s = 0; s < ms.size(); ++s) samples[s].push_back(ms[s]);
-    run_ms.push_back(std::accumulate(ms.begin(), ms.end(), 0.0));
-  }
-  Profile profile{{}, measure::summarize(run_ms).median};
+  const measure::NetworkProfile measured = measure::profile_network(network, runs);
+  Profile profile{{}, measured.run_ms};
   for (size_t s = 0; s < steps.size(); ++s) {
-    StepTime& time = profile.steps.emplace_back(StepTime{&steps[s], measure::summarize(samples[s]).median});
+    StepTime& time = profile.steps.emplace_back(StepTime{&steps[s], measured.step_ms[s]});
     const bool transform = steps[s].kind == kernels::StepKind::transform;
     const auto found = scheduled.predicted_step_ms.find(
         step_key(steps[s].name, transform, transform ? transform_target(steps[s].detail) : ""));

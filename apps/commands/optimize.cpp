@@ -1,8 +1,11 @@
 // `layoutopt optimize MODEL [--budget quick|normal|thorough | --time-budget S] [--threads N]
-//   [--records R] [--transforms T] [-o plan.json] [--force] [--json-summary F]`: the main job.
+//   [--records R] [--transforms T] [--calibrate-rounds N] [-o plan.json] [--force]
+//   [--json-summary F]`: the main job.
 // Tunes the model's tasks (resuming from the record log), measures their untuned default
-// configs, times the layout transforms the plans may need (extending the table), then plans,
-// compiles and times four variants side by side in this run:
+// configs, times the layout transforms the plans may need (extending the table), re-times the
+// configs the plans choose, prices the transforms the graph-tuned plan chooses by their time
+// inside its compiled network (transform_calibration.h), then plans, compiles and times four
+// variants side by side in this run:
 //   default, history best, graph tuned (DP), graph tuned (PBQP)
 // and prints predicted against measured latency for each. The graph-tuned plan with the
 // lowest predicted latency (DP's, unless DP refused the problem) is written to -o. Records and the transform table only ever grow; an existing plan is replaced
@@ -14,6 +17,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -30,6 +34,7 @@
 #include "layoutopt/measure/record_log.h"
 #include "layoutopt/measure/target.h"
 #include "layoutopt/measure/thread_scope.h"
+#include "layoutopt/measure/transform_calibration.h"
 #include "layoutopt/measure/transform_enumeration.h"
 #include "layoutopt/measure/transform_timing.h"
 #include "layoutopt/measure/tuning_session.h"
@@ -49,6 +54,7 @@ struct OptimizeFlags {
   std::string plan;
   bool force = false;
   std::string json_summary;
+  int calibrate_rounds = measure::CalibrationOptions{}.max_rounds;
   bool quiet = false;
 };
 
@@ -149,6 +155,25 @@ void confirm_configs(const graph::Graph& graph, measure::MeasuredCostSource& cos
   progress.note("[4/4] confirmed: " + report.summary());
 }
 
+/// Prices the transforms the graph-tuned plan chooses by their time inside its compiled
+/// network, planning again until it chooses only transforms so timed (transform_calibration.h).
+/// Every measured row (history best, graph tuned) is then planned with those prices.
+void calibrate_transforms(const graph::Graph& graph, measure::MeasuredCostSource& costs,
+                          const std::map<std::string, double>& default_seconds, const measure::PlannerOptions& planner,
+                          int rounds, bool quiet) {
+  if (rounds <= 0) return;
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
+  const measure::Variant graph_tuned{"graph tuned", measure::VariantCosts::measured, "auto"};
+  const auto replan = [&] { return measure::plan_variant(graph, graph_tuned, costs, default_seconds, planner).plan; };
+  const auto price = [&](const measure::InNetworkTransformTimes& times) { costs.price_transforms_in_network(times); };
+  const measure::CalibrationReport report =
+      measure::calibrate_transforms(graph, replan, price, {.max_rounds = rounds}, &progress);
+  progress.finish();
+  std::ostringstream factor;
+  factor << std::fixed << std::setprecision(2) << costs.untimed_transform_factor();
+  progress.note("[4/4] " + report.summary() + "; the others priced at " + factor.str() + "x the table");
+}
+
 /// The graph-tuned row with the lowest predicted latency (DP's when it ran: it is proven optimal).
 const measure::VariantResult& best_graph_tuned(const std::vector<measure::VariantResult>& rows) {
   const measure::VariantResult* best = nullptr;
@@ -225,6 +250,7 @@ void optimize(const OptimizeFlags& flags) {
   options.planner.solve.time_limit_seconds = 10;
   options.rounds = 5;
   confirm_configs(graph, costs, records, default_seconds, options.planner, paths, threads, flags.quiet);
+  calibrate_transforms(graph, costs, default_seconds, options.planner, flags.calibrate_rounds, flags.quiet);
   progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
                 std::to_string(options.rounds) + " alternating rounds");
   std::vector<std::string> refused;
@@ -264,6 +290,10 @@ void add_optimize_command(CLI::App& app) {
   command->add_option("-o,--output", flags->plan, "plan file to write (default out/MODEL/plan.json)");
   command->add_flag("--force", flags->force, "replace an existing plan file");
   command->add_option("--json-summary", flags->json_summary, "also write the comparison as JSON to this file");
+  command->add_option("--calibrate-rounds", flags->calibrate_rounds,
+                      "plans whose transforms are timed inside the compiled network (0: price them by the table)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   command->add_flag("--quiet", flags->quiet, "no progress output");
   command->callback([flags] { optimize(*flags); });
 }

@@ -10,6 +10,7 @@
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/layout/transform.h"
 #include "layoutopt/measure/selection_bias.h"
+#include "layoutopt/measure/statistics.h"
 #include "layoutopt/measure/transform_enumeration.h"
 #include "layoutopt/measure/tuning_session.h"
 
@@ -197,16 +198,26 @@ bool MeasuredCostSource::priceable(const graph::Shape& shape, const Layout& layo
 
 double MeasuredCostSource::transform_ms(const graph::Shape& shape, const Layout& from, const Layout& to) const {
   if (same_memory(shape, from, to)) return 0.0;
-  // A layout with the plain layout's memory order is looked up as the plain layout.
-  const Layout plain = layout::canonical_data_layout(shape.size());
-  const Layout src = same_memory(shape, from, plain) ? plain : from;
-  const Layout dst = same_memory(shape, to, plain) ? plain : to;
-  const TransformEntry* entry = table_->find(options_.target, options_.threads, {shape, src.str(), dst.str()});
+  const TransformKey key = table_key(shape, from, to);
+  if (const auto measured = in_network_.find(key); measured != in_network_.end()) return measured->second;
+  return table_ms(key) * untimed_factor_;
+}
+
+double MeasuredCostSource::table_ms(const TransformKey& key) const {
+  const TransformEntry* entry = table_->find(options_.target, options_.threads, key);
   if (entry == nullptr)
     throw std::runtime_error("transform table " + options_.table_path.string() + " has no time for " +
-                             shape_text(shape) + " " + src.str() + " -> " + dst.str() + " on '" + options_.target +
-                             "': " + bench_hint());
+                             shape_text(key.shape) + " " + key.src + " -> " + key.dst + " on '" +
+                             options_.target + "': " + bench_hint());
   return entry->median_ms;
+}
+
+void MeasuredCostSource::price_transforms_in_network(const InNetworkTransformTimes& times) {
+  for (const auto& [key, ms] : times) in_network_[key] = ms;
+  std::vector<double> ratios;
+  for (const auto& [key, ms] : in_network_)
+    if (const double table = table_ms(key); table > 0) ratios.push_back(ms / table);
+  untimed_factor_ = ratios.empty() ? 1.0 : summarize(ratios).median;
 }
 
 }  // namespace layoutopt::measure

@@ -1,6 +1,9 @@
 #include "layoutopt/measure/network_timing.h"
 
+#include <numeric>
+
 #include "layoutopt/measure/random_fill.h"
+#include "layoutopt/measure/statistics.h"
 
 namespace layoutopt::measure {
 
@@ -13,14 +16,32 @@ TimingPolicy network_policy(int threads, double min_repeat_ms) {
   return policy;
 }
 
-Timing time_network(kernels::CompiledNetwork& network, const graph::Graph& graph, const TimingPolicy& policy,
-                    uint64_t seed) {
+void set_random_inputs(kernels::CompiledNetwork& network, const graph::Graph& graph, uint64_t seed) {
   std::vector<kernels::reference::HostTensor> inputs;
   for (graph::ValueId input : graph.inputs()) {
     inputs.emplace_back(graph.value(input).type.shape);
     fill_random(inputs.back().data, seed + inputs.size());
   }
   network.set_inputs(inputs);
+}
+
+NetworkProfile profile_network(kernels::CompiledNetwork& network, int runs) {
+  std::vector<std::vector<double>> samples(network.steps().size());
+  std::vector<double> run_ms;
+  for (int r = 0; r < runs; ++r) {
+    const std::vector<double> ms = network.execute_profiled();
+    for (size_t s = 0; s < ms.size(); ++s) samples[s].push_back(ms[s]);
+    run_ms.push_back(std::accumulate(ms.begin(), ms.end(), 0.0));
+  }
+  NetworkProfile profile;
+  for (const std::vector<double>& step : samples) profile.step_ms.push_back(step.empty() ? 0.0 : summarize(step).median);
+  profile.run_ms = run_ms.empty() ? 0.0 : summarize(run_ms).median;
+  return profile;
+}
+
+Timing time_network(kernels::CompiledNetwork& network, const graph::Graph& graph, const TimingPolicy& policy,
+                    uint64_t seed) {
+  set_random_inputs(network, graph, seed);
   return time_runs(policy, [&] { network.execute(); });
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "layoutopt/layout/transform.h"
 #include "layoutopt/measure/transform_table.h"
 #include "layoutopt/measure/tuning_session.h"
 
@@ -106,6 +107,16 @@ std::vector<TransformKey> close_over_table(std::vector<TransformKey> keys, const
     if (shape != layouts.end()) shape->second.insert({entry.key.src, entry.key.dst});
   }
   return ordered_pairs(layouts);
+}
+
+TransformKey table_key(const std::vector<int64_t>& shape, const layout::Layout& from, const layout::Layout& to) {
+  const layout::Layout plain = layout::canonical_data_layout(shape.size());
+  const auto spelled = [&](const layout::Layout& l) {
+    const bool as_plain = l == plain || layout::LayoutTransform::for_activation(shape, l, plain).path() ==
+                                            layout::TransformPath::identity;
+    return (as_plain ? plain : l).str();
+  };
+  return {shape, spelled(from), spelled(to)};
 }
 
 }  // namespace layoutopt::measure

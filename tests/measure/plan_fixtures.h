@@ -3,6 +3,7 @@
 // distinguishes, a synthetic record log and transform table for it, and fast timing options.
 
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,13 +43,19 @@ inline graph::Graph tiny_graph(const TinyOptions& options = {}) {
   return g;
 }
 
-/// One record per distinct layout pair of each task (up to 6), the later pairs slower.
-inline void write_records(const std::filesystem::path& path, const std::vector<measure::TuningTask>& tasks) {
+/// Which configs of a task get a record (all when empty).
+using ConfigFilter = std::function<bool(const measure::TuningTask&, const kernels::OpLayouts&)>;
+
+/// One record per distinct layout pair of each task (up to 6) that `keep` keeps, the later
+/// pairs slower.
+inline void write_records(const std::filesystem::path& path, const std::vector<measure::TuningTask>& tasks,
+                          const ConfigFilter& keep = {}) {
   measure::RecordWriter writer(path);
   for (const measure::TuningTask& task : tasks) {
     std::set<std::pair<std::string, std::string>> pairs;
     for (int64_t index = 0; index < task.op.space().size() && pairs.size() < 6; ++index) {
       const kernels::OpLayouts layouts = task.op.layouts(index);
+      if (keep && !keep(task, layouts)) continue;
       if (!pairs.insert({layouts.input.str(), layouts.output.str()}).second) continue;
       measure::MeasureResult result;
       result.costs_s = {1e-5 * static_cast<double>(pairs.size())};

@@ -90,6 +90,7 @@ class ProgramBuilder {
     step.info.name = graph_.value(from.value).name;
     step.info.kind = StepKind::transform;
     step.info.detail = from.layout.str() + "->" + to.layout.str() + " (" + std::string(layout::to_string(transform.path())) + ")";
+    step.info.transform = TransformedTensor{shape_of(from.value), from.layout, to.layout};
     step.reads = {source};
     step.write = target;
     step.run = [transform, source, target](const SlotAddresses& a) { transform.run(a[source], a[target]); };

@@ -12,8 +12,9 @@
 //  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
 //    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
 //    input, and the others only appear on tiny classifier tensors at the end of a network.
-//  - transforms: the transform table's median time; 0 when both layouts place every element
-//    at the same offset. A missing entry is an error: run `layoutopt bench-transforms`.
+//  - transforms: the transform table's median time, or the time inside a compiled network once
+//    one was measured there (transform_calibration.h); 0 when both layouts place every
+//    element at the same offset. A missing entry is an error: run `layoutopt bench-transforms`.
 //
 // The solver asks for the transform time of every pair of layouts a tensor's producer and
 // readers may use, not only the pairs it will pick, so every layout offered for a tensor must
@@ -31,6 +32,7 @@
 #include "layoutopt/measure/cost_source.h"
 #include "layoutopt/measure/flexible_op_timing.h"
 #include "layoutopt/measure/measure_record.h"
+#include "layoutopt/measure/transform_calibration.h"
 #include "layoutopt/measure/transform_table.h"
 #include "layoutopt/measure/tuning_task.h"
 
@@ -75,6 +77,18 @@ class MeasuredCostSource final : public CostSource {
   /// flexible-op timings are kept.
   void read_records(const std::vector<MeasureRecord>& records);
 
+  /// From now on prices these transforms by their times inside a compiled network instead
+  /// of the table's (transform_calibration.h), a later time for a key replacing an earlier,
+  /// and every transform not timed in a network by its table time times the median ratio
+  /// of in-network to table time over those that were (as configs timed once are scaled by
+  /// their selection bias): a table that prices transforms at half what networks pay makes
+  /// every untried transform look cheap, and the planner chases them round after round.
+  void price_transforms_in_network(const InNetworkTransformTimes& times);
+  /// The in-network times in use.
+  [[nodiscard]] const InNetworkTransformTimes& in_network_transforms() const { return in_network_; }
+  /// What transforms not timed in a network are scaled by (1 before any was).
+  [[nodiscard]] double untimed_transform_factor() const { return untimed_factor_; }
+
  private:
   [[nodiscard]] std::vector<NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;
   [[nodiscard]] std::vector<NodeCandidate> flexible_candidates(const graph::Graph& graph, graph::NodeId id) const;
@@ -86,6 +100,8 @@ class MeasuredCostSource final : public CostSource {
   [[nodiscard]] FlexibleOpCost timed(const graph::Graph& graph, graph::NodeId id, int64_t block) const;
   /// Whether the table can price every transform of `shape` to and from `layout`.
   [[nodiscard]] bool priceable(const graph::Shape& shape, const layout::Layout& layout) const;
+  /// The table's time for `key`; throws std::runtime_error naming it when missing.
+  [[nodiscard]] double table_ms(const TransformKey& key) const;
   [[nodiscard]] std::string model_spec() const;
   [[nodiscard]] std::string tune_hint() const;
   [[nodiscard]] std::string bench_hint() const;
@@ -99,6 +115,8 @@ class MeasuredCostSource final : public CostSource {
   std::vector<std::vector<NodeCandidate>> tuned_;            // by task: best per layout pair
   std::map<graph::Shape, std::set<std::string>> table_layouts_;  // layouts the table has per shape
   std::vector<std::string> untuned_;
+  InNetworkTransformTimes in_network_;
+  double untimed_factor_ = 1.0;
 };
 
 }  // namespace layoutopt::measure

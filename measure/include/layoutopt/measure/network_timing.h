@@ -4,6 +4,7 @@
 // medians and spread come from the same statistics as every kernel and transform timing.
 
 #include <cstdint>
+#include <vector>
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/compiled_network.h"
@@ -14,8 +15,18 @@ namespace layoutopt::measure {
 /// 3 warm-up runs, at least 10 timed runs and 1 s of timed runs, on `threads` threads.
 [[nodiscard]] TimingPolicy network_policy(int threads, double min_repeat_ms = 1000.0);
 
-/// Sets random inputs (uniform in [-1, 1), from `seed`) of `graph`'s input shapes, then times
-/// network.execute() under `policy`.
+/// Sets random inputs (uniform in [-1, 1), from `seed`) of `graph`'s input shapes.
+void set_random_inputs(kernels::CompiledNetwork& network, const graph::Graph& graph, uint64_t seed = 1);
+
+/// Where a run's time goes: each step's median over `runs` runs of execute_profiled (on the
+/// inputs set last), and the median of the runs' step sums.
+struct NetworkProfile {
+  std::vector<double> step_ms;  ///< in the order of network.steps()
+  double run_ms = 0;
+};
+[[nodiscard]] NetworkProfile profile_network(kernels::CompiledNetwork& network, int runs);
+
+/// Sets random inputs (set_random_inputs), then times network.execute() under `policy`.
 [[nodiscard]] Timing time_network(kernels::CompiledNetwork& network, const graph::Graph& graph,
                                   const TimingPolicy& policy, uint64_t seed = 1);
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/layout/layout.h"
 #include "layoutopt/measure/layout_candidates.h"
 #include "layoutopt/measure/measure_record.h"
 #include "layoutopt/measure/tuning_task.h"
@@ -29,6 +30,12 @@ struct TransformKey {
   std::string dst;             ///< e.g. "NCHW16c"
   auto operator<=>(const TransformKey&) const = default;
 };
+
+/// The key a transform table times the transform of `shape` from `from` to `to` under: a
+/// layout that places every element where the plain layout does (NCHW1c, or any block of a
+/// 1x1 map) is spelled as the plain layout.
+[[nodiscard]] TransformKey table_key(const std::vector<int64_t>& shape, const layout::Layout& from,
+                                     const layout::Layout& to);
 
 /// Channel blocks a task's kernels may read (input) and write (output).
 struct TensorBlocks {

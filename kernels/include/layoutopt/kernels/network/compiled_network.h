@@ -26,23 +26,33 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/network_schedule.h"
 #include "layoutopt/kernels/reference/host_tensor.h"
+#include "layoutopt/layout/layout.h"
 
 namespace layoutopt::kernels {
 
 enum class StepKind { kernel, transform, fallback };
 [[nodiscard]] const char* to_string(StepKind kind);
 
+/// What a transform step converts: its tensor's logical shape and the two layouts, as a
+/// transform table keys its timings.
+struct TransformedTensor {
+  std::vector<int64_t> shape;
+  layout::Layout from, to;
+};
+
 /// One thing the network does per run, in run order.
 struct NetworkStep {
   std::string name;    ///< the node's name, or the tensor's name for a transform
   StepKind kind = StepKind::kernel;
   std::string detail;  ///< kernel symbol, "NCHW16c->NCHW8c (copy_runs)", "reference transpose"
+  std::optional<TransformedTensor> transform;  ///< set for transform steps only
 };
 
 struct CompileSummary {

@@ -1,0 +1,84 @@
+#include "layoutopt/measure/transform_calibration.h"
+
+#include <iomanip>
+#include <sstream>
+
+#include "layoutopt/measure/network_timing.h"
+#include "layoutopt/measure/plan_schedule.h"
+#include "layoutopt/measure/statistics.h"
+
+namespace layoutopt::measure {
+
+namespace {
+
+TransformKey key_of(const kernels::TransformedTensor& transform) {
+  return table_key(transform.shape, transform.from, transform.to);
+}
+
+/// Each transform step's key and median time inside the network, in run order.
+std::vector<std::pair<TransformKey, double>> transform_steps(kernels::CompiledNetwork& network,
+                                                             const graph::Graph& graph, int runs, int warmup) {
+  set_random_inputs(network, graph);
+  for (int w = 0; w < warmup; ++w) network.execute();
+  const std::vector<double> medians = profile_network(network, runs).step_ms;
+  std::vector<std::pair<TransformKey, double>> steps;
+  for (size_t s = 0; s < medians.size(); ++s)
+    if (const auto& transform = network.steps()[s].transform) steps.emplace_back(key_of(*transform), medians[s]);
+  return steps;
+}
+
+InNetworkTransformTimes by_key(const std::vector<std::pair<TransformKey, double>>& steps) {
+  std::map<TransformKey, std::vector<double>> samples;
+  for (const auto& [key, ms] : steps) samples[key].push_back(ms);
+  InNetworkTransformTimes times;
+  for (const auto& [key, ms] : samples) times[key] = summarize(ms).median;
+  return times;
+}
+
+}  // namespace
+
+InNetworkTransformTimes time_transforms_in_network(kernels::CompiledNetwork& network, const graph::Graph& graph,
+                                                   int runs, int warmup) {
+  return by_key(transform_steps(network, graph, runs, warmup));
+}
+
+std::string CalibrationReport::summary() const {
+  std::ostringstream out;
+  out << transforms << " transforms timed in the network (" << rounds << " plans"
+      << (settled ? "" : ", stopped before every chosen transform was timed") << "); the first plan's: table "
+      << std::fixed << std::setprecision(3) << table_ms << " ms, network " << network_ms << " ms";
+  return out.str();
+}
+
+CalibrationReport calibrate_transforms(const graph::Graph& graph, const std::function<Plan()>& replan,
+                                       const std::function<void(const InNetworkTransformTimes&)>& price,
+                                       const CalibrationOptions& options, ProgressReporter* progress) {
+  CalibrationReport report;
+  InNetworkTransformTimes timed;
+  for (int round = 1; round <= options.max_rounds; ++round) {
+    const Plan plan = replan();
+    kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, network_schedule(plan, graph));
+    const std::vector<std::pair<TransformKey, double>> steps = transform_steps(network, graph, options.profiled_runs, 3);
+    const InNetworkTransformTimes times = by_key(steps);
+    size_t unseen = 0;
+    for (const auto& [key, ms] : times) unseen += timed.contains(key) ? 0 : 1;
+    report.rounds = round;
+    if (round == 1) {
+      report.table_ms = plan.transform_ms();
+      for (const auto& [key, ms] : steps) report.network_ms += ms;
+    }
+    if (progress)
+      progress->note("calibrating transforms, round " + std::to_string(round) + ": " + std::to_string(times.size()) +
+                     " in the plan, " + std::to_string(unseen) + " not timed in a network before");
+    if (unseen == 0) {
+      report.settled = true;
+      break;
+    }
+    for (const auto& [key, ms] : times) timed[key] = ms;
+    price(timed);
+  }
+  report.transforms = timed.size();
+  return report;
+}
+
+}  // namespace layoutopt::measure
