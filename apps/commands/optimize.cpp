@@ -17,7 +17,6 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -165,13 +164,10 @@ void calibrate_transforms(const graph::Graph& graph, measure::MeasuredCostSource
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
   const measure::Variant graph_tuned{"graph tuned", measure::VariantCosts::measured, "auto"};
   const auto replan = [&] { return measure::plan_variant(graph, graph_tuned, costs, default_seconds, planner).plan; };
-  const auto price = [&](const measure::InNetworkTransformTimes& times) { costs.price_transforms_in_network(times); };
   const measure::CalibrationReport report =
-      measure::calibrate_transforms(graph, replan, price, {.max_rounds = rounds}, &progress);
+      measure::calibrate_transforms(graph, costs, replan, {.max_rounds = rounds}, &progress);
   progress.finish();
-  std::ostringstream factor;
-  factor << std::fixed << std::setprecision(2) << costs.untimed_transform_factor();
-  progress.note("[4/4] " + report.summary() + "; the others priced at " + factor.str() + "x the table");
+  progress.note("[4/4] " + report.summary());
 }
 
 /// The graph-tuned row with the lowest predicted latency (DP's when it ran: it is proven optimal).

@@ -6,6 +6,10 @@
 //
 // With measured costs the chosen tuned configs are first timed again until each has
 // `--confirm` timings (config_confirmation.h); the new timings are appended to the records.
+// Then the transforms the plan chooses are priced by their time inside its compiled network,
+// planning again until it chooses only transforms so timed (`--calibrate-rounds`,
+// transform_calibration.h), as `optimize` does, so both write the same plan from the same
+// measurements.
 
 #include <filesystem>
 #include <iomanip>
@@ -27,6 +31,8 @@
 #include "layoutopt/measure/planner.h"
 #include "layoutopt/measure/record_log.h"
 #include "layoutopt/measure/target.h"
+#include "layoutopt/measure/thread_scope.h"
+#include "layoutopt/measure/transform_calibration.h"
 
 namespace layoutopt::apps {
 
@@ -42,6 +48,7 @@ struct PlanFlags {
   int threads = 0;
   double time_limit_s = 10.0;
   int confirm = 3;
+  int calibrate_rounds = measure::CalibrationOptions{}.max_rounds;
 };
 
 void require_file(const std::string& path, const std::string& what, const std::string& hint) {
@@ -96,6 +103,19 @@ void confirm_configs(const PlanFlags& flags, const graph::Graph& graph, measure:
   std::cout << "confirmed:   " << report.summary() << "; appended to " << flags.records << "\n";
 }
 
+/// Prices the transforms the plan chooses by their time inside its compiled network, run on
+/// `threads` threads like every timing behind the plan.
+void calibrate_transforms(const PlanFlags& flags, const graph::Graph& graph, measure::MeasuredCostSource& costs,
+                          const measure::PlannerOptions& options, int threads) {
+  const measure::ThreadScope scope(threads);
+  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(false)});
+  const measure::CalibrationReport report = measure::calibrate_transforms(
+      graph, costs, [&] { return measure::plan_layouts(graph, costs, options).plan; },
+      {.max_rounds = flags.calibrate_rounds}, &progress);
+  progress.finish();
+  std::cout << "calibrated:  " << report.summary() << "\n";
+}
+
 void run_plan(const PlanFlags& flags) {
   flags.output.check_writable();
   LoadedModel model = load_model(flags.model.spec, flags.model.options);
@@ -116,6 +136,7 @@ void run_plan(const PlanFlags& flags) {
         measure::MeasuredCostOptions{options.target, threads, measure::cost_policy(threads), flags.records,
                                      flags.transforms, flags.model.spec});
     if (flags.confirm > 1) confirm_configs(flags, model.graph, *measured, log.records, options, threads);
+    if (flags.calibrate_rounds > 0) calibrate_transforms(flags, model.graph, *measured, options, threads);
     costs = std::move(measured);
   }
   const measure::PlanResult result = measure::plan_layouts(model.graph, *costs, options);
@@ -150,6 +171,11 @@ void add_plan_command(CLI::App& app) {
   command->add_option("--confirm", flags->confirm,
                       "time the chosen tuned configs again until each has this many timings (appended to --records); "
                       "0 or 1 plans from the records as they are")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str()
+      ->excludes("--model-costs");
+  command->add_option("--calibrate-rounds", flags->calibrate_rounds,
+                      "plans whose transforms are timed inside the compiled network (0: price them by the table)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->excludes("--model-costs");

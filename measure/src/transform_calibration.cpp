@@ -46,13 +46,14 @@ std::string CalibrationReport::summary() const {
   std::ostringstream out;
   out << transforms << " transforms timed in the network (" << rounds << " plans"
       << (settled ? "" : ", stopped before every chosen transform was timed") << "); the first plan's: table "
-      << std::fixed << std::setprecision(3) << table_ms << " ms, network " << network_ms << " ms";
+      << std::fixed << std::setprecision(3) << table_ms << " ms, network " << network_ms << " ms; the others priced at "
+      << std::setprecision(2) << untimed_factor << "x the table";
   return out.str();
 }
 
-CalibrationReport calibrate_transforms(const graph::Graph& graph, const std::function<Plan()>& replan,
-                                       const std::function<void(const InNetworkTransformTimes&)>& price,
-                                       const CalibrationOptions& options, ProgressReporter* progress) {
+CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSource& costs,
+                                       const std::function<Plan()>& replan, const CalibrationOptions& options,
+                                       ProgressReporter* progress) {
   CalibrationReport report;
   InNetworkTransformTimes timed;
   for (int round = 1; round <= options.max_rounds; ++round) {
@@ -75,9 +76,10 @@ CalibrationReport calibrate_transforms(const graph::Graph& graph, const std::fun
       break;
     }
     for (const auto& [key, ms] : times) timed[key] = ms;
-    price(timed);
+    costs.price_transforms_in_network(timed);
   }
   report.transforms = timed.size();
+  report.untimed_factor = costs.untimed_transform_factor();
   return report;
 }
 

@@ -32,7 +32,6 @@
 #include "layoutopt/measure/cost_source.h"
 #include "layoutopt/measure/flexible_op_timing.h"
 #include "layoutopt/measure/measure_record.h"
-#include "layoutopt/measure/transform_calibration.h"
 #include "layoutopt/measure/transform_table.h"
 #include "layoutopt/measure/tuning_task.h"
 

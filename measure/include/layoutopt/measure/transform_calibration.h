@@ -22,14 +22,12 @@
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/measure/measured_cost_source.h"
 #include "layoutopt/measure/plan.h"
 #include "layoutopt/measure/progress.h"
-#include "layoutopt/measure/transform_enumeration.h"
+#include "layoutopt/measure/transform_table.h"
 
 namespace layoutopt::measure {
-
-/// Median milliseconds of a transform inside a network, by its table key.
-using InNetworkTransformTimes = std::map<TransformKey, double>;
 
 /// Runs `network` `warmup` times, then `runs` times step by step on random inputs of
 /// `graph`'s input shapes, and returns each transform key's time: the median over its steps
@@ -48,16 +46,19 @@ struct CalibrationReport {
   bool settled = false;               ///< the last plan chose only transforms timed in a network
   double table_ms = 0;                ///< the first plan's transforms, priced by the table
   double network_ms = 0;              ///< the same transforms, as timed in its network
-  /// "T transforms timed in the network (R plans); the first plan's: table X ms, network Y ms".
+  double untimed_factor = 1;          ///< what the transforms no network ran are scaled by
+  /// "T transforms timed in the network (R plans); the first plan's: table X ms, network Y ms;
+  /// the others priced at Fx the table".
   [[nodiscard]] std::string summary() const;
 };
 
-/// Each round: `replan` makes the plan from costs as they stand, its network is compiled and
-/// timed, and `price` is called with every transform timed so far (the caller's cost source
-/// then prices them so). Stops when a plan's transforms were all timed in an earlier round,
-/// or after max_rounds. Throws what planning and compiling throw.
-[[nodiscard]] CalibrationReport calibrate_transforms(const graph::Graph& graph, const std::function<Plan()>& replan,
-                                                     const std::function<void(const InNetworkTransformTimes&)>& price,
+/// Each round: `replan` makes the plan from `costs` as they stand, its network is compiled
+/// and timed on the calling thread's OpenMP team, and `costs` prices every transform timed
+/// so far by its in-network time (MeasuredCostSource::price_transforms_in_network). Stops
+/// when a plan's transforms were all timed in an earlier round, or after max_rounds. Throws
+/// what planning and compiling throw.
+[[nodiscard]] CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSource& costs,
+                                                     const std::function<Plan()>& replan,
                                                      const CalibrationOptions& options,
                                                      ProgressReporter* progress = nullptr);
 

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -21,6 +22,10 @@
 #include "layoutopt/measure/transform_enumeration.h"
 
 namespace layoutopt::measure {
+
+/// Median milliseconds of transforms timed inside a compiled network, by table key
+/// (transform_calibration.h).
+using InNetworkTransformTimes = std::map<TransformKey, double>;
 
 struct TransformEntry {
   std::string target;
