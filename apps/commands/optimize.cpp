@@ -131,18 +131,25 @@ measure::TransformTable bench_transforms(const graph::Graph& graph, const std::v
   return table;
 }
 
-/// Times the tuned configs the history-best and graph-tuned plans choose again until each
-/// has 3 timings (config_confirmation.h), so their rows predict from medians.
-void confirm_configs(const graph::Graph& graph, measure::MeasuredCostSource& costs,
-                     std::vector<measure::MeasureRecord> records, const std::map<std::string, double>& default_seconds,
-                     const measure::PlannerOptions& planner, const Paths& paths, int threads, bool quiet) {
+/// Times the tuned configs that the default, history-best and graph-tuned plans choose again
+/// until each has 3 timings (config_confirmation.h), so every row predicts from medians and
+/// the graph-tuned plan weighs the default configs at the same prices the default row pays.
+/// Returns the default configs' prices read from the grown log (default_configs.h).
+std::map<std::string, double> confirm_configs(const graph::Graph& graph, const std::vector<measure::TuningTask>& tasks,
+                                              measure::MeasuredCostSource& costs,
+                                              std::vector<measure::MeasureRecord>& records,
+                                              const measure::PlannerOptions& planner, const Paths& paths, int threads,
+                                              bool quiet) {
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
   measure::KernelMeasurer measurer(measure::cost_policy(threads));
   measure::RecordWriter writer(paths.records);
+  // The default row's choices do not depend on its configs' prices, so one reading serves
+  // every round.
+  const auto default_seconds = measure::default_config_seconds(tasks, records, planner.target);
   const auto replan = [&] {
     std::vector<measure::Plan> plans;
     for (const measure::Variant& variant : measure::standard_variants())
-      if (variant.costs == measure::VariantCosts::fastest_kernels || variant.solver == "dp")
+      if (variant.costs != measure::VariantCosts::measured || variant.solver == "dp")
         plans.push_back(
             measure::plan_variant(graph, {variant.name, variant.costs, "auto"}, costs, default_seconds, planner).plan);
     return plans;
@@ -152,6 +159,7 @@ void confirm_configs(const graph::Graph& graph, measure::MeasuredCostSource& cos
       {.target = planner.target}, &progress);
   progress.finish();
   progress.note("[4/4] confirmed: " + report.summary());
+  return measure::default_config_seconds(tasks, records, planner.target);
 }
 
 /// Prices the transforms the graph-tuned plan chooses by their time inside its compiled
@@ -233,19 +241,19 @@ void optimize(const OptimizeFlags& flags) {
                 std::to_string(threads) + " threads");
 
   const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
-  const std::vector<measure::MeasureRecord> records = tune(tasks, paths, target, threads, budget_seconds(flags), flags.quiet);
+  std::vector<measure::MeasureRecord> records = tune(tasks, paths, target, threads, budget_seconds(flags), flags.quiet);
   const measure::TransformTable table = bench_transforms(graph, tasks, paths, records, target, threads, flags.quiet);
   measure::MeasuredCostSource costs(
       graph, records, table,
       {target, threads, measure::cost_policy(threads), paths.records, paths.transforms, flags.model.spec});
-  const auto default_seconds = measure::default_config_seconds(tasks, records, target);
 
   warn_if_passive_openmp_wait();
   measure::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = target, .costs = "measured"},
                                    measure::network_policy(threads, 300.0)};
   options.planner.solve.time_limit_seconds = 10;
+  options.planner.solve.memory_budget_bytes = dp_memory_budget();
   options.rounds = 5;
-  confirm_configs(graph, costs, records, default_seconds, options.planner, paths, threads, flags.quiet);
+  const auto default_seconds = confirm_configs(graph, tasks, costs, records, options.planner, paths, threads, flags.quiet);
   calibrate_transforms(graph, costs, default_seconds, options.planner, flags.calibrate_rounds, flags.quiet);
   progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
                 std::to_string(options.rounds) + " alternating rounds");

@@ -124,6 +124,7 @@ void run_plan(const PlanFlags& flags) {
   measure::PlannerOptions options{.solver = flags.solver, .solve = {}, .target = measure::host_target(threads),
                                   .costs = flags.model_costs ? "modelled" : "measured"};
   options.solve.time_limit_seconds = flags.time_limit_s;
+  options.solve.memory_budget_bytes = dp_memory_budget();
   std::unique_ptr<measure::CostSource> costs;
   std::optional<measure::TransformTable> table;  // outlives `costs`, which points into it
   if (flags.model_costs) {

@@ -84,4 +84,8 @@ std::vector<float> LayoutTransform::apply(std::span<const float> src) const {
 
 TransformPath LayoutTransform::path() const { return plan_->path(); }
 
+bool same_memory_order(const std::vector<int64_t>& logical, const Layout& a, const Layout& b) {
+  return a == b || LayoutTransform::for_activation(logical, a, b).path() == TransformPath::identity;
+}
+
 }  // namespace layoutopt::layout

@@ -1,24 +1,18 @@
 #include "layoutopt/measure/default_configs.h"
 
-#include "layoutopt/measure/statistics.h"
+#include "layoutopt/measure/selection_bias.h"
 
 namespace layoutopt::measure {
 
 std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
                                                      const std::vector<MeasureRecord>& records,
                                                      const std::string& target) {
-  const TaskIndex index_of(tasks);
-  std::map<std::string, std::vector<double>> timings;
-  for (const MeasureRecord& record : records) {
-    const std::optional<size_t> position = index_of.find(record, target);
-    if (!position || !record.result.ok()) continue;
-    const TuningTask& task = tasks[*position];
-    if (task.config_index(record.knob_map()) != task.op.default_index()) continue;
-    timings[task.key()].push_back(record.result.seconds());
-  }
-  // The median, as for tuned configs (layout_candidates.h).
+  const SessionResult known = summarize_history(tasks, records, target);
+  const std::vector<double> once_timed = once_timed_factors_of(known);
   std::map<std::string, double> seconds;
-  for (const auto& [key, samples] : timings) seconds.emplace(key, summarize(samples).median);
+  for (size_t t = 0; t < tasks.size(); ++t)
+    if (const auto estimate = known.tasks[t].candidates.estimated_seconds(tasks[t].op.default_index(), once_timed[t]))
+      seconds.emplace(tasks[t].key(), *estimate);
   return seconds;
 }
 

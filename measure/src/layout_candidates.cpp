@@ -27,6 +27,10 @@ void LayoutCandidates::add(const LayoutCandidate& candidate) {
   timed.seconds.push_back(candidate.seconds);
 }
 
+double LayoutCandidates::Timed::estimate(double once_timed_factor) const {
+  return seconds.size() > 1 ? median_of_later(seconds) : seconds.front() * once_timed_factor;
+}
+
 std::vector<double> LayoutCandidates::retiming_ratios() const {
   std::vector<double> ratios;
   for (const auto& [pair, configs] : by_pair_)
@@ -40,16 +44,19 @@ std::vector<LayoutCandidate> LayoutCandidates::all(double once_timed_factor) con
   std::vector<LayoutCandidate> result;
   for (const auto& [pair, configs] : by_pair_) {
     std::vector<LayoutCandidate> ranked;
-    for (const auto& [index, timed] : configs) {
-      const bool retimed = timed.seconds.size() > 1;
-      const double cost = retimed ? median_of_later(timed.seconds) : timed.seconds.front() * once_timed_factor;
-      ranked.push_back({index, cost, timed.layouts, static_cast<int>(timed.seconds.size())});
-    }
+    for (const auto& [index, timed] : configs)
+      ranked.push_back({index, timed.estimate(once_timed_factor), timed.layouts, static_cast<int>(timed.seconds.size())});
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
     if (ranked.size() > top_k_) ranked.resize(top_k_);
     result.insert(result.end(), ranked.begin(), ranked.end());
   }
   return result;
+}
+
+std::optional<double> LayoutCandidates::estimated_seconds(int64_t index, double once_timed_factor) const {
+  for (const auto& [pair, configs] : by_pair_)
+    if (const auto found = configs.find(index); found != configs.end()) return found->second.estimate(once_timed_factor);
+  return std::nullopt;
 }
 
 }  // namespace layoutopt::measure

@@ -20,12 +20,6 @@ layout::Layout canonical_layout_of(const graph::Value& value) {
   return layout::canonical_data_layout(value.type.shape.size());
 }
 
-/// True when both layouts put every element at the same offset (e.g. NCHW and NCHW16c of
-/// a [1, C, 1, 1] tensor): switching between them is a reinterpretation, not a copy.
-bool same_memory(const graph::Shape& shape, const layout::Layout& a, const layout::Layout& b) {
-  return layout::LayoutTransform::for_activation(shape, a, b).path() == layout::TransformPath::identity;
-}
-
 std::string signature(const NodeCandidate& candidate) {
   std::string text;
   for (const layout::Layout& input : candidate.inputs) text += input.str() + ",";
@@ -257,7 +251,7 @@ LayoutAssignment LayoutProblem::decode(std::span<const int> assignment, const Co
     const layout::Layout& have =
         producer.layouts.at(static_cast<size_t>(assignment[static_cast<size_t>(producer.node)]));
     for (const layout::Layout& want : chosen_wants(value, assignment)) {
-      if (same_memory(graph_->value(value).type.shape, have, want)) continue;
+      if (layout::same_memory_order(graph_->value(value).type.shape, have, want)) continue;
       const double ms = costs.transform_ms(graph_->value(value).type.shape, have, want);
       result.transforms.push_back({value, have, want, ms});
       result.transform_ms += ms;

@@ -24,12 +24,6 @@ using layout::Layout;
 /// layout is rewritten as blocked_layout (block 1 = the plain layout).
 Layout normalized(const Layout& layout, size_t rank) { return Layout::parse(blocked_layout(rank, layout.block_of('C'))); }
 
-bool same_memory(const graph::Shape& shape, const Layout& a, const Layout& b) {
-  return a == b || layout::LayoutTransform::for_activation(shape, a, b).path() == layout::TransformPath::identity;
-}
-
-
-
 std::string shape_text(const graph::Shape& shape) { return graph::to_string(shape); }
 
 NodeCandidate canonical_candidate(const graph::Graph& graph, graph::NodeId id) {
@@ -89,9 +83,7 @@ void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records)
   TunerOptions tuner;
   tuner.top_k = 1;
   const SessionResult known = summarize_history(tasks_, records, options_.target, tuner);
-  std::vector<std::vector<double>> ratios;
-  for (const TaskOutcome& outcome : known.tasks) ratios.push_back(outcome.candidates.retiming_ratios());
-  const std::vector<double> once_timed = once_timed_factors(ratios);
+  const std::vector<double> once_timed = once_timed_factors_of(known);
   tuned_.clear();
   untuned_.clear();
   for (size_t t = 0; t < tasks_.size(); ++t) {
@@ -193,11 +185,11 @@ bool MeasuredCostSource::priceable(const graph::Shape& shape, const Layout& layo
   const auto known = table_layouts_.find(shape);
   if (known != table_layouts_.end() && known->second.contains(layout.str())) return true;
   // Same memory as the plain layout (e.g. NCHW16c of [1, C, 1, 1]): priced as plain.
-  return same_memory(shape, layout, plain);
+  return layout::same_memory_order(shape, layout, plain);
 }
 
 double MeasuredCostSource::transform_ms(const graph::Shape& shape, const Layout& from, const Layout& to) const {
-  if (same_memory(shape, from, to)) return 0.0;
+  if (layout::same_memory_order(shape, from, to)) return 0.0;
   const TransformKey key = table_key(shape, from, to);
   if (const auto measured = in_network_.find(key); measured != in_network_.end()) return measured->second;
   return table_ms(key) * untimed_factor_;

@@ -1,6 +1,7 @@
 #include "layoutopt/measure/selection_bias.h"
 
 #include "layoutopt/measure/statistics.h"
+#include "layoutopt/measure/tuning_session.h"
 
 namespace layoutopt::measure {
 
@@ -12,6 +13,12 @@ std::vector<double> once_timed_factors(const std::vector<std::vector<double>>& r
   for (const std::vector<double>& ratios : ratios_by_task)
     factors.push_back(!ratios.empty() && ratios.size() >= own_needed ? summarize(ratios).median : pooled_factor);
   return factors;
+}
+
+std::vector<double> once_timed_factors_of(const SessionResult& history) {
+  std::vector<std::vector<double>> ratios;
+  for (const TaskOutcome& outcome : history.tasks) ratios.push_back(outcome.candidates.retiming_ratios());
+  return once_timed_factors(ratios);
 }
 
 }  // namespace layoutopt::measure

@@ -1,5 +1,6 @@
 #include "layoutopt/measure/transform_calibration.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -75,7 +76,10 @@ CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSo
       report.settled = true;
       break;
     }
-    for (const auto& [key, ms] : times) timed[key] = ms;
+    for (const auto& [key, ms] : times) {
+      const auto [known, added] = timed.try_emplace(key, ms);
+      if (!added) known->second = std::min(known->second, ms);
+    }
     costs.price_transforms_in_network(timed);
   }
   report.transforms = timed.size();

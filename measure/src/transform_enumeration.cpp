@@ -112,9 +112,7 @@ std::vector<TransformKey> close_over_table(std::vector<TransformKey> keys, const
 TransformKey table_key(const std::vector<int64_t>& shape, const layout::Layout& from, const layout::Layout& to) {
   const layout::Layout plain = layout::canonical_data_layout(shape.size());
   const auto spelled = [&](const layout::Layout& l) {
-    const bool as_plain = l == plain || layout::LayoutTransform::for_activation(shape, l, plain).path() ==
-                                            layout::TransformPath::identity;
-    return (as_plain ? plain : l).str();
+    return (layout::same_memory_order(shape, l, plain) ? plain : l).str();
   };
   return {shape, spelled(from), spelled(to)};
 }

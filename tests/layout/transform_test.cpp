@@ -78,6 +78,15 @@ TEST_CASE("the identity and physically identical layouts copy") {
         TransformPath::identity);
 }
 
+TEST_CASE("same_memory_order tells reinterpretations from copies") {
+  using layoutopt::layout::same_memory_order;
+  CHECK(same_memory_order({1, 64, 56, 56}, Layout::nchwc(16), Layout::nchwc(16)));
+  CHECK(same_memory_order({1, 64, 56, 56}, Layout::nchw(), Layout::parse("NCHW1c")));
+  CHECK(same_memory_order({1, 64, 1, 1}, Layout::nchw(), Layout::nchwc(16)));  // a 1x1 map: blocks move nothing
+  CHECK_FALSE(same_memory_order({1, 64, 56, 56}, Layout::nchw(), Layout::nchwc(16)));
+  CHECK_FALSE(same_memory_order({1, 64, 2, 1}, Layout::nchwc(8), Layout::nchwc(16)));
+}
+
 TEST_CASE("2-D NC <-> NC16c and other layouts take the generic paths") {
   const std::vector<int64_t> nc{3, 32};
   const LayoutTransform to_blocked = LayoutTransform::for_activation(nc, Layout::parse("NC"), Layout::parse("NC16c"));

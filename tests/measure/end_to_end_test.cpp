@@ -80,6 +80,52 @@ TEST_CASE("default configs are measured once and read back from the log") {
   CHECK(measure::default_config_seconds(tasks, log, "llvm -mcpu=other -num-cores=1").empty());
 }
 
+TEST_CASE("default configs are priced by the rule that prices tuned configs") {
+  const graph::Graph g = tiny_graph();
+  const auto tasks = measure::extract_tasks(g);
+  REQUIRE(tasks.size() > 1);
+  std::vector<measure::MeasureRecord> log;
+  IndexMeasurer measurer;
+  (void)measure::measure_default_configs(tasks, log, measurer, kTarget,
+                                         [&](const measure::MeasureRecord& r) { log.push_back(r); });
+  const auto once = measure::default_config_seconds(tasks, log, kTarget);
+  // The first task's default is timed twice more, at 1.5x and 2.5x its first timing.
+  const measure::TuningTask& retimed = tasks.front();
+  for (const double ratio : {1.5, 2.5}) {
+    measure::MeasureResult result;
+    result.costs_s = {ratio * once.at(retimed.key())};
+    log.push_back(measure::make_record(kTarget, retimed, retimed.op.default_index(), result));
+  }
+  const auto priced = measure::default_config_seconds(tasks, log, kTarget);
+  // It costs the median of its later timings; every default still timed once costs its
+  // timing times the pooled retiming ratio (2), as a once-timed tuned config would.
+  CHECK(priced.at(retimed.key()) == doctest::Approx(2.0 * once.at(retimed.key())));
+  for (size_t t = 1; t < tasks.size(); ++t)
+    CHECK(priced.at(tasks[t].key()) == doctest::Approx(2.0 * once.at(tasks[t].key())));
+}
+
+TEST_CASE("graph tuned is never predicted slower than the default plan it was free to choose") {
+  const MeasuredTiny tiny;
+  // One tuned config re-timed at 3x its tuning timing: every config timed once, the
+  // defaults included, now costs 3x its timing in the measured source.
+  std::vector<measure::MeasureRecord> log = tiny.log;
+  const measure::MeasureRecord tuned = log.front();
+  for (int k = 0; k < 2; ++k) {
+    measure::MeasureRecord again = tuned;
+    again.result.costs_s = {3.0 * tuned.result.seconds()};
+    log.push_back(again);
+  }
+  const measure::MeasuredCostSource costs(tiny.graph, log, tiny.table, fast_options(tiny.records.path()));
+  const auto default_seconds = measure::default_config_seconds(measure::extract_tasks(tiny.graph), log, kTarget);
+  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const auto plan = [&](measure::VariantCosts variant_costs) {
+    return measure::plan_variant(tiny.graph, {"row", variant_costs, "dp"}, costs, default_seconds, options)
+        .plan.predicted_ms;
+  };
+  CHECK(plan(measure::VariantCosts::measured) <= plan(measure::VariantCosts::default_schedules) + 1e-12);
+  CHECK(plan(measure::VariantCosts::measured) <= plan(measure::VariantCosts::fastest_kernels) + 1e-12);
+}
+
 TEST_CASE("history best offers each conv / dense only its fastest kernel") {
   const MeasuredTiny tiny;
   const measure::MeasuredCostSource costs = tiny.costs();

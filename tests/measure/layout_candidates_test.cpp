@@ -66,6 +66,23 @@ TEST_CASE("configs timed once are scaled by the selection bias, re-timed ones ar
   CHECK(scaled[1].seconds == doctest::Approx(1.155));
 }
 
+TEST_CASE("any config is estimated by the rule that ranks them, whatever its rank") {
+  const kernels::OpLayouts layouts = small_conv_task().op.layouts(0);
+  measure::LayoutCandidates candidates(1);  // keeps one config per layout pair
+  candidates.add(timing(0, 1.0, layouts));
+  candidates.add(timing(1, 2.0, layouts));
+  candidates.add(timing(1, 3.0, layouts));
+  candidates.add(timing(1, 5.0, layouts));
+  REQUIRE(candidates.all(1.5).size() == 1);
+  CHECK(candidates.all(1.5)[0].index == 0);
+  // Config 0 timed once: its timing times the factor; config 1, out-ranked and not kept by
+  // all(), still has its estimate: the median of its later timings.
+  CHECK(candidates.estimated_seconds(0, 1.5).value() == doctest::Approx(1.5));
+  REQUIRE(candidates.estimated_seconds(1, 1.5).has_value());
+  CHECK(*candidates.estimated_seconds(1, 1.5) == doctest::Approx(4.0));
+  CHECK_FALSE(candidates.estimated_seconds(7, 1.5).has_value());
+}
+
 TEST_CASE("a task's own retiming ratios set its factor once it has enough, else all tasks' pooled") {
   const std::vector<std::vector<double>> ratios{
       {1.10, 1.20, 1.30},  // enough of its own: median 1.20

@@ -55,7 +55,7 @@ struct NodeContext {
 /// Throws unless `scheduled` stores `shape` exactly as the kernel's `required` layout does.
 void require_layout(const NodeContext& c, const std::string& operand, const graph::Shape& shape,
                     const Layout& scheduled, const Layout& required) {
-  if (!same_memory(shape, scheduled, required))
+  if (!layout::same_memory_order(shape, scheduled, required))
     fail(c, "the schedule stores its " + operand + " " + graph::to_string(shape) + " in " + scheduled.str() +
                 ", but its kernel needs " + required.str());
 }
@@ -236,10 +236,11 @@ LoweredNode view() { return {StepKind::kernel, "view", {}, -1, 0}; }
 LoweredNode lower_reshape_like(const NodeContext& c) {
   const graph::Shape& in = c.shape_of(c.node.inputs[0]);
   const Layout& in_layout = c.schedule.inputs.at(0);
-  const bool plain_in = same_memory(in, in_layout, layout::canonical_data_layout(in.size()));
-  const bool plain_out = same_memory(c.output_shape(), c.schedule.output, layout::canonical_data_layout(c.output_shape().size()));
+  const bool plain_in = layout::same_memory_order(in, in_layout, layout::canonical_data_layout(in.size()));
+  const graph::Shape& out = c.output_shape();
+  const bool plain_out = layout::same_memory_order(out, c.schedule.output, layout::canonical_data_layout(out.size()));
   if (plain_in && plain_out) return view();
-  if (in == c.output_shape() && same_memory(in, in_layout, c.schedule.output)) return view();  // identity, dropout
+  if (in == out && layout::same_memory_order(in, in_layout, c.schedule.output)) return view();  // identity, dropout
   // flatten of NCHW[x]c with H = W = 1 is NC[x]c
   const bool flatten = std::holds_alternative<graph::Flatten>(c.node.op);
   if (flatten && in.size() == 4 && in[2] == 1 && in[3] == 1 && c.output_shape().size() == 2 &&
@@ -296,9 +297,6 @@ LoweredNode lower_4d(const NodeContext& c, Lower lower) {
 
 }  // namespace
 
-bool same_memory(const graph::Shape& shape, const Layout& a, const Layout& b) {
-  return a == b || layout::LayoutTransform::for_activation(shape, a, b).path() == layout::TransformPath::identity;
-}
 
 LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedule, const NodeOperands& operands,
                        ConstantPool& constants, const std::shared_ptr<KernelScratch>& scratch) {

@@ -37,7 +37,4 @@ struct LoweredNode {
                                      const NodeOperands& operands, ConstantPool& constants,
                                      const std::shared_ptr<KernelScratch>& scratch);
 
-/// True when a tensor of logical `shape` has the same memory in both layouts.
-[[nodiscard]] bool same_memory(const graph::Shape& shape, const layout::Layout& a, const layout::Layout& b);
-
 }  // namespace layoutopt::kernels::network

@@ -70,7 +70,7 @@ class ProgramBuilder {
   SlotId read(ValueId value, const Layout& layout) {
     const SlotId source = produced_[static_cast<size_t>(value)];
     const Slot& written = program_.slots[static_cast<size_t>(source)];
-    if (same_memory(shape_of(value), written.layout, layout)) {
+    if (layout::same_memory_order(shape_of(value), written.layout, layout)) {
       if (!(written.layout == layout)) layout_views_.emplace(value, layout.str());
       return source;
     }

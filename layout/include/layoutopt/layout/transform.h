@@ -63,4 +63,9 @@ class LayoutTransform {
   std::shared_ptr<const detail::Plan> plan_;
 };
 
+/// True when both layouts of an activation of `logical` shape put every element at the same
+/// offset (NCHW and NCHW1c; NCHW and NCHW16c of a [1, C, 1, 1] tensor): switching between
+/// them is a reinterpretation, not a copy, and costs nothing.
+[[nodiscard]] bool same_memory_order(const std::vector<int64_t>& logical, const Layout& a, const Layout& b);
+
 }  // namespace layoutopt::layout

@@ -15,9 +15,14 @@
 
 namespace layoutopt::measure {
 
-/// Seconds of each task's default config among `records` of `target` (the median when timed
-/// more than once), by TuningTask::key();
-/// tasks whose default was not measured (or failed) are missing.
+/// Estimated seconds of each task's default config among `records` of `target`, by
+/// TuningTask::key(), priced exactly as the measured cost source prices tuned configs
+/// (layout_candidates.h): the median of its later timings when it was timed again, else its
+/// one timing times the task's selection-bias factor. Priced otherwise, the default row
+/// would predict from raw timings and the graph-tuned row from corrected ones, and the
+/// default could look faster than a plan that is free to choose it (mobilenet-v2 on Zen 4:
+/// default predicted 2.94 ms, graph tuned 3.21 ms). Tasks whose default was not measured (or
+/// failed) are missing.
 [[nodiscard]] std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
                                                                    const std::vector<MeasureRecord>& records,
                                                                    const std::string& target);

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -47,6 +48,10 @@ class LayoutCandidates {
   /// first within each pair: the median of the later timings for a config timed again,
   /// else its one timing times `once_timed_factor`.
   [[nodiscard]] std::vector<LayoutCandidate> all(double once_timed_factor = 1.0) const;
+  /// The estimated cost of config `index` by the same rule (whatever its rank in its layout
+  /// pair), or nullopt when it has no working timing: how a baseline that runs a fixed
+  /// config (the untuned default) is priced like the tuned ones.
+  [[nodiscard]] std::optional<double> estimated_seconds(int64_t index, double once_timed_factor = 1.0) const;
   /// Distinct (input, output) layout pairs seen.
   [[nodiscard]] size_t pair_count() const { return by_pair_.size(); }
 
@@ -54,6 +59,7 @@ class LayoutCandidates {
   struct Timed {
     kernels::OpLayouts layouts;
     std::vector<double> seconds;  ///< in the order added: the tuning timing first
+    [[nodiscard]] double estimate(double once_timed_factor) const;
   };
   size_t top_k_;
   std::map<std::pair<std::string, std::string>, std::map<int64_t, Timed>> by_pair_;

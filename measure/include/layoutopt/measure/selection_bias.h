@@ -18,6 +18,8 @@
 
 namespace layoutopt::measure {
 
+struct SessionResult;  // tuning_session.h
+
 /// Re-timed configs a task needs before its own ratios are trusted over the pooled ones.
 inline constexpr size_t kOwnRatiosNeeded = 3;
 
@@ -26,5 +28,10 @@ inline constexpr size_t kOwnRatiosNeeded = 3;
 /// else the median of every task's ratios together, else 1 when nothing was timed again.
 [[nodiscard]] std::vector<double> once_timed_factors(const std::vector<std::vector<double>>& ratios_by_task,
                                                      size_t own_needed = kOwnRatiosNeeded);
+
+/// once_timed_factors of a summarized history (summarize_history), one per task in its
+/// order, from the retiming ratios of each task's configs: the one rule by which the
+/// measured cost source and the default baseline price configs timed once.
+[[nodiscard]] std::vector<double> once_timed_factors_of(const SessionResult& history);
 
 }  // namespace layoutopt::measure

@@ -54,7 +54,12 @@ struct CalibrationReport {
 
 /// Each round: `replan` makes the plan from `costs` as they stand, its network is compiled
 /// and timed on the calling thread's OpenMP team, and `costs` prices every transform timed
-/// so far by its in-network time (MeasuredCostSource::price_transforms_in_network). Stops
+/// so far by its in-network time (MeasuredCostSource::price_transforms_in_network): the
+/// fastest of the rounds that timed it. Why the fastest: a shared host's slow spells (see
+/// the README) slow memory-bound steps up to 4x for minutes. On inception-v3 the first
+/// plan's transforms took 1.18x their table time in its network; a spell then hit the later
+/// rounds, which re-timed them, and the median in-network / table ratio that prices every
+/// untimed transform came out at 4.67: the last plan avoided transforms it should have bought. Stops
 /// when a plan's transforms were all timed in an earlier round, or after max_rounds. Throws
 /// what planning and compiling throw.
 [[nodiscard]] CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSource& costs,
