@@ -40,20 +40,33 @@ int64_t KernelScratch::bytes() const {
 Kernel::Kernel(std::shared_ptr<const CompiledFunction> compiled)
     : Kernel(compiled ? compiled->name : std::string(), {{compiled, kCallerOperands}}, {}) {}
 
-Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats)
+Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats, int64_t units)
     : name_(std::move(name)),
       stages_(std::move(stages)),
-      scratch_floats_(std::move(scratch_floats)) {
+      scratch_floats_(std::move(scratch_floats)),
+      units_(units) {
   if (stages_.empty() || stages_.size() > kMaxStages)
     throw KernelError("Kernel " + name_ + ": " + std::to_string(stages_.size()) + " stages (1 to " +
                       std::to_string(kMaxStages) + " are supported)");
   for (const KernelStage& stage : stages_)
     if (!stage.compiled || stage.compiled->function == nullptr) throw KernelError("Kernel " + name_ + ": no compiled function");
   if (scratch_floats_.size() > 2) throw KernelError("Kernel " + name_ + ": at most two scratch buffers");
+  if (units_ < 0) throw KernelError("Kernel " + name_ + ": negative unit count");
+  for (const KernelStage& stage : stages_)
+    if (units_ > 0 && !stage.whole_each_unit && stage.compiled->work_items % units_ != 0)
+      throw KernelError("Kernel " + name_ + ": stage " + stage.compiled->name + "'s " +
+                        std::to_string(stage.compiled->work_items) + " work items do not divide into " +
+                        std::to_string(units_) + " units");
+}
+
+int64_t Kernel::scratch_copies() const { return units_ > 0 ? omp_get_max_threads() : 1; }
+
+void Kernel::reserve_scratch(KernelScratch& scratch) const {
+  for (size_t i = 0; i < scratch_floats_.size(); ++i) scratch.reserve(i, scratch_floats_[i] * scratch_copies());
 }
 
 void Kernel::use_scratch(const std::shared_ptr<KernelScratch>& shared) {
-  for (size_t i = 0; i < scratch_floats_.size(); ++i) shared->reserve(i, scratch_floats_[i]);
+  reserve_scratch(*shared);
   scratch_ = shared;
 }
 
@@ -63,7 +76,7 @@ double Kernel::compile_ms() const {
   return ms;
 }
 
-Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& args) const {
+Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& args, int64_t copy) const {
   Pointers pointers{};
   for (size_t i = 0; i < pointers.size(); ++i) {
     const StageOperand source = stage.operands[i];
@@ -79,11 +92,8 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
       case StageOperand::scratch1: {
         const size_t buffer = source == StageOperand::scratch0 ? 0 : 1;
         if (buffer >= scratch_floats_.size()) throw KernelError(name_ + ": a stage reads a scratch buffer the kernel lacks");
-        if (!scratch_) {
-          scratch_ = std::make_shared<KernelScratch>();
-          for (size_t b = 0; b < scratch_floats_.size(); ++b) scratch_->reserve(b, scratch_floats_[b]);
-        }
-        pointers[i] = scratch_->data(buffer);
+        if (!scratch_) scratch_ = std::make_shared<KernelScratch>();
+        pointers[i] = scratch_->data(buffer) + copy * scratch_floats_[buffer];
         break;
       }
     }
@@ -106,14 +116,14 @@ std::vector<std::span<float>> Kernel::scratch_regions() const {
   std::vector<std::span<float>> regions;
   if (!scratch_) return regions;
   for (size_t i = 0; i < scratch_floats_.size(); ++i)
-    regions.emplace_back(scratch_->data(i), static_cast<size_t>(scratch_floats_[i]));
+    regions.emplace_back(scratch_->data(i), static_cast<size_t>(scratch_floats_[i] * scratch_copies()));
   return regions;
 }
 
 void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const {
   if (stages_.size() != 1)
     throw KernelError(name_ + ": a multi-stage kernel runs whole (each stage reads all of the previous one's output)");
-  const Pointers pointers = resolve(stages_.front(), args);
+  const Pointers pointers = resolve(stages_.front(), args, 0);
   check(stages_.front(), pointers);
   begin = std::max<int64_t>(begin, 0);
   end = std::min(end, work_items());
@@ -122,13 +132,25 @@ void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const
 }
 
 void Kernel::operator()(const KernelArgs& args) const {
+  if (!scratch_floats_.empty()) {
+    if (!scratch_) scratch_ = std::make_shared<KernelScratch>();
+    reserve_scratch(*scratch_);  // grows only when the thread count has (kernels of units)
+  }
   // Every stage's arguments are checked before the first runs (no half-done call); a fixed
   // array keeps the allocator off this path, which every network step takes.
-  std::array<Pointers, kMaxStages> pointers{};
+  StagePointers pointers{};
   for (size_t s = 0; s < stages_.size(); ++s) {
-    pointers[s] = resolve(stages_[s], args);
+    pointers[s] = resolve(stages_[s], args, 0);
     check(stages_[s], pointers[s]);
   }
+  if (units_ > 0) {
+    run_units(args);
+    return;
+  }
+  run_stages(pointers);
+}
+
+void Kernel::run_stages(const StagePointers& pointers) const {
   for (size_t s = 0; s < stages_.size(); ++s) {
     const CompiledFunction& compiled = *stages_[s].compiled;
     const Pointers& p = pointers[s];
@@ -139,6 +161,26 @@ void Kernel::operator()(const KernelArgs& args) const {
     const int64_t chunks = std::min<int64_t>(items, omp_get_max_threads());
 #pragma omp parallel for schedule(static)
     for (int64_t chunk = 0; chunk < chunks; ++chunk) run_items(compiled, p, items * chunk / chunks, items * (chunk + 1) / chunks);
+  }
+}
+
+void Kernel::run_units(const KernelArgs& args) const {
+  // Contiguous units per thread, as run_stages' ranges: a thread's bands are the rows it
+  // wrote in the step before.
+  const int64_t threads = std::min<int64_t>(units_, omp_get_max_threads());
+#pragma omp parallel for schedule(static)
+  for (int64_t thread = 0; thread < threads; ++thread) {
+    StagePointers own{};
+    for (size_t s = 0; s < stages_.size(); ++s) own[s] = resolve(stages_[s], args, thread);
+    for (int64_t unit = units_ * thread / threads; unit < units_ * (thread + 1) / threads; ++unit)
+      for (size_t s = 0; s < stages_.size(); ++s) {
+        const KernelStage& stage = stages_[s];
+        const int64_t items = stage.compiled->work_items;
+        if (stage.whole_each_unit)
+          run_items(*stage.compiled, own[s], 0, items);
+        else
+          run_items(*stage.compiled, own[s], items * unit / units_, items * (unit + 1) / units_);
+      }
   }
 }
 

@@ -21,31 +21,38 @@ void require(bool ok, const Conv2dDesc& desc, const WinogradSchedule& schedule, 
 
 conv::WinogradGeometry geometry_of(const Conv2dDesc& d, const WinogradSchedule& s) {
   const conv::WinogradMatrices& t = conv::winograd_matrices(s.m);
-  return {d.batch, d.in_channels, d.out_channels, d.in_h, d.in_w, d.out_h(), d.out_w(), d.pad_top, d.pad_left,
-          t.m, t.alpha, s.ic_bn, s.oc_bn, d.epilogue};
+  conv::WinogradGeometry g{d.batch, d.in_channels, d.out_channels, d.in_h, d.in_w, d.out_h(), d.out_w(),
+                           d.pad_top, d.pad_left, t.m, t.alpha, s.ic_bn, s.oc_bn, 0, d.epilogue};
+  // A band of all the image's tile rows is the whole-stage kernel: every knob value is valid
+  // for every image (as tile_t for every tile_m), some the same kernel as others.
+  if (s.band_rows < g.tiles_h()) g.band_rows = s.band_rows;
+  return g;
 }
 
-/// The middle stage: a 1x1 convolution with alpha^2 groups over a 1 x T image of V.
+/// The middle stage: a 1x1 convolution with alpha^2 groups over a 1 x T image of V (T: the
+/// tiles V holds of an image, a band's when banded).
 Conv2dDesc batched_product_desc(const conv::WinogradGeometry& g) {
   Conv2dDesc d;
-  d.batch = g.batch;
+  d.batch = g.buffered_images();
   d.in_channels = g.positions() * g.in_channels;
   d.in_h = 1;
-  d.in_w = g.tiles();
+  d.in_w = g.band_tiles();
   d.out_channels = g.positions() * g.out_channels;
   d.groups = g.positions();
   return d;
 }
 
-Conv2dSchedule batched_product_schedule(const WinogradSchedule& s) {
-  return {s.ic_bn, s.oc_bn, s.tile_t, true, 1, s.oc_inner, s.prefetch_weights};
+/// Its register tile runs along the tiles V holds: at most a band's.
+Conv2dSchedule batched_product_schedule(const conv::WinogradGeometry& g, const WinogradSchedule& s) {
+  return {s.ic_bn, s.oc_bn, std::min(s.tile_t, g.band_tiles()), true, 1, s.oc_inner, s.prefetch_weights};
 }
 
 }  // namespace
 
 std::string WinogradSchedule::str() const {
   return "m" + std::to_string(m) + "_ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_t" +
-         std::to_string(tile_t) + (oc_inner ? "_ocin" : "") + (prefetch_weights ? "_pf" : "");
+         std::to_string(tile_t) + (oc_inner ? "_ocin" : "") + (prefetch_weights ? "_pf" : "") +
+         (band_rows > 0 ? "_band" + std::to_string(band_rows) : "");
 }
 
 bool winograd_applicable(const Conv2dDesc& d) {
@@ -67,13 +74,17 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   space.add("tile_t", inclusive_range(1, std::min(fewest_tiles, conv::kMaxTileWidth)));
   space.add("oc_inner", {0, 1});
   space.add("prefetch_weights", {0, 1}, 0);
+  // Last, so the configs of records written before it keep their indices.
+  space.add("tile_band", {0, 1, 2, 4}, 0);
   return space;
 }
 
 WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_m"), point.at("tile_ic"),       point.at("tile_oc"),
-          point.at("tile_t"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0};
+  return {point.at("tile_m"),        point.at("tile_ic"),
+          point.at("tile_oc"),       point.at("tile_t"),
+          point.at("oc_inner") != 0, point.at("prefetch_weights") != 0,
+          point.at("tile_band")};
 }
 
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {
@@ -85,6 +96,7 @@ void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s)
           "ic_bn must divide in_channels = " + std::to_string(desc.in_channels));
   require(s.oc_bn > 0 && desc.out_channels % s.oc_bn == 0, desc, s,
           "oc_bn must divide out_channels = " + std::to_string(desc.out_channels));
+  require(s.band_rows >= 0, desc, s, "band_rows must not be negative");
   const int64_t tiles = geometry_of(desc, s).tiles();
   require(s.tile_t > 0 && s.tile_t <= tiles, desc, s, "tile_t must lie in [1, tiles = " + std::to_string(tiles) + "]");
 }
@@ -116,14 +128,15 @@ Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s
   const std::string key = desc.str() + "|" + s.str();
   const auto to_tiles = jit::cached_kernel("winograd_input|" + key, [&] { return conv::compile_winograd_input_transform(g); });
   const auto from_tiles = jit::cached_kernel("winograd_output|" + key, [&] { return conv::compile_winograd_output_transform(g); });
-  const Kernel product = compile_conv2d(batched_product_desc(g), batched_product_schedule(s));
+  const Kernel product = compile_conv2d(batched_product_desc(g), batched_product_schedule(g, s));
   using enum StageOperand;
+  // Banded, the middle stage multiplies one band's V (all its items) for every unit.
   std::vector<KernelStage> stages{{to_tiles, {input, none, none, none, scratch0}},
-                                  {product.stages().front().compiled, {scratch0, weight, none, none, scratch1}},
+                                  {product.stages().front().compiled, {scratch0, weight, none, none, scratch1}, g.banded()},
                                   {from_tiles, {scratch1, none, bias, residual, output}}};
   static std::atomic<int64_t> serial{0};  // as the JIT's symbols: layoutopt_<kind>_<n>
   return Kernel("layoutopt_winograd_conv2d_" + std::to_string(serial++), std::move(stages),
-                {g.transformed_input_floats(), g.transformed_output_floats()});
+                {g.transformed_input_floats(), g.transformed_output_floats()}, g.banded() ? g.units() : 0);
 }
 
 }  // namespace layoutopt::kernels

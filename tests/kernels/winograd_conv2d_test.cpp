@@ -1,9 +1,12 @@
 // Winograd conv2d against the NCHW reference: both tile sizes, images the tiles do not divide
 // (partial last tiles in both directions), no / asymmetric padding, channel blocks with
-// remainder vector chunks, batch > 1, every epilogue; plus the transform matrices themselves
-// and the schedule space's validation.
+// remainder vector chunks, batch > 1, every epilogue, bands of tile rows (run through all
+// stages per thread) that do and do not divide the image; plus the transform matrices
+// themselves and the schedule space's validation.
 
 #include <doctest/doctest.h>
+
+#include <omp.h>
 
 #include <random>
 
@@ -121,6 +124,45 @@ TEST_CASE("winograd conv2d wide reduction (relu6 clamps both ways)") {
   check_schedule(d, {2, 64, 16, 16, true});
 }
 
+TEST_CASE("banded winograd conv2d: bands that divide the tile rows and bands that overhang them") {
+  const Conv2dDesc d = make_desc(16, 9, 11, 32, 1);  // m = 2: 5 x 6 tiles; m = 4: 3 x 3
+  for (int64_t band_rows : {1, 2, 4}) check_schedule(d, {2, 8, 16, 6, false, false, band_rows});
+  for (int64_t band_rows : {1, 2}) check_schedule(d, {4, 16, 32, 3, true, false, band_rows});
+}
+
+TEST_CASE("banded winograd conv2d with batch > 1, a residual epilogue and more bands than threads") {
+  Conv2dDesc d = make_desc(8, 13, 10, 24, 1);  // m = 2: 7 x 5 tiles, 4 bands of 2 per image
+  d.batch = 3;
+  d.epilogue = {true, Activation::Relu, true, Activation::Relu6};
+  check_schedule(d, {2, 8, 24, 5, false, true, 2});
+  check_schedule(d, {4, 4, 8, 2, true, false, 1});  // m = 4: 4 x 3 tiles, a band per tile row
+}
+
+/// Floats of the kernel's two scratch regions, once it has its scratch.
+std::vector<size_t> scratch_sizes(const Conv2dDesc& d, const WinogradSchedule& schedule) {
+  Kernel kernel = compile_winograd_conv2d(d, schedule);
+  kernel.use_scratch(std::make_shared<KernelScratch>());
+  std::vector<size_t> sizes;
+  for (const std::span<float> region : kernel.scratch_regions()) sizes.push_back(region.size());
+  return sizes;
+}
+
+TEST_CASE("a banded winograd kernel keeps a copy of its intermediates per thread, each a band's") {
+  const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);  // m = 4: 4 x 4 tiles
+  const auto threads = static_cast<size_t>(omp_get_max_threads());
+  // A band of one row: 4 tiles, 6 x 6 points each, for every input (then output) channel.
+  CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, 1}) == std::vector<size_t>{36 * 4 * 16 * threads, 36 * 4 * 32 * threads});
+  // Bands of the image's 4 tile rows or more are its whole stages: all 16 tiles, one copy.
+  for (int64_t band_rows : {0, 4, 8})
+    CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, band_rows}) == std::vector<size_t>{36 * 16 * 16, 36 * 16 * 32});
+}
+
+TEST_CASE("every point of the winograd space is a valid kernel: register tiles wider than a band are clamped to it") {
+  const Conv2dDesc d = make_desc(8, 8, 8, 16, 1);  // m = 4: 2 x 2 tiles, bands of one row hold 2
+  check_schedule(d, {4, 8, 16, 4, false, false, 1});
+  check_schedule(d, {4, 8, 16, 4, false, false, 2});
+}
+
 TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") {
   CHECK(winograd_applicable(make_desc(8, 8, 8, 8, 1)));
   Conv2dDesc strided = make_desc(8, 8, 8, 8, 1);
@@ -139,6 +181,8 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 17, false}), doctest::Contains("tile_t"), KernelError);
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {3, 16, 32, 4, false}), doctest::Contains("2 or 4"), KernelError);
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 5, 32, 4, false}), doctest::Contains("ic_bn"), KernelError);
+  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 4, false, false, -1}), doctest::Contains("band_rows"),
+                       KernelError);
 
   const std::vector<TunableOp> algorithms = TunableOp::conv2d_algorithms(d);
   REQUIRE(algorithms.size() == 2);
@@ -146,6 +190,12 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
   CHECK(winograd.family() == OpFamily::winograd_conv2d);
   const int64_t index = winograd.default_index();
   CHECK(winograd.knobs(index).at("tile_m") == 4);
+  // Records written before bands existed name whole-stage kernels, at the indices they had.
+  std::map<std::string, int64_t> unbanded = winograd.knobs(index);
+  CHECK(unbanded.at("tile_band") == 0);
+  unbanded.erase("tile_band");
+  CHECK(winograd.index_of(unbanded) == index);
+  CHECK(index < space.size() / 4);
   CHECK(winograd.buffer_sizes(index).weight == 36 * 32 * 16);
   CHECK(winograd.pack_weights(index, std::vector<float>(32 * 16 * 9, 1.0F)).size() == 36 * 32 * 16);
   // The direct algorithm's knobs are no point of the Winograd space and vice versa.

@@ -8,6 +8,13 @@
 //   output  [N][K / oc_bn][OH][OW][oc_bn]                    (NCHW[oc_bn]c)
 // V and M are NCHW[x]c tensors whose channel is (tile position xi) * C + c, so the middle
 // stage is exactly a 1x1 convolution with alpha^2 groups over a 1 x T image.
+//
+// Banded (band_rows > 0): the image's tile rows are cut into bands of band_rows, and V and M
+// hold one band of one image ([1][alpha^2 * C / ic_bn][1][band_rows * tiles_w][ic_bn]), so
+// a thread runs all three stages on a band while its V and M stay in its own cache. The
+// stages' work items are then ordered (n, band, channel block, row within the band), so a
+// unit (n, band) is a contiguous range of them. Unbanded, the same formulas hold with one
+// band of all tile rows and V / M spanning the batch.
 
 #include <cstdint>
 
@@ -22,6 +29,7 @@ struct WinogradGeometry {
   int64_t pad_top = 0, pad_left = 0;
   int64_t m = 2, alpha = 4;
   int64_t ic_bn = 1, oc_bn = 1;
+  int64_t band_rows = 0;  ///< tile rows per band; 0: unbanded (one band of all rows, V / M span the batch)
   Epilogue epilogue;  ///< applied by the output transform
 
   [[nodiscard]] int64_t tiles_h() const { return (out_h + m - 1) / m; }
@@ -30,9 +38,19 @@ struct WinogradGeometry {
   [[nodiscard]] int64_t positions() const { return alpha * alpha; }
   [[nodiscard]] int64_t in_blocks() const { return in_channels / ic_bn; }
   [[nodiscard]] int64_t out_blocks() const { return out_channels / oc_bn; }
+  [[nodiscard]] bool banded() const { return band_rows > 0; }
+  /// Tile rows per band, and bands per image (the last may reach past the image's tile rows).
+  [[nodiscard]] int64_t rows_per_band() const { return banded() ? band_rows : tiles_h(); }
+  [[nodiscard]] int64_t bands() const { return (tiles_h() + rows_per_band() - 1) / rows_per_band(); }
+  /// Units of a banded kernel: (image, band) pairs.
+  [[nodiscard]] int64_t units() const { return batch * bands(); }
+  /// Tiles of V and M per image plane: a band's when banded.
+  [[nodiscard]] int64_t band_tiles() const { return rows_per_band() * tiles_w(); }
+  /// Images V and M hold: one when banded (one band of one image), else the batch.
+  [[nodiscard]] int64_t buffered_images() const { return banded() ? 1 : batch; }
   /// Floats of V and of M.
-  [[nodiscard]] int64_t transformed_input_floats() const { return batch * positions() * in_channels * tiles(); }
-  [[nodiscard]] int64_t transformed_output_floats() const { return batch * positions() * out_channels * tiles(); }
+  [[nodiscard]] int64_t transformed_input_floats() const { return buffered_images() * positions() * in_channels * band_tiles(); }
+  [[nodiscard]] int64_t transformed_output_floats() const { return buffered_images() * positions() * out_channels * band_tiles(); }
 };
 
 }  // namespace layoutopt::kernels::conv

@@ -63,14 +63,16 @@ Tile sandwich(llvm::IRBuilder<>& b, const Matrix& transposed, const Tile& tile) 
   return transform_columns(b, transposed, transform_rows(b, transposed, tile));
 }
 
-/// What both stages share: decoding a work item (n, channel block, tile row), the vector
-/// chunks of the channel block, and where a tile's transformed values live in V or M.
+/// What both stages share: decoding a work item (n, band, channel block, row within the
+/// band), the vector chunks of the channel block, and where a tile's transformed values live
+/// in V or M (see WinogradGeometry for both orders).
 class TileRowEmitter : protected jit::IndexArithmetic {
  protected:
   struct Item {
-    Value* batch = nullptr;
-    Value* block = nullptr;
-    Value* tile_row = nullptr;
+    Value* batch = nullptr;     ///< image n
+    Value* block = nullptr;     ///< channel block
+    Value* tile_row = nullptr;  ///< in the image (past its last tile row in a banded kernel's last band)
+    Value* band_row = nullptr;  ///< within the band
   };
 
   TileRowEmitter(const WinogradGeometry& geometry, int64_t block, jit::KernelModule& module)
@@ -81,22 +83,28 @@ class TileRowEmitter : protected jit::IndexArithmetic {
         b_(module.builder()),
         chunks_(jit::vector_chunks(block, jit::JitEngine::instance().host().vector_lanes)) {}
 
-  /// Item index = (n * blocks + block) * tiles_h + tile_row.
+  /// Item index = ((n * bands + band) * blocks + block) * rows_per_band + band_row.
   Item decode(Value* index, int64_t blocks) {
-    Value* rest = b_.CreateUDiv(index, constant(g_.tiles_h()));
-    return {b_.CreateUDiv(rest, constant(blocks)), b_.CreateURem(rest, constant(blocks)),
-            b_.CreateURem(index, constant(g_.tiles_h()))};
+    const int64_t rows = g_.rows_per_band();
+    Value* band_row = b_.CreateURem(index, constant(rows));
+    Value* rest = b_.CreateUDiv(index, constant(rows));
+    Value* unit = b_.CreateUDiv(rest, constant(blocks));
+    Value* band = b_.CreateURem(unit, constant(g_.bands()));
+    return {b_.CreateUDiv(unit, constant(g_.bands())), b_.CreateURem(rest, constant(blocks)),
+            add(mul(band, rows), band_row), band_row};
   }
 
-  /// Offset of (n, channel block `position * blocks + block`, tile t) in V or M, whose
-  /// channel block is `lanes` wide.
+  /// Offset of (channel block `position * blocks + block`, tile t of the band) of the item's
+  /// image in V or M, whose channel block is `lanes` wide.
   Value* transformed_offset(const Item& item, int64_t blocks, int64_t position, Value* tile, int64_t lanes,
                             int64_t chunk_offset) {
-    Value* plane = add(add(mul(item.batch, g_.positions() * blocks), position * blocks), item.block);
-    return add(mul(add(mul(plane, g_.tiles()), tile), lanes), chunk_offset);
+    Value* image = g_.banded() ? constant(0) : item.batch;
+    Value* plane = add(add(mul(image, g_.positions() * blocks), position * blocks), item.block);
+    return add(mul(add(mul(plane, g_.band_tiles()), tile), lanes), chunk_offset);
   }
 
-  Value* tile_index(const Item& item, Value* tile_column) { return add(mul(item.tile_row, g_.tiles_w()), tile_column); }
+  /// A tile's index within its band.
+  Value* tile_index(const Item& item, Value* tile_column) { return add(mul(item.band_row, g_.tiles_w()), tile_column); }
 
   const WinogradGeometry& g_;
   const WinogradMatrices& t_;
@@ -159,7 +167,15 @@ class OutputTransformEmitter : private TileRowEmitter {
       : TileRowEmitter(geometry, geometry.oc_bn, module) {}
 
   void emit() {
-    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* index) { emit_item(decode(index, g_.out_blocks())); }, "item");
+    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* index) {
+      const Item item = decode(index, g_.out_blocks());
+      if (g_.bands() * g_.rows_per_band() == g_.tiles_h()) {
+        emit_item(item);
+        return;
+      }
+      // The last band's rows past the image's last tile row have nothing to store.
+      jit::emit_if_else(b_, b_.CreateICmpULT(item.tile_row, constant(g_.tiles_h())), [&] { emit_item(item); }, [] {});
+    }, "item");
   }
 
  private:
@@ -219,13 +235,13 @@ CompiledFunction without_weight(CompiledFunction compiled) {
 CompiledFunction compile_winograd_input_transform(const WinogradGeometry& geometry) {
   jit::KernelModule module("winograd_input");
   InputTransformEmitter(geometry, module).emit();
-  return without_weight(module.compile(geometry.batch * geometry.in_blocks() * geometry.tiles_h(), Epilogue{}));
+  return without_weight(module.compile(geometry.units() * geometry.in_blocks() * geometry.rows_per_band(), Epilogue{}));
 }
 
 CompiledFunction compile_winograd_output_transform(const WinogradGeometry& geometry) {
   jit::KernelModule module("winograd_output");
   OutputTransformEmitter(geometry, module).emit();
-  return without_weight(module.compile(geometry.batch * geometry.out_blocks() * geometry.tiles_h(), geometry.epilogue));
+  return without_weight(module.compile(geometry.units() * geometry.out_blocks() * geometry.rows_per_band(), geometry.epilogue));
 }
 
 }  // namespace layoutopt::kernels::conv

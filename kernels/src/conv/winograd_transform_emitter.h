@@ -3,10 +3,11 @@
 // winograd_geometry.h for the layouts). Both work on whole rows of tiles, vectorized over the
 // channel block, with the transform matrices' coefficients folded into the code (a +-1
 // becomes an add or subtract, a 0 nothing).
-//  - input transform: work items (n, input block, tile row); reads the input, zero outside it
-//    (padding, and the overhang of the last tiles), writes V;
-//  - output transform: work items (n, output block, tile row); reads M, applies the fused
-//    epilogue (bias, activation, residual, activation) and writes the outputs that exist.
+//  - input transform: work items (n, band, input block, tile row in the band); reads the
+//    input, zero outside it (padding, and the overhang of the last tiles), writes V;
+//  - output transform: work items (n, band, output block, tile row in the band); reads M,
+//    applies the fused epilogue (bias, activation, residual, activation) and writes the
+//    outputs that exist.
 
 #include "conv/winograd_geometry.h"
 #include "layoutopt/kernels/kernel.h"

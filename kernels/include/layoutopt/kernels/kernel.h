@@ -12,7 +12,9 @@
 // convolution: input transform, batched GEMM, output transform), each stage needing all of
 // the previous stage's results; such a kernel keeps the intermediates in scratch buffers
 // (its own, or shared with kernels that never run at the same time) and runs its stages one
-// after another, each split over the threads.
+// after another, each split over the threads. Or, when the work divides into independent
+// units (Winograd: bands of tile rows), each thread runs every stage on one unit after
+// another with scratch of its own, so the intermediates stay in its cache.
 
 #include <array>
 #include <cstdint>
@@ -74,6 +76,10 @@ class KernelScratch {
 struct KernelStage {
   std::shared_ptr<const CompiledFunction> compiled;
   std::array<StageOperand, 5> operands;
+  /// In a kernel of units: the stage's work items are those of one unit, all run for every
+  /// unit (it works on the unit's scratch alone); otherwise unit u runs its share
+  /// [u * items / units, (u + 1) * items / units).
+  bool whole_each_unit = false;
 };
 
 class Kernel {
@@ -86,14 +92,17 @@ class Kernel {
   /// A pipeline run in order, with scratch buffers of the given float counts (at most two).
   /// Unless given a shared scratch first, the kernel allocates its own (zero-filled) on its
   /// first run. Copies of a Kernel share its scratch: run one of them at a time.
-  Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats);
+  /// With `units` > 0 the pipeline runs unit by unit: each thread takes a contiguous range
+  /// of units and runs every stage on each (see KernelStage::whole_each_unit), with scratch
+  /// buffers of its own, each of the given float count.
+  Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats, int64_t units = 0);
 
   /// Uses `shared` for scratch (growing it to this kernel's needs) instead of its own; only
   /// for kernels that never run while another user of `shared` runs.
   void use_scratch(const std::shared_ptr<KernelScratch>& shared);
 
   /// Runs all work items of every stage, each stage split into contiguous ranges over the
-  /// OpenMP threads.
+  /// OpenMP threads (or, with units, each thread's units through all stages).
   void operator()(const KernelArgs& args) const;
   /// Runs work items [begin, end) on the calling thread. Single-function kernels only: a
   /// stage of a pipeline reads all of the previous stage's output.
@@ -112,12 +121,21 @@ class Kernel {
 
  private:
   using Pointers = std::array<float*, 5>;
-  [[nodiscard]] Pointers resolve(const KernelStage& stage, const KernelArgs& args) const;
+  using StagePointers = std::array<Pointers, kMaxStages>;
+  /// Scratch copies: one per thread for a kernel of units, else one.
+  [[nodiscard]] int64_t scratch_copies() const;
+  /// Makes or grows the scratch to scratch_copies() of every buffer.
+  void reserve_scratch(KernelScratch& scratch) const;
+  /// The stage's pointers, scratch ones into copy `copy`.
+  [[nodiscard]] Pointers resolve(const KernelStage& stage, const KernelArgs& args, int64_t copy) const;
   void check(const KernelStage& stage, const Pointers& pointers) const;
+  void run_stages(const StagePointers& pointers) const;
+  void run_units(const KernelArgs& args) const;
 
   std::string name_;
   std::vector<KernelStage> stages_;
   std::vector<int64_t> scratch_floats_;
+  int64_t units_ = 0;
   mutable std::shared_ptr<KernelScratch> scratch_;  // allocated on first use unless shared
 };
 

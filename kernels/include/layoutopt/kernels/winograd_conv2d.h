@@ -11,6 +11,15 @@
 // images with modest channel counts and can lose where the weights dominate: the tuner
 // measures both algorithms and the planner picks per layer.
 //
+// The transforms' traffic is the schedule's to choose (band_rows). Run whole, each stage
+// over the image, the intermediates are alpha^2 / m^2 times the input and output (2.25x for
+// m = 4) and go through memory: inception-v3's 147x147 32->64 conv writes and reads 19 MB of
+// them, and ran 1.5x slower in the network than timed alone, the more so the busier the
+// memory. Banded, a thread takes a few tile rows through all three stages and its
+// intermediates stay in its L2; the price is that every band reads all the weights, and
+// that few bands balance the threads poorly, so whole passes remain the choice where the
+// weights are large and the image small.
+//
 // The weight "layout" is the middle stage's: the transformed filters as a logical
 // [alpha^2 * out_channels, in_channels, 1, 1] OIHW tensor, blocked OIHW[ic_bn]i[oc_bn]o;
 // pack_winograd_weights makes it from OIHW weights.
@@ -31,9 +40,12 @@ struct WinogradSchedule {
   int64_t m = 4;          ///< output tile edge: F(m x m, 3 x 3), m in {2, 4}
   int64_t ic_bn = 1;      ///< input is NCHW[ic_bn]c
   int64_t oc_bn = 1;      ///< output is NCHW[oc_bn]c
-  int64_t tile_t = 1;     ///< register tile of the middle stage along the output tiles
+  int64_t tile_t = 1;     ///< register tile of the middle stage along the output tiles (at most a band's)
   bool oc_inner = false;  ///< the middle stage's work-item order (see Conv2dSchedule)
   bool prefetch_weights = false;  ///< the middle stage streams its next weights (see Conv2dSchedule)
+  /// Tile rows a thread takes through all three stages at a time; 0, or not fewer than the
+  /// image's tile rows: whole stages.
+  int64_t band_rows = 0;
 
   [[nodiscard]] std::string str() const;
   bool operator==(const WinogradSchedule&) const = default;
@@ -42,8 +54,9 @@ struct WinogradSchedule {
 /// True for 3x3 kernels with stride 1, dilation 1 and groups 1 (any padding).
 [[nodiscard]] bool winograd_applicable(const Conv2dDesc& desc);
 
-/// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1). Throws KernelError when the desc
-/// is not winograd_applicable.
+/// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1), tile_band
+/// (band_rows: 0, 1, 2, 4; 0 when a record lacks it). Throws KernelError when the desc is not
+/// winograd_applicable.
 [[nodiscard]] ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc);
 [[nodiscard]] WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index);
 /// Throws KernelError naming the problem.
