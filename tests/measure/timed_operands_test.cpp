@@ -34,9 +34,22 @@ TEST_CASE("cold weight copies together span the cold-weight bytes, at least twic
   CHECK(static_cast<size_t>(copies - 1) * conv_3x3_256 < span);
 }
 
+TEST_CASE("every weight up to the cold-weight span gets all its copies from the pool") {
+  const size_t span = measure::cold_weight_bytes();
+  // 0.4 of the span asks for 3 copies (1.2 spans), half a span and a page for 2: a pool of
+  // just the span held one fewer of each.
+  for (const size_t bytes : {span / 10 * 4, span / 2 + 4096, span / 7, span}) {
+    const auto floats = static_cast<int64_t>(bytes / sizeof(float) / 1024 * 1024);
+    const int64_t wanted = measure::cold_weight_copies(static_cast<size_t>(floats) * sizeof(float));
+    const measure::KernelOperands operands(BufferSizes{16, floats, 0, 0, 16}, wanted);
+    CHECK(operands.weight_copies() == wanted);
+    CHECK(static_cast<size_t>(operands.weight_copies() * floats) * sizeof(float) >= span);
+  }
+}
+
 TEST_CASE("pooled weight copies lie inside the shared pool, as many as fit it") {
   const measure::ColdWeightPool& pool = measure::ColdWeightPool::shared();
-  CHECK(pool.floats() * sizeof(float) >= measure::cold_weight_bytes() - 4096);
+  CHECK(pool.floats() * sizeof(float) >= 2 * measure::cold_weight_bytes() - 4096);
   CHECK(page_aligned(pool.data()));
   // A weight of a third of the pool: asked for 4 copies (the span rounded up), 3 fit.
   const auto third = static_cast<int64_t>(pool.floats() / 3 / 1024 * 1024);

@@ -26,10 +26,11 @@ struct ActivationExtent {
   int64_t plane = 1;
 };
 
-/// Random values spanning cold_weight_bytes() (cost_policy.h) in one page block, made on
-/// first use and shared by every kernel timed in the process: each takes its weight copies
-/// from it. Faulting in and filling that much memory takes seconds (960 MiB: 2.7 s on a
-/// 2-core host), so it is done once, not for every task.
+/// Random values spanning twice cold_weight_bytes() (cost_policy.h) in one page block, made
+/// on first use and shared by every kernel timed in the process: each takes its weight
+/// copies from it, and every weight up to the span finds all cold_weight_copies() of its
+/// copies there. Faulting in and filling that much memory takes seconds (960 MiB: 2.7 s on
+/// a 2-core host), so it is done once, not for every task.
 class ColdWeightPool {
  public:
   [[nodiscard]] static const ColdWeightPool& shared();
