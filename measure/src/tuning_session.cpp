@@ -1,9 +1,11 @@
 #include "layoutopt/measure/tuning_session.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 
@@ -29,24 +31,35 @@ std::vector<TaskTuner> make_tuners(const std::vector<TuningTask>& tasks, const T
   return tuners;
 }
 
+// True when some knob of the task's space is named by none of the records.
+bool space_outgrew(const TuningTask& task, const std::set<std::string>& named) {
+  return std::ranges::any_of(task.op.space().knobs(), [&](const kernels::Knob& knob) { return !named.contains(knob.name); });
+}
+
 // Feeds matching history into the tuners; returns how many records named a task here but
-// a config outside its space.
+// a config outside its space. A task whose space has a knob none of its records name (added
+// since, read as its value when absent) is reopened: its old trials searched only a slice.
 int64_t resume(const std::vector<TuningTask>& tasks, std::vector<TaskTuner>& tuners, std::vector<int64_t>& resumed,
                const std::vector<MeasureRecord>& history, const std::string& target) {
   const TaskIndex index_of(tasks);
+  std::vector<std::set<std::string>> named(tasks.size());
   int64_t unmatched = 0;
   for (const MeasureRecord& record : history) {
     const std::optional<size_t> task = index_of.find(record, target);
     if (!task) continue;
     TaskTuner& tuner = tuners[*task];
-    const std::optional<int64_t> index = tuner.task().config_index(record.knob_map());
+    const std::map<std::string, int64_t> knobs = record.knob_map();
+    const std::optional<int64_t> index = tuner.task().config_index(knobs);
     if (!index) {
       ++unmatched;
       continue;
     }
+    for (const auto& knob : knobs) named[*task].insert(knob.first);
     if (!tuner.measured(*index)) ++resumed[*task];
     tuner.observe(*index, record.result);
   }
+  for (size_t i = 0; i < tasks.size(); ++i)
+    if (tuners[i].trials() > 0 && space_outgrew(tasks[i], named[i])) tuners[i].reopen();
   return unmatched;
 }
 

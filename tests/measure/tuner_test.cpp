@@ -126,6 +126,27 @@ TEST_CASE("resume: configs in the history are never measured again and retrain t
   CHECK(distinct.size() == 80);
 }
 
+TEST_CASE("resume reopens an early-stopped task whose space gained a knob its records never name") {
+  const TuningTask task = small_conv_task();
+  SessionOptions options = trial_budget(400);
+  options.tuner.early_stopping = 10;
+  std::vector<MeasureRecord> log;
+  FakeMeasurer first;
+  const SessionResult tuned = tune_tasks({task}, {}, first, [&](const MeasureRecord& r) { log.push_back(r); }, options);
+  REQUIRE(tuned.new_trials < 400);  // early-stopped, not out of budget
+  // The same log again: nothing left to do.
+  FakeMeasurer again;
+  CHECK(tune_tasks({task}, log, again, [](const MeasureRecord&) {}, options).new_trials == 0);
+  // The log as written before prefetch_weights existed: its kernels, without the knob's name.
+  std::erase_if(log, [](const MeasureRecord& r) { return r.knob_map().at("prefetch_weights") != 0; });
+  for (MeasureRecord& r : log) std::erase_if(r.knobs, [](const auto& knob) { return knob.first == "prefetch_weights"; });
+  REQUIRE_FALSE(log.empty());
+  FakeMeasurer reopened;
+  const SessionResult result = tune_tasks({task}, log, reopened, [](const MeasureRecord&) {}, options);
+  CHECK(result.tasks[0].resumed == static_cast<int64_t>(log.size()));
+  CHECK(result.new_trials >= options.tuner.early_stopping);
+}
+
 TEST_CASE("resume ignores records of another target and of other tasks") {
   const TuningTask task = small_conv_task();
   std::vector<MeasureRecord> log;

@@ -54,6 +54,10 @@ class TaskTuner {
   /// Up to `count` distinct unmeasured configs to measure next (fewer near exhaustion).
   [[nodiscard]] std::vector<int64_t> propose(int64_t count);
 
+  /// Early stopping counts from the next trial: for a space that has grown since its log
+  /// was written (a knob no record names), whose new part the search has not looked at.
+  void reopen() { last_improvement_trial_ = trials(); }
+
   [[nodiscard]] bool exhausted() const { return trials() >= task_->op.space().size(); }
   [[nodiscard]] bool early_stopped() const;
   [[nodiscard]] bool finished() const { return exhausted() || early_stopped(); }
