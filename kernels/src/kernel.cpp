@@ -115,6 +115,9 @@ void Kernel::check(const KernelStage& stage, const Pointers& p) const {
 std::vector<std::span<float>> Kernel::scratch_regions() const {
   std::vector<std::span<float>> regions;
   if (!scratch_) return regions;
+  // A kernel of units has a copy per thread: grown to the thread count now, as a run would,
+  // so no region reaches past its buffer when threads were added since use_scratch.
+  reserve_scratch(*scratch_);
   for (size_t i = 0; i < scratch_floats_.size(); ++i)
     regions.emplace_back(scratch_->data(i), static_cast<size_t>(scratch_floats_[i] * scratch_copies()));
   return regions;

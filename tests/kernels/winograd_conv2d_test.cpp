@@ -152,6 +152,19 @@ TEST_CASE("a banded winograd kernel keeps a copy of its intermediates per thread
   const auto threads = static_cast<size_t>(omp_get_max_threads());
   // A band of one row: 4 tiles, 6 x 6 points each, for every input (then output) channel.
   CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, 1}) == std::vector<size_t>{36 * 4 * 16 * threads, 36 * 4 * 32 * threads});
+  // Threads added after use_scratch: the regions grow with them, inside the shared buffers.
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(1);
+  Kernel kernel = compile_winograd_conv2d(d, {4, 16, 32, 4, false, false, 1});
+  const auto shared = std::make_shared<KernelScratch>();
+  kernel.use_scratch(shared);
+  CHECK(shared->bytes() == static_cast<int64_t>((36 * 4 * 16 + 36 * 4 * 32) * sizeof(float)));
+  omp_set_num_threads(3);
+  const std::vector<std::span<float>> regions = kernel.scratch_regions();
+  omp_set_num_threads(before);
+  REQUIRE(regions.size() == 2);
+  CHECK(regions[0].size() == 36 * 4 * 16 * 3);
+  CHECK(shared->bytes() >= static_cast<int64_t>((regions[0].size() + regions[1].size()) * sizeof(float)));
   // Bands of the image's 4 tile rows or more are its whole stages: all 16 tiles, one copy.
   for (int64_t band_rows : {0, 4, 8})
     CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, band_rows}) == std::vector<size_t>{36 * 16 * 16, 36 * 16 * 32});
