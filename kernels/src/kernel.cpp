@@ -65,6 +65,12 @@ void Kernel::reserve_scratch(KernelScratch& scratch) const {
   for (size_t i = 0; i < scratch_floats_.size(); ++i) scratch.reserve(i, scratch_floats_[i] * scratch_copies());
 }
 
+KernelScratch& Kernel::ensure_scratch() const {
+  if (!scratch_) scratch_ = std::make_shared<KernelScratch>();
+  reserve_scratch(*scratch_);  // grows only when the thread count has (kernels of units)
+  return *scratch_;
+}
+
 void Kernel::use_scratch(const std::shared_ptr<KernelScratch>& shared) {
   reserve_scratch(*shared);
   scratch_ = shared;
@@ -76,7 +82,7 @@ double Kernel::compile_ms() const {
   return ms;
 }
 
-Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& args, int64_t copy) const {
+Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& args) const {
   Pointers pointers{};
   for (size_t i = 0; i < pointers.size(); ++i) {
     const StageOperand source = stage.operands[i];
@@ -92,8 +98,7 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
       case StageOperand::scratch1: {
         const size_t buffer = source == StageOperand::scratch0 ? 0 : 1;
         if (buffer >= scratch_floats_.size()) throw KernelError(name_ + ": a stage reads a scratch buffer the kernel lacks");
-        if (!scratch_) scratch_ = std::make_shared<KernelScratch>();
-        pointers[i] = scratch_->data(buffer) + copy * scratch_floats_[buffer];
+        pointers[i] = ensure_scratch().data(buffer);
         break;
       }
     }
@@ -126,7 +131,7 @@ std::vector<std::span<float>> Kernel::scratch_regions() const {
 void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const {
   if (stages_.size() != 1)
     throw KernelError(name_ + ": a multi-stage kernel runs whole (each stage reads all of the previous one's output)");
-  const Pointers pointers = resolve(stages_.front(), args, 0);
+  const Pointers pointers = resolve(stages_.front(), args);
   check(stages_.front(), pointers);
   begin = std::max<int64_t>(begin, 0);
   end = std::min(end, work_items());
@@ -135,19 +140,15 @@ void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const
 }
 
 void Kernel::operator()(const KernelArgs& args) const {
-  if (!scratch_floats_.empty()) {
-    if (!scratch_) scratch_ = std::make_shared<KernelScratch>();
-    reserve_scratch(*scratch_);  // grows only when the thread count has (kernels of units)
-  }
   // Every stage's arguments are checked before the first runs (no half-done call); a fixed
   // array keeps the allocator off this path, which every network step takes.
   StagePointers pointers{};
   for (size_t s = 0; s < stages_.size(); ++s) {
-    pointers[s] = resolve(stages_[s], args, 0);
+    pointers[s] = resolve(stages_[s], args);
     check(stages_[s], pointers[s]);
   }
   if (units_ > 0) {
-    run_units(args);
+    run_units(pointers);
     return;
   }
   run_stages(pointers);
@@ -167,14 +168,23 @@ void Kernel::run_stages(const StagePointers& pointers) const {
   }
 }
 
-void Kernel::run_units(const KernelArgs& args) const {
+Kernel::Pointers Kernel::in_copy(const KernelStage& stage, Pointers pointers, int64_t copy) const {
+  for (size_t i = 0; i < pointers.size(); ++i) {
+    const StageOperand source = stage.operands[i];
+    if (source == StageOperand::scratch0 || source == StageOperand::scratch1)
+      pointers[i] += copy * scratch_floats_[source == StageOperand::scratch0 ? 0 : 1];
+  }
+  return pointers;
+}
+
+void Kernel::run_units(const StagePointers& first_copy) const {
   // Contiguous units per thread, as run_stages' ranges: a thread's bands are the rows it
   // wrote in the step before.
   const int64_t threads = std::min<int64_t>(units_, omp_get_max_threads());
 #pragma omp parallel for schedule(static)
   for (int64_t thread = 0; thread < threads; ++thread) {
     StagePointers own{};
-    for (size_t s = 0; s < stages_.size(); ++s) own[s] = resolve(stages_[s], args, thread);
+    for (size_t s = 0; s < stages_.size(); ++s) own[s] = in_copy(stages_[s], first_copy[s], thread);
     for (int64_t unit = units_ * thread / threads; unit < units_ * (thread + 1) / threads; ++unit)
       for (size_t s = 0; s < stages_.size(); ++s) {
         const KernelStage& stage = stages_[s];

@@ -124,13 +124,17 @@ class Kernel {
   using StagePointers = std::array<Pointers, kMaxStages>;
   /// Scratch copies: one per thread for a kernel of units, else one.
   [[nodiscard]] int64_t scratch_copies() const;
-  /// Makes or grows the scratch to scratch_copies() of every buffer.
+  /// Grows `scratch` to scratch_copies() of every buffer.
   void reserve_scratch(KernelScratch& scratch) const;
-  /// The stage's pointers, scratch ones into copy `copy`.
-  [[nodiscard]] Pointers resolve(const KernelStage& stage, const KernelArgs& args, int64_t copy) const;
+  /// The kernel's scratch (its own, made on first use, unless shared), grown as above.
+  KernelScratch& ensure_scratch() const;
+  /// The stage's pointers, scratch ones into the first copy.
+  [[nodiscard]] Pointers resolve(const KernelStage& stage, const KernelArgs& args) const;
+  /// `pointers` of the stage with its scratch ones moved to copy `copy`.
+  [[nodiscard]] Pointers in_copy(const KernelStage& stage, Pointers pointers, int64_t copy) const;
   void check(const KernelStage& stage, const Pointers& pointers) const;
   void run_stages(const StagePointers& pointers) const;
-  void run_units(const KernelArgs& args) const;
+  void run_units(const StagePointers& first_copy) const;
 
   std::string name_;
   std::vector<KernelStage> stages_;
