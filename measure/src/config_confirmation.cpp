@@ -75,11 +75,17 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
     int64_t wanted = 0;
     for (const auto& entry : lacking) wanted += entry.second;
     if (progress) progress->note(round_note(report.rounds, chosen.size(), lacking.size(), wanted));
+    for (const auto& entry : lacking) planned.try_emplace(entry.first, chosen.at(entry.first));
     int64_t done = 0;
-    for (const auto& [config, missing] : lacking) {
-      const TuningTask& task = tasks[config.first];
-      planned.try_emplace(config, chosen.at(config));
-      for (int k = 0; k < missing; ++k) {
+    // Passes over the configs, one timing of each per pass, not a config's timings back to
+    // back: a shared host's memory bandwidth drifts (vgg-19-bn's 411 MB dense layer timed
+    // 6.3-6.8 ms three times within a minute, and 12.7-14.4 ms two hours later, as its rivals
+    // did then), and timings taken together share one moment's luck, which their median
+    // cannot outvote.
+    for (int pass = 0; done < wanted; ++pass)
+      for (const auto& [config, missing] : lacking) {
+        if (pass >= missing) continue;
+        const TuningTask& task = tasks[config.first];
         const MeasureRecord record = make_record(options.target, task, config.second, measurer.measure(task, config.second));
         records.push_back(record);
         sink(record);
@@ -88,7 +94,6 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
         ++done;
         if (progress) progress->update(static_cast<double>(done), static_cast<double>(wanted), task.name);
       }
-    }
     report.new_timings += done;
     costs.read_records(records);
   }

@@ -31,6 +31,7 @@ class TrueTimes : public measure::Measurer {
     const std::pair<std::string, int64_t> config{task.key(), index};
     ++calls;
     measured.insert(config);
+    order.push_back(config);
     measure::MeasureResult r;
     r.costs_s = {logged.at(config) * drift * (lucky.contains(config) ? slowdown : 1.0)};
     return r;
@@ -38,6 +39,7 @@ class TrueTimes : public measure::Measurer {
   std::map<std::pair<std::string, int64_t>, double> logged;
   std::set<std::pair<std::string, int64_t>> lucky;
   std::set<std::pair<std::string, int64_t>> measured;
+  std::vector<std::pair<std::string, int64_t>> order;  ///< every call's config, in call order
   double drift = 1.02;
   double slowdown = 10.0;
   int calls = 0;
@@ -132,4 +134,32 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
   CHECK(again.confirmed);
   CHECK(again.rounds == 1);
   CHECK(measurer.calls == before);
+}
+
+TEST_CASE("a round times its configs in passes, not one config's timings back to back") {
+  const graph::Graph g = tiny_graph();
+  const auto tasks = measure::extract_tasks(g);
+  ScratchFile records("records.jsonl");
+  write_records(records.path(), tasks);
+  std::vector<measure::MeasureRecord> log = measure::load_record_log(records.path()).records;
+  const measure::TransformTable table = synthetic_table(g);
+  measure::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
+  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const auto plan = [&] { return std::vector<measure::Plan>{measure::plan_layouts(g, costs, options).plan}; };
+  TrueTimes measurer(log, tasks);
+  measurer.slowdown = 1.0;  // nothing is lucky: the first plan stands, and one round times it
+  const auto chosen = tuned_choices(plan().front(), tasks);
+  REQUIRE(chosen.size() == 3);
+
+  const auto report = measure::confirm_chosen_configs(
+      g, costs, log, measurer, [](const measure::MeasureRecord&) {}, plan, {.target = kTarget, .timings = 4});
+  CHECK(report.confirmed);
+  // Each chosen config was logged once and lacked 3 timings: 3 passes of 3 configs, each pass
+  // timing every config once.
+  REQUIRE(measurer.order.size() == 9);
+  for (size_t pass = 0; pass < 3; ++pass) {
+    const std::set<std::pair<std::string, int64_t>> timed(measurer.order.begin() + static_cast<long>(3 * pass),
+                                                          measurer.order.begin() + static_cast<long>(3 * pass + 3));
+    CHECK(timed == chosen);
+  }
 }

@@ -49,8 +49,9 @@ struct ConfirmationReport {
 
 /// `replan` makes plans from `costs` as they stand (several when more than one will be run,
 /// e.g. graph tuned and history best). Each round: plan, time the chosen tuned configs that
-/// lack timings, append the records to `records` and `sink`, and re-read
-/// them into `costs`. Stops when a plan needs no new timing or after max_rounds plans.
+/// lack timings (in passes over them, one timing of each per pass, so a config's timings are
+/// spread over the round), append the records to `records` and `sink`, and re-read them into
+/// `costs`. Stops when a plan needs no new timing or after max_rounds plans.
 [[nodiscard]] ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCostSource& costs,
                                                         std::vector<MeasureRecord>& records, Measurer& measurer,
                                                         const RecordSink& sink, const std::function<std::vector<Plan>()>& replan,
