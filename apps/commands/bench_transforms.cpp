@@ -103,9 +103,8 @@ void run_bench_transforms(const BenchTransformsFlags& flags) {
   const measure::TimingPolicy policy = measure::cost_policy(threads, flags.min_repeat_ms);
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
   measure::TransformTable table = load_table_warning(flags.output, progress);
-  const auto keys = measure::close_over_table(
-      measure::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress)), table,
-      target, threads);
+  const auto keys =
+      measure::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress));
   progress.note(std::to_string(keys.size()) + " transforms for " + model.graph.name() + " on " + target + ", timed one at a time on " +
                 std::to_string(threads) + " threads (concurrent timing would disturb the results)");
   const measure::FillResult filled = fill_and_save_table(table, flags.output, keys, policy, target, progress);

@@ -122,8 +122,7 @@ measure::TransformTable bench_transforms(const graph::Graph& graph, const std::v
                                          const std::string& target, int threads, bool quiet) {
   measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
   measure::TransformTable table = load_table_warning(paths.transforms, progress);
-  const auto keys = measure::close_over_table(
-      measure::enumerate_transforms(graph, measure::tuned_blocks(tasks, records, target)), table, target, threads);
+  const auto keys = measure::enumerate_transforms(graph, measure::tuned_blocks(tasks, records, target));
   const measure::FillResult filled =
       fill_and_save_table(table, paths.transforms, keys, measure::cost_policy(threads), target, progress);
   progress.note("[3/4] transforms: " + std::to_string(keys.size()) + " needed, " + std::to_string(filled.measured) +

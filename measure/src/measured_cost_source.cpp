@@ -71,11 +71,9 @@ MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vec
       tasks_(extract_tasks(graph)),
       tasks_of_(tasks_by_node(tasks_)) {
   read_records(records);
-  for (const TransformEntry& entry : table.entries()) {
-    if (entry.target != options_.target || entry.threads != options_.threads) continue;
-    table_layouts_[entry.key.shape].insert(entry.key.src);
-    table_layouts_[entry.key.shape].insert(entry.key.dst);
-  }
+  // The layouts bench-transforms times for these records, as far as the table prices them.
+  offered_ = priceable_layouts(enumerate_transforms(graph, tuned_blocks(tasks_, records, options_.target)), table,
+                               options_.target, options_.threads);
 }
 
 void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records) {
@@ -182,8 +180,8 @@ FlexibleOpCost MeasuredCostSource::timed(const graph::Graph& graph, graph::NodeI
 bool MeasuredCostSource::priceable(const graph::Shape& shape, const Layout& layout) const {
   const Layout plain = layout::canonical_data_layout(shape.size());
   if (layout == plain) return true;
-  const auto known = table_layouts_.find(shape);
-  if (known != table_layouts_.end() && known->second.contains(layout.str())) return true;
+  const auto known = offered_.find(shape);
+  if (known != offered_.end() && known->second.contains(layout.str())) return true;
   // Same memory as the plain layout (e.g. NCHW16c of [1, C, 1, 1]): priced as plain.
   return layout::same_memory_order(shape, layout, plain);
 }

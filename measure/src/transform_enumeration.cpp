@@ -11,8 +11,6 @@ namespace layoutopt::measure {
 
 namespace {
 
-using ShapeLayouts = std::map<std::vector<int64_t>, std::set<std::string>>;
-
 void add_tensor(ShapeLayouts& layouts, const graph::Shape& shape, const std::set<int64_t>& blocks) {
   std::set<std::string>& names = layouts[shape];
   names.insert(blocked_layout(shape.size(), 1));
@@ -97,16 +95,26 @@ std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
   return ordered_pairs(layouts);
 }
 
-std::vector<TransformKey> close_over_table(std::vector<TransformKey> keys, const TransformTable& table,
-                                          const std::string& target, int threads) {
-  ShapeLayouts layouts;
-  for (const TransformKey& key : keys) layouts[key.shape].insert({key.src, key.dst});
-  for (const TransformEntry& entry : table.entries()) {
-    if (entry.target != target || entry.threads != threads) continue;
-    const auto shape = layouts.find(entry.key.shape);
-    if (shape != layouts.end()) shape->second.insert({entry.key.src, entry.key.dst});
+ShapeLayouts priceable_layouts(const std::vector<TransformKey>& keys, const TransformTable& table,
+                               const std::string& target, int threads) {
+  std::map<std::vector<int64_t>, std::set<int64_t>> blocks;  // ordered by block: smallest first
+  for (const TransformKey& key : keys)
+    for (const std::string& name : {key.src, key.dst}) blocks[key.shape].insert(layout::Layout::parse(name).block_of('C'));
+  ShapeLayouts offered;
+  for (const auto& [shape, shape_blocks] : blocks) {
+    std::vector<layout::Layout> in{layout::canonical_data_layout(shape.size())};
+    const auto priced = [&](const layout::Layout& a, const layout::Layout& b) {
+      return layout::same_memory_order(shape, a, b) || table.find(target, threads, table_key(shape, a, b)) != nullptr;
+    };
+    for (int64_t block : shape_blocks) {
+      const layout::Layout candidate = layout::Layout::parse(blocked_layout(shape.size(), block));
+      if (std::all_of(in.begin(), in.end(),
+                      [&](const layout::Layout& l) { return l == candidate || (priced(l, candidate) && priced(candidate, l)); }))
+        in.push_back(candidate);
+    }
+    for (const layout::Layout& l : in) offered[shape].insert(l.str());
   }
-  return ordered_pairs(layouts);
+  return offered;
 }
 
 TransformKey table_key(const std::vector<int64_t>& shape, const layout::Layout& from, const layout::Layout& to) {

@@ -15,10 +15,6 @@ using nlohmann::json;
 constexpr const char* kFormat = "layoutopt-transform-table";
 constexpr int kVersion = 1;
 
-bool same_key(const TransformEntry& a, const std::string& target, int threads, const TransformKey& key) {
-  return a.target == target && a.threads == threads && a.key == key;
-}
-
 json entry_json(const TransformEntry& e) {
   return {{"target", e.target},   {"threads", e.threads},       {"shape", e.key.shape},
           {"src", e.key.src},     {"dst", e.key.dst},           {"median_ms", e.median_ms},
@@ -90,19 +86,16 @@ void TransformTable::save(const std::filesystem::path& path) const {
 }
 
 const TransformEntry* TransformTable::find(const std::string& target, int threads, const TransformKey& key) const {
-  for (const TransformEntry& e : entries_)
-    if (same_key(e, target, threads, key)) return &e;
-  return nullptr;
+  const auto found = index_.find({target, threads, key});
+  return found == index_.end() ? nullptr : &entries_[found->second];
 }
 
 void TransformTable::insert(const TransformEntry& entry) {
-  for (TransformEntry& e : entries_) {
-    if (same_key(e, entry.target, entry.threads, entry.key)) {
-      e = entry;
-      return;
-    }
-  }
-  entries_.push_back(entry);
+  const auto [slot, added] = index_.try_emplace({entry.target, entry.threads, entry.key}, entries_.size());
+  if (added)
+    entries_.push_back(entry);
+  else
+    entries_[slot->second] = entry;
 }
 
 }  // namespace layoutopt::measure

@@ -95,6 +95,30 @@ TEST_CASE("measured costs plan a tiny graph consistently") {
   CHECK(payload("flatten").at("kind") == "canonical");
 }
 
+TEST_CASE("layouts the table holds from earlier runs are not offered; the records' are") {
+  const graph::Graph g = tiny_graph();
+  const ScratchFile records("records.jsonl");
+  // Every kernel tuned only in 8-channel blocks; the table knows every friendly block
+  // (4, 8, 16, 32), as one grown over runs with other records would.
+  // (fc's 10 outputs take no block.)
+  write_records(records.path(), measure::extract_tasks(g), [](const measure::TuningTask& task, const kernels::OpLayouts& l) {
+    const bool dense = task.op.family() == kernels::OpFamily::dense;
+    return l.input.block_of('C') == 8 && l.output.block_of('C') == (dense ? 1 : 8);
+  });
+  const measure::TransformTable table = synthetic_table(g);
+  const measure::MeasuredCostSource costs(g, measure::load_record_log(records.path()).records, table,
+                                          fast_options(records.path()));
+  std::set<int64_t> pool_blocks;
+  for (const measure::NodeCandidate& c : costs.candidates(g, *g.find_node("pool1")))
+    pool_blocks.insert(c.output.block_of('C'));
+  CHECK(pool_blocks.contains(1));
+  CHECK(pool_blocks.contains(8));
+  // The default configs' blocks (the largest of 16 and 8) are offered as well; 4 and 32 are
+  // neither tuned nor default.
+  CHECK_FALSE(pool_blocks.contains(4));
+  CHECK_FALSE(pool_blocks.contains(32));
+}
+
 TEST_CASE("missing records and transform times are errors naming the node or shape") {
   const graph::Graph g = tiny_graph();
   const ScratchFile records("records.jsonl");

@@ -7,7 +7,7 @@
 //    task's selection bias (selection_bias.h). A task without records is an error naming
 //    the node: run `layoutopt tune` first.
 //  - layout-flexible ops (flexible_op_timing.h): NCHW and every NCHW[x]c whose block divides
-//    all their tensors' channels (and that the table knows, see below), each compiled and
+//    all their tensors' channels (and that are offered, see below), each compiled and
 //    timed once per (kernel desc, layout).
 //  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
 //    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
@@ -17,10 +17,11 @@
 //    element at the same offset. A missing entry is an error: run `layoutopt bench-transforms`.
 //
 // The solver asks for the transform time of every pair of layouts a tensor's producer and
-// readers may use, not only the pairs it will pick, so every layout offered for a tensor must
-// be one the table knows for that shape: bench-transforms times the layouts of the tuned
-// candidates (within 2x of the best) and plain NCHW. Candidates with another layout are
-// dropped before the solver sees them; a conv left without any is an error naming it.
+// readers may use, not only the pairs it will pick, so the layouts offered for a shape are
+// those bench-transforms times for the same records (enumerate_transforms: the tuned
+// candidates' within 2x of the best, the default configs', plain NCHW), as far as the table
+// prices every pair of them (priceable_layouts). Candidates with another layout are dropped
+// before the solver sees them; a conv left without any is an error naming it.
 
 #include <filesystem>
 #include <map>
@@ -32,6 +33,7 @@
 #include "layoutopt/measure/cost_source.h"
 #include "layoutopt/measure/flexible_op_timing.h"
 #include "layoutopt/measure/measure_record.h"
+#include "layoutopt/measure/transform_enumeration.h"
 #include "layoutopt/measure/transform_table.h"
 #include "layoutopt/measure/tuning_task.h"
 
@@ -112,7 +114,7 @@ class MeasuredCostSource final : public CostSource {
   std::vector<TuningTask> tasks_;
   std::map<graph::NodeId, std::vector<size_t>> tasks_of_;    // conv/dense node -> its algorithms' tasks
   std::vector<std::vector<NodeCandidate>> tuned_;            // by task: best per layout pair
-  std::map<graph::Shape, std::set<std::string>> table_layouts_;  // layouts the table has per shape
+  ShapeLayouts offered_;  // layouts offered per shape: priceable_layouts of the records' enumeration
   std::vector<std::string> untuned_;
   InNetworkTransformTimes in_network_;
   double untimed_factor_ = 1.0;

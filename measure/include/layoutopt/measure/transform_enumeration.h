@@ -66,13 +66,20 @@ struct TensorBlocks {
 [[nodiscard]] std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
                                                              const std::map<std::string, TensorBlocks>& tuned = {});
 
-/// `keys` plus every ordered pair among the layouts `table` already knows for the same
-/// shapes (entries of `target` and `threads`), sorted. A table extended with these stays
-/// closed: for each shape it prices every pair of the layouts it holds, even when an earlier
-/// run (with other tuned blocks) added layouts this run would not enumerate. The cost source
-/// offers a layout for a tensor exactly when the table knows it, so the solver may ask for
-/// any such pair.
-[[nodiscard]] std::vector<TransformKey> close_over_table(std::vector<TransformKey> keys, const TransformTable& table,
-                                                         const std::string& target, int threads);
+/// Layouts per logical shape.
+using ShapeLayouts = std::map<std::vector<int64_t>, std::set<std::string>>;
+
+/// The layouts a cost source may offer for each shape of `keys` (an enumeration): a set in
+/// which `table` (entries of `target` and `threads`) prices every ordered pair, so the solver
+/// can ask for any of them. The plain layout always belongs; each other layout of `keys`
+/// joins, smallest block first, when the table prices its transforms to and from every
+/// layout already in (pairs with the same memory order need no entry).
+///
+/// Why from the enumeration and not from the table: the table only grows and keeps the
+/// layouts of every earlier run's tuned candidates. Offering them all would need every pair
+/// among them timed, on every run, for layouts the current records no longer rank within
+/// reach.
+[[nodiscard]] ShapeLayouts priceable_layouts(const std::vector<TransformKey>& keys, const TransformTable& table,
+                                             const std::string& target, int threads);
 
 }  // namespace layoutopt::measure

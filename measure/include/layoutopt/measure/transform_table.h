@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "layoutopt/measure/transform_enumeration.h"
@@ -66,6 +67,9 @@ class TransformTable {
 
  private:
   std::vector<TransformEntry> entries_;
+  /// (target, threads, key) -> position in entries_: a planner looks up every transform of
+  /// every pair of layouts it may pick (tens of thousands in densenet-201's table).
+  std::map<std::tuple<std::string, int, TransformKey>, size_t> index_;
   std::vector<nlohmann::json> unreadable_;  ///< kept verbatim, written back on save
   std::vector<TableIssue> issues_;
 };
