@@ -351,21 +351,25 @@ Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedu
                          schedules);
 }
 
-// Winograd: both tile sizes, vector-multiple blocks up to 64 channels, and the widest
-// balanced register widths over the tiles; then, as for conv2d, the finalists are re-timed
-// with both work-item orders.
+// Winograd: both tile sizes, whole stages and bands of one tile row (each thread takes a
+// band through all three stages, its intermediates in its L2), vector-multiple blocks up to
+// 64 channels, and the widest balanced register widths over the tiles of a band; then, as
+// for conv2d, the finalists are re-timed with both work-item orders.
 std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
   const int64_t lanes = host_info().vector_lanes;
   std::vector<WinogradSchedule> result;
   for (int64_t m : {2, 4}) {
-    const int64_t tiles = ((d.out_h() + m - 1) / m) * ((d.out_w() + m - 1) / m);
+    const int64_t tiles_w = (d.out_w() + m - 1) / m;
     const int64_t max_t = winograd_conv2d_space(d).values("tile_t").back();
-    for (int64_t oc_bn : block_candidates(d.out_channels, lanes))
-      for (int64_t ic_bn : block_candidates(d.in_channels, lanes)) {
-        const int64_t chunks = (oc_bn + lanes - 1) / lanes;
-        for (int64_t t : width_candidates(tiles, std::min(max_t, kMaxAccumulators / chunks), 3))
-          result.push_back({m, ic_bn, oc_bn, t, false});
-      }
+    for (int64_t band_rows : {0, 1}) {
+      const int64_t band_tiles = tiles_w * (band_rows == 0 ? (d.out_h() + m - 1) / m : band_rows);
+      for (int64_t oc_bn : block_candidates(d.out_channels, lanes))
+        for (int64_t ic_bn : block_candidates(d.in_channels, lanes)) {
+          const int64_t chunks = (oc_bn + lanes - 1) / lanes;
+          for (int64_t t : width_candidates(band_tiles, std::min({max_t, band_tiles, kMaxAccumulators / chunks}), 3))
+            result.push_back({.m = m, .ic_bn = ic_bn, .oc_bn = oc_bn, .tile_t = t, .band_rows = band_rows});
+        }
+    }
   }
   return result;
 }

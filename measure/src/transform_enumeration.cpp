@@ -62,14 +62,16 @@ std::vector<int64_t> vector_friendly_blocks(int64_t channels) {
   return blocks;
 }
 
-TensorBlocks blocks_of(const std::vector<LayoutCandidate>& candidates, double slack) {
-  double best = INFINITY;
-  for (const LayoutCandidate& c : candidates) best = std::min(best, c.seconds);
+TensorBlocks blocks_of(const std::vector<LayoutCandidate>& candidates, double slack, size_t max_blocks) {
+  std::vector<const LayoutCandidate*> fastest_first;
+  for (const LayoutCandidate& c : candidates) fastest_first.push_back(&c);
+  std::stable_sort(fastest_first.begin(), fastest_first.end(),
+                   [](const LayoutCandidate* a, const LayoutCandidate* b) { return a->seconds < b->seconds; });
   TensorBlocks blocks;
-  for (const LayoutCandidate& c : candidates) {
-    if (c.seconds > slack * best) continue;
-    blocks.input.insert(c.layouts.input.block_of('C'));
-    blocks.output.insert(c.layouts.output.block_of('C'));
+  for (const LayoutCandidate* c : fastest_first) {
+    if (c->seconds > slack * fastest_first.front()->seconds) break;
+    if (blocks.input.size() < max_blocks) blocks.input.insert(c->layouts.input.block_of('C'));
+    if (blocks.output.size() < max_blocks) blocks.output.insert(c->layouts.output.block_of('C'));
   }
   return blocks;
 }

@@ -79,6 +79,20 @@ TEST_CASE("candidate blocks within the slack of the best become the tensor's lay
   CHECK(blocks.output == std::set<int64_t>{8, 32});
 }
 
+TEST_CASE("a side keeps the blocks of its fastest candidates, at most max_blocks of them") {
+  // Near-equal candidates in many blocks (a 1x1 conv hardly minds its input block); listed
+  // slowest first, so the cap must sort them.
+  std::vector<LayoutCandidate> candidates;
+  const std::vector<int64_t> input_blocks{2, 4, 8, 16, 32};
+  for (size_t i = 0; i < input_blocks.size(); ++i)
+    candidates.push_back({static_cast<int64_t>(i), 1.5 - 0.1 * static_cast<double>(i),
+                          {layout::Layout::nchwc(input_blocks[i]), {}, layout::Layout::nchwc(16)}});
+  const TensorBlocks blocks = blocks_of(candidates, 2.0, 3);
+  CHECK(blocks.input == std::set<int64_t>{8, 16, 32});
+  CHECK(blocks.output == std::set<int64_t>{16});
+  CHECK(blocks_of(candidates, 2.0, 5).input.size() == 5);
+}
+
 TEST_CASE("transform table JSON round trip") {
   TransformTable table;
   table.insert(entry("llvm -mcpu=a", {{1, 64, 56, 56}, "NCHW", "NCHW16c"}, 0.08));
