@@ -109,9 +109,10 @@ ShapeLayouts priceable_layouts(const std::vector<TransformKey>& keys, const Tran
       return layout::same_memory_order(shape, a, b) || table.find(target, threads, table_key(shape, a, b)) != nullptr;
     };
     for (int64_t block : shape_blocks) {
+      if (block <= 1) continue;  // the plain layout, already in
       const layout::Layout candidate = layout::Layout::parse(blocked_layout(shape.size(), block));
       if (std::all_of(in.begin(), in.end(),
-                      [&](const layout::Layout& l) { return l == candidate || (priced(l, candidate) && priced(candidate, l)); }))
+                      [&](const layout::Layout& l) { return priced(l, candidate) && priced(candidate, l); }))
         in.push_back(candidate);
     }
     for (const layout::Layout& l : in) offered[shape].insert(l.str());
