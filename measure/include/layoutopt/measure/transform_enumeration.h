@@ -2,9 +2,11 @@
 // Which layout transforms the graph solver may need: for every activation tensor that a
 // layout-sensitive operator (conv2d, dense) reads or writes, the layouts it may be stored
 // in are the plain one (NCHW / NC) and the channel blocks of the kernels that touch it:
-// the blocks of the tuned candidates when records exist, otherwise every vector-friendly
-// divisor of the channel count, and always the blocks of the task's untuned default config. Every ordered pair of distinct layouts of a tensor shape is
-// one transform: NCHW <-> NCHW[x]c and NCHW[x]c <-> NCHW[y]c (and NC <-> NC[x]c for dense).
+// the blocks of the tuned candidates when records exist (blocks_of: the fastest, at most 3 a
+// side), otherwise every vector-friendly divisor of the channel count, and always the blocks
+// of the task's untuned default config. Every ordered pair of distinct layouts of a tensor
+// shape is one transform: NCHW <-> NCHW[x]c and NCHW[x]c <-> NCHW[y]c (and NC <-> NC[x]c
+// for dense).
 // A block of 1 is written as the plain layout: NCHW1c and NCHW share their memory order.
 
 #include <compare>
