@@ -70,17 +70,24 @@ MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vec
     : graph_(&graph), table_(&table), options_(std::move(options)), flexible_(options_.policy),
       tasks_(extract_tasks(graph)),
       tasks_of_(tasks_by_node(tasks_)) {
-  read_records(records);
-  // The layouts bench-transforms times for these records, as far as the table prices them.
-  offered_ = priceable_layouts(enumerate_transforms(graph, tuned_blocks(tasks_, records, options_.target)), table,
-                               options_.target, options_.threads);
+  const SessionResult known = summarize_records(records);
+  read_summary(known);
+  // The layouts bench-transforms times for these records, as far as the table prices them
+  // (a pair's best config gives the same blocks as its top 3, which tuned_blocks reads).
+  offered_ = priceable_layouts(enumerate_layouts(graph, tuned_blocks(tasks_, known)), table, options_.target,
+                               options_.threads);
 }
 
-void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records) {
+SessionResult MeasuredCostSource::summarize_records(const std::vector<MeasureRecord>& records) const {
   // One config per layout pair: only the cheapest of a pair can be optimal.
   TunerOptions tuner;
   tuner.top_k = 1;
-  const SessionResult known = summarize_history(tasks_, records, options_.target, tuner);
+  return summarize_history(tasks_, records, options_.target, tuner);
+}
+
+void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records) { read_summary(summarize_records(records)); }
+
+void MeasuredCostSource::read_summary(const SessionResult& known) {
   const std::vector<double> once_timed = once_timed_factors_of(known);
   tuned_.clear();
   untuned_.clear();

@@ -78,7 +78,10 @@ TensorBlocks blocks_of(const std::vector<LayoutCandidate>& candidates, double sl
 
 std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<TuningTask>& tasks,
                                                  const std::vector<MeasureRecord>& records, const std::string& target) {
-  const SessionResult known = summarize_history(tasks, records, target);
+  return tuned_blocks(tasks, summarize_history(tasks, records, target));
+}
+
+std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<TuningTask>& tasks, const SessionResult& known) {
   std::map<std::string, TensorBlocks> blocks;
   for (size_t i = 0; i < tasks.size(); ++i)
     if (known.tasks[i].candidates.pair_count() > 0) blocks[tasks[i].key()] = blocks_of(known.tasks[i].candidates.all());
@@ -90,20 +93,23 @@ std::string blocked_layout(size_t rank, int64_t block) {
   return block <= 1 ? plain : plain + std::to_string(block) + "c";
 }
 
-std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
-                                               const std::map<std::string, TensorBlocks>& tuned) {
+ShapeLayouts enumerate_layouts(const graph::Graph& graph, const std::map<std::string, TensorBlocks>& tuned) {
   ShapeLayouts layouts;
   for (const TuningTask& task : extract_tasks(graph)) add_task(layouts, graph, task, tuned);
-  return ordered_pairs(layouts);
+  return layouts;
 }
 
-ShapeLayouts priceable_layouts(const std::vector<TransformKey>& keys, const TransformTable& table,
-                               const std::string& target, int threads) {
-  std::map<std::vector<int64_t>, std::set<int64_t>> blocks;  // ordered by block: smallest first
-  for (const TransformKey& key : keys)
-    for (const std::string& name : {key.src, key.dst}) blocks[key.shape].insert(layout::Layout::parse(name).block_of('C'));
+std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
+                                               const std::map<std::string, TensorBlocks>& tuned) {
+  return ordered_pairs(enumerate_layouts(graph, tuned));
+}
+
+ShapeLayouts priceable_layouts(const ShapeLayouts& layouts, const TransformTable& table, const std::string& target,
+                               int threads) {
   ShapeLayouts offered;
-  for (const auto& [shape, shape_blocks] : blocks) {
+  for (const auto& [shape, names] : layouts) {
+    std::set<int64_t> shape_blocks;  // ordered: smallest first
+    for (const std::string& name : names) shape_blocks.insert(layout::Layout::parse(name).block_of('C'));
     std::vector<layout::Layout> in{layout::canonical_data_layout(shape.size())};
     const auto priced = [&](const layout::Layout& a, const layout::Layout& b) {
       return layout::same_memory_order(shape, a, b) || table.find(target, threads, table_key(shape, a, b)) != nullptr;

@@ -163,9 +163,8 @@ TEST_CASE("offered layouts come from the enumeration, as far as the table prices
   time("NCHW8c", "NCHW16c");
   time("NCHW", "NCHW32c");  // 32c is timed against NCHW only, not against 8c or 16c
   table.insert({"other", 2, {shape, "NCHW", "NCHW64c"}, 0.01, 0.01, 0.01, 5, 0});  // another target
-  const std::vector<TransformKey> wanted{{shape, "NCHW", "NCHW8c"},   {shape, "NCHW8c", "NCHW16c"},
-                                         {shape, "NCHW", "NCHW32c"},  {shape, "NCHW", "NCHW64c"},
-                                         {{1, 16, 1, 1}, "NCHW", "NCHW16c"}};
+  const ShapeLayouts wanted{{shape, {"NCHW", "NCHW8c", "NCHW16c", "NCHW32c", "NCHW64c"}},
+                            {{1, 16, 1, 1}, {"NCHW", "NCHW16c"}}};
   const ShapeLayouts offered = priceable_layouts(wanted, table, "t", 2);
   // 8c and 16c join (every pair priced); 32c would need its pairs with them; 64c's only
   // entry is another target's; 4c is the table's but not the enumeration's.

@@ -91,6 +91,10 @@ class MeasuredCostSource final : public CostSource {
   [[nodiscard]] double untimed_transform_factor() const { return untimed_factor_; }
 
  private:
+  /// The records' best config per layout pair of every task.
+  [[nodiscard]] SessionResult summarize_records(const std::vector<MeasureRecord>& records) const;
+  /// Takes the tuned candidates from a summary.
+  void read_summary(const SessionResult& known);
   [[nodiscard]] std::vector<NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;
   [[nodiscard]] std::vector<NodeCandidate> flexible_candidates(const graph::Graph& graph, graph::NodeId id) const;
   /// NCHW[block]c for the node's output and activation inputs; nullopt when the table cannot

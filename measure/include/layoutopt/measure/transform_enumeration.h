@@ -20,6 +20,7 @@
 #include "layoutopt/layout/layout.h"
 #include "layoutopt/measure/layout_candidates.h"
 #include "layoutopt/measure/measure_record.h"
+#include "layoutopt/measure/tuning_session.h"
 #include "layoutopt/measure/tuning_task.h"
 
 namespace layoutopt::measure {
@@ -68,30 +69,39 @@ struct TensorBlocks {
 [[nodiscard]] std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<TuningTask>& tasks,
                                                                const std::vector<MeasureRecord>& records,
                                                                const std::string& target);
+/// The same from the records' summary (summarize_history of `tasks`), for a caller that has
+/// one already.
+[[nodiscard]] std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<TuningTask>& tasks,
+                                                               const SessionResult& known);
 
 /// "NCHW" / "NCHW16c" (rank 4) or "NC" / "NC16c" (rank 2); block 1 gives the plain layout.
 [[nodiscard]] std::string blocked_layout(size_t rank, int64_t block);
 
-/// Every transform of the graph's conv/dense tensors, sorted, without duplicates. `tuned`
-/// maps TuningTask::key() to the blocks of its tuned candidates; other tasks use
-/// vector_friendly_blocks.
-[[nodiscard]] std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
-                                                             const std::map<std::string, TensorBlocks>& tuned = {});
-
 /// Layouts per logical shape.
 using ShapeLayouts = std::map<std::vector<int64_t>, std::set<std::string>>;
 
-/// The layouts a cost source may offer for each shape of `keys` (an enumeration): a set in
-/// which `table` (entries of `target` and `threads`) prices every ordered pair, so the solver
-/// can ask for any of them. The plain layout always belongs; each other layout of `keys`
-/// joins, smallest block first, when the table prices its transforms to and from every
-/// layout already in (pairs with the same memory order need no entry).
+/// The layouts of the graph's conv/dense tensors, per shape: plain, and the blocks of the
+/// kernels that touch them. `tuned` maps TuningTask::key() to the blocks of its tuned
+/// candidates; other tasks use vector_friendly_blocks.
+[[nodiscard]] ShapeLayouts enumerate_layouts(const graph::Graph& graph,
+                                             const std::map<std::string, TensorBlocks>& tuned = {});
+
+/// Every transform among enumerate_layouts: each ordered pair of distinct layouts of a
+/// shape, sorted, without duplicates.
+[[nodiscard]] std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
+                                                             const std::map<std::string, TensorBlocks>& tuned = {});
+
+/// The layouts a cost source may offer for each shape of `layouts` (an enumeration): a set
+/// in which `table` (entries of `target` and `threads`) prices every ordered pair, so the
+/// solver can ask for any of them. The plain layout always belongs; each other layout of
+/// `layouts` joins, smallest block first, when the table prices its transforms to and from
+/// every layout already in (pairs with the same memory order need no entry).
 ///
 /// Why from the enumeration and not from the table: the table only grows and keeps the
 /// layouts of every earlier run's tuned candidates. Offering them all would need every pair
 /// among them timed, on every run, for layouts the current records no longer rank within
 /// reach.
-[[nodiscard]] ShapeLayouts priceable_layouts(const std::vector<TransformKey>& keys, const TransformTable& table,
+[[nodiscard]] ShapeLayouts priceable_layouts(const ShapeLayouts& layouts, const TransformTable& table,
                                              const std::string& target, int threads);
 
 }  // namespace layoutopt::measure
