@@ -18,6 +18,21 @@ void run_items(const CompiledFunction& compiled, const std::array<float*, 5>& p,
   compiled.function(p[0], p[1], p[2], p[3], p[4], begin, end);
 }
 
+int64_t team_size(Team team) { return team == Team::calling ? omp_get_num_threads() : omp_get_max_threads(); }
+
+/// Calls body(i) for every i in [0, count), in contiguous ranges over the team's threads:
+/// with count == the team's size, thread t takes i = t, whichever the team.
+template <class Body>
+void split_over(Team team, int64_t count, const Body& body) {
+  if (team == Team::calling) {
+#pragma omp for schedule(static)
+    for (int64_t i = 0; i < count; ++i) body(i);
+    return;
+  }
+#pragma omp parallel for schedule(static)
+  for (int64_t i = 0; i < count; ++i) body(i);
+}
+
 }  // namespace
 
 float* KernelScratch::reserve(size_t index, int64_t floats) {
@@ -82,7 +97,7 @@ double Kernel::compile_ms() const {
   return ms;
 }
 
-Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& args) const {
+Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& args, Team team) const {
   Pointers pointers{};
   for (size_t i = 0; i < pointers.size(); ++i) {
     const StageOperand source = stage.operands[i];
@@ -98,7 +113,10 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
       case StageOperand::scratch1: {
         const size_t buffer = source == StageOperand::scratch0 ? 0 : 1;
         if (buffer >= scratch_floats_.size()) throw KernelError(name_ + ": a stage reads a scratch buffer the kernel lacks");
-        pointers[i] = ensure_scratch().data(buffer);
+        // A team's threads only read the scratch pointer: sizing it is the own-team call's job.
+        if (team == Team::calling && !scratch_)
+          throw KernelError(name_ + ": called by a team before a call of its own made its scratch");
+        pointers[i] = (team == Team::calling ? *scratch_ : ensure_scratch()).data(buffer);
         break;
       }
     }
@@ -131,7 +149,7 @@ std::vector<std::span<float>> Kernel::scratch_regions() const {
 void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const {
   if (stages_.size() != 1)
     throw KernelError(name_ + ": a multi-stage kernel runs whole (each stage reads all of the previous one's output)");
-  const Pointers pointers = resolve(stages_.front(), args);
+  const Pointers pointers = resolve(stages_.front(), args, Team::own);
   check(stages_.front(), pointers);
   begin = std::max<int64_t>(begin, 0);
   end = std::min(end, work_items());
@@ -139,22 +157,22 @@ void Kernel::run_range(const KernelArgs& args, int64_t begin, int64_t end) const
   run_items(*stages_.front().compiled, pointers, begin, end);
 }
 
-void Kernel::operator()(const KernelArgs& args) const {
+void Kernel::operator()(const KernelArgs& args, Team team) const {
   // Every stage's arguments are checked before the first runs (no half-done call); a fixed
   // array keeps the allocator off this path, which every network step takes.
   StagePointers pointers{};
   for (size_t s = 0; s < stages_.size(); ++s) {
-    pointers[s] = resolve(stages_[s], args);
+    pointers[s] = resolve(stages_[s], args, team);
     check(stages_[s], pointers[s]);
   }
   if (units_ > 0) {
-    run_units(pointers);
+    run_units(pointers, team);
     return;
   }
-  run_stages(pointers);
+  run_stages(pointers, team);
 }
 
-void Kernel::run_stages(const StagePointers& pointers) const {
+void Kernel::run_stages(const StagePointers& pointers, Team team) const {
   for (size_t s = 0; s < stages_.size(); ++s) {
     const CompiledFunction& compiled = *stages_[s].compiled;
     const Pointers& p = pointers[s];
@@ -162,9 +180,10 @@ void Kernel::run_stages(const StagePointers& pointers) const {
     // One contiguous range per thread: work items are equal-sized, and the kernel's item order
     // decides what a range is: the thread's own output-channel blocks (each core reads half
     // the weights) or its own rows (each core reads the rows it wrote in the step before).
-    const int64_t chunks = std::min<int64_t>(items, omp_get_max_threads());
-#pragma omp parallel for schedule(static)
-    for (int64_t chunk = 0; chunk < chunks; ++chunk) run_items(compiled, p, items * chunk / chunks, items * (chunk + 1) / chunks);
+    const int64_t chunks = std::min<int64_t>(items, team_size(team));
+    split_over(team, chunks, [&](int64_t chunk) {
+      run_items(compiled, p, items * chunk / chunks, items * (chunk + 1) / chunks);
+    });
   }
 }
 
@@ -177,12 +196,11 @@ Kernel::Pointers Kernel::in_copy(const KernelStage& stage, Pointers pointers, in
   return pointers;
 }
 
-void Kernel::run_units(const StagePointers& first_copy) const {
+void Kernel::run_units(const StagePointers& first_copy, Team team) const {
   // Contiguous units per thread, as run_stages' ranges: a thread's bands are the rows it
   // wrote in the step before.
-  const int64_t threads = std::min<int64_t>(units_, omp_get_max_threads());
-#pragma omp parallel for schedule(static)
-  for (int64_t thread = 0; thread < threads; ++thread) {
+  const int64_t threads = std::min<int64_t>(units_, team_size(team));
+  split_over(team, threads, [&](int64_t thread) {
     StagePointers own{};
     for (size_t s = 0; s < stages_.size(); ++s) own[s] = in_copy(stages_[s], first_copy[s], thread);
     for (int64_t unit = units_ * thread / threads; unit < units_ * (thread + 1) / threads; ++unit)
@@ -194,7 +212,7 @@ void Kernel::run_units(const StagePointers& first_copy) const {
         else
           run_items(*stage.compiled, own[s], items * unit / units_, items * (unit + 1) / units_);
       }
-  }
+  });
 }
 
 }  // namespace layoutopt::kernels

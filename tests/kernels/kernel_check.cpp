@@ -2,7 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <omp.h>
+
+#include <algorithm>
 #include <cmath>
+#include <functional>
 #include <random>
 
 #include "layoutopt/kernels/reference/conv2d.h"
@@ -66,21 +70,45 @@ std::vector<float> run_blocked(const Kernel& kernel, const Problem& p, const Blo
   return run_packed(kernel, p, layouts, relayout(p.weight, p.weight_shape, oihw, oihw, layouts.weight), ranges);
 }
 
-std::vector<float> run_packed(const Kernel& kernel, const Problem& p, const BlockedLayouts& layouts,
-                              const std::vector<float>& weight, int ranges) {
+namespace {
+
+/// The problem's operands in `layouts` (weights as given), `call`ed on a NaN-filled output:
+/// any element the kernel fails to write fails the comparison. The output comes back NCHW.
+std::vector<float> run_with(const Problem& p, const BlockedLayouts& layouts, const std::vector<float>& weight,
+                            const std::function<void(const KernelArgs&, std::vector<float>& output)>& call) {
   const layout::Layout nchw = layout::Layout::nchw();
   const std::vector<float> input = relayout(p.input, p.input_shape, nchw, nchw, layouts.input);
   const std::vector<float> residual = relayout(p.residual, p.output_shape, nchw, nchw, layouts.output);
-  // NaN-filled output: any element the kernel fails to write fails the comparison.
   std::vector<float> output(static_cast<size_t>(product(p.output_shape)), std::nanf(""));
-  const KernelArgs args{input.data(), weight.data(), p.bias.data(), residual.data(), output.data()};
-  if (ranges <= 1) {
-    kernel(args);
-  } else {
+  call({input.data(), weight.data(), p.bias.data(), residual.data(), output.data()}, output);
+  return relayout(output, p.output_shape, nchw, layouts.output, nchw);
+}
+
+}  // namespace
+
+std::vector<float> run_packed(const Kernel& kernel, const Problem& p, const BlockedLayouts& layouts,
+                              const std::vector<float>& weight, int ranges) {
+  return run_with(p, layouts, weight, [&](const KernelArgs& args, std::vector<float>& /*output*/) {
+    if (ranges <= 1) {
+      kernel(args);
+      return;
+    }
     const int64_t items = kernel.work_items();
     for (int64_t r = 0; r < ranges; ++r) kernel.run_range(args, items * r / ranges, items * (r + 1) / ranges);
-  }
-  return relayout(output, p.output_shape, nchw, layouts.output, nchw);
+  });
+}
+
+std::vector<float> run_packed_in_team(const Kernel& kernel, const Problem& p, const BlockedLayouts& layouts,
+                                      const std::vector<float>& weight, int threads) {
+  return run_with(p, layouts, weight, [&](const KernelArgs& args, std::vector<float>& output) {
+    const int before = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    kernel(args);  // sizes the scratch for the team
+    std::fill(output.begin(), output.end(), std::nanf(""));
+#pragma omp parallel
+    kernel(args, Team::calling);
+    omp_set_num_threads(before);
+  });
 }
 
 std::vector<Epilogue> all_epilogues() {

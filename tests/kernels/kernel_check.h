@@ -53,6 +53,12 @@ std::vector<float> run_blocked(const Kernel& kernel, const Problem& problem, con
 std::vector<float> run_packed(const Kernel& kernel, const Problem& problem, const BlockedLayouts& layouts,
                               const std::vector<float>& packed_weight, int ranges = 1);
 
+/// As run_packed, but the kernel is called the way a network's shared team calls it: by
+/// every thread of a team of `threads` (Team::calling), after a call of its own at that
+/// thread count (which sizes its scratch) whose output is then NaN-filled again.
+std::vector<float> run_packed_in_team(const Kernel& kernel, const Problem& problem, const BlockedLayouts& layouts,
+                                      const std::vector<float>& packed_weight, int threads);
+
 /// Every distinct fused epilogue: bias or not, each activation, residual or not and, with a
 /// residual, each post-residual activation (2 x 3 x 4 = 24 in all).
 std::vector<Epilogue> all_epilogues();

@@ -36,11 +36,15 @@ void check_schedule(const Conv2dDesc& desc, const WinogradSchedule& schedule) {
   const Conv2dLayouts layouts = winograd_conv2d_layouts(desc, schedule);
   const Kernel kernel = compile_winograd_conv2d(desc, schedule);
   CHECK(kernel.stages().size() == 3);
-  const auto actual = testing::run_packed(kernel, problem, {layouts.input, layouts.weight, layouts.output},
-                                          pack_winograd_weights(desc, schedule, problem.weight));
+  const testing::BlockedLayouts blocked{layouts.input, layouts.weight, layouts.output};
+  const std::vector<float> packed = pack_winograd_weights(desc, schedule, problem.weight);
   const int64_t alpha = schedule.m + 2;
   const int64_t reduction = (desc.in_channels * 9 + 2) * alpha;
-  testing::check_close(expected, actual, reduction, desc.str() + " winograd " + schedule.str());
+  const std::string what = desc.str() + " winograd " + schedule.str();
+  testing::check_close(expected, testing::run_packed(kernel, problem, blocked, packed), reduction, what);
+  // In a team of 3 (a network's shared team): stages, or bands, split three ways.
+  testing::check_close(expected, testing::run_packed_in_team(kernel, problem, blocked, packed, 3), reduction,
+                       what + " in a team of 3");
 }
 
 void check_both_tiles(const Conv2dDesc& desc, int64_t ic_bn, int64_t oc_bn, int64_t tile_t) {

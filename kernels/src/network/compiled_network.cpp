@@ -4,6 +4,8 @@
 #include <optional>
 #include <cstring>
 
+#include <omp.h>
+
 #include "layoutopt/kernels/error.h"
 #include "network/arena_plan.h"
 #include "network/constant_pool.h"
@@ -39,6 +41,7 @@ struct CompiledNetwork::Impl {
   network::SlotAddresses addresses;  // by slot
   std::vector<NetworkStep> steps;
   CompileSummary summary;
+  int sized_for_threads = 0;  // the thread count of the last run (see run_steps)
 };
 
 CompiledNetwork::CompiledNetwork(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -101,19 +104,46 @@ void CompiledNetwork::set_inputs(const std::vector<reference::HostTensor>& input
   }
 }
 
-void CompiledNetwork::execute() {
-  for (const network::Step& step : impl_->program.steps) step.run(impl_->addresses);
-}
+void CompiledNetwork::execute() { run_steps({}); }
 
 std::vector<double> CompiledNetwork::execute_profiled() {
   std::vector<double> ms;
   ms.reserve(impl_->program.steps.size());
-  for (const network::Step& step : impl_->program.steps) {
-    const Clock::time_point start = Clock::now();
-    step.run(impl_->addresses);
+  Clock::time_point start = Clock::now();
+  run_steps([&](size_t /*step*/) {
     ms.push_back(ms_since(start));
-  }
+    start = Clock::now();
+  });
   return ms;
+}
+
+void CompiledNetwork::run_steps(const StepDone& step_done) {
+  const std::vector<network::Step>& steps = impl_->program.steps;
+  const network::SlotAddresses& addresses = impl_->addresses;
+  // A team must not size kernels' per-thread scratch while it runs (Team::calling), so the
+  // first run at a thread count runs step by step, each kernel forking its own team.
+  const int threads = omp_get_max_threads();
+  const bool teams = impl_->sized_for_threads == threads;
+  impl_->sized_for_threads = threads;
+  size_t next = 0;
+  while (next < steps.size()) {
+    if (!teams || !steps[next].shares_team) {
+      steps[next].run(addresses, Team::own);
+      if (step_done) step_done(next);
+      ++next;
+      continue;
+    }
+    // A stretch of steps that share a team runs in one: forking and joining a team costs
+    // over a microsecond, a barrier under half of one, and a small step takes a few.
+    size_t end = next;
+    while (end < steps.size() && steps[end].shares_team) ++end;
+#pragma omp parallel
+    for (size_t s = next; s < end; ++s) {
+      steps[s].run(addresses, Team::calling);  // returns once the whole team has finished it
+      if (step_done && omp_get_thread_num() == 0) step_done(s);
+    }
+    next = end;
+  }
 }
 
 std::vector<reference::HostTensor> CompiledNetwork::outputs() const {

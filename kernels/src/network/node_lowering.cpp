@@ -69,9 +69,10 @@ LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Constant wei
   const SlotId other = residual ? c.read(1) : -1;
   const SlotId out = c.write();
   LoweredNode lowered{StepKind::kernel, kernel.name(), {}, residual ? 1 : -1, 0, kernel.compile_ms()};
-  lowered.run = [kernel, weight, bias, in, other, out](const SlotAddresses& a) {
-    kernel({a[in], weight, bias, other >= 0 ? a[other] : nullptr, a[out]});
+  lowered.run = [kernel, weight, bias, in, other, out](const SlotAddresses& a, Team team) {
+    kernel({a[in], weight, bias, other >= 0 ? a[other] : nullptr, a[out]}, team);
   };
+  lowered.shares_team = true;
   return lowered;
 }
 
@@ -171,12 +172,13 @@ LoweredNode lower_concat(const NodeContext& c) {
   for (const Kernel& kernel : kernels) compile_ms += kernel.compile_ms();
   LoweredNode lowered{StepKind::kernel, kernels.front().name() + " x" + std::to_string(kernels.size()), {}, -1, 0,
                       compile_ms, concat_slice_offsets(desc)};
-  lowered.run = [kernels, reads, out, offsets = lowered.slice_offsets](const SlotAddresses& a) {
+  lowered.run = [kernels, reads, out, offsets = lowered.slice_offsets](const SlotAddresses& a, Team team) {
     std::vector<const float*> inputs;
     inputs.reserve(reads.size());
     for (SlotId read : reads) inputs.push_back(a[read]);
-    run_concat(kernels, inputs, a[out], offsets);
+    run_concat(kernels, inputs, a[out], offsets, team);
   };
+  lowered.shares_team = true;
   return lowered;
 }
 
@@ -209,7 +211,8 @@ LoweredNode fallback(const NodeContext& c) {
   const std::vector<SlotId> reads = c.operands.reads;
   const SlotId out = c.write();
   LoweredNode lowered{StepKind::fallback, "reference " + graph::op_name(c.node.op), {}, -1, bytes};
-  lowered.run = [&graph, id, parameters, is_parameter, to_canonical, from_canonical, reads, out](const SlotAddresses& a) {
+  lowered.run = [&graph, id, parameters, is_parameter, to_canonical, from_canonical, reads, out](const SlotAddresses& a,
+                                                                                              Team /*always own*/) {
     std::vector<reference::HostTensor> activations(reads.size());
     std::vector<const reference::HostTensor*> inputs;
     size_t next = 0;
@@ -270,11 +273,12 @@ LoweredNode lower_binary(const NodeContext& c, BinaryOp op) {
     const SlotId full = a == out ? c.read(0) : c.read(1);
     const SlotId factor = a == out ? c.read(1) : c.read(0);
     const SlotId result = c.write();
-    return {StepKind::kernel, kernel.name(),
-            [kernel, full, factor, result](const SlotAddresses& s) {
-              kernel({.input = s[full], .weight = s[factor], .output = s[result]});
-            },
-            -1, 0, kernel.compile_ms()};
+    LoweredNode lowered{StepKind::kernel, kernel.name(), {}, -1, 0, kernel.compile_ms()};
+    lowered.run = [kernel, full, factor, result](const SlotAddresses& s, Team team) {
+      kernel({.input = s[full], .weight = s[factor], .output = s[result]}, team);
+    };
+    lowered.shares_team = true;
+    return lowered;
   }
   return fallback(c);
 }

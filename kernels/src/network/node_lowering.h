@@ -28,6 +28,7 @@ struct LoweredNode {
   int64_t constant_bytes = 0;  ///< constants kept outside the pool (reference fallbacks)
   double compile_ms = 0;       ///< JIT time of the node's kernels
   std::vector<int64_t> slice_offsets;  ///< see Step::slice_offsets
+  bool shares_team = false;            ///< see Step::shares_team
 };
 
 /// Throws KernelError naming the node when the schedule does not fit it. Constants the

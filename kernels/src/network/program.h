@@ -32,13 +32,18 @@ struct Slot {
 
 /// Address of every slot, by SlotId, once the arena exists.
 using SlotAddresses = std::vector<float*>;
-using StepBody = std::function<void(const SlotAddresses&)>;
+/// Runs a step on the slots; called as `team` says (see Team): by one thread, or, for a step
+/// that shares_team, by every thread of a team.
+using StepBody = std::function<void(const SlotAddresses&, Team team)>;
 
 struct Step {
   NetworkStep info;
   std::vector<SlotId> reads;
   SlotId write = -1;
   StepBody run;
+  /// Whether `run` may be called with Team::calling: the step's work is JIT kernels alone,
+  /// which split it over the calling team. Transforms and reference fallbacks fork their own.
+  bool shares_team = false;
   /// Index into `reads` of an operand the kernel may overwrite with its output (a residual);
   /// -1 when the output must have memory of its own.
   int in_place_operand = -1;

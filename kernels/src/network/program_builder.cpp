@@ -93,7 +93,9 @@ class ProgramBuilder {
     step.info.transform = TransformedTensor{shape_of(from.value), from.layout, to.layout};
     step.reads = {source};
     step.write = target;
-    step.run = [transform, source, target](const SlotAddresses& a) { transform.run(a[source], a[target]); };
+    step.run = [transform, source, target](const SlotAddresses& a, Team /*always own*/) {
+      transform.run(a[source], a[target]);
+    };
     program_.steps.push_back(std::move(step));
   }
 
@@ -121,7 +123,8 @@ class ProgramBuilder {
     }
     produce(node.output, schedule.output);
     program_.steps.push_back({{node.name, lowered.kind, lowered.detail}, operands.reads, operands.write,
-                              std::move(lowered.run), lowered.in_place_operand, std::move(lowered.slice_offsets)});
+                              std::move(lowered.run), lowered.shares_team, lowered.in_place_operand,
+                              std::move(lowered.slice_offsets)});
   }
 
   /// Lets a step write over its residual operand's storage when no later step reads that

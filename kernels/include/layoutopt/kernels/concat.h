@@ -47,11 +47,11 @@ struct ConcatLayouts {
 /// no copy: a network can lay whole concats out that way, and the copies vanish.
 [[nodiscard]] std::vector<int64_t> concat_slice_offsets(const ConcatDesc& desc);
 
-/// Runs the copy kernels one after another, each parallel over its work items, skipping
-/// inputs that already sit at their slice (input pointer == output + slice offset; pass
-/// concat_slice_offsets, or nothing to copy every input). Throws KernelError when the number
-/// of inputs or offsets differs from the number of kernels.
+/// Runs the copy kernels one after another, each parallel over its work items (on `team`),
+/// skipping inputs that already sit at their slice (input pointer == output + slice offset;
+/// pass concat_slice_offsets, or nothing to copy every input). Throws KernelError when the
+/// number of inputs or offsets differs from the number of kernels.
 void run_concat(const std::vector<Kernel>& kernels, std::span<const float* const> inputs, float* output,
-                std::span<const int64_t> slice_offsets = {});
+                std::span<const int64_t> slice_offsets = {}, Team team = Team::own);
 
 }  // namespace layoutopt::kernels

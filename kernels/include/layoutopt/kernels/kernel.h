@@ -6,7 +6,9 @@
 //          float* out, int64_t begin, int64_t end)
 // and computes the work items [begin, end) (for conv2d: flattened (batch, oc_block,
 // output-row tile)). Parallelism lives in the C++ runtime, not in generated code:
-// operator() splits [0, work_items()) over OpenMP threads.
+// operator() splits [0, work_items()) over OpenMP threads: a team of its own, or the
+// caller's team when every thread of it makes the call (a network runs its steps so, in
+// one team, instead of forking and joining one per step).
 //
 // Most kernels are one such function. Some algorithms are a short pipeline of them (Winograd
 // convolution: input transform, batched GEMM, output transform), each stage needing all of
@@ -26,6 +28,17 @@
 #include "layoutopt/kernels/page_block.h"
 
 namespace layoutopt::kernels {
+
+/// Which OpenMP threads run a call.
+enum class Team {
+  /// One thread calls; the call forks a team of its own and joins it before returning.
+  own,
+  /// Every thread of the calling team makes the call, with the same arguments. They split the
+  /// work as a team of its own would, and each returns once all of it is done (a barrier).
+  /// Such a call never sizes scratch: a call with Team::own at the same thread count must
+  /// come first.
+  calling,
+};
 
 /// Pointers in the layouts the kernel's schedule implies. weight / bias / residual may be null
 /// when the operator or its epilogue does not use them. output must not overlap input, weight
@@ -102,8 +115,8 @@ class Kernel {
   void use_scratch(const std::shared_ptr<KernelScratch>& shared);
 
   /// Runs all work items of every stage, each stage split into contiguous ranges over the
-  /// OpenMP threads (or, with units, each thread's units through all stages).
-  void operator()(const KernelArgs& args) const;
+  /// team's threads (or, with units, each thread's units through all stages).
+  void operator()(const KernelArgs& args, Team team = Team::own) const;
   /// Runs work items [begin, end) on the calling thread. Single-function kernels only: a
   /// stage of a pipeline reads all of the previous stage's output.
   void run_range(const KernelArgs& args, int64_t begin, int64_t end) const;
@@ -128,13 +141,13 @@ class Kernel {
   void reserve_scratch(KernelScratch& scratch) const;
   /// The kernel's scratch (its own, made on first use, unless shared), grown as above.
   KernelScratch& ensure_scratch() const;
-  /// The stage's pointers, scratch ones into the first copy.
-  [[nodiscard]] Pointers resolve(const KernelStage& stage, const KernelArgs& args) const;
+  /// The stage's pointers, scratch ones into the first copy (sized first unless a team calls).
+  [[nodiscard]] Pointers resolve(const KernelStage& stage, const KernelArgs& args, Team team) const;
   /// `pointers` of the stage with its scratch ones moved to copy `copy`.
   [[nodiscard]] Pointers in_copy(const KernelStage& stage, Pointers pointers, int64_t copy) const;
   void check(const KernelStage& stage, const Pointers& pointers) const;
-  void run_stages(const StagePointers& pointers) const;
-  void run_units(const StagePointers& first_copy) const;
+  void run_stages(const StagePointers& pointers, Team team) const;
+  void run_units(const StagePointers& first_copy, Team team) const;
 
   std::string name_;
   std::vector<KernelStage> stages_;

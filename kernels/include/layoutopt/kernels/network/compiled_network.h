@@ -25,6 +25,7 @@
 // compile-free calls (run / execute) as for any kernel.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -87,9 +88,13 @@ class CompiledNetwork {
   /// Copies the inputs (canonical layout, graph.inputs() order) into the network; throws
   /// KernelError naming the input for a wrong count or shape.
   void set_inputs(const std::vector<reference::HostTensor>& inputs);
-  /// Runs every step on the inputs set last (they stay valid: runs can be repeated).
+  /// Runs every step on the inputs set last (they stay valid: runs can be repeated). Runs of
+  /// kernel steps share one OpenMP team (see Team::calling), except in the first run at a
+  /// thread count, where each step forks its own. Call it outside any parallel region.
   void execute();
-  /// As execute, returning each step's wall time in milliseconds (same order as steps()).
+  /// As execute, returning each step's wall time in milliseconds (same order as steps()):
+  /// from the end of the step before to the end of this one, which in a shared team is when
+  /// its last thread finished.
   [[nodiscard]] std::vector<double> execute_profiled();
   /// The graph outputs of the last execute, in canonical layout.
   [[nodiscard]] std::vector<reference::HostTensor> outputs() const;
@@ -100,6 +105,9 @@ class CompiledNetwork {
  private:
   struct Impl;
   explicit CompiledNetwork(std::unique_ptr<Impl> impl);
+  using StepDone = std::function<void(size_t step)>;
+  /// Runs the steps in order, calling `step_done` (if set) on this thread after each.
+  void run_steps(const StepDone& step_done);
   std::unique_ptr<Impl> impl_;
 };
 
