@@ -10,11 +10,19 @@ namespace {
 
 int64_t round_up(int64_t value, int64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
 
-bool alive_together(const BufferLifetime& a, const BufferLifetime& b) { return a.first <= b.last && b.first <= a.last; }
+int rest_after(const BufferLifetime& buffer, const MemoryRest& rest) {
+  return buffer.bytes <= rest.max_bytes ? rest.steps : 0;
+}
 
-void check(const std::vector<BufferLifetime>& buffers, int64_t alignment) {
+/// Whether a and b need memory apart: their lifetimes, each followed by its rest, overlap.
+bool held_together(const BufferLifetime& a, const BufferLifetime& b, const MemoryRest& rest) {
+  return a.first <= b.last + rest_after(b, rest) && b.first <= a.last + rest_after(a, rest);
+}
+
+void check(const std::vector<BufferLifetime>& buffers, int64_t alignment, const MemoryRest& rest) {
   if (alignment <= 0 || (alignment & (alignment - 1)) != 0)
     throw std::invalid_argument("arena alignment " + std::to_string(alignment) + " is not a positive power of two");
+  if (rest.steps < 0) throw std::invalid_argument("arena rest of " + std::to_string(rest.steps) + " steps is negative");
   for (size_t i = 0; i < buffers.size(); ++i) {
     if (buffers[i].bytes < 0) throw std::invalid_argument("buffer " + std::to_string(i) + " has a negative size");
     if (buffers[i].last < buffers[i].first)
@@ -24,8 +32,8 @@ void check(const std::vector<BufferLifetime>& buffers, int64_t alignment) {
 
 }  // namespace
 
-ArenaPlan plan_arena(const std::vector<BufferLifetime>& buffers, int64_t alignment) {
-  check(buffers, alignment);
+ArenaPlan plan_arena(const std::vector<BufferLifetime>& buffers, int64_t alignment, MemoryRest rest) {
+  check(buffers, alignment, rest);
   std::vector<size_t> order(buffers.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return buffers[a].bytes > buffers[b].bytes; });
@@ -34,10 +42,10 @@ ArenaPlan plan_arena(const std::vector<BufferLifetime>& buffers, int64_t alignme
   std::vector<size_t> placed;
   for (size_t index : order) {
     const BufferLifetime& buffer = buffers[index];
-    // Memory ranges taken by placed buffers alive at the same time, by start.
+    // Memory ranges taken by placed buffers alive (or resting) at the same time, by start.
     std::vector<std::pair<int64_t, int64_t>> taken;
     for (size_t other : placed)
-      if (alive_together(buffer, buffers[other]))
+      if (held_together(buffer, buffers[other], rest))
         taken.emplace_back(plan.offsets[other], plan.offsets[other] + buffers[other].bytes);
     std::sort(taken.begin(), taken.end());
     int64_t offset = 0;

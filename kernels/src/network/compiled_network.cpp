@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <omp.h>
+#include <unistd.h>
 
 #include "layoutopt/kernels/error.h"
 #include "network/arena_plan.h"
@@ -22,6 +23,18 @@ double ms_since(Clock::time_point start) {
 }
 
 constexpr int64_t kAlignment = 64;
+// Steps the memory of a tensor that fits in a core's L2 rests before another tensor gets it
+// (see arena_plan.h). With 2, an inverted-residual block's depthwise conv writes where the
+// expand conv of the block before wrote (lines its own core holds), not over what the
+// project conv just read on both cores. mobilenet-v2's depthwise steps: 0.28 ms in all
+// instead of 0.34, its 1x1 convs (now writing over shared lines) 0.02 ms slower.
+constexpr int kRestSteps = 2;
+constexpr int64_t kAssumedL2Bytes = int64_t{1} << 20;  // where the OS does not say
+
+int64_t l2_bytes() {
+  const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return bytes > 0 ? bytes : kAssumedL2Bytes;
+}
 
 }  // namespace
 
@@ -64,7 +77,7 @@ CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const Networ
     int64_t& bytes = buffers[static_cast<size_t>(slot.storage)].bytes;
     bytes = std::max(bytes, (slot.offset + slot.floats) * int64_t{sizeof(float)});
   }
-  const network::ArenaPlan plan = network::plan_arena(buffers, kAlignment);
+  const network::ArenaPlan plan = network::plan_arena(buffers, kAlignment, {kRestSteps, l2_bytes()});
   impl->arena.emplace(static_cast<size_t>(plan.bytes) / sizeof(float));
   for (const network::Slot& slot : program.slots)
     impl->addresses.push_back(impl->arena->data() + plan.offsets[static_cast<size_t>(slot.storage)] / int64_t{sizeof(float)} +
