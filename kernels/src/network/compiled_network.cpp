@@ -54,7 +54,7 @@ struct CompiledNetwork::Impl {
   network::SlotAddresses addresses;  // by slot
   std::vector<NetworkStep> steps;
   CompileSummary summary;
-  int sized_for_threads = 0;  // the thread count of the last run (see run_steps)
+  int sized_for_threads = 0;  // the thread count of the last complete run (see run_steps)
 };
 
 CompiledNetwork::CompiledNetwork(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -137,7 +137,7 @@ void CompiledNetwork::run_steps(const StepDone& step_done) {
   // first run at a thread count runs step by step, each kernel forking its own team.
   const int threads = omp_get_max_threads();
   const bool teams = impl_->sized_for_threads == threads;
-  impl_->sized_for_threads = threads;
+  impl_->sized_for_threads = 0;  // until this run has finished every step
   size_t next = 0;
   while (next < steps.size()) {
     if (!teams || !steps[next].shares_team) {
@@ -157,6 +157,7 @@ void CompiledNetwork::run_steps(const StepDone& step_done) {
     }
     next = end;
   }
+  impl_->sized_for_threads = threads;
 }
 
 std::vector<reference::HostTensor> CompiledNetwork::outputs() const {
