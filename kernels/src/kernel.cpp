@@ -46,6 +46,10 @@ float* KernelScratch::data(size_t index) const {
   return buffers_[index].data();
 }
 
+int64_t KernelScratch::floats(size_t index) const {
+  return index < buffers_.size() ? static_cast<int64_t>(buffers_[index].size()) : 0;
+}
+
 int64_t KernelScratch::bytes() const {
   int64_t bytes = 0;
   for (const PageBlock& buffer : buffers_) bytes += static_cast<int64_t>(buffer.size() * sizeof(float));
@@ -75,6 +79,13 @@ Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<in
 }
 
 int64_t Kernel::scratch_copies() const { return units_ > 0 ? omp_get_max_threads() : 1; }
+
+bool Kernel::scratch_fits(int64_t threads) const {
+  if (!scratch_) return false;
+  for (size_t i = 0; i < scratch_floats_.size(); ++i)
+    if (scratch_->floats(i) < scratch_floats_[i] * (units_ > 0 ? threads : 1)) return false;
+  return true;
+}
 
 void Kernel::reserve_scratch(KernelScratch& scratch) const {
   for (size_t i = 0; i < scratch_floats_.size(); ++i) scratch.reserve(i, scratch_floats_[i] * scratch_copies());
@@ -113,9 +124,10 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
       case StageOperand::scratch1: {
         const size_t buffer = source == StageOperand::scratch0 ? 0 : 1;
         if (buffer >= scratch_floats_.size()) throw KernelError(name_ + ": a stage reads a scratch buffer the kernel lacks");
-        // A team's threads only read the scratch pointer: sizing it is the own-team call's job.
-        if (team == Team::calling && !scratch_)
-          throw KernelError(name_ + ": called by a team before a call of its own made its scratch");
+        // A team's threads only read the scratch: sizing it is the own-team call's job.
+        if (team == Team::calling && !scratch_fits(team_size(team)))
+          throw KernelError(name_ + ": called by a team of " + std::to_string(team_size(team)) +
+                            " threads before a call of its own at that count sized its scratch");
         pointers[i] = (team == Team::calling ? *scratch_ : ensure_scratch()).data(buffer);
         break;
       }

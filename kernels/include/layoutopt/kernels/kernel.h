@@ -78,6 +78,8 @@ class KernelScratch {
   /// Grows buffer `index` to at least `floats` floats (zero-filled); returns its start.
   float* reserve(size_t index, int64_t floats);
   [[nodiscard]] float* data(size_t index) const;
+  /// Floats in buffer `index`; 0 for a buffer never reserved.
+  [[nodiscard]] int64_t floats(size_t index) const;
   [[nodiscard]] int64_t bytes() const;
 
  private:
@@ -137,6 +139,9 @@ class Kernel {
   using StagePointers = std::array<Pointers, kMaxStages>;
   /// Scratch copies: one per thread for a kernel of units, else one.
   [[nodiscard]] int64_t scratch_copies() const;
+  /// Whether the kernel's scratch holds what a team of `threads` needs (a copy per thread
+  /// for a kernel of units): a team must find it sized, it cannot grow it.
+  [[nodiscard]] bool scratch_fits(int64_t threads) const;
   /// Grows `scratch` to scratch_copies() of every buffer.
   void reserve_scratch(KernelScratch& scratch) const;
   /// The kernel's scratch (its own, made on first use, unless shared), grown as above.
