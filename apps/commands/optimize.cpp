@@ -187,6 +187,13 @@ const measure::VariantResult& best_graph_tuned(const std::vector<measure::Varian
   return *best;
 }
 
+/// The first row before rows[i] that runs the same schedule, or null.
+const measure::VariantResult* same_plan_before(const std::vector<measure::VariantResult>& rows, size_t i) {
+  for (size_t j = 0; j < i; ++j)
+    if (measure::same_schedule(rows[j].planned.plan, rows[i].planned.plan)) return &rows[j];
+  return nullptr;
+}
+
 void print_table(const std::vector<measure::VariantResult>& rows) {
   std::cout << "\n" << std::left << std::setw(20) << "variant" << std::right << std::setw(14) << "predicted ms"
             << std::setw(13) << "measured ms" << std::setw(16) << "round range" << std::setw(12) << "meas/pred"
@@ -204,6 +211,11 @@ void print_table(const std::vector<measure::VariantResult>& rows) {
               << (r.planned.solution.optimal ? "yes" : "no") << std::setw(11) << r.planned.solution.seconds * 1e3
               << "\n";
   }
+  // Rows with one schedule compile to the same network: what sets them apart is noise.
+  for (size_t i = 0; i < rows.size(); ++i)
+    if (const measure::VariantResult* same = same_plan_before(rows, i))
+      std::cout << rows[i].variant.name << " runs the same plan as " << same->variant.name
+                << ": their measured difference is the timing's noise\n";
 }
 
 nlohmann::ordered_json summary_json(const graph::Graph& graph, const std::string& target, int threads,
@@ -212,7 +224,9 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const std::string
                              {"threads", threads},        {"records", paths.records.string()},
                              {"transforms", paths.transforms.string()}, {"plan", paths.plan.string()},
                              {"variants", nlohmann::json::array()}};
-  for (const measure::VariantResult& r : rows)
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const measure::VariantResult& r = rows[i];
+    const measure::VariantResult* same = same_plan_before(rows, i);
     out["variants"].push_back({{"name", r.variant.name},
                                {"solver", r.planned.solver},
                                {"predicted_ms", r.predicted_ms()},
@@ -223,7 +237,9 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const std::string
                                {"runs", r.runs},
                                {"transforms", r.compiled.transforms},
                                {"optimal", r.planned.solution.optimal},
-                               {"solve_seconds", r.planned.solution.seconds}});
+                               {"solve_seconds", r.planned.solution.seconds},
+                               {"same_plan_as", same ? nlohmann::json(same->variant.name) : nlohmann::json()}});
+  }
   return out;
 }
 

@@ -1,6 +1,8 @@
 #include "layoutopt/measure/plan.h"
 
+#include <algorithm>
 #include <fstream>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "layoutopt/graph/statistics.h"
@@ -59,6 +61,15 @@ void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeI
 }
 
 }  // namespace
+
+bool same_schedule(const Plan& a, const Plan& b) {
+  const auto node_choice = [](const PlanNode& n) { return std::tie(n.name, n.payload, n.inputs, n.output); };
+  const auto transform_choice = [](const PlanTransform& t) { return std::tie(t.value, t.from, t.to); };
+  return std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(), b.nodes.end(),
+                    [&](const PlanNode& x, const PlanNode& y) { return node_choice(x) == node_choice(y); }) &&
+         std::equal(a.transforms.begin(), a.transforms.end(), b.transforms.begin(), b.transforms.end(),
+                    [&](const PlanTransform& x, const PlanTransform& y) { return transform_choice(x) == transform_choice(y); });
+}
 
 double Plan::kernel_ms() const {
   double total = 0.0;

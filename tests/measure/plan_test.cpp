@@ -54,6 +54,32 @@ TEST_CASE("a plan survives the JSON round trip") {
                        doctest::Contains("not a plan"), measure::PlanError);
 }
 
+TEST_CASE("plans with the same kernels, layouts and transforms are the same schedule, whatever they predict") {
+  const measure::Plan plan = analytic_plan(tiny_graph());
+  REQUIRE(plan.nodes.size() >= 2);
+  measure::Plan relabelled = plan;
+  relabelled.solver = "pbqp";
+  relabelled.costs = "measured";
+  relabelled.predicted_ms *= 1.5;
+  relabelled.nodes.at(0).ms *= 2;
+  relabelled.nodes.at(0).label = "another label";
+  CHECK(measure::same_schedule(plan, relabelled));
+
+  measure::Plan other_config = plan;
+  other_config.nodes.at(0).payload += " ";
+  CHECK_FALSE(measure::same_schedule(plan, other_config));
+  measure::Plan other_layout = plan;
+  other_layout.nodes.at(1).output = other_layout.nodes.at(1).output == "NCHW" ? "NCHW8c" : "NCHW";
+  CHECK_FALSE(measure::same_schedule(plan, other_layout));
+  measure::Plan with_transform = plan;
+  with_transform.transforms.push_back({"conv1", "NCHW16c", "NCHW8c", 0.012});
+  CHECK_FALSE(measure::same_schedule(plan, with_transform));
+  measure::Plan other_transform = with_transform;
+  other_transform.transforms.back().to = "NCHW4c";
+  CHECK_FALSE(measure::same_schedule(with_transform, other_transform));
+  CHECK(measure::same_schedule(with_transform, with_transform));
+}
+
 TEST_CASE("validate_plan rejects a plan made for another graph") {
   const measure::Plan plan = analytic_plan(tiny_graph());
   CHECK_NOTHROW(measure::validate_plan(plan, tiny_graph()));

@@ -86,6 +86,12 @@ void save_plan(const Plan& plan, const std::filesystem::path& path);
 /// dense whose workload changed.
 void validate_plan(const Plan& plan, const graph::Graph& graph);
 
+/// Whether two plans compile to the same network: every node runs the same kernel (payload)
+/// on the same layouts, and the same transforms are inserted. Predicted times, solver and
+/// cost labels may differ: two rows of `optimize` with the same schedule differ only by
+/// the noise of their timings.
+[[nodiscard]] bool same_schedule(const Plan& a, const Plan& b);
+
 /// Graph nodes that read `transform`'s converted tensor: the readers of the value whose
 /// planned input layout is the transform's destination. Requires a validated plan.
 [[nodiscard]] std::vector<graph::NodeId> transform_readers(const Plan& plan, const graph::Graph& graph,
