@@ -148,6 +148,8 @@ void CompiledNetwork::run_steps(const StepDone& step_done) {
     }
     // A stretch of steps that share a team runs in one: forking and joining a team costs
     // over a microsecond, a barrier under half of one, and a small step takes a few.
+    // Nothing in it throws for a compiled program (its steps were checked when lowered);
+    // an exception cannot leave a parallel region, so one there would end the process.
     size_t end = next;
     while (end < steps.size() && steps[end].shares_team) ++end;
 #pragma omp parallel
