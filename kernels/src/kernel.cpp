@@ -78,17 +78,18 @@ Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<in
                         std::to_string(units_) + " units");
 }
 
-int64_t Kernel::scratch_copies() const { return units_ > 0 ? omp_get_max_threads() : 1; }
+int64_t Kernel::scratch_copies(int64_t threads) const { return units_ > 0 ? threads : 1; }
 
 bool Kernel::scratch_fits(int64_t threads) const {
   if (!scratch_) return false;
   for (size_t i = 0; i < scratch_floats_.size(); ++i)
-    if (scratch_->floats(i) < scratch_floats_[i] * (units_ > 0 ? threads : 1)) return false;
+    if (scratch_->floats(i) < scratch_floats_[i] * scratch_copies(threads)) return false;
   return true;
 }
 
 void Kernel::reserve_scratch(KernelScratch& scratch) const {
-  for (size_t i = 0; i < scratch_floats_.size(); ++i) scratch.reserve(i, scratch_floats_[i] * scratch_copies());
+  for (size_t i = 0; i < scratch_floats_.size(); ++i)
+    scratch.reserve(i, scratch_floats_[i] * scratch_copies(omp_get_max_threads()));
 }
 
 KernelScratch& Kernel::ensure_scratch() const {
@@ -154,7 +155,8 @@ std::vector<std::span<float>> Kernel::scratch_regions() const {
   // so no region reaches past its buffer when threads were added since use_scratch.
   reserve_scratch(*scratch_);
   for (size_t i = 0; i < scratch_floats_.size(); ++i)
-    regions.emplace_back(scratch_->data(i), static_cast<size_t>(scratch_floats_[i] * scratch_copies()));
+    regions.emplace_back(scratch_->data(i),
+                         static_cast<size_t>(scratch_floats_[i] * scratch_copies(omp_get_max_threads())));
   return regions;
 }
 

@@ -137,12 +137,12 @@ class Kernel {
  private:
   using Pointers = std::array<float*, 5>;
   using StagePointers = std::array<Pointers, kMaxStages>;
-  /// Scratch copies: one per thread for a kernel of units, else one.
-  [[nodiscard]] int64_t scratch_copies() const;
-  /// Whether the kernel's scratch holds what a team of `threads` needs (a copy per thread
-  /// for a kernel of units): a team must find it sized, it cannot grow it.
+  /// Scratch copies a team of `threads` needs: one per thread for a kernel of units, else one.
+  [[nodiscard]] int64_t scratch_copies(int64_t threads) const;
+  /// Whether the kernel's scratch holds scratch_copies(threads) of every buffer: a team must
+  /// find it sized, it cannot grow it.
   [[nodiscard]] bool scratch_fits(int64_t threads) const;
-  /// Grows `scratch` to scratch_copies() of every buffer.
+  /// Grows `scratch` to the copies OpenMP's default team needs, of every buffer.
   void reserve_scratch(KernelScratch& scratch) const;
   /// The kernel's scratch (its own, made on first use, unless shared), grown as above.
   KernelScratch& ensure_scratch() const;
