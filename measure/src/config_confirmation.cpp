@@ -3,6 +3,7 @@
 #include <iomanip>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <utility>
 
@@ -44,11 +45,111 @@ std::map<ConfigKey, int> timing_counts(const std::vector<TuningTask>& tasks, con
   return counts;
 }
 
-std::string round_note(int round, size_t chosen, size_t lacking, int64_t timings) {
+std::string round_note(int round, size_t chosen, size_t spot, size_t lacking, int64_t timings) {
   std::ostringstream out;
-  out << "confirming round " << round << ": " << chosen << " tuned configs chosen, " << lacking
-      << " timed again (" << timings << " timings)";
+  out << "confirming round " << round << ": " << chosen << " tuned configs chosen, " << spot << " spot-checked, "
+      << lacking << " timed again (" << timings << " timings)";
   return out.str();
+}
+
+/// Times configs for one confirmation and keeps what it learns: every config's timing count
+/// in the log, and the timings taken here.
+class Retimer {
+ public:
+  Retimer(const std::vector<TuningTask>& tasks, std::vector<MeasureRecord>& records, Measurer& measurer,
+          const RecordSink& sink, const std::string& target, ProgressReporter* progress)
+      : tasks_(tasks), records_(records), measurer_(measurer), sink_(sink), target_(target), progress_(progress),
+        counts_(timing_counts(tasks, records, target)) {}
+
+  /// Timings of `config` in the log, failed ones included.
+  [[nodiscard]] int count(const ConfigKey& config) const {
+    const auto found = counts_.find(config);
+    return found == counts_.end() ? 0 : found->second;
+  }
+  /// Timings of `config` taken by this Retimer, failed ones included.
+  [[nodiscard]] int taken(const ConfigKey& config) const {
+    const auto found = taken_.find(config);
+    return found == taken_.end() ? 0 : found->second;
+  }
+  /// The working timings taken here, per config.
+  [[nodiscard]] const std::map<ConfigKey, std::vector<double>>& seconds() const { return seconds_; }
+  [[nodiscard]] int64_t total() const { return total_; }
+
+  /// Takes each config's wanted count of timings, in passes over them, one timing of each per
+  /// pass, not a config's timings back to back: a shared host's memory bandwidth drifts
+  /// (vgg-19-bn's 411 MB dense layer timed 6.3-6.8 ms three times within a minute, and
+  /// 12.7-14.4 ms two hours later, as its rivals did then), and timings taken together share
+  /// one moment's luck, which their median cannot outvote.
+  void time(const std::vector<std::pair<ConfigKey, int>>& wanted) {
+    int64_t all = 0;
+    for (const auto& entry : wanted) all += entry.second;
+    int64_t done = 0;
+    for (int pass = 0; done < all; ++pass)
+      for (const auto& [config, count] : wanted) {
+        if (pass >= count) continue;
+        const TuningTask& task = tasks_[config.first];
+        const MeasureRecord record = make_record(target_, task, config.second, measurer_.measure(task, config.second));
+        records_.push_back(record);
+        sink_(record);
+        ++counts_[config];
+        ++taken_[config];
+        if (record.result.ok()) seconds_[config].push_back(record.result.seconds());
+        ++done;
+        if (progress_) progress_->update(static_cast<double>(done), static_cast<double>(all), task.name);
+      }
+    total_ += done;
+  }
+
+ private:
+  const std::vector<TuningTask>& tasks_;
+  std::vector<MeasureRecord>& records_;
+  Measurer& measurer_;
+  const RecordSink& sink_;
+  const std::string& target_;
+  ProgressReporter* progress_;
+  std::map<ConfigKey, int> counts_;
+  std::map<ConfigKey, int> taken_;
+  std::map<ConfigKey, std::vector<double>> seconds_;
+  int64_t total_ = 0;
+};
+
+/// Per config timed here: the median of its new timings / the time a plan had used for it.
+std::map<ConfigKey, double> drifts(const Retimer& retimer, const std::map<ConfigKey, double>& planned) {
+  std::map<ConfigKey, double> drift;
+  for (const auto& [config, seconds] : planned)
+    if (const auto timed = retimer.seconds().find(config); seconds > 0 && timed != retimer.seconds().end())
+      drift[config] = summarize(timed->second).median / seconds;
+  return drift;
+}
+
+/// The median of `values`, or 1 when there are none.
+double median_or_one(const std::vector<double>& values) { return values.empty() ? 1.0 : summarize(values).median; }
+
+/// Tasks among `checked` whose spot checks drifted from the median drift of every config
+/// timed so far by more than `limit` either way: their records are from another state of the
+/// host. Notes each with its figures.
+std::set<size_t> stale_tasks(const graph::Graph& graph, const std::vector<TuningTask>& tasks,
+                             const std::set<ConfigKey>& checked, const std::map<ConfigKey, double>& drift,
+                             double limit, ProgressReporter* progress) {
+  std::vector<double> everything;
+  for (const auto& entry : drift) everything.push_back(entry.second);
+  const double reference = median_or_one(everything);
+  std::map<size_t, std::vector<double>> by_task;
+  for (const ConfigKey& config : checked)
+    if (const auto found = drift.find(config); found != drift.end()) by_task[config.first].push_back(found->second);
+  std::set<size_t> stale;
+  for (const auto& [task, ratios] : by_task) {
+    const double relative = median_or_one(ratios) / reference;
+    if (relative <= limit && relative >= 1 / limit) continue;
+    stale.insert(task);
+    if (!progress) continue;
+    std::ostringstream note;
+    note << std::fixed << std::setprecision(2) << graph.node(tasks[task].nodes.front()).name << " (" << tasks[task].name
+         << "): spot check " << median_or_one(ratios) << "x its logged time against " << reference
+         << "x for the run: timing its configs afresh";
+    progress->note(note.str());
+  }
+  return stale;
 }
 
 }  // namespace
@@ -58,57 +159,63 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
                                           const RecordSink& sink, const std::function<std::vector<Plan>()>& replan,
                                           const ConfirmationOptions& options, ProgressReporter* progress) {
   const std::vector<TuningTask>& tasks = costs.tasks();
-  std::map<ConfigKey, int> counts = timing_counts(tasks, records, options.target);
-  std::map<ConfigKey, std::vector<double>> retimed;  // config -> new timings
-  std::map<ConfigKey, double> planned;               // config -> time the plan had used
+  Retimer retimer(tasks, records, measurer, sink, options.target, progress);
+  std::map<ConfigKey, double> planned;  // config -> time the plan had used
+  std::set<ConfigKey> spot_checked;
   ConfirmationReport report;
   while (report.rounds < options.max_rounds) {
     const std::map<ConfigKey, double> chosen = chosen_configs(graph, tasks, replan());
     ++report.rounds;
-    std::vector<std::pair<ConfigKey, int>> lacking;
-    for (const auto& [config, seconds] : chosen)
-      if (const int missing = options.timings - counts[config]; missing > 0) lacking.emplace_back(config, missing);
-    if (lacking.empty()) {
+    std::vector<std::pair<ConfigKey, int>> wanted;
+    std::set<ConfigKey> spot;
+    for (const auto& [config, seconds] : chosen) {
+      if (const int missing = options.timings - retimer.count(config); missing > 0) {
+        wanted.emplace_back(config, missing);
+      } else if (retimer.taken(config) == 0) {
+        wanted.emplace_back(config, 1);
+        spot.insert(config);
+      } else {
+        continue;
+      }
+      planned.try_emplace(config, seconds);
+    }
+    if (wanted.empty()) {
       report.confirmed = true;
       break;
     }
-    int64_t wanted = 0;
-    for (const auto& entry : lacking) wanted += entry.second;
-    if (progress) progress->note(round_note(report.rounds, chosen.size(), lacking.size(), wanted));
-    for (const auto& entry : lacking) planned.try_emplace(entry.first, chosen.at(entry.first));
-    int64_t done = 0;
-    // Passes over the configs, one timing of each per pass, not a config's timings back to
-    // back: a shared host's memory bandwidth drifts (vgg-19-bn's 411 MB dense layer timed
-    // 6.3-6.8 ms three times within a minute, and 12.7-14.4 ms two hours later, as its rivals
-    // did then), and timings taken together share one moment's luck, which their median
-    // cannot outvote.
-    for (int pass = 0; done < wanted; ++pass)
-      for (const auto& [config, missing] : lacking) {
-        if (pass >= missing) continue;
-        const TuningTask& task = tasks[config.first];
-        const MeasureRecord record = make_record(options.target, task, config.second, measurer.measure(task, config.second));
-        records.push_back(record);
-        sink(record);
-        ++counts[config];
-        if (record.result.ok()) retimed[config].push_back(record.result.seconds());
-        ++done;
-        if (progress) progress->update(static_cast<double>(done), static_cast<double>(wanted), task.name);
-      }
-    report.new_timings += done;
+    int64_t timings = 0;
+    for (const auto& entry : wanted) timings += entry.second;
+    if (progress) progress->note(round_note(report.rounds, chosen.size(), spot.size(), wanted.size() - spot.size(), timings));
+    retimer.time(wanted);
+    spot_checked.insert(spot.begin(), spot.end());
+
+    // A stale task's offered configs get `timings` fresh timings each, so their latest
+    // timings, the ones they cost the median of, all come from now.
+    std::vector<std::pair<ConfigKey, int>> afresh;
+    for (size_t task : stale_tasks(graph, tasks, spot, drifts(retimer, planned), options.stale_drift, progress)) {
+      report.stale_tasks.push_back(graph.node(tasks[task].nodes.front()).name);
+      for (int64_t index : costs.tuned_configs(task))
+        if (const int missing = options.timings - retimer.taken({task, index}); missing > 0)
+          afresh.emplace_back(ConfigKey{task, index}, missing);
+    }
+    retimer.time(afresh);
     costs.read_records(records);
   }
   report.configs = static_cast<int64_t>(planned.size());
+  report.spot_checks = static_cast<int64_t>(spot_checked.size());
+  report.new_timings = retimer.total();
   std::vector<double> drift;
-  for (const auto& [config, seconds] : planned)
-    if (seconds > 0 && retimed.contains(config)) drift.push_back(summarize(retimed[config]).median / seconds);
-  if (!drift.empty()) report.median_drift = summarize(drift).median;
+  for (const auto& entry : drifts(retimer, planned)) drift.push_back(entry.second);
+  report.median_drift = median_or_one(drift);
   return report;
 }
 
 std::string ConfirmationReport::summary() const {
   std::ostringstream out;
-  out << configs << " chosen configs timed again (" << new_timings << " timings, " << rounds << " plans"
-      << (confirmed ? "" : ", stopped before every choice had its timings") << "); new / logged time, median "
+  out << configs << " chosen configs timed again (" << spot_checks << " spot checks, " << new_timings << " timings, "
+      << rounds << " plans";
+  if (!stale_tasks.empty()) out << "; " << stale_tasks.size() << " stale tasks timed afresh";
+  out << (confirmed ? "" : ", stopped before every choice had its timings") << "); new / logged time, median "
       << std::fixed << std::setprecision(3) << median_drift;
   return out.str();
 }

@@ -10,9 +10,10 @@ namespace layoutopt::measure {
 
 namespace {
 
-/// The median of the timings after the tuning timing (at least one).
+/// The median of the latest kLatestTimings timings after the tuning timing (at least one).
 double median_of_later(const std::vector<double>& seconds) {
-  return summarize(std::span<const double>(seconds).subspan(1)).median;
+  const size_t later = std::min(seconds.size() - 1, kLatestTimings);
+  return summarize(std::span<const double>(seconds).last(later)).median;
 }
 
 }  // namespace

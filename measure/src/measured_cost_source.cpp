@@ -85,6 +85,13 @@ SessionResult MeasuredCostSource::summarize_records(const std::vector<MeasureRec
   return summarize_history(tasks_, records, options_.target, tuner);
 }
 
+std::vector<int64_t> MeasuredCostSource::tuned_configs(size_t task) const {
+  std::vector<int64_t> configs;
+  for (const NodeCandidate& candidate : tuned_.at(task))
+    configs.push_back(nlohmann::json::parse(candidate.payload).at("config_index").get<int64_t>());
+  return configs;
+}
+
 void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records) { read_summary(summarize_records(records)); }
 
 void MeasuredCostSource::read_summary(const SessionResult& known) {

@@ -5,8 +5,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "layoutopt/measure/planner.h"
 #include "plan_fixtures.h"
@@ -33,13 +37,16 @@ class TrueTimes : public measure::Measurer {
     measured.insert(config);
     order.push_back(config);
     measure::MeasureResult r;
-    r.costs_s = {logged.at(config) * drift * (lucky.contains(config) ? slowdown : 1.0)};
+    const auto moved = task_drift.find(task.key());
+    r.costs_s = {logged.at(config) * drift * (lucky.contains(config) ? slowdown : 1.0) *
+                 (moved == task_drift.end() ? 1.0 : moved->second)};
     return r;
   }
   std::map<std::pair<std::string, int64_t>, double> logged;
   std::set<std::pair<std::string, int64_t>> lucky;
   std::set<std::pair<std::string, int64_t>> measured;
   std::vector<std::pair<std::string, int64_t>> order;  ///< every call's config, in call order
+  std::map<std::string, double> task_drift;            ///< task key -> how much slower it runs than logged
   double drift = 1.02;
   double slowdown = 10.0;
   int calls = 0;
@@ -126,14 +133,18 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
     CHECK_FALSE(measurer.lucky.contains(config));
     CHECK(timings_of(config, log, tasks) == 3);
   }
-  // Once confirmed, planning again times nothing.
+  // Confirming again only spot-checks the chosen configs, once each: the machine has not
+  // moved since, so no task is stale and nothing else is timed.
   const int before = measurer.calls;
   const auto again = measure::confirm_chosen_configs(
       g, costs, log, measurer, [](const measure::MeasureRecord&) {}, [&] { return std::vector<measure::Plan>{plan()}; },
       {.target = kTarget});
   CHECK(again.confirmed);
-  CHECK(again.rounds == 1);
-  CHECK(measurer.calls == before);
+  CHECK(again.rounds == 2);
+  CHECK(again.spot_checks == 3);
+  CHECK(again.stale_tasks.empty());
+  CHECK(measurer.calls == before + 3);
+  for (const auto& config : last) CHECK(timings_of(config, log, tasks) == 4);
 }
 
 TEST_CASE("a round times its configs in passes, not one config's timings back to back") {
@@ -162,4 +173,89 @@ TEST_CASE("a round times its configs in passes, not one config's timings back to
                                                           measurer.order.begin() + static_cast<long>(3 * pass + 3));
     CHECK(timed == chosen);
   }
+}
+
+namespace {
+
+/// A tiny graph whose log has every config timed 3 times at its logged time, with a source
+/// of its costs: records confirmed in an earlier session.
+struct ConfirmedLog {
+  graph::Graph g = tiny_graph();
+  std::vector<measure::TuningTask> tasks = measure::extract_tasks(g);
+  ScratchFile records{"records.jsonl"};
+  std::vector<measure::MeasureRecord> log;
+  measure::TransformTable table = synthetic_table(g);
+  ConfirmedLog() {
+    write_records(records.path(), tasks);
+    log = measure::load_record_log(records.path()).records;
+    const std::vector<measure::MeasureRecord> once = log;
+    for (int copy = 0; copy < 2; ++copy) log.insert(log.end(), once.begin(), once.end());
+  }
+};
+
+double planned_ms(const measure::Plan& plan, const std::string& node) {
+  for (const measure::PlanNode& n : plan.nodes)
+    if (n.name == node) return n.ms;
+  FAIL("no node " << node);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("a task whose spot check drifted against the run's others has every offered config timed afresh") {
+  ConfirmedLog confirmed;
+  const auto& tasks = confirmed.tasks;
+  std::vector<measure::MeasureRecord>& log = confirmed.log;
+  measure::MeasuredCostSource costs(confirmed.g, log, confirmed.table, fast_options(confirmed.records.path()));
+  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const auto plan = [&] { return measure::plan_layouts(confirmed.g, costs, options).plan; };
+  const measure::Plan before = plan();
+
+  // Since the log was written, the dense layer (memory-bound) runs 2x slower, every config
+  // of it alike; the convs run as logged.
+  const auto dense = std::find_if(tasks.begin(), tasks.end(),
+                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
+  REQUIRE(dense != tasks.end());
+  const size_t dense_task = static_cast<size_t>(dense - tasks.begin());
+  const std::string dense_node = confirmed.g.node(dense->nodes.front()).name;
+  TrueTimes measurer(log, tasks);
+  measurer.drift = 1.0;
+  measurer.task_drift[dense->key()] = 2.0;
+  const std::vector<int64_t> offered = costs.tuned_configs(dense_task);
+  REQUIRE(offered.size() >= 2);  // rivals in other layout pairs, as stale as the chosen one
+
+  const auto report = measure::confirm_chosen_configs(
+      confirmed.g, costs, log, measurer, [](const measure::MeasureRecord&) {}, [&] { return std::vector<measure::Plan>{plan()}; },
+      {.target = kTarget, .timings = 3});
+  CHECK(report.confirmed);
+  CHECK(report.spot_checks == 3);
+  CHECK(report.stale_tasks == std::vector<std::string>{dense_node});
+  // Every offered dense config now has 3 timings from now, its latest: the chosen one its
+  // spot check and 2 more, its rivals 3 each. The convs were only spot-checked.
+  for (int64_t index : offered) {
+    const auto config = std::make_pair(dense->key(), index);
+    CHECK(std::count(measurer.order.begin(), measurer.order.end(), config) == 3);
+  }
+  CHECK(measurer.calls == static_cast<int>(2 + 3 * offered.size()));
+  // The plan prices the dense layer at its new time, and the convs as before.
+  const measure::Plan after = plan();
+  CHECK(planned_ms(after, dense_node) == doctest::Approx(2 * planned_ms(before, dense_node)));
+  for (const measure::PlanNode& node : after.nodes)
+    if (node.name != dense_node) CHECK(node.ms == doctest::Approx(planned_ms(before, node.name)));
+}
+
+TEST_CASE("a slow spell of the whole host does not pass for stale records") {
+  ConfirmedLog confirmed;
+  measure::MeasuredCostSource costs(confirmed.g, confirmed.log, confirmed.table, fast_options(confirmed.records.path()));
+  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const auto plan = [&] { return std::vector<measure::Plan>{measure::plan_layouts(confirmed.g, costs, options).plan}; };
+  TrueTimes measurer(confirmed.log, confirmed.tasks);
+  measurer.drift = 1.7;  // everything, alike
+  const auto report = measure::confirm_chosen_configs(
+      confirmed.g, costs, confirmed.log, measurer, [](const measure::MeasureRecord&) {}, plan, {.target = kTarget});
+  CHECK(report.confirmed);
+  CHECK(report.stale_tasks.empty());
+  CHECK(report.spot_checks == 3);
+  CHECK(measurer.calls == 3);
+  CHECK(report.median_drift == doctest::Approx(1.7));
 }

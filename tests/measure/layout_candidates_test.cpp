@@ -45,6 +45,24 @@ TEST_CASE("a re-timed config costs the median of its later timings, not its luck
   CHECK(all.retiming_ratios()[0] == doctest::Approx(4.5));
 }
 
+TEST_CASE("a config costs the median of its latest later timings: fresh timings replace old ones") {
+  const kernels::OpLayouts layouts = small_conv_task().op.layouts(0);
+  measure::LayoutCandidates candidates(1);
+  candidates.add(timing(0, 1.0, layouts));  // tuning timing
+  for (double old : {1.1, 1.2, 1.1}) candidates.add(timing(0, old, layouts));
+  CHECK(candidates.estimated_seconds(0).value() == doctest::Approx(1.1));
+  // The host moved: one fresh timing among the latest three does not move the cost...
+  candidates.add(timing(0, 2.0, layouts));
+  CHECK(candidates.estimated_seconds(0).value() == doctest::Approx(1.2));
+  // ...three do, whatever the older ones said.
+  candidates.add(timing(0, 2.2, layouts));
+  candidates.add(timing(0, 2.1, layouts));
+  CHECK(candidates.estimated_seconds(0).value() == doctest::Approx(2.1));
+  REQUIRE(candidates.retiming_ratios().size() == 1);
+  CHECK(candidates.retiming_ratios()[0] == doctest::Approx(2.1));
+  static_assert(measure::kLatestTimings == 3);
+}
+
 TEST_CASE("configs timed once are scaled by the selection bias, re-timed ones are not") {
   const kernels::OpLayouts layouts = small_conv_task().op.layouts(0);
   measure::LayoutCandidates candidates(2);

@@ -10,6 +10,17 @@
 // selection cannot bias. A re-timed config may lose to another, so the plan is made again
 // and its new choices re-timed in turn.
 //
+// Configs chosen with their timings already taken are spot-checked: timed once more per
+// confirmation, since their timings may come from an earlier state of the host. A config
+// costs the median of its latest timings (layout_candidates.h), so one spot check moves
+// nothing on its own. But when a task's spot check drifts against the run's others by more
+// than `stale_drift` (vgg-19-bn's dense fc6: 6.8 ms logged, 11.9 ms now, with the memory
+// bandwidth, while its convs held still), every config of the task the solver is offered is
+// timed `timings` times afresh: its rivals' logged times are as stale as its own, and
+// re-timing only the chosen one would make the solver pick a stale rival instead, one round
+// at a time. Comparing against the run's median spot check, not against 1, keeps a slow
+// spell of the whole host (everything 1.7x) from passing for stale records.
+//
 // Re-timings are ordinary records, appended through the sink, so the next plan reuses them.
 
 #include <cstdint>
@@ -31,27 +42,35 @@ struct ConfirmationOptions {
   std::string target;  ///< of the records read and written
   int timings = 3;     ///< timings a chosen config needs, its tuning trial included
   int max_rounds = 5;  ///< plans made at most
+  /// A task whose spot check / the run's median spot check exceeds this, or falls below its
+  /// inverse, has its configs timed afresh.
+  double stale_drift = 1.25;
 };
 
 struct ConfirmationReport {
   int rounds = 0;           ///< plans made
   int64_t configs = 0;      ///< configs timed again
+  int64_t spot_checks = 0;  ///< chosen configs that had their timings and were timed once more
+  std::vector<std::string> stale_tasks;  ///< tasks whose configs were timed afresh
   int64_t new_timings = 0;  ///< timings added to the log
   bool confirmed = false;   ///< the last plan chose only configs with enough timings
   /// Median over the configs timed again of (the median of their new timings / the time
   /// the plan had used): how far the log's timings were off; 1 when nothing was timed again.
   double median_drift = 1.0;
 
-  /// One line for people: "N chosen configs timed again (T timings, P plans); new / logged
-  /// time, median D", saying so when it stopped before every choice had its timings.
+  /// One line for people: "N chosen configs timed again (S spot checks, T timings, P plans;
+  /// K tasks timed afresh); new / logged time, median D", saying so when it stopped before
+  /// every choice had its timings.
   [[nodiscard]] std::string summary() const;
 };
 
 /// `replan` makes plans from `costs` as they stand (several when more than one will be run,
-/// e.g. graph tuned and history best). Each round: plan, time the chosen tuned configs that
-/// lack timings (in passes over them, one timing of each per pass, so a config's timings are
-/// spread over the round), append the records to `records` and `sink`, and re-read them into
-/// `costs`. Stops when a plan needs no new timing or after max_rounds plans.
+/// e.g. graph tuned and history best). Each round: plan; spot-check the chosen tuned configs
+/// that have their timings but were not timed in this call; time the ones that lack timings,
+/// and every offered config of a task found stale, in passes over them (one timing of each
+/// per pass, so a config's timings are spread over the round); append the records to
+/// `records` and `sink`, and re-read them into `costs`. Stops when a plan needs no new
+/// timing or after max_rounds plans.
 [[nodiscard]] ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCostSource& costs,
                                                         std::vector<MeasureRecord>& records, Measurer& measurer,
                                                         const RecordSink& sink, const std::function<std::vector<Plan>()>& replan,

@@ -6,12 +6,16 @@
 // What a config costs. The tuner keeps the fastest of thousands of configs, each timed once
 // on a noisy machine, so a winner's tuning timing is biased low: it is often the luckiest
 // run, not the fastest kernel. Timing the chosen configs again (config_confirmation.h)
-// gives unbiased figures: a config timed again costs the median of its later timings, and
-// its tuning timing, the one the search selected on, is left out. A config timed only once
-// costs its timing times a factor: how much slower the task's re-timed configs came out
-// than their tuning timings (selection_bias.h). Without that factor a confirmed config
-// would lose to any unconfirmed rival whose only timing was lucky, and a plan of such
-// rivals would predict the network too fast.
+// gives unbiased figures: a config timed again costs the median of its latest later timings
+// (at most kLatestTimings of them), and its tuning timing, the one the search selected on,
+// is left out. Only the latest count because a shared host drifts over hours: vgg-19-bn's
+// 411 MB dense layer timed 6.3-6.8 ms in one session and ran 11.9 ms in a network two
+// sessions later, with the memory bandwidth, and timings from the fast days would outvote
+// fresh ones (config_confirmation.h spot-checks chosen configs for such drift). A config
+// timed only once costs its timing times a factor: how much slower the task's re-timed
+// configs came out than their tuning timings (selection_bias.h). Without that factor a
+// confirmed config would lose to any unconfirmed rival whose only timing was lucky, and a
+// plan of such rivals would predict the network too fast.
 
 #include <cstdint>
 #include <map>
@@ -23,6 +27,10 @@
 #include "layoutopt/kernels/tunable_op.h"
 
 namespace layoutopt::measure {
+
+/// The later timings a re-timed config costs the median of: the latest three, so fresh
+/// timings replace old ones while one odd timing among them does not move the cost.
+inline constexpr size_t kLatestTimings = 3;
 
 struct LayoutCandidate {
   int64_t index = 0;     ///< config index
@@ -40,12 +48,12 @@ class LayoutCandidates {
   /// for a config is taken as its tuning timing.
   void add(const LayoutCandidate& candidate);
 
-  /// For every config timed more than once: the median of its later timings divided by its
-  /// tuning timing.
+  /// For every config timed more than once: the median of its latest later timings divided
+  /// by its tuning timing.
   [[nodiscard]] std::vector<double> retiming_ratios() const;
 
   /// The top_k configs of every layout pair (input, output) by estimated cost, fastest
-  /// first within each pair: the median of the later timings for a config timed again,
+  /// first within each pair: the median of the latest later timings for a config timed again,
   /// else its one timing times `once_timed_factor`.
   [[nodiscard]] std::vector<LayoutCandidate> all(double once_timed_factor = 1.0) const;
   /// The estimated cost of config `index` by the same rule (whatever its rank in its layout

@@ -74,6 +74,10 @@ class MeasuredCostSource final : public CostSource {
   /// The graph's tuning tasks (extract_tasks), whose records this source reads.
   [[nodiscard]] const std::vector<TuningTask>& tasks() const { return tasks_; }
 
+  /// Config indices of task `task`'s tuned candidates: its cheapest config per layout pair,
+  /// as offered to the solver before the table's layouts filter them.
+  [[nodiscard]] std::vector<int64_t> tuned_configs(size_t task) const;
+
   /// Reads the tuned candidates again from `records` (e.g. after configs were re-timed);
   /// flexible-op timings are kept.
   void read_records(const std::vector<MeasureRecord>& records);
