@@ -71,6 +71,13 @@ class Retimer {
     const auto found = taken_.find(config);
     return found == taken_.end() ? 0 : found->second;
   }
+  /// Configs of `task` timed here.
+  [[nodiscard]] std::set<int64_t> timed_here(size_t task) const {
+    std::set<int64_t> configs;
+    for (const auto& [config, count] : taken_)
+      if (config.first == task) configs.insert(config.second);
+    return configs;
+  }
   /// The working timings taken here, per config.
   [[nodiscard]] const std::map<ConfigKey, std::vector<double>>& seconds() const { return seconds_; }
   [[nodiscard]] int64_t total() const { return total_; }
@@ -126,27 +133,28 @@ std::map<ConfigKey, double> drifts(const Retimer& retimer, const std::map<Config
 double median_or_one(const std::vector<double>& values) { return values.empty() ? 1.0 : summarize(values).median; }
 
 /// Tasks among `checked` whose spot checks drifted from the median drift of every config
-/// timed so far by more than `limit` either way: their records are from another state of the
-/// host. Notes each with its figures.
-std::set<size_t> stale_tasks(const graph::Graph& graph, const std::vector<TuningTask>& tasks,
-                             const std::set<ConfigKey>& checked, const std::map<ConfigKey, double>& drift,
-                             double limit, ProgressReporter* progress) {
+/// timed so far by more than `limit` either way, with their own drift (the median of their
+/// checked configs'): their records are from another state of the host. Notes each.
+std::map<size_t, double> stale_tasks(const graph::Graph& graph, const std::vector<TuningTask>& tasks,
+                                     const std::set<ConfigKey>& checked, const std::map<ConfigKey, double>& drift,
+                                     double limit, ProgressReporter* progress) {
   std::vector<double> everything;
   for (const auto& entry : drift) everything.push_back(entry.second);
   const double reference = median_or_one(everything);
   std::map<size_t, std::vector<double>> by_task;
   for (const ConfigKey& config : checked)
     if (const auto found = drift.find(config); found != drift.end()) by_task[config.first].push_back(found->second);
-  std::set<size_t> stale;
+  std::map<size_t, double> stale;
   for (const auto& [task, ratios] : by_task) {
-    const double relative = median_or_one(ratios) / reference;
-    if (relative <= limit && relative >= 1 / limit) continue;
-    stale.insert(task);
+    const double own = median_or_one(ratios);
+    if (own / reference <= limit && own / reference >= 1 / limit) continue;
+    stale.emplace(task, own);
     if (!progress) continue;
     std::ostringstream note;
     note << std::fixed << std::setprecision(2) << graph.node(tasks[task].nodes.front()).name << " (" << tasks[task].name
-         << "): spot check " << median_or_one(ratios) << "x its logged time against " << reference
-         << "x for the run: timing its configs afresh";
+         << "): spot check " << own << "x its logged time against " << reference
+         << "x for the run: its logged timings are stale, its choices are timed afresh and the rest priced "
+         << own << "x";
     progress->note(note.str());
   }
   return stale;
@@ -162,6 +170,7 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
   Retimer retimer(tasks, records, measurer, sink, options.target, progress);
   std::map<ConfigKey, double> planned;  // config -> time the plan had used
   std::set<ConfigKey> spot_checked;
+  std::map<size_t, double> stale;       // task -> how far its logged timings drifted
   ConfirmationReport report;
   while (report.rounds < options.max_rounds) {
     const std::map<ConfigKey, double> chosen = chosen_configs(graph, tasks, replan());
@@ -169,7 +178,11 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
     std::vector<std::pair<ConfigKey, int>> wanted;
     std::set<ConfigKey> spot;
     for (const auto& [config, seconds] : chosen) {
-      if (const int missing = options.timings - retimer.count(config); missing > 0) {
+      const int missing = options.timings - retimer.count(config);
+      const int unfresh = options.timings - retimer.taken(config);
+      if (stale.contains(config.first) && unfresh > 0) {
+        wanted.emplace_back(config, unfresh);  // a stale task's choice is priced by fresh timings only
+      } else if (missing > 0) {
         wanted.emplace_back(config, missing);
       } else if (retimer.taken(config) == 0) {
         wanted.emplace_back(config, 1);
@@ -189,16 +202,17 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
     retimer.time(wanted);
     spot_checked.insert(spot.begin(), spot.end());
 
-    // A stale task's offered configs get `timings` fresh timings each, so their latest
-    // timings, the ones they cost the median of, all come from now.
+    // A newly stale task's spot-checked choices get the rest of their fresh timings now; its
+    // other configs are priced by its drift until a plan chooses them.
     std::vector<std::pair<ConfigKey, int>> afresh;
-    for (size_t task : stale_tasks(graph, tasks, spot, drifts(retimer, planned), options.stale_drift, progress)) {
+    for (const auto& [task, drift] : stale_tasks(graph, tasks, spot, drifts(retimer, planned), options.stale_drift, progress)) {
+      stale.emplace(task, drift);
       report.stale_tasks.push_back(graph.node(tasks[task].nodes.front()).name);
-      for (int64_t index : costs.tuned_configs(task))
-        if (const int missing = options.timings - retimer.taken({task, index}); missing > 0)
-          afresh.emplace_back(ConfigKey{task, index}, missing);
+      for (const ConfigKey& config : spot)
+        if (config.first == task) afresh.emplace_back(config, options.timings - retimer.taken(config));
     }
     retimer.time(afresh);
+    for (const auto& [task, drift] : stale) costs.price_stale_task(task, drift, retimer.timed_here(task));
     costs.read_records(records);
   }
   report.configs = static_cast<int64_t>(planned.size());
@@ -214,7 +228,7 @@ std::string ConfirmationReport::summary() const {
   std::ostringstream out;
   out << configs << " chosen configs timed again (" << spot_checks << " spot checks, " << new_timings << " timings, "
       << rounds << " plans";
-  if (!stale_tasks.empty()) out << "; " << stale_tasks.size() << " stale tasks timed afresh";
+  if (!stale_tasks.empty()) out << "; stale tasks: " << stale_tasks.size();
   out << (confirmed ? "" : ", stopped before every choice had its timings") << "); new / logged time, median "
       << std::fixed << std::setprecision(3) << median_drift;
   return out.str();

@@ -11,7 +11,7 @@ std::map<std::string, double> default_config_seconds(const std::vector<TuningTas
   const std::vector<double> once_timed = once_timed_factors_of(known);
   std::map<std::string, double> seconds;
   for (size_t t = 0; t < tasks.size(); ++t)
-    if (const auto estimate = known.tasks[t].candidates.estimated_seconds(tasks[t].op.default_index(), once_timed[t]))
+    if (const auto estimate = known.tasks[t].candidates.estimated_seconds(tasks[t].op.default_index(), {.once_timed_factor = once_timed[t]}))
       seconds.emplace(tasks[t].key(), *estimate);
   return seconds;
 }

@@ -28,8 +28,9 @@ void LayoutCandidates::add(const LayoutCandidate& candidate) {
   timed.seconds.push_back(candidate.seconds);
 }
 
-double LayoutCandidates::Timed::estimate(double once_timed_factor) const {
-  return seconds.size() > 1 ? median_of_later(seconds) : seconds.front() * once_timed_factor;
+double LayoutCandidates::Timed::estimate(int64_t index, const CandidatePricing& pricing) const {
+  const double timed = seconds.size() > 1 ? median_of_later(seconds) : seconds.front() * pricing.once_timed_factor;
+  return pricing.fresh.contains(index) ? timed : timed * pricing.stale_factor;
 }
 
 std::vector<double> LayoutCandidates::retiming_ratios() const {
@@ -41,12 +42,12 @@ std::vector<double> LayoutCandidates::retiming_ratios() const {
   return ratios;
 }
 
-std::vector<LayoutCandidate> LayoutCandidates::all(double once_timed_factor) const {
+std::vector<LayoutCandidate> LayoutCandidates::all(const CandidatePricing& pricing) const {
   std::vector<LayoutCandidate> result;
   for (const auto& [pair, configs] : by_pair_) {
     std::vector<LayoutCandidate> ranked;
     for (const auto& [index, timed] : configs)
-      ranked.push_back({index, timed.estimate(once_timed_factor), timed.layouts, static_cast<int>(timed.seconds.size())});
+      ranked.push_back({index, timed.estimate(index, pricing), timed.layouts, static_cast<int>(timed.seconds.size())});
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });
     if (ranked.size() > top_k_) ranked.resize(top_k_);
     result.insert(result.end(), ranked.begin(), ranked.end());
@@ -54,9 +55,9 @@ std::vector<LayoutCandidate> LayoutCandidates::all(double once_timed_factor) con
   return result;
 }
 
-std::optional<double> LayoutCandidates::estimated_seconds(int64_t index, double once_timed_factor) const {
+std::optional<double> LayoutCandidates::estimated_seconds(int64_t index, const CandidatePricing& pricing) const {
   for (const auto& [pair, configs] : by_pair_)
-    if (const auto found = configs.find(index); found != configs.end()) return found->second.estimate(once_timed_factor);
+    if (const auto found = configs.find(index); found != configs.end()) return found->second.estimate(index, pricing);
   return std::nullopt;
 }
 

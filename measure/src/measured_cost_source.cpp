@@ -70,11 +70,10 @@ MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vec
     : graph_(&graph), table_(&table), options_(std::move(options)), flexible_(options_.policy),
       tasks_(extract_tasks(graph)),
       tasks_of_(tasks_by_node(tasks_)) {
-  const SessionResult known = summarize_records(records);
-  read_summary(known);
+  read_records(records);
   // The layouts bench-transforms times for these records, as far as the table prices them
   // (a pair's best config gives the same blocks as its top 3, which tuned_blocks reads).
-  offered_ = priceable_layouts(enumerate_layouts(graph, tuned_blocks(tasks_, known)), table, options_.target,
+  offered_ = priceable_layouts(enumerate_layouts(graph, tuned_blocks(tasks_, known_)), table, options_.target,
                                options_.threads);
 }
 
@@ -85,22 +84,25 @@ SessionResult MeasuredCostSource::summarize_records(const std::vector<MeasureRec
   return summarize_history(tasks_, records, options_.target, tuner);
 }
 
-std::vector<int64_t> MeasuredCostSource::tuned_configs(size_t task) const {
-  std::vector<int64_t> configs;
-  for (const NodeCandidate& candidate : tuned_.at(task))
-    configs.push_back(nlohmann::json::parse(candidate.payload).at("config_index").get<int64_t>());
-  return configs;
+void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records) {
+  known_ = summarize_records(records);
+  read_summary();
 }
 
-void MeasuredCostSource::read_records(const std::vector<MeasureRecord>& records) { read_summary(summarize_records(records)); }
+void MeasuredCostSource::price_stale_task(size_t task, double factor, std::set<int64_t> fresh) {
+  if (task >= tasks_.size()) throw std::out_of_range("price_stale_task: no task " + std::to_string(task));
+  stale_[task] = {.stale_factor = factor, .fresh = std::move(fresh)};
+}
 
-void MeasuredCostSource::read_summary(const SessionResult& known) {
-  const std::vector<double> once_timed = once_timed_factors_of(known);
+void MeasuredCostSource::read_summary() {
+  const std::vector<double> once_timed = once_timed_factors_of(known_);
   tuned_.clear();
   untuned_.clear();
   for (size_t t = 0; t < tasks_.size(); ++t) {
     std::vector<NodeCandidate>& kept = tuned_.emplace_back();
-    for (const LayoutCandidate& candidate : known.tasks[t].candidates.all(once_timed[t]))
+    CandidatePricing pricing = stale_.contains(t) ? stale_.at(t) : CandidatePricing{};
+    pricing.once_timed_factor = once_timed[t];
+    for (const LayoutCandidate& candidate : known_.tasks[t].candidates.all(pricing))
       kept.push_back(tuned_candidate(tasks_[t], candidate));
     if (kept.empty()) untuned_.push_back(tasks_[t].key());
   }

@@ -202,7 +202,7 @@ double planned_ms(const measure::Plan& plan, const std::string& node) {
 
 }  // namespace
 
-TEST_CASE("a task whose spot check drifted against the run's others has every offered config timed afresh") {
+TEST_CASE("a task whose spot check drifted against the run's others is timed afresh and its rivals priced by the drift") {
   ConfirmedLog confirmed;
   const auto& tasks = confirmed.tasks;
   std::vector<measure::MeasureRecord>& log = confirmed.log;
@@ -216,28 +216,31 @@ TEST_CASE("a task whose spot check drifted against the run's others has every of
   const auto dense = std::find_if(tasks.begin(), tasks.end(),
                                   [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
   REQUIRE(dense != tasks.end());
-  const size_t dense_task = static_cast<size_t>(dense - tasks.begin());
-  const std::string dense_node = confirmed.g.node(dense->nodes.front()).name;
+  const graph::NodeId dense_id = dense->nodes.front();
+  const std::string dense_node = confirmed.g.node(dense_id).name;
+  const std::vector<measure::NodeCandidate> offered = costs.candidates(confirmed.g, dense_id);
+  REQUIRE(offered.size() >= 2);  // rivals in other layout pairs, as stale as the chosen one
   TrueTimes measurer(log, tasks);
   measurer.drift = 1.0;
   measurer.task_drift[dense->key()] = 2.0;
-  const std::vector<int64_t> offered = costs.tuned_configs(dense_task);
-  REQUIRE(offered.size() >= 2);  // rivals in other layout pairs, as stale as the chosen one
 
   const auto report = measure::confirm_chosen_configs(
-      confirmed.g, costs, log, measurer, [](const measure::MeasureRecord&) {}, [&] { return std::vector<measure::Plan>{plan()}; },
-      {.target = kTarget, .timings = 3});
+      confirmed.g, costs, log, measurer, [](const measure::MeasureRecord&) {},
+      [&] { return std::vector<measure::Plan>{plan()}; }, {.target = kTarget, .timings = 3});
   CHECK(report.confirmed);
   CHECK(report.spot_checks == 3);
   CHECK(report.stale_tasks == std::vector<std::string>{dense_node});
-  // Every offered dense config now has 3 timings from now, its latest: the chosen one its
-  // spot check and 2 more, its rivals 3 each. The convs were only spot-checked.
-  for (int64_t index : offered) {
-    const auto config = std::make_pair(dense->key(), index);
-    CHECK(std::count(measurer.order.begin(), measurer.order.end(), config) == 3);
-  }
-  CHECK(measurer.calls == static_cast<int>(2 + 3 * offered.size()));
-  // The plan prices the dense layer at its new time, and the convs as before.
+  // The dense choice got 3 timings from now, its latest: its spot check and 2 more. The convs
+  // were only spot-checked, and the dense rivals not timed at all.
+  const auto dense_choice = *std::find_if(measurer.order.begin(), measurer.order.end(),
+                                          [&](const auto& config) { return config.first == dense->key(); });
+  CHECK(std::count(measurer.order.begin(), measurer.order.end(), dense_choice) == 3);
+  CHECK(measurer.calls == 5);
+  // Every dense candidate now costs twice what it did, the one re-timed by its fresh timings
+  // and its rivals by the task's drift, so no stale rival undercuts it; the convs cost as before.
+  const std::vector<measure::NodeCandidate> repriced = costs.candidates(confirmed.g, dense_id);
+  REQUIRE(repriced.size() == offered.size());
+  for (size_t i = 0; i < offered.size(); ++i) CHECK(repriced[i].ms == doctest::Approx(2 * offered[i].ms));
   const measure::Plan after = plan();
   CHECK(planned_ms(after, dense_node) == doctest::Approx(2 * planned_ms(before, dense_node)));
   for (const measure::PlanNode& node : after.nodes)

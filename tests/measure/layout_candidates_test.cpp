@@ -77,7 +77,7 @@ TEST_CASE("configs timed once are scaled by the selection bias, re-timed ones ar
   REQUIRE(face_value.size() == 2);
   CHECK(face_value[0].index == 1);
   // Scaled by the 10% the re-timed config lost, it is expected at 1.155 and loses.
-  auto scaled = candidates.all(1.10);
+  auto scaled = candidates.all({.once_timed_factor = 1.10});
   REQUIRE(scaled.size() == 2);
   CHECK(scaled[0].index == 0);
   CHECK(scaled[0].seconds == doctest::Approx(1.10));
@@ -91,14 +91,14 @@ TEST_CASE("any config is estimated by the rule that ranks them, whatever its ran
   candidates.add(timing(1, 2.0, layouts));
   candidates.add(timing(1, 3.0, layouts));
   candidates.add(timing(1, 5.0, layouts));
-  REQUIRE(candidates.all(1.5).size() == 1);
-  CHECK(candidates.all(1.5)[0].index == 0);
+  REQUIRE(candidates.all({.once_timed_factor = 1.5}).size() == 1);
+  CHECK(candidates.all({.once_timed_factor = 1.5})[0].index == 0);
   // Config 0 timed once: its timing times the factor; config 1, out-ranked and not kept by
   // all(), still has its estimate: the median of its later timings.
-  CHECK(candidates.estimated_seconds(0, 1.5).value() == doctest::Approx(1.5));
-  REQUIRE(candidates.estimated_seconds(1, 1.5).has_value());
-  CHECK(*candidates.estimated_seconds(1, 1.5) == doctest::Approx(4.0));
-  CHECK_FALSE(candidates.estimated_seconds(7, 1.5).has_value());
+  CHECK(candidates.estimated_seconds(0, {.once_timed_factor = 1.5}).value() == doctest::Approx(1.5));
+  REQUIRE(candidates.estimated_seconds(1, {.once_timed_factor = 1.5}).has_value());
+  CHECK(*candidates.estimated_seconds(1, {.once_timed_factor = 1.5}) == doctest::Approx(4.0));
+  CHECK_FALSE(candidates.estimated_seconds(7, {.once_timed_factor = 1.5}).has_value());
 }
 
 TEST_CASE("a task's own retiming ratios set its factor once it has enough, else all tasks' pooled") {
@@ -115,4 +115,18 @@ TEST_CASE("a task's own retiming ratios set its factor once it has enough, else 
   CHECK(measure::once_timed_factors(ratios, 1)[1] == doctest::Approx(0.90));
   // Nothing re-timed anywhere: timings are taken as they are.
   CHECK(measure::once_timed_factors({{}, {}}) == std::vector<double>{1.0, 1.0});
+}
+
+TEST_CASE("a stale task's configs cost their drift times their timings, except the ones timed since") {
+  const kernels::OpLayouts layouts = small_conv_task().op.layouts(0);
+  measure::LayoutCandidates candidates(2);
+  for (double old : {1.0, 1.0, 1.0}) candidates.add(timing(0, old, layouts));
+  candidates.add(timing(1, 1.2, layouts));
+  for (double fresh : {1.9, 2.0, 2.1}) candidates.add(timing(0, fresh, layouts));  // timed since the drift
+  const measure::CandidatePricing pricing{.once_timed_factor = 1.1, .stale_factor = 2.0, .fresh = {0}};
+  CHECK(candidates.estimated_seconds(0, pricing).value() == doctest::Approx(2.0));
+  CHECK(candidates.estimated_seconds(1, pricing).value() == doctest::Approx(1.2 * 1.1 * 2.0));
+  // Unscaled, the stale rival would undercut the config that was timed afresh.
+  CHECK(candidates.all({.once_timed_factor = 1.1}).front().index == 1);
+  CHECK(candidates.all(pricing).front().index == 0);
 }

@@ -14,12 +14,14 @@
 // confirmation, since their timings may come from an earlier state of the host. A config
 // costs the median of its latest timings (layout_candidates.h), so one spot check moves
 // nothing on its own. But when a task's spot check drifts against the run's others by more
-// than `stale_drift` (vgg-19-bn's dense fc6: 6.8 ms logged, 11.9 ms now, with the memory
-// bandwidth, while its convs held still), every config of the task the solver is offered is
-// timed `timings` times afresh: its rivals' logged times are as stale as its own, and
-// re-timing only the chosen one would make the solver pick a stale rival instead, one round
-// at a time. Comparing against the run's median spot check, not against 1, keeps a slow
-// spell of the whole host (everything 1.7x) from passing for stale records.
+// than `stale_drift` (vgg-19-bn's dense fc6: 1.42x its logged time, with the memory
+// bandwidth, while its convs held still), the task is stale: its chosen configs are timed
+// `timings` times afresh, and every other config of it costs its drift times its timings
+// (MeasuredCostSource::price_stale_task) until a plan chooses it and it is timed afresh in
+// turn. Its rivals' logged times are as stale as the chosen one's; left as they were, the
+// solver would swap in a stale-fast rival each round (fc6 has over 200 layout pairs). Comparing
+// against the run's median spot check, not against 1, keeps a slow spell of the whole host
+// (everything 1.7x) from passing for stale records.
 //
 // Re-timings are ordinary records, appended through the sink, so the next plan reuses them.
 
@@ -43,7 +45,7 @@ struct ConfirmationOptions {
   int timings = 3;     ///< timings a chosen config needs, its tuning trial included
   int max_rounds = 5;  ///< plans made at most
   /// A task whose spot check / the run's median spot check exceeds this, or falls below its
-  /// inverse, has its configs timed afresh.
+  /// inverse, is stale (see above).
   double stale_drift = 1.25;
 };
 
@@ -51,7 +53,7 @@ struct ConfirmationReport {
   int rounds = 0;           ///< plans made
   int64_t configs = 0;      ///< configs timed again
   int64_t spot_checks = 0;  ///< chosen configs that had their timings and were timed once more
-  std::vector<std::string> stale_tasks;  ///< tasks whose configs were timed afresh
+  std::vector<std::string> stale_tasks;  ///< first nodes of the tasks found stale
   int64_t new_timings = 0;  ///< timings added to the log
   bool confirmed = false;   ///< the last plan chose only configs with enough timings
   /// Median over the configs timed again of (the median of their new timings / the time
@@ -59,7 +61,7 @@ struct ConfirmationReport {
   double median_drift = 1.0;
 
   /// One line for people: "N chosen configs timed again (S spot checks, T timings, P plans;
-  /// K tasks timed afresh); new / logged time, median D", saying so when it stopped before
+  /// stale tasks: K); new / logged time, median D", saying so when it stopped before
   /// every choice had its timings.
   [[nodiscard]] std::string summary() const;
 };
@@ -67,10 +69,10 @@ struct ConfirmationReport {
 /// `replan` makes plans from `costs` as they stand (several when more than one will be run,
 /// e.g. graph tuned and history best). Each round: plan; spot-check the chosen tuned configs
 /// that have their timings but were not timed in this call; time the ones that lack timings,
-/// and every offered config of a task found stale, in passes over them (one timing of each
-/// per pass, so a config's timings are spread over the round); append the records to
-/// `records` and `sink`, and re-read them into `costs`. Stops when a plan needs no new
-/// timing or after max_rounds plans.
+/// and a stale task's choices afresh, in passes over them (one timing of each per pass, so a
+/// config's timings are spread over the round); append the records to `records` and `sink`,
+/// price the stale tasks in `costs` and re-read the records into it. Stops when a plan needs
+/// no new timing or after max_rounds plans.
 [[nodiscard]] ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCostSource& costs,
                                                         std::vector<MeasureRecord>& records, Measurer& measurer,
                                                         const RecordSink& sink, const std::function<std::vector<Plan>()>& replan,

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,6 +32,15 @@ namespace layoutopt::measure {
 /// The later timings a re-timed config costs the median of: the latest three, so fresh
 /// timings replace old ones while one odd timing among them does not move the cost.
 inline constexpr size_t kLatestTimings = 3;
+
+/// What scales a config's timings into its cost, besides the timings themselves.
+struct CandidatePricing {
+  double once_timed_factor = 1.0;  ///< for configs timed once: the task's selection bias
+  /// For configs not in `fresh`: how far the task's timings drifted since they were taken,
+  /// when a confirmation found them stale (config_confirmation.h); 1 otherwise.
+  double stale_factor = 1.0;
+  std::set<int64_t> fresh;  ///< configs timed since the drift: their timings alone price them
+};
 
 struct LayoutCandidate {
   int64_t index = 0;     ///< config index
@@ -54,12 +64,12 @@ class LayoutCandidates {
 
   /// The top_k configs of every layout pair (input, output) by estimated cost, fastest
   /// first within each pair: the median of the latest later timings for a config timed again,
-  /// else its one timing times `once_timed_factor`.
-  [[nodiscard]] std::vector<LayoutCandidate> all(double once_timed_factor = 1.0) const;
+  /// else its one timing times the once-timed factor; times the stale factor unless fresh.
+  [[nodiscard]] std::vector<LayoutCandidate> all(const CandidatePricing& pricing = {}) const;
   /// The estimated cost of config `index` by the same rule (whatever its rank in its layout
   /// pair), or nullopt when it has no working timing: how a baseline that runs a fixed
   /// config (the untuned default) is priced like the tuned ones.
-  [[nodiscard]] std::optional<double> estimated_seconds(int64_t index, double once_timed_factor = 1.0) const;
+  [[nodiscard]] std::optional<double> estimated_seconds(int64_t index, const CandidatePricing& pricing = {}) const;
   /// Distinct (input, output) layout pairs seen.
   [[nodiscard]] size_t pair_count() const { return by_pair_.size(); }
 
@@ -67,7 +77,7 @@ class LayoutCandidates {
   struct Timed {
     kernels::OpLayouts layouts;
     std::vector<double> seconds;  ///< in the order added: the tuning timing first
-    [[nodiscard]] double estimate(double once_timed_factor) const;
+    [[nodiscard]] double estimate(int64_t index, const CandidatePricing& pricing) const;
   };
   size_t top_k_;
   std::map<std::pair<std::string, std::string>, std::map<int64_t, Timed>> by_pair_;

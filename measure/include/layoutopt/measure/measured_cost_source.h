@@ -32,9 +32,11 @@
 
 #include "layoutopt/measure/cost_source.h"
 #include "layoutopt/measure/flexible_op_timing.h"
+#include "layoutopt/measure/layout_candidates.h"
 #include "layoutopt/measure/measure_record.h"
 #include "layoutopt/measure/transform_enumeration.h"
 #include "layoutopt/measure/transform_table.h"
+#include "layoutopt/measure/tuning_session.h"
 #include "layoutopt/measure/tuning_task.h"
 
 namespace layoutopt::measure {
@@ -74,13 +76,16 @@ class MeasuredCostSource final : public CostSource {
   /// The graph's tuning tasks (extract_tasks), whose records this source reads.
   [[nodiscard]] const std::vector<TuningTask>& tasks() const { return tasks_; }
 
-  /// Config indices of task `task`'s tuned candidates: its cheapest config per layout pair,
-  /// as offered to the solver before the table's layouts filter them.
-  [[nodiscard]] std::vector<int64_t> tuned_configs(size_t task) const;
-
   /// Reads the tuned candidates again from `records` (e.g. after configs were re-timed);
   /// flexible-op timings are kept.
   void read_records(const std::vector<MeasureRecord>& records);
+
+  /// From now on prices task `task`'s configs not in `fresh` at `factor` times what their
+  /// timings say: a confirmation found the task's logged timings from another state of the
+  /// host (config_confirmation.h), `factor` is how far they drifted, and `fresh` holds the
+  /// configs timed since. A later call for a task replaces the earlier; applies from the
+  /// next read_records.
+  void price_stale_task(size_t task, double factor, std::set<int64_t> fresh);
 
   /// From now on prices these transforms by their times inside a compiled network instead
   /// of the table's (transform_calibration.h), a later time for a key replacing an earlier,
@@ -97,8 +102,8 @@ class MeasuredCostSource final : public CostSource {
  private:
   /// The records' best config per layout pair of every task.
   [[nodiscard]] SessionResult summarize_records(const std::vector<MeasureRecord>& records) const;
-  /// Takes the tuned candidates from a summary.
-  void read_summary(const SessionResult& known);
+  /// Takes the tuned candidates from known_.
+  void read_summary();
   [[nodiscard]] std::vector<NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;
   [[nodiscard]] std::vector<NodeCandidate> flexible_candidates(const graph::Graph& graph, graph::NodeId id) const;
   /// NCHW[block]c for the node's output and activation inputs; nullopt when the table cannot
@@ -122,6 +127,8 @@ class MeasuredCostSource final : public CostSource {
   std::vector<TuningTask> tasks_;
   std::map<graph::NodeId, std::vector<size_t>> tasks_of_;    // conv/dense node -> its algorithms' tasks
   std::vector<std::vector<NodeCandidate>> tuned_;            // by task: best per layout pair
+  SessionResult known_;                                     // the records' summary tuned_ was read from
+  std::map<size_t, CandidatePricing> stale_;                // task -> its stale pricing
   ShapeLayouts offered_;  // layouts offered per shape: priceable_layouts of the records' enumeration
   std::vector<std::string> untuned_;
   InNetworkTransformTimes in_network_;
