@@ -4,9 +4,11 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <span>
 #include <sstream>
 #include <utility>
 
+#include "layoutopt/measure/drift_check.h"
 #include "layoutopt/measure/statistics.h"
 
 namespace layoutopt::measure {
@@ -80,6 +82,8 @@ class Retimer {
   }
   /// The working timings taken here, per config.
   [[nodiscard]] const std::map<ConfigKey, std::vector<double>>& seconds() const { return seconds_; }
+  /// The working timings taken here, in the order taken.
+  [[nodiscard]] const std::vector<std::pair<ConfigKey, double>>& timeline() const { return timeline_; }
   [[nodiscard]] int64_t total() const { return total_; }
 
   /// Takes each config's wanted count of timings, in passes over them, one timing of each per
@@ -100,7 +104,10 @@ class Retimer {
         sink_(record);
         ++counts_[config];
         ++taken_[config];
-        if (record.result.ok()) seconds_[config].push_back(record.result.seconds());
+        if (record.result.ok()) {
+          seconds_[config].push_back(record.result.seconds());
+          timeline_.emplace_back(config, record.result.seconds());
+        }
         ++done;
         if (progress_) progress_->update(static_cast<double>(done), static_cast<double>(all), task.name);
       }
@@ -117,6 +124,7 @@ class Retimer {
   std::map<ConfigKey, int> counts_;
   std::map<ConfigKey, int> taken_;
   std::map<ConfigKey, std::vector<double>> seconds_;
+  std::vector<std::pair<ConfigKey, double>> timeline_;
   int64_t total_ = 0;
 };
 
@@ -132,32 +140,33 @@ std::map<ConfigKey, double> drifts(const Retimer& retimer, const std::map<Config
 /// The median of `values`, or 1 when there are none.
 double median_or_one(const std::vector<double>& values) { return values.empty() ? 1.0 : summarize(values).median; }
 
-/// Tasks among `checked` whose spot checks drifted from the median drift of every config
-/// timed so far by more than `limit` either way, with their own drift (the median of their
-/// checked configs'): their records are from another state of the host. Notes each.
-std::map<size_t, double> stale_tasks(const graph::Graph& graph, const std::vector<TuningTask>& tasks,
-                                     const std::set<ConfigKey>& checked, const std::map<ConfigKey, double>& drift,
-                                     double limit, ProgressReporter* progress) {
-  std::vector<double> everything;
-  for (const auto& entry : drift) everything.push_back(entry.second);
-  const double reference = median_or_one(everything);
-  std::map<size_t, std::vector<double>> by_task;
-  for (const ConfigKey& config : checked)
-    if (const auto found = drift.find(config); found != drift.end()) by_task[config.first].push_back(found->second);
-  std::map<size_t, double> stale;
-  for (const auto& [task, ratios] : by_task) {
-    const double own = median_or_one(ratios);
-    if (own / reference <= limit && own / reference >= 1 / limit) continue;
-    stale.emplace(task, own);
-    if (!progress) continue;
+/// The drift samples of `timings` (in the order taken), of configs the plans used `planned`
+/// seconds for; the ones of configs in `checked` are spot checks.
+std::vector<DriftSample> drift_samples(std::span<const std::pair<ConfigKey, double>> timings,
+                                       const std::set<ConfigKey>& checked, const std::map<ConfigKey, double>& planned) {
+  std::vector<DriftSample> samples;
+  for (const auto& [config, seconds] : timings)
+    if (const double used = planned.at(config); used > 0)
+      samples.push_back({config.first, seconds / used, checked.contains(config)});
+  return samples;
+}
+
+/// How far task `task`'s logged timings drifted: the median over its configs timed here of
+/// (the median of their new timings / the time a plan had used), for people a line noting it.
+double stale_factor(const graph::Graph& graph, const std::vector<TuningTask>& tasks, size_t task,
+                    const std::map<ConfigKey, double>& drift, ProgressReporter* progress) {
+  std::vector<double> own;
+  for (const auto& [config, ratio] : drift)
+    if (config.first == task) own.push_back(ratio);
+  const double factor = median_or_one(own);
+  if (progress) {
     std::ostringstream note;
-    note << std::fixed << std::setprecision(2) << graph.node(tasks[task].nodes.front()).name << " (" << tasks[task].name
-         << "): spot check " << own << "x its logged time against " << reference
-         << "x for the run: its logged timings are stale, its choices are timed afresh and the rest priced "
-         << own << "x";
+    note << graph.node(tasks[task].nodes.front()).name << " (" << tasks[task].name
+         << "): its spot check drifted from its neighbours'; timed afresh at " << std::fixed << std::setprecision(2)
+         << factor << "x its logged time, its logged timings are stale: its other configs are priced so";
     progress->note(note.str());
   }
-  return stale;
+  return factor;
 }
 
 }  // namespace
@@ -199,20 +208,24 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
     int64_t timings = 0;
     for (const auto& entry : wanted) timings += entry.second;
     if (progress) progress->note(round_note(report.rounds, chosen.size(), spot.size(), wanted.size() - spot.size(), timings));
+    const size_t round_start = retimer.timeline().size();
     retimer.time(wanted);
     spot_checked.insert(spot.begin(), spot.end());
 
-    // A newly stale task's spot-checked choices get the rest of their fresh timings now; its
-    // other configs are priced by its drift until a plan chooses them.
+    // A task whose spot check drifted from its neighbours' has its spot-checked choices timed
+    // afresh; their fresh median sets the price of its other configs until a plan chooses them.
+    const std::set<size_t> drifted = drifted_tasks(
+        drift_samples(std::span(retimer.timeline()).subspan(round_start), spot, planned), options.stale_drift);
     std::vector<std::pair<ConfigKey, int>> afresh;
-    for (const auto& [task, drift] : stale_tasks(graph, tasks, spot, drifts(retimer, planned), options.stale_drift, progress)) {
-      stale.emplace(task, drift);
-      report.stale_tasks.push_back(graph.node(tasks[task].nodes.front()).name);
-      for (const ConfigKey& config : spot)
-        if (config.first == task) afresh.emplace_back(config, options.timings - retimer.taken(config));
-    }
+    for (const ConfigKey& config : spot)
+      if (drifted.contains(config.first)) afresh.emplace_back(config, options.timings - retimer.taken(config));
     retimer.time(afresh);
-    for (const auto& [task, drift] : stale) costs.price_stale_task(task, drift, retimer.timed_here(task));
+    const std::map<ConfigKey, double> drift = drifts(retimer, planned);
+    for (size_t task : drifted) {
+      stale.emplace(task, stale_factor(graph, tasks, task, drift, progress));
+      report.stale_tasks.push_back(graph.node(tasks[task].nodes.front()).name);
+    }
+    for (const auto& [task, factor] : stale) costs.price_stale_task(task, factor, retimer.timed_here(task));
     costs.read_records(records);
   }
   report.configs = static_cast<int64_t>(planned.size());

@@ -13,15 +13,14 @@
 // Configs chosen with their timings already taken are spot-checked: timed once more per
 // confirmation, since their timings may come from an earlier state of the host. A config
 // costs the median of its latest timings (layout_candidates.h), so one spot check moves
-// nothing on its own. But when a task's spot check drifts against the run's others by more
-// than `stale_drift` (vgg-19-bn's dense fc6: 1.42x its logged time, with the memory
-// bandwidth, while its convs held still), the task is stale: its chosen configs are timed
-// `timings` times afresh, and every other config of it costs its drift times its timings
-// (MeasuredCostSource::price_stale_task) until a plan chooses it and it is timed afresh in
-// turn. Its rivals' logged times are as stale as the chosen one's; left as they were, the
-// solver would swap in a stale-fast rival each round (fc6 has over 200 layout pairs). Comparing
-// against the run's median spot check, not against 1, keeps a slow spell of the whole host
-// (everything 1.7x) from passing for stale records.
+// nothing on its own. But when a task's spot check drifts from its neighbours' by more than
+// `stale_drift` (drift_check.h; vgg-19-bn's dense fc6: 1.42x its logged time, with the
+// memory bandwidth, while its convs held still), the task is stale: its chosen configs are
+// timed `timings` times afresh, and every other config of it costs the chosen ones' fresh
+// drift times its timings (MeasuredCostSource::price_stale_task) until a plan chooses it and
+// it is timed afresh in turn. Its rivals' logged times are as stale as the chosen one's; left
+// as they were, the solver would swap in a stale-fast rival each round (fc6 has over 200
+// layout pairs), and re-timing them all costs hundreds of timings.
 //
 // Re-timings are ordinary records, appended through the sink, so the next plan reuses them.
 
@@ -44,8 +43,8 @@ struct ConfirmationOptions {
   std::string target;  ///< of the records read and written
   int timings = 3;     ///< timings a chosen config needs, its tuning trial included
   int max_rounds = 5;  ///< plans made at most
-  /// A task whose spot check / the run's median spot check exceeds this, or falls below its
-  /// inverse, is stale (see above).
+  /// A task whose spot checks drifted from their neighbours' by more than this factor either
+  /// way is stale (see above).
   double stale_drift = 1.25;
 };
 
