@@ -152,21 +152,23 @@ std::vector<DriftSample> drift_samples(std::span<const std::pair<ConfigKey, doub
 }
 
 /// How far task `task`'s logged timings drifted: the median over its configs timed here of
-/// (the median of their new timings / the time a plan had used), for people a line noting it.
-double stale_factor(const graph::Graph& graph, const std::vector<TuningTask>& tasks, size_t task,
-                    const std::map<ConfigKey, double>& drift, ProgressReporter* progress) {
+/// (the median of their new timings / the time a plan had used).
+double fresh_drift(size_t task, const std::map<ConfigKey, double>& drift) {
   std::vector<double> own;
   for (const auto& [config, ratio] : drift)
     if (config.first == task) own.push_back(ratio);
-  const double factor = median_or_one(own);
-  if (progress) {
-    std::ostringstream note;
-    note << graph.node(tasks[task].nodes.front()).name << " (" << tasks[task].name
-         << "): its spot check drifted from its neighbours'; timed afresh at " << std::fixed << std::setprecision(2)
-         << factor << "x its logged time, its logged timings are stale: its other configs are priced so";
-    progress->note(note.str());
-  }
-  return factor;
+  return median_or_one(own);
+}
+
+/// For people: what the fresh timings of a task whose spot check drifted made of it.
+std::string stale_note(const graph::Graph& graph, const TuningTask& task, double spot_reference, double fresh,
+                       bool stale) {
+  std::ostringstream note;
+  note << std::fixed << std::setprecision(2) << graph.node(task.nodes.front()).name << " (" << task.name
+       << "): its spot check drifted from its neighbours' (" << spot_reference
+       << "x their logged times); timed afresh it runs " << fresh << "x its logged time: "
+       << (stale ? "its logged timings are stale, its other configs are priced so" : "the spot check was an outlier");
+  return note.str();
 }
 
 }  // namespace
@@ -214,15 +216,19 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
 
     // A task whose spot check drifted from its neighbours' has its spot-checked choices timed
     // afresh; their fresh median sets the price of its other configs until a plan chooses them.
-    const std::set<size_t> drifted = drifted_tasks(
+    const std::map<size_t, double> drifted = drifted_tasks(
         drift_samples(std::span(retimer.timeline()).subspan(round_start), spot, planned), options.stale_drift);
     std::vector<std::pair<ConfigKey, int>> afresh;
     for (const ConfigKey& config : spot)
       if (drifted.contains(config.first)) afresh.emplace_back(config, options.timings - retimer.taken(config));
     retimer.time(afresh);
     const std::map<ConfigKey, double> drift = drifts(retimer, planned);
-    for (size_t task : drifted) {
-      stale.emplace(task, stale_factor(graph, tasks, task, drift, progress));
+    for (const auto& [task, reference] : drifted) {
+      const double fresh = fresh_drift(task, drift);
+      const bool is_stale = measure::drifted(fresh, reference, options.stale_drift);
+      if (progress) progress->note(stale_note(graph, tasks[task], reference, fresh, is_stale));
+      if (!is_stale) continue;
+      stale.emplace(task, fresh);
       report.stale_tasks.push_back(graph.node(tasks[task].nodes.front()).name);
     }
     for (const auto& [task, factor] : stale) costs.price_stale_task(task, factor, retimer.timed_here(task));

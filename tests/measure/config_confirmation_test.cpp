@@ -38,8 +38,9 @@ class TrueTimes : public measure::Measurer {
     order.push_back(config);
     measure::MeasureResult r;
     const auto moved = task_drift.find(task.key());
+    const bool outlier = first_call_off.contains(task.key()) && std::count(order.begin(), order.end(), config) == 1;
     r.costs_s = {logged.at(config) * drift * (lucky.contains(config) ? slowdown : 1.0) *
-                 (moved == task_drift.end() ? 1.0 : moved->second)};
+                 (moved == task_drift.end() ? 1.0 : moved->second) * (outlier ? first_call_off.at(task.key()) : 1.0)};
     return r;
   }
   std::map<std::pair<std::string, int64_t>, double> logged;
@@ -47,6 +48,7 @@ class TrueTimes : public measure::Measurer {
   std::set<std::pair<std::string, int64_t>> measured;
   std::vector<std::pair<std::string, int64_t>> order;  ///< every call's config, in call order
   std::map<std::string, double> task_drift;            ///< task key -> how much slower it runs than logged
+  std::map<std::string, double> first_call_off;        ///< task key -> how far off a config's first timing here is
   double drift = 1.02;
   double slowdown = 10.0;
   int calls = 0;
@@ -261,4 +263,29 @@ TEST_CASE("a slow spell of the whole host does not pass for stale records") {
   CHECK(report.spot_checks == 3);
   CHECK(measurer.calls == 3);
   CHECK(report.median_drift == doctest::Approx(1.7));
+}
+
+TEST_CASE("a spot check that fresh timings do not bear out was an outlier: the task is not stale") {
+  ConfirmedLog confirmed;
+  const auto& tasks = confirmed.tasks;
+  measure::MeasuredCostSource costs(confirmed.g, confirmed.log, confirmed.table, fast_options(confirmed.records.path()));
+  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const auto plan = [&] { return std::vector<measure::Plan>{measure::plan_layouts(confirmed.g, costs, options).plan}; };
+  const auto dense = std::find_if(tasks.begin(), tasks.end(),
+                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
+  REQUIRE(dense != tasks.end());
+  const std::vector<measure::NodeCandidate> offered = costs.candidates(confirmed.g, dense->nodes.front());
+  TrueTimes measurer(confirmed.log, tasks);
+  measurer.drift = 1.0;
+  measurer.first_call_off[dense->key()] = 2.0;  // the spot check hits a hiccup; later timings do not
+  const auto report = measure::confirm_chosen_configs(
+      confirmed.g, costs, confirmed.log, measurer, [](const measure::MeasureRecord&) {}, plan, {.target = kTarget});
+  CHECK(report.confirmed);
+  CHECK(report.stale_tasks.empty());
+  CHECK(measurer.calls == 5);  // 3 spot checks, and the dense choice's 2 fresh timings
+  // Every dense candidate keeps its price: the rivals are not scaled, and the choice's latest
+  // timings (the hiccup and two at its logged time) have the logged time as their median.
+  const std::vector<measure::NodeCandidate> after = costs.candidates(confirmed.g, dense->nodes.front());
+  REQUIRE(after.size() == offered.size());
+  for (size_t i = 0; i < offered.size(); ++i) CHECK(after[i].ms == doctest::Approx(offered[i].ms));
 }

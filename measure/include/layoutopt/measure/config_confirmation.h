@@ -15,9 +15,9 @@
 // costs the median of its latest timings (layout_candidates.h), so one spot check moves
 // nothing on its own. But when a task's spot check drifts from its neighbours' by more than
 // `stale_drift` (drift_check.h; vgg-19-bn's dense fc6: 1.42x its logged time, with the
-// memory bandwidth, while its convs held still), the task is stale: its chosen configs are
-// timed `timings` times afresh, and every other config of it costs the chosen ones' fresh
-// drift times its timings (MeasuredCostSource::price_stale_task) until a plan chooses it and
+// memory bandwidth, while its convs held still), its chosen configs are timed `timings`
+// times afresh. If their fresh timings drift as far, the task is stale, and every other
+// config of it costs the chosen ones' fresh drift times its timings (MeasuredCostSource::price_stale_task) until a plan chooses it and
 // it is timed afresh in turn. Its rivals' logged times are as stale as the chosen one's; left
 // as they were, the solver would swap in a stale-fast rival each round (fc6 has over 200
 // layout pairs), and re-timing them all costs hundreds of timings.

@@ -13,7 +13,7 @@
 // fc6 at 1.42x among convs at 1.00x) stands out against any neighbours.
 
 #include <cstddef>
-#include <set>
+#include <map>
 #include <span>
 
 namespace layoutopt::measure {
@@ -30,7 +30,12 @@ inline constexpr size_t kDriftNeighbours = 8;
 /// Tasks whose spot checks among `samples` (one round's timings, in the order taken) drifted
 /// from their references by more than `limit` (> 1) either way: the median over a task's
 /// spot checks of (drift / the median drift of the samples within kDriftNeighbours of it)
-/// is above `limit` or below 1 / `limit`.
-[[nodiscard]] std::set<size_t> drifted_tasks(std::span<const DriftSample> samples, double limit);
+/// is above `limit` or below 1 / `limit`. Each maps to its reference, the median over its
+/// spot checks of their neighbours' median drift: how the host ran around them, against
+/// which fresh timings of the task can confirm the drift or find the spot check an outlier.
+[[nodiscard]] std::map<size_t, double> drifted_tasks(std::span<const DriftSample> samples, double limit);
+
+/// Whether `drift` is more than `limit` away from `reference`, either way.
+[[nodiscard]] bool drifted(double drift, double reference, double limit);
 
 }  // namespace layoutopt::measure
