@@ -171,6 +171,58 @@ std::string stale_note(const graph::Graph& graph, const TuningTask& task, double
   return note.str();
 }
 
+/// What a round times: the timings each chosen config wants, and which configs are spot checks.
+struct RoundTimings {
+  std::vector<std::pair<ConfigKey, int>> wanted;
+  std::set<ConfigKey> spot;
+};
+
+/// The timings the chosen configs want: a stale task's choice until it has `timings` fresh
+/// ones, any config until it has `timings` in all, and a config with its timings that was not
+/// timed here yet one spot check.
+RoundTimings round_timings(const std::map<ConfigKey, double>& chosen, const Retimer& retimer,
+                           const std::map<size_t, double>& stale, int timings) {
+  RoundTimings round;
+  for (const auto& [config, seconds] : chosen) {
+    const int missing = timings - retimer.count(config);
+    const int unfresh = timings - retimer.taken(config);
+    if (stale.contains(config.first) && unfresh > 0) {
+      round.wanted.emplace_back(config, unfresh);
+    } else if (missing > 0) {
+      round.wanted.emplace_back(config, missing);
+    } else if (retimer.taken(config) == 0) {
+      round.wanted.emplace_back(config, 1);
+      round.spot.insert(config);
+    }
+  }
+  return round;
+}
+
+/// Tasks whose spot checks among the round's timings (from `round_start` on) drifted from
+/// their neighbours' (drift_check.h): their spot-checked choices are timed afresh, and the
+/// ones whose fresh timings drift as far are returned with that drift; the others' spot
+/// checks were outliers.
+std::map<size_t, double> newly_stale(const graph::Graph& graph, const std::vector<TuningTask>& tasks,
+                                     Retimer& retimer, size_t round_start, const std::set<ConfigKey>& spot,
+                                     const std::map<ConfigKey, double>& planned, const ConfirmationOptions& options,
+                                     ProgressReporter* progress) {
+  const std::map<size_t, double> drifted = drifted_tasks(
+      drift_samples(std::span(retimer.timeline()).subspan(round_start), spot, planned), options.stale_drift);
+  std::vector<std::pair<ConfigKey, int>> afresh;
+  for (const ConfigKey& config : spot)
+    if (drifted.contains(config.first)) afresh.emplace_back(config, options.timings - retimer.taken(config));
+  retimer.time(afresh);
+  const std::map<ConfigKey, double> drift = drifts(retimer, planned);
+  std::map<size_t, double> stale;
+  for (const auto& [task, reference] : drifted) {
+    const double fresh = fresh_drift(task, drift);
+    const bool is_stale = measure::drifted(fresh, reference, options.stale_drift);
+    if (progress) progress->note(stale_note(graph, tasks[task], reference, fresh, is_stale));
+    if (is_stale) stale.emplace(task, fresh);
+  }
+  return stale;
+}
+
 }  // namespace
 
 ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCostSource& costs,
@@ -186,49 +238,26 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
   while (report.rounds < options.max_rounds) {
     const std::map<ConfigKey, double> chosen = chosen_configs(graph, tasks, replan());
     ++report.rounds;
-    std::vector<std::pair<ConfigKey, int>> wanted;
-    std::set<ConfigKey> spot;
-    for (const auto& [config, seconds] : chosen) {
-      const int missing = options.timings - retimer.count(config);
-      const int unfresh = options.timings - retimer.taken(config);
-      if (stale.contains(config.first) && unfresh > 0) {
-        wanted.emplace_back(config, unfresh);  // a stale task's choice is priced by fresh timings only
-      } else if (missing > 0) {
-        wanted.emplace_back(config, missing);
-      } else if (retimer.taken(config) == 0) {
-        wanted.emplace_back(config, 1);
-        spot.insert(config);
-      } else {
-        continue;
-      }
-      planned.try_emplace(config, seconds);
-    }
-    if (wanted.empty()) {
+    const RoundTimings round = round_timings(chosen, retimer, stale, options.timings);
+    if (round.wanted.empty()) {
       report.confirmed = true;
       break;
     }
     int64_t timings = 0;
-    for (const auto& entry : wanted) timings += entry.second;
-    if (progress) progress->note(round_note(report.rounds, chosen.size(), spot.size(), wanted.size() - spot.size(), timings));
+    for (const auto& [config, count] : round.wanted) {
+      timings += count;
+      planned.try_emplace(config, chosen.at(config));
+    }
+    if (progress)
+      progress->note(round_note(report.rounds, chosen.size(), round.spot.size(), round.wanted.size() - round.spot.size(),
+                                timings));
     const size_t round_start = retimer.timeline().size();
-    retimer.time(wanted);
-    spot_checked.insert(spot.begin(), spot.end());
-
-    // A task whose spot check drifted from its neighbours' has its spot-checked choices timed
-    // afresh; their fresh median sets the price of its other configs until a plan chooses them.
-    const std::map<size_t, double> drifted = drifted_tasks(
-        drift_samples(std::span(retimer.timeline()).subspan(round_start), spot, planned), options.stale_drift);
-    std::vector<std::pair<ConfigKey, int>> afresh;
-    for (const ConfigKey& config : spot)
-      if (drifted.contains(config.first)) afresh.emplace_back(config, options.timings - retimer.taken(config));
-    retimer.time(afresh);
-    const std::map<ConfigKey, double> drift = drifts(retimer, planned);
-    for (const auto& [task, reference] : drifted) {
-      const double fresh = fresh_drift(task, drift);
-      const bool is_stale = measure::drifted(fresh, reference, options.stale_drift);
-      if (progress) progress->note(stale_note(graph, tasks[task], reference, fresh, is_stale));
-      if (!is_stale) continue;
-      stale.emplace(task, fresh);
+    retimer.time(round.wanted);
+    spot_checked.insert(round.spot.begin(), round.spot.end());
+    // A stale task's other configs cost its drift times their timings until a plan chooses them.
+    for (const auto& [task, drift] :
+         newly_stale(graph, tasks, retimer, round_start, round.spot, planned, options, progress)) {
+      stale.emplace(task, drift);
       report.stale_tasks.push_back(graph.node(tasks[task].nodes.front()).name);
     }
     for (const auto& [task, factor] : stale) costs.price_stale_task(task, factor, retimer.timed_here(task));
