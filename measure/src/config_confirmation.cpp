@@ -167,7 +167,7 @@ std::string stale_note(const graph::Graph& graph, const TuningTask& task, double
   note << std::fixed << std::setprecision(2) << graph.node(task.nodes.front()).name << " (" << task.name
        << "): its spot check drifted from its neighbours' (" << spot_reference
        << "x their logged times); timed afresh it runs " << fresh << "x its logged time: "
-       << (stale ? "its logged timings are stale, its other configs are priced so" : "the spot check was an outlier");
+       << (stale ? "its logged timings are stale, its other configs are priced so" : "its logged timings hold");
   return note.str();
 }
 
@@ -216,7 +216,10 @@ std::map<size_t, double> newly_stale(const graph::Graph& graph, const std::vecto
   std::map<size_t, double> stale;
   for (const auto& [task, reference] : drifted) {
     const double fresh = fresh_drift(task, drift);
-    const bool is_stale = measure::drifted(fresh, reference, options.stale_drift);
+    // Stale: the fresh timings are off both the neighbours' drift and the logged time. Off the
+    // neighbours' alone, the neighbours were timed in a slow spell the task missed.
+    const bool is_stale =
+        measure::drifted(fresh, reference, options.stale_drift) && measure::drifted(fresh, 1.0, options.stale_drift);
     if (progress) progress->note(stale_note(graph, tasks[task], reference, fresh, is_stale));
     if (is_stale) stale.emplace(task, fresh);
   }

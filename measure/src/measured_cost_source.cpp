@@ -1,6 +1,7 @@
 #include "layoutopt/measure/measured_cost_source.h"
 
 #include <nlohmann/json.hpp>
+#include <limits>
 #include <numeric>
 #include <optional>
 #include <stdexcept>
@@ -96,12 +97,16 @@ void MeasuredCostSource::price_stale_task(size_t task, double factor, std::set<i
 
 void MeasuredCostSource::read_summary() {
   const std::vector<double> once_timed = once_timed_factors_of(known_);
+  // A stale task's own retiming ratios mix its selection bias with its drift (fresh timings
+  // over an old tuning timing), and its stale factor carries the drift already: it takes the
+  // selection bias of every task pooled.
+  const std::vector<double> pooled = once_timed_factors_of(known_, std::numeric_limits<size_t>::max());
   tuned_.clear();
   untuned_.clear();
   for (size_t t = 0; t < tasks_.size(); ++t) {
     std::vector<NodeCandidate>& kept = tuned_.emplace_back();
     CandidatePricing pricing = stale_.contains(t) ? stale_.at(t) : CandidatePricing{};
-    pricing.once_timed_factor = once_timed[t];
+    pricing.once_timed_factor = stale_.contains(t) ? pooled[t] : once_timed[t];
     for (const LayoutCandidate& candidate : known_.tasks[t].candidates.all(pricing))
       kept.push_back(tuned_candidate(tasks_[t], candidate));
     if (kept.empty()) untuned_.push_back(tasks_[t].key());

@@ -15,10 +15,10 @@ std::vector<double> once_timed_factors(const std::vector<std::vector<double>>& r
   return factors;
 }
 
-std::vector<double> once_timed_factors_of(const SessionResult& history) {
+std::vector<double> once_timed_factors_of(const SessionResult& history, size_t own_needed) {
   std::vector<std::vector<double>> ratios;
   for (const TaskOutcome& outcome : history.tasks) ratios.push_back(outcome.candidates.retiming_ratios());
-  return once_timed_factors(ratios);
+  return once_timed_factors(ratios, own_needed);
 }
 
 }  // namespace layoutopt::measure

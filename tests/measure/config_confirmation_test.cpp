@@ -289,3 +289,75 @@ TEST_CASE("a spot check that fresh timings do not bear out was an outlier: the t
   REQUIRE(after.size() == offered.size());
   for (size_t i = 0; i < offered.size(); ++i) CHECK(after[i].ms == doctest::Approx(offered[i].ms));
 }
+
+TEST_CASE("a task timed at its logged time among neighbours in a slow spell is not stale") {
+  ConfirmedLog confirmed;
+  const auto& tasks = confirmed.tasks;
+  measure::MeasuredCostSource costs(confirmed.g, confirmed.log, confirmed.table, fast_options(confirmed.records.path()));
+  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const auto plan = [&] { return std::vector<measure::Plan>{measure::plan_layouts(confirmed.g, costs, options).plan}; };
+  const auto dense = std::find_if(tasks.begin(), tasks.end(),
+                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
+  REQUIRE(dense != tasks.end());
+  // The convs are timed in a spell, 1.3x; the dense layer misses it and runs as logged. Its
+  // spot check is off its neighbours', and so are its fresh timings, but they match its log.
+  TrueTimes measurer(confirmed.log, tasks);
+  measurer.drift = 1.3;
+  measurer.task_drift[dense->key()] = 1 / 1.3;
+  const auto report = measure::confirm_chosen_configs(
+      confirmed.g, costs, confirmed.log, measurer, [](const measure::MeasureRecord&) {}, plan, {.target = kTarget});
+  CHECK(report.confirmed);
+  CHECK(report.stale_tasks.empty());
+  CHECK(measurer.calls == 5);  // 3 spot checks, and the dense choice's 2 fresh timings
+}
+
+TEST_CASE("a stale task's configs timed once take the pooled selection bias, not its own, which holds the drift") {
+  const graph::Graph g = tiny_graph();
+  const auto tasks = measure::extract_tasks(g);
+  ScratchFile records("records.jsonl");
+  write_records(records.path(), tasks);
+  std::vector<measure::MeasureRecord> log = measure::load_record_log(records.path()).records;
+  const auto dense = std::find_if(tasks.begin(), tasks.end(),
+                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
+  REQUIRE(dense != tasks.end());
+  const size_t dense_task = static_cast<size_t>(dense - tasks.begin());
+  // Every conv config is re-timed at its logged time (ratio 1); the dense layer's first three
+  // are re-timed fresh at twice theirs (ratio 2: the drift), the rest stay timed once.
+  std::vector<int64_t> fresh;
+  const std::vector<measure::MeasureRecord> once = log;
+  for (const measure::MeasureRecord& r : once) {
+    const bool is_dense = r.task_key() == dense->key();
+    if (is_dense && fresh.size() == 3) continue;
+    if (is_dense) fresh.push_back(*dense->config_index(r.knob_map()));
+    measure::MeasureRecord later = r;
+    later.result.costs_s = {r.result.seconds() * (is_dense ? 2.0 : 1.0)};
+    for (int copy = 0; copy < 2; ++copy) log.push_back(later);
+  }
+  REQUIRE(fresh.size() == 3);
+  const measure::TransformTable table = synthetic_table(g);
+  measure::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
+  const auto price_of_once_timed = [&] {
+    for (const measure::NodeCandidate& c : costs.candidates(g, dense->nodes.front())) {
+      const int64_t index = nlohmann::json::parse(c.payload).at("config_index").get<int64_t>();
+      if (std::find(fresh.begin(), fresh.end(), index) == fresh.end()) return std::make_pair(index, c.ms);
+    }
+    FAIL("no dense config timed once");
+    return std::make_pair(int64_t{0}, 0.0);
+  };
+  const auto logged_ms = [&](int64_t index) {
+    for (const measure::MeasureRecord& r : once)
+      if (r.task_key() == dense->key() && dense->config_index(r.knob_map()) == index) return r.result.seconds() * 1e3;
+    FAIL("config not logged");
+    return 0.0;
+  };
+  // Before the task is known stale, its own ratios (3 of 2.0) price its once-timed configs.
+  const auto [index, before] = price_of_once_timed();
+  CHECK(before == doctest::Approx(2.0 * logged_ms(index)));
+  // Found stale at 2x: the drift is priced once, with the pooled selection bias (1: the
+  // convs' ratios outnumber the dense layer's), not twice.
+  costs.price_stale_task(dense_task, 2.0, std::set<int64_t>(fresh.begin(), fresh.end()));
+  costs.read_records(log);
+  const auto [same, after] = price_of_once_timed();
+  REQUIRE(same == index);
+  CHECK(after == doctest::Approx(2.0 * logged_ms(index)));
+}

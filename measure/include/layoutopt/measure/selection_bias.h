@@ -32,6 +32,7 @@ inline constexpr size_t kOwnRatiosNeeded = 3;
 /// once_timed_factors of a summarized history (summarize_history), one per task in its
 /// order, from the retiming ratios of each task's configs: the one rule by which the
 /// measured cost source and the default baseline price configs timed once.
-[[nodiscard]] std::vector<double> once_timed_factors_of(const SessionResult& history);
+[[nodiscard]] std::vector<double> once_timed_factors_of(const SessionResult& history,
+                                                        size_t own_needed = kOwnRatiosNeeded);
 
 }  // namespace layoutopt::measure
