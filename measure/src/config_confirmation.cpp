@@ -128,7 +128,7 @@ class Retimer {
   int64_t total_ = 0;
 };
 
-/// Per config timed here: the median of its new timings / the time a plan had used for it.
+/// Per config timed here: the median of its new timings / its logged cost when a plan chose it.
 std::map<ConfigKey, double> drifts(const Retimer& retimer, const std::map<ConfigKey, double>& planned) {
   std::map<ConfigKey, double> drift;
   for (const auto& [config, seconds] : planned)
@@ -140,8 +140,8 @@ std::map<ConfigKey, double> drifts(const Retimer& retimer, const std::map<Config
 /// The median of `values`, or 1 when there are none.
 double median_or_one(const std::vector<double>& values) { return values.empty() ? 1.0 : summarize(values).median; }
 
-/// The drift samples of `timings` (in the order taken), of configs the plans used `planned`
-/// seconds for; the ones of configs in `checked` are spot checks.
+/// The drift samples of `timings` (in the order taken), of configs whose logged cost is
+/// `planned`; the ones of configs in `checked` are spot checks.
 std::vector<DriftSample> drift_samples(std::span<const std::pair<ConfigKey, double>> timings,
                                        const std::set<ConfigKey>& checked, const std::map<ConfigKey, double>& planned) {
   std::vector<DriftSample> samples;
@@ -152,7 +152,7 @@ std::vector<DriftSample> drift_samples(std::span<const std::pair<ConfigKey, doub
 }
 
 /// How far task `task`'s logged timings drifted: the median over its configs timed here of
-/// (the median of their new timings / the time a plan had used).
+/// (the median of their new timings / their logged cost).
 double fresh_drift(size_t task, const std::map<ConfigKey, double>& drift) {
   std::vector<double> own;
   for (const auto& [config, ratio] : drift)
@@ -234,7 +234,7 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
                                           const ConfirmationOptions& options, ProgressReporter* progress) {
   const std::vector<TuningTask>& tasks = costs.tasks();
   Retimer retimer(tasks, records, measurer, sink, options.target, progress);
-  std::map<ConfigKey, double> planned;  // config -> time the plan had used
+  std::map<ConfigKey, double> planned;  // config -> its logged cost when a plan chose it
   std::set<ConfigKey> spot_checked;
   std::map<size_t, double> stale;       // task -> how far its logged timings drifted
   ConfirmationReport report;
@@ -249,7 +249,9 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
     int64_t timings = 0;
     for (const auto& [config, count] : round.wanted) {
       timings += count;
-      planned.try_emplace(config, chosen.at(config));
+      // A stale task's config not timed here was priced at its drift times its logged cost.
+      const bool scaled = stale.contains(config.first) && retimer.taken(config) == 0;
+      planned.try_emplace(config, chosen.at(config) / (scaled ? stale.at(config.first) : 1.0));
     }
     if (progress)
       progress->note(round_note(report.rounds, chosen.size(), round.spot.size(), round.wanted.size() - round.spot.size(),
@@ -263,7 +265,14 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
       stale.emplace(task, drift);
       report.stale_tasks.push_back(graph.node(tasks[task].nodes.front()).name);
     }
-    for (const auto& [task, factor] : stale) costs.price_stale_task(task, factor, retimer.timed_here(task));
+    // Each stale task's drift is the median over all its configs timed here so far: the one
+    // that found it may have drifted less than its rivals, whose old timings came from
+    // another state of the host (vgg-19-bn's fc6 holds timings from fast and slow days).
+    const std::map<ConfigKey, double> drift = drifts(retimer, planned);
+    for (auto& [task, factor] : stale) {
+      factor = fresh_drift(task, drift);
+      costs.price_stale_task(task, factor, retimer.timed_here(task));
+    }
     costs.read_records(records);
   }
   report.configs = static_cast<int64_t>(planned.size());

@@ -16,11 +16,13 @@
 // nothing on its own. But when a task's spot check drifts from its neighbours' by more than
 // `stale_drift` (drift_check.h; vgg-19-bn's dense fc6: 1.42x its logged time, with the
 // memory bandwidth, while its convs held still), its chosen configs are timed `timings`
-// times afresh. If their fresh timings drift as far, the task is stale, and every other
-// config of it costs the chosen ones' fresh drift times its timings (MeasuredCostSource::price_stale_task) until a plan chooses it and
-// it is timed afresh in turn. Its rivals' logged times are as stale as the chosen one's; left
-// as they were, the solver would swap in a stale-fast rival each round (fc6 has over 200
-// layout pairs), and re-timing them all costs hundreds of timings.
+// times afresh. If their fresh timings drift as far (and off their logged time), the task is
+// stale: every other config of it costs the task's drift times its timings
+// (MeasuredCostSource::price_stale_task) until a plan chooses it and it is timed afresh in
+// turn, the drift being the median over the task's configs timed afresh so far. Its rivals'
+// logged times are as stale as the chosen one's; left as they were, the solver would swap in
+// a stale-fast rival each round (fc6 has over 200 layout pairs), and re-timing them all
+// costs hundreds of timings.
 //
 // Re-timings are ordinary records, appended through the sink, so the next plan reuses them.
 
@@ -55,8 +57,8 @@ struct ConfirmationReport {
   std::vector<std::string> stale_tasks;  ///< first nodes of the tasks found stale
   int64_t new_timings = 0;  ///< timings added to the log
   bool confirmed = false;   ///< the last plan chose only configs with enough timings
-  /// Median over the configs timed again of (the median of their new timings / the time
-  /// the plan had used): how far the log's timings were off; 1 when nothing was timed again.
+  /// Median over the configs timed again of (the median of their new timings / their logged
+  /// cost): how far the log's timings were off; 1 when nothing was timed again.
   double median_drift = 1.0;
 
   /// One line for people: "N chosen configs timed again (S spot checks, T timings, P plans;
