@@ -14,8 +14,8 @@ bool drifted(double drift, double reference, double limit) {
 
 std::map<size_t, double> drifted_tasks(std::span<const DriftSample> samples, double limit) {
   if (!(limit > 1)) throw std::invalid_argument("drifted_tasks: the limit must exceed 1");
-  std::map<size_t, std::vector<double>> relative;    // task -> its spot checks' drift / their reference
-  std::map<size_t, std::vector<double>> reference;   // task -> its spot checks' references
+  std::map<size_t, std::vector<double>> relative;   // task -> its spot checks' drift / their reference
+  std::map<size_t, std::vector<double>> reference;  // task -> its spot checks' references
   for (size_t i = 0; i < samples.size(); ++i) {
     if (!samples[i].spot_check) continue;
     const size_t first = i - std::min(i, kDriftNeighbours);

@@ -1,7 +1,7 @@
 #include "layoutopt/measure/measured_cost_source.h"
 
-#include <nlohmann/json.hpp>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
 #include <stdexcept>

@@ -63,8 +63,9 @@ class LayoutCandidates {
   [[nodiscard]] std::vector<double> retiming_ratios() const;
 
   /// The top_k configs of every layout pair (input, output) by estimated cost, fastest
-  /// first within each pair: the median of the latest later timings for a config timed again,
-  /// else its one timing times the once-timed factor; times the stale factor unless fresh.
+  /// first within each pair: the median of the latest later timings for a config timed
+  /// again, else its one timing times the once-timed factor; times the stale factor unless
+  /// the config is fresh.
   [[nodiscard]] std::vector<LayoutCandidate> all(const CandidatePricing& pricing = {}) const;
   /// The estimated cost of config `index` by the same rule (whatever its rank in its layout
   /// pair), or nullopt when it has no working timing: how a baseline that runs a fixed
