@@ -200,8 +200,8 @@ RoundTimings round_timings(const std::map<ConfigKey, double>& chosen, const Reti
 
 /// Tasks whose spot checks among the round's timings (from `round_start` on) drifted from
 /// their neighbours' (drift_check.h): their spot-checked choices are timed afresh, and the
-/// ones whose fresh timings drift as far are returned with that drift; the others' spot
-/// checks were outliers.
+/// ones whose fresh timings drift as far, and off their logged cost, are returned with that
+/// drift; the others' logged timings hold.
 std::map<size_t, double> newly_stale(const graph::Graph& graph, const std::vector<TuningTask>& tasks,
                                      Retimer& retimer, size_t round_start, const std::set<ConfigKey>& spot,
                                      const std::map<ConfigKey, double>& planned, const ConfirmationOptions& options,
