@@ -80,8 +80,6 @@ class Retimer {
       if (config.first == task) configs.insert(config.second);
     return configs;
   }
-  /// The working timings taken here, per config.
-  [[nodiscard]] const std::map<ConfigKey, std::vector<double>>& seconds() const { return seconds_; }
   /// The working timings taken here, in the order taken.
   [[nodiscard]] const std::vector<std::pair<ConfigKey, double>>& timeline() const { return timeline_; }
   [[nodiscard]] int64_t total() const { return total_; }
@@ -104,10 +102,7 @@ class Retimer {
         sink_(record);
         ++counts_[config];
         ++taken_[config];
-        if (record.result.ok()) {
-          seconds_[config].push_back(record.result.seconds());
-          timeline_.emplace_back(config, record.result.seconds());
-        }
+        if (record.result.ok()) timeline_.emplace_back(config, record.result.seconds());
         ++done;
         if (progress_) progress_->update(static_cast<double>(done), static_cast<double>(all), task.name);
       }
@@ -123,16 +118,17 @@ class Retimer {
   ProgressReporter* progress_;
   std::map<ConfigKey, int> counts_;
   std::map<ConfigKey, int> taken_;
-  std::map<ConfigKey, std::vector<double>> seconds_;
   std::vector<std::pair<ConfigKey, double>> timeline_;
   int64_t total_ = 0;
 };
 
 /// Per config timed here: the median of its new timings / its logged cost when a plan chose it.
 std::map<ConfigKey, double> drifts(const Retimer& retimer, const std::map<ConfigKey, double>& planned) {
+  std::map<ConfigKey, std::vector<double>> timings;
+  for (const auto& [config, seconds] : retimer.timeline()) timings[config].push_back(seconds);
   std::map<ConfigKey, double> drift;
   for (const auto& [config, seconds] : planned)
-    if (const auto timed = retimer.seconds().find(config); seconds > 0 && timed != retimer.seconds().end())
+    if (const auto timed = timings.find(config); seconds > 0 && timed != timings.end())
       drift[config] = summarize(timed->second).median / seconds;
   return drift;
 }

@@ -100,7 +100,8 @@ void MeasuredCostSource::read_summary() {
   // A stale task's own retiming ratios mix its selection bias with its drift (fresh timings
   // over an old tuning timing), and its stale factor carries the drift already: it takes the
   // selection bias of every task pooled.
-  const std::vector<double> pooled = once_timed_factors_of(known_, std::numeric_limits<size_t>::max());
+  const std::vector<double> pooled =
+      stale_.empty() ? std::vector<double>{} : once_timed_factors_of(known_, std::numeric_limits<size_t>::max());
   tuned_.clear();
   untuned_.clear();
   for (size_t t = 0; t < tasks_.size(); ++t) {

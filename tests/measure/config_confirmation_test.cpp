@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -179,19 +180,45 @@ TEST_CASE("a round times its configs in passes, not one config's timings back to
 
 namespace {
 
-/// A tiny graph whose log has every config timed 3 times at its logged time, with a source
-/// of its costs: records confirmed in an earlier session.
+/// The dense layer's task among the tiny graph's tasks.
+const measure::TuningTask& dense_task_of(const std::vector<measure::TuningTask>& tasks) {
+  const auto dense = std::find_if(tasks.begin(), tasks.end(),
+                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
+  REQUIRE(dense != tasks.end());
+  return *dense;
+}
+
+/// Records of `tasks` in which every config is timed 3 times at its logged time: records
+/// confirmed in an earlier session.
+std::vector<measure::MeasureRecord> confirmed_records(const std::filesystem::path& path,
+                                                      const std::vector<measure::TuningTask>& tasks) {
+  write_records(path, tasks);
+  const std::vector<measure::MeasureRecord> once = measure::load_record_log(path).records;
+  std::vector<measure::MeasureRecord> log;
+  for (int copy = 0; copy < 3; ++copy) log.insert(log.end(), once.begin(), once.end());
+  return log;
+}
+
+/// A tiny graph with confirmed records, the source of its costs, and confirmation of its
+/// DP plan's choices.
 struct ConfirmedLog {
   graph::Graph g = tiny_graph();
   std::vector<measure::TuningTask> tasks = measure::extract_tasks(g);
   ScratchFile records{"records.jsonl"};
-  std::vector<measure::MeasureRecord> log;
+  std::vector<measure::MeasureRecord> log = confirmed_records(records.path(), tasks);
   measure::TransformTable table = synthetic_table(g);
-  ConfirmedLog() {
-    write_records(records.path(), tasks);
-    log = measure::load_record_log(records.path()).records;
-    const std::vector<measure::MeasureRecord> once = log;
-    for (int copy = 0; copy < 2; ++copy) log.insert(log.end(), once.begin(), once.end());
+  measure::MeasuredCostSource costs{g, log, table, fast_options(records.path())};
+  const measure::TuningTask& dense = dense_task_of(tasks);
+  graph::NodeId dense_id = dense.nodes.front();
+
+  [[nodiscard]] measure::Plan plan() const {
+    return measure::plan_layouts(g, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"}).plan;
+  }
+  /// Confirms the plan's choices, timing with `measurer`; the new records join `log`.
+  measure::ConfirmationReport confirm(measure::Measurer& measurer) {
+    return measure::confirm_chosen_configs(
+        g, costs, log, measurer, [](const measure::MeasureRecord&) {},
+        [&] { return std::vector<measure::Plan>{plan()}; }, {.target = kTarget, .timings = 3});
   }
 };
 
@@ -206,44 +233,32 @@ double planned_ms(const measure::Plan& plan, const std::string& node) {
 
 TEST_CASE("a task whose spot check drifted against the run's others is timed afresh and its rivals priced by the drift") {
   ConfirmedLog confirmed;
-  const auto& tasks = confirmed.tasks;
-  std::vector<measure::MeasureRecord>& log = confirmed.log;
-  measure::MeasuredCostSource costs(confirmed.g, log, confirmed.table, fast_options(confirmed.records.path()));
-  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
-  const auto plan = [&] { return measure::plan_layouts(confirmed.g, costs, options).plan; };
-  const measure::Plan before = plan();
+  const measure::Plan before = confirmed.plan();
+  const std::string dense_node = confirmed.g.node(confirmed.dense_id).name;
+  const std::vector<measure::NodeCandidate> offered = confirmed.costs.candidates(confirmed.g, confirmed.dense_id);
+  REQUIRE(offered.size() >= 2);  // rivals in other layout pairs, as stale as the chosen one
 
   // Since the log was written, the dense layer (memory-bound) runs 2x slower, every config
   // of it alike; the convs run as logged.
-  const auto dense = std::find_if(tasks.begin(), tasks.end(),
-                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
-  REQUIRE(dense != tasks.end());
-  const graph::NodeId dense_id = dense->nodes.front();
-  const std::string dense_node = confirmed.g.node(dense_id).name;
-  const std::vector<measure::NodeCandidate> offered = costs.candidates(confirmed.g, dense_id);
-  REQUIRE(offered.size() >= 2);  // rivals in other layout pairs, as stale as the chosen one
-  TrueTimes measurer(log, tasks);
+  TrueTimes measurer(confirmed.log, confirmed.tasks);
   measurer.drift = 1.0;
-  measurer.task_drift[dense->key()] = 2.0;
-
-  const auto report = measure::confirm_chosen_configs(
-      confirmed.g, costs, log, measurer, [](const measure::MeasureRecord&) {},
-      [&] { return std::vector<measure::Plan>{plan()}; }, {.target = kTarget, .timings = 3});
+  measurer.task_drift[confirmed.dense.key()] = 2.0;
+  const auto report = confirmed.confirm(measurer);
   CHECK(report.confirmed);
   CHECK(report.spot_checks == 3);
   CHECK(report.stale_tasks == std::vector<std::string>{dense_node});
   // The dense choice got 3 timings from now, its latest: its spot check and 2 more. The convs
   // were only spot-checked, and the dense rivals not timed at all.
   const auto dense_choice = *std::find_if(measurer.order.begin(), measurer.order.end(),
-                                          [&](const auto& config) { return config.first == dense->key(); });
+                                          [&](const auto& config) { return config.first == confirmed.dense.key(); });
   CHECK(std::count(measurer.order.begin(), measurer.order.end(), dense_choice) == 3);
   CHECK(measurer.calls == 5);
   // Every dense candidate now costs twice what it did, the one re-timed by its fresh timings
   // and its rivals by the task's drift, so no stale rival undercuts it; the convs cost as before.
-  const std::vector<measure::NodeCandidate> repriced = costs.candidates(confirmed.g, dense_id);
+  const std::vector<measure::NodeCandidate> repriced = confirmed.costs.candidates(confirmed.g, confirmed.dense_id);
   REQUIRE(repriced.size() == offered.size());
   for (size_t i = 0; i < offered.size(); ++i) CHECK(repriced[i].ms == doctest::Approx(2 * offered[i].ms));
-  const measure::Plan after = plan();
+  const measure::Plan after = confirmed.plan();
   CHECK(planned_ms(after, dense_node) == doctest::Approx(2 * planned_ms(before, dense_node)));
   for (const measure::PlanNode& node : after.nodes)
     if (node.name != dense_node) CHECK(node.ms == doctest::Approx(planned_ms(before, node.name)));
@@ -251,13 +266,9 @@ TEST_CASE("a task whose spot check drifted against the run's others is timed afr
 
 TEST_CASE("a slow spell of the whole host does not pass for stale records") {
   ConfirmedLog confirmed;
-  measure::MeasuredCostSource costs(confirmed.g, confirmed.log, confirmed.table, fast_options(confirmed.records.path()));
-  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
-  const auto plan = [&] { return std::vector<measure::Plan>{measure::plan_layouts(confirmed.g, costs, options).plan}; };
   TrueTimes measurer(confirmed.log, confirmed.tasks);
   measurer.drift = 1.7;  // everything, alike
-  const auto report = measure::confirm_chosen_configs(
-      confirmed.g, costs, confirmed.log, measurer, [](const measure::MeasureRecord&) {}, plan, {.target = kTarget});
+  const auto report = confirmed.confirm(measurer);
   CHECK(report.confirmed);
   CHECK(report.stale_tasks.empty());
   CHECK(report.spot_checks == 3);
@@ -267,45 +278,29 @@ TEST_CASE("a slow spell of the whole host does not pass for stale records") {
 
 TEST_CASE("a spot check that fresh timings do not bear out was an outlier: the task is not stale") {
   ConfirmedLog confirmed;
-  const auto& tasks = confirmed.tasks;
-  measure::MeasuredCostSource costs(confirmed.g, confirmed.log, confirmed.table, fast_options(confirmed.records.path()));
-  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
-  const auto plan = [&] { return std::vector<measure::Plan>{measure::plan_layouts(confirmed.g, costs, options).plan}; };
-  const auto dense = std::find_if(tasks.begin(), tasks.end(),
-                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
-  REQUIRE(dense != tasks.end());
-  const std::vector<measure::NodeCandidate> offered = costs.candidates(confirmed.g, dense->nodes.front());
-  TrueTimes measurer(confirmed.log, tasks);
+  const std::vector<measure::NodeCandidate> offered = confirmed.costs.candidates(confirmed.g, confirmed.dense_id);
+  TrueTimes measurer(confirmed.log, confirmed.tasks);
   measurer.drift = 1.0;
-  measurer.first_call_off[dense->key()] = 2.0;  // the spot check hits a hiccup; later timings do not
-  const auto report = measure::confirm_chosen_configs(
-      confirmed.g, costs, confirmed.log, measurer, [](const measure::MeasureRecord&) {}, plan, {.target = kTarget});
+  measurer.first_call_off[confirmed.dense.key()] = 2.0;  // the spot check hits a hiccup; later timings do not
+  const auto report = confirmed.confirm(measurer);
   CHECK(report.confirmed);
   CHECK(report.stale_tasks.empty());
   CHECK(measurer.calls == 5);  // 3 spot checks, and the dense choice's 2 fresh timings
   // Every dense candidate keeps its price: the rivals are not scaled, and the choice's latest
   // timings (the hiccup and two at its logged time) have the logged time as their median.
-  const std::vector<measure::NodeCandidate> after = costs.candidates(confirmed.g, dense->nodes.front());
+  const std::vector<measure::NodeCandidate> after = confirmed.costs.candidates(confirmed.g, confirmed.dense_id);
   REQUIRE(after.size() == offered.size());
   for (size_t i = 0; i < offered.size(); ++i) CHECK(after[i].ms == doctest::Approx(offered[i].ms));
 }
 
 TEST_CASE("a task timed at its logged time among neighbours in a slow spell is not stale") {
   ConfirmedLog confirmed;
-  const auto& tasks = confirmed.tasks;
-  measure::MeasuredCostSource costs(confirmed.g, confirmed.log, confirmed.table, fast_options(confirmed.records.path()));
-  const measure::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
-  const auto plan = [&] { return std::vector<measure::Plan>{measure::plan_layouts(confirmed.g, costs, options).plan}; };
-  const auto dense = std::find_if(tasks.begin(), tasks.end(),
-                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
-  REQUIRE(dense != tasks.end());
   // The convs are timed in a spell, 1.3x; the dense layer misses it and runs as logged. Its
   // spot check is off its neighbours', and so are its fresh timings, but they match its log.
-  TrueTimes measurer(confirmed.log, tasks);
+  TrueTimes measurer(confirmed.log, confirmed.tasks);
   measurer.drift = 1.3;
-  measurer.task_drift[dense->key()] = 1 / 1.3;
-  const auto report = measure::confirm_chosen_configs(
-      confirmed.g, costs, confirmed.log, measurer, [](const measure::MeasureRecord&) {}, plan, {.target = kTarget});
+  measurer.task_drift[confirmed.dense.key()] = 1 / 1.3;
+  const auto report = confirmed.confirm(measurer);
   CHECK(report.confirmed);
   CHECK(report.stale_tasks.empty());
   CHECK(measurer.calls == 5);  // 3 spot checks, and the dense choice's 2 fresh timings
@@ -317,10 +312,8 @@ TEST_CASE("a stale task's configs timed once take the pooled selection bias, not
   ScratchFile records("records.jsonl");
   write_records(records.path(), tasks);
   std::vector<measure::MeasureRecord> log = measure::load_record_log(records.path()).records;
-  const auto dense = std::find_if(tasks.begin(), tasks.end(),
-                                  [](const auto& t) { return t.op.family() == kernels::OpFamily::dense; });
-  REQUIRE(dense != tasks.end());
-  const size_t dense_task = static_cast<size_t>(dense - tasks.begin());
+  const measure::TuningTask* dense = &dense_task_of(tasks);
+  const size_t dense_task = static_cast<size_t>(dense - tasks.data());
   // Every conv config is re-timed at its logged time (ratio 1); the dense layer's first three
   // are re-timed fresh at twice theirs (ratio 2: the drift), the rest stay timed once.
   std::vector<int64_t> fresh;
