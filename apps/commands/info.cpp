@@ -47,6 +47,13 @@ std::vector<TaskRow> task_rows(const graph::Graph& g) {
   return rows;
 }
 
+nlohmann::json bound_dimensions_json(const LoadedModel& model) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& bound : model.bound_dimensions)
+    list.push_back({{"input", bound.input}, {"axis", bound.axis}, {"symbol", bound.symbol}, {"bound_to", bound.extent}});
+  return list;
+}
+
 nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
   const graph::Graph& g = model.graph;
   nlohmann::json task_list = nlohmann::json::array();
@@ -62,6 +69,7 @@ nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& t
   return {{"name", g.name()},
           {"source", model.source},
           {"weights", model.weights},
+          {"symbolic_dimensions", bound_dimensions_json(model)},
           {"inputs", tensors_json(g, g.inputs())},
           {"outputs", tensors_json(g, g.outputs())},
           {"nodes", g.nodes().size()},
@@ -81,7 +89,12 @@ void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
   std::cout << std::left << std::setw(12) << "model" << g.name() << " (" << model.source << ")\n"
             << std::setw(12) << "weights" << model.weights << "\n";
   print_tensors("input", g, g.inputs());
+  for (const auto& bound : model.bound_dimensions)
+    std::cout << std::setw(12) << "symbolic" << "dimension " << bound.axis << " of '" << bound.input << "' ("
+              << (bound.symbol.empty() ? "unnamed" : "'" + bound.symbol + "'") << ") bound to " << bound.extent
+              << " (--batch)\n";
   print_tensors("output", g, g.outputs());
+  if (!model.import_summary.empty()) std::cout << std::setw(12) << "import" << model.import_summary << "\n";
   std::cout << std::setw(12) << "nodes" << g.nodes().size() << " (";
   bool first = true;
   for (const auto& [op, count] : op_histogram(g)) {

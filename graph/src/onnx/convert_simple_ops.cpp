@@ -15,7 +15,7 @@ ValueId convert_batch_norm(NodeContext& node) {
                   {node.input(0), node.weight(1), node.weight(2), node.weight(3), node.weight(4)});
 }
 
-// Opsets 11+ give the bounds as optional inputs (the pre-11 attributes are out of our range).
+// The bounds are optional inputs (opset_adapter moves the pre-11 attributes there).
 ValueId convert_clip(NodeContext& node) {
   constexpr float infinity = std::numeric_limits<float>::infinity();
   const float min = node.has_input(1) ? node.constant_scalar(1) : -infinity;

@@ -1,4 +1,4 @@
-// Converters for Conv, MaxPool, AveragePool and Pad.
+// Converters for Conv, ConvTranspose, MaxPool, AveragePool, Pad and LRN.
 #include <array>
 
 #include "converters.h"
@@ -54,6 +54,66 @@ ValueId convert_conv(NodeContext& node) {
                     .epilogue = {.bias = bias}};
   if (bias) return node.add(conv, {x, w, node.weight(2)});
   return node.add(conv, {x, w});
+}
+
+namespace {
+
+/// ConvTranspose's pads: explicit, or derived from output_shape / auto_pad the way the ONNX
+/// spec gives them (total = stride * (in - 1) + output_padding + effective kernel - out).
+Pads2d transposed_pads(const NodeContext& node, const Shape& in, const Window& window, Hw output_padding) {
+  const AttributeReader& attributes = node.attributes();
+  const std::string auto_pad = attributes.get_string("auto_pad", "NOTSET");
+  if (!attributes.has("output_shape") && (auto_pad == "NOTSET" || auto_pad == "VALID")) return window.pads;
+  std::vector<int64_t> out = attributes.get_ints("output_shape", {in[2] * window.stride.h, in[3] * window.stride.w});
+  if (out.size() > 2) out.erase(out.begin(), out.end() - 2);
+  const auto total = [](int64_t input, int64_t stride, int64_t pad_out, int64_t kernel, int64_t dilation, int64_t extent) {
+    return stride * (input - 1) + pad_out + (kernel - 1) * dilation + 1 - extent;
+  };
+  const int64_t th = total(in[2], window.stride.h, output_padding.h, window.kernel.h, window.dilation.h, out[0]);
+  const int64_t tw = total(in[3], window.stride.w, output_padding.w, window.kernel.w, window.dilation.w, out[1]);
+  if (th < 0 || tw < 0) node.fail("output_shape " + to_string(out) + " is larger than the transposed convolution can make");
+  // SAME_UPPER puts the odd pixel at the end of the output, i.e. removes less at the end.
+  const bool upper = auto_pad != "SAME_LOWER";
+  const auto begin = [&](int64_t t) { return upper ? t / 2 : t - t / 2; };
+  return {.top = begin(th), .left = begin(tw), .bottom = th - begin(th), .right = tw - begin(tw)};
+}
+
+}  // namespace
+
+ValueId convert_conv_transpose(NodeContext& node) {
+  const ValueId x = node.input(0);
+  expect_4d(node, x, "only 2-D transposed convolutions over NCHW tensors are supported");
+  const ValueId w = node.weight(1);
+  const Shape& w_shape = node.shape(w);
+  if (w_shape.size() != 4) node.fail("weight has shape " + to_string(w_shape) + "; expected [in, out/groups, kh, kw]");
+  // read_window resolves auto_pad for a forward window; ConvTranspose's is resolved below.
+  Window window = read_window(node, node.shape(x), Hw{w_shape[2], w_shape[3]});
+  const std::vector<int64_t> extra = node.attributes().get_ints("output_padding", {0, 0});
+  if (extra.size() != 2) node.fail("attribute 'output_padding' must have 2 values");
+  const Hw output_padding{extra[0], extra[1]};
+  window.pads = transposed_pads(node, node.shape(x), window, output_padding);
+  const bool bias = node.has_input(2);
+  const ConvTranspose2d op{.kernel = window.kernel,
+                           .stride = window.stride,
+                           .dilation = window.dilation,
+                           .pads = window.pads,
+                           .output_padding = output_padding,
+                           .groups = node.attributes().get_int("group", 1),
+                           .bias = bias};
+  if (bias) return node.add(op, {x, w, node.weight(2)});
+  return node.add(op, {x, w});
+}
+
+ValueId convert_lrn(NodeContext& node) {
+  const AttributeReader& attributes = node.attributes();
+  if (!attributes.has("size")) node.fail("attribute 'size' is required");
+  const ValueId x = node.input(0);
+  expect_4d(node, x, "only NCHW tensors are supported");
+  return node.add(Lrn{.size = attributes.get_int("size", 1),
+                      .alpha = attributes.get_float("alpha", 1e-4f),
+                      .beta = attributes.get_float("beta", 0.75f),
+                      .bias = attributes.get_float("bias", 1.0f)},
+                  {x});
 }
 
 ValueId convert_max_pool(NodeContext& node) { return convert_pool(node, PoolKind::max); }

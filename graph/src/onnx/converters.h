@@ -6,11 +6,30 @@
 
 namespace layoutopt::graph::onnx {
 
-// convert_window_ops.cpp: operators sliding a 2-D window, and padding.
+// convert_window_ops.cpp: operators sliding a 2-D window, padding and LRN.
 ValueId convert_conv(NodeContext& node);
+ValueId convert_conv_transpose(NodeContext& node);
+ValueId convert_lrn(NodeContext& node);
 ValueId convert_max_pool(NodeContext& node);
 ValueId convert_average_pool(NodeContext& node);
 ValueId convert_pad(NodeContext& node);
+
+// convert_resize.cpp
+ValueId convert_resize(NodeContext& node);
+
+// convert_elementwise_ops.cpp
+ValueId convert_hard_sigmoid(NodeContext& node);
+ValueId convert_leaky_relu(NodeContext& node);
+ValueId convert_prelu(NodeContext& node);
+ValueId convert_cast(NodeContext& node);
+
+// convert_shape_ops.cpp
+ValueId convert_transpose(NodeContext& node);
+ValueId convert_squeeze(NodeContext& node);
+ValueId convert_unsqueeze(NodeContext& node);
+ValueId convert_slice(NodeContext& node);
+ValueId convert_split(NodeContext& node);
+ValueId convert_reduce_mean(NodeContext& node);
 
 // convert_dense_ops.cpp
 ValueId convert_gemm(NodeContext& node);
@@ -33,6 +52,13 @@ ValueId convert_unary(NodeContext& node) {
 template <class IrOp>
 ValueId convert_binary(NodeContext& node) {
   return node.add(IrOp{}, {node.input(0), node.input(1)});
+}
+/// Sum, Max and Min take any number of inputs: a chain of the binary IR op.
+template <class IrOp>
+ValueId convert_variadic(NodeContext& node) {
+  ValueId result = node.input(0);
+  for (size_t slot = 1; slot < node.input_count(); ++slot) result = node.add(IrOp{}, {result, node.input(slot)});
+  return node.input_count() == 1 ? node.add(Identity{}, {result}) : result;
 }
 
 }  // namespace layoutopt::graph::onnx

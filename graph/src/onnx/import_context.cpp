@@ -10,12 +10,15 @@ namespace layoutopt::graph::onnx {
 
 ImportContext::ImportContext(const pb::GraphProto& graph, int64_t opset, const ImportOptions& options,
                              std::string graph_name)
-    : opset_(opset),
+    : proto_(graph),
+      opset_(opset),
       options_(options),
       graph_(std::move(graph_name)),
       constants_(graph),
       fusions_(plan_bias_fusions(graph, constants_)),
       absorbed_(static_cast<size_t>(graph.node_size()), false) {
+  for (const pb::NodeProto& node : graph.node()) read_.insert(node.input().begin(), node.input().end());
+  for (const pb::ValueInfoProto& output : graph.output()) read_.insert(output.name());
   for (const auto& [matmul, fusion] : fusions_) absorbed_[fusion.add_node] = true;
   classify_weight_inputs(graph);
 }
@@ -45,8 +48,15 @@ void ImportContext::add_data_inputs(const pb::GraphProto& proto) {
       weight_inputs_.emplace(input.name(), &input);
       continue;
     }
-    bind(input.name(), graph_.add_input(input.name(), data_input_type(input, options_.batch)));
+    const DataInput data = read_data_input(input, options_.batch);
+    bound_dimensions_.insert(bound_dimensions_.end(), data.bound.begin(), data.bound.end());
+    bind(input.name(), graph_.add_input(input.name(), data.type));
   }
+}
+
+const Shape* ImportContext::bound_shape(const std::string& tensor) const {
+  const auto it = values_.find(tensor);
+  return it == values_.end() ? nullptr : &graph_.value(it->second).type.shape;
 }
 
 std::optional<ValueId> ImportContext::value(const std::string& tensor) {
@@ -143,6 +153,22 @@ const pb::TensorProto& NodeContext::constant(size_t slot) const {
 }
 
 std::vector<int64_t> NodeContext::constant_ints(size_t slot) const { return read_ints(constant(slot)); }
+
+std::vector<float> NodeContext::constant_floats(size_t slot) const { return read_floats(constant(slot)); }
+
+bool NodeContext::is_constant(size_t slot) const {
+  return has_input(slot) && context_.constants().find(node_.input(static_cast<int>(slot))) != nullptr;
+}
+
+bool NodeContext::output_used(size_t slot) const {
+  return slot < output_count() && !node_.output(static_cast<int>(slot)).empty() &&
+         context_.is_read(node_.output(static_cast<int>(slot)));
+}
+
+void NodeContext::bind_output(size_t slot, ValueId value) const {
+  if (slot < output_count() && !node_.output(static_cast<int>(slot)).empty())
+    context_.bind(node_.output(static_cast<int>(slot)), value);
+}
 
 float NodeContext::constant_scalar(size_t slot) const {
   const std::vector<float> values = read_floats(constant(slot));

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -31,14 +32,22 @@ class ImportContext {
   /// Indexes `graph`, which must outlive the context.
   ImportContext(const pb::GraphProto& graph, int64_t opset, const ImportOptions& options, std::string graph_name);
 
+  /// Tensors something reads: node inputs and graph outputs.
+  [[nodiscard]] bool is_read(const std::string& tensor) const { return read_.contains(tensor); }
+
   /// Adds the graph inputs read as data, in file order; the other inputs are weights. A
   /// separate step so that unsupported operators are reported before any input problem.
   void add_data_inputs(const pb::GraphProto& proto);
 
   [[nodiscard]] Graph& graph() { return graph_; }
+  [[nodiscard]] const pb::NodeProto& proto_node(size_t index) const { return proto_.node(static_cast<int>(index)); }
   [[nodiscard]] Graph take_graph() { return std::move(graph_); }
   [[nodiscard]] int64_t opset() const { return opset_; }
-  [[nodiscard]] const ConstantTable& constants() const { return constants_; }
+  [[nodiscard]] ConstantTable& constants() { return constants_; }
+  /// The shape of a tensor already bound to an IR value, or null.
+  [[nodiscard]] const Shape* bound_shape(const std::string& tensor) const;
+  /// Graph inputs whose symbolic dimensions were bound (see ImportResult::bound_dimensions).
+  [[nodiscard]] const std::vector<BoundDimension>& bound_dimensions() const { return bound_dimensions_; }
 
   /// The bias fused into MatMul node `node_index`, if any.
   [[nodiscard]] const BiasFusion* bias_fusion(size_t node_index) const;
@@ -62,8 +71,10 @@ class ImportContext {
   ValueId add_constant_weight(const pb::TensorProto& tensor, WeightLayout layout);
   ValueId add_seeded_weight(const std::string& tensor, WeightLayout layout);
 
+  const pb::GraphProto& proto_;
   int64_t opset_;
   ImportOptions options_;
+  std::unordered_set<std::string> read_;
   Graph graph_;
   ConstantTable constants_;
   std::unordered_map<size_t, BiasFusion> fusions_;
@@ -73,6 +84,7 @@ class ImportContext {
   /// Graph inputs without initializer that are read as weights.
   std::unordered_map<std::string, const pb::ValueInfoProto*> weight_inputs_;
   std::unordered_map<std::string, ValueId> values_;
+  std::vector<BoundDimension> bound_dimensions_;
   /// Parameters made so far, by tensor name and layout (a weight may be read both ways).
   std::map<std::pair<std::string, WeightLayout>, ValueId> parameters_;
   int generated_parameters_ = 0;
@@ -99,6 +111,15 @@ class NodeContext {
   /// Input `slot` as constant integers / a constant scalar (Reshape's shape, Clip's bounds).
   [[nodiscard]] std::vector<int64_t> constant_ints(size_t slot) const;
   [[nodiscard]] float constant_scalar(size_t slot) const;
+  /// Input `slot` as constant floats (Resize's scales).
+  [[nodiscard]] std::vector<float> constant_floats(size_t slot) const;
+  /// True when input `slot` is given and its value is known at import.
+  [[nodiscard]] bool is_constant(size_t slot) const;
+
+  /// Outputs the node lists (multi-output converters bind the ones after the first).
+  [[nodiscard]] size_t output_count() const { return static_cast<size_t>(node_.output_size()); }
+  [[nodiscard]] bool output_used(size_t slot) const;
+  void bind_output(size_t slot, ValueId value) const;
 
   [[nodiscard]] const Shape& shape(ValueId value) const { return context_.graph().value(value).type.shape; }
   /// Adds an IR node named after this ONNX node; shape errors name it.

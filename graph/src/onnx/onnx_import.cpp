@@ -1,16 +1,21 @@
-// The import driver: parse, check the opset and operators, then convert node by node.
+// The import driver: parse, canonicalize the ONNX graph (topological order, Identity
+// forwarding, opset adaptation, dead-node removal), report unsupported operators, then walk
+// the nodes once, evaluating those whose inputs are known and converting the rest.
 #include "layoutopt/graph/onnx/onnx_import.h"
 
 #include <climits>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
-#include <unordered_set>
 
+#include "canonicalize.h"
+#include "constant_folding.h"
 #include "import_context.h"
 #include "layoutopt/graph/error.h"
 #include "layoutopt/graph/validate.h"
+#include "node_naming.h"
 #include "op_converters.h"
+#include "opset_adapter.h"
 #include "proto.h"
 #include "unsupported_ops.h"
 
@@ -18,8 +23,10 @@ namespace layoutopt::graph::onnx {
 
 namespace {
 
-constexpr int64_t kMinOpset = 11;
-constexpr int64_t kMaxOpset = 18;
+/// Opsets whose operator definitions the converters and opset_adapter know. Newer files are
+/// imported anyway; an error then says the opset may be why.
+constexpr int64_t kMinOpset = 7;
+constexpr int64_t kNewestKnownOpset = 21;
 
 pb::ModelProto parse_model(std::string_view bytes, const std::string& name) {
   const std::string not_onnx = "'" + name + "' is not an ONNX model";
@@ -36,10 +43,9 @@ pb::ModelProto parse_model(std::string_view bytes, const std::string& name) {
 int64_t default_opset(const pb::ModelProto& model) {
   for (const pb::OperatorSetIdProto& entry : model.opset_import()) {
     if (!entry.domain().empty() && entry.domain() != "ai.onnx") continue;
-    if (entry.version() < kMinOpset || entry.version() > kMaxOpset)
+    if (entry.version() < kMinOpset)
       throw GraphError("opset " + std::to_string(entry.version()) + " is not supported (supported: " +
-                       std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
-                       "); re-export with e.g. opset_version=13");
+                       std::to_string(kMinOpset) + " and newer); re-export with e.g. opset_version=13");
     return entry.version();
   }
   throw GraphError("the model imports no ai.onnx opset");
@@ -50,18 +56,10 @@ void check_not_empty(const pb::GraphProto& graph) {
   if (graph.output_size() == 0) throw GraphError("the graph has no outputs");
 }
 
-/// Tensors something reads: node inputs and graph outputs.
-std::unordered_set<std::string> read_tensors(const pb::GraphProto& graph) {
-  std::unordered_set<std::string> read;
-  for (const pb::NodeProto& node : graph.node()) read.insert(node.input().begin(), node.input().end());
-  for (const pb::ValueInfoProto& output : graph.output()) read.insert(output.name());
-  return read;
-}
-
-/// Fails unless the node's input count fits its operator and only its first output is read
-/// (IR nodes have one output; extra ONNX outputs are masks and indices nobody uses at inference).
-void check_signature(const NodeContext& context, const pb::NodeProto& node, const OpConverter& converter,
-                     const std::unordered_set<std::string>& read) {
+/// Fails unless the node's input count fits its operator and, for single-output operators,
+/// only its first output is read (extra ONNX outputs are masks and indices nobody uses at
+/// inference).
+void check_signature(const NodeContext& context, const OpConverter& converter) {
   const size_t count = context.input_count();
   if (count < converter.min_inputs || count > converter.max_inputs) {
     const std::string expected =
@@ -70,31 +68,81 @@ void check_signature(const NodeContext& context, const pb::NodeProto& node, cons
                                            : std::to_string(converter.min_inputs) + " to " + std::to_string(converter.max_inputs);
     context.fail("expected " + expected + " inputs, found " + std::to_string(count));
   }
-  if (node.output_size() < 1 || node.output(0).empty()) context.fail("has no output");
-  for (int i = 1; i < node.output_size(); ++i)
-    if (!node.output(i).empty() && read.contains(node.output(i)))
-      context.fail("output " + std::to_string(i) + " '" + node.output(i) + "' is used; only the first output is supported");
+  if (context.output_count() < 1) context.fail("has no output");
+  if (converter.all_outputs) return;
+  for (size_t i = 1; i < context.output_count(); ++i)
+    if (context.output_used(i)) context.fail("output " + std::to_string(i) + " is used; only the first output is supported");
 }
 
-void convert_nodes(ImportContext& context, const pb::GraphProto& graph) {
-  const std::unordered_set<std::string> read = read_tensors(graph);
+/// What a fold rule may see of the node's inputs, or nothing when some input it needs is
+/// computed by the network.
+std::optional<std::vector<FoldInput>> fold_inputs(ImportContext& context, const pb::NodeProto& node, const FoldRule& rule) {
+  std::vector<FoldInput> inputs;
+  for (int slot = 0; slot < node.input_size(); ++slot) {
+    const std::string& name = node.input(slot);
+    if (name.empty()) {
+      inputs.push_back({});
+    } else if (const ConstantValue* value = context.constants().value(name)) {
+      inputs.push_back({&value->dims, value});
+    } else if (const Shape* shape = context.bound_shape(name); shape && rule.dims_only && slot == 0) {
+      inputs.push_back({shape, nullptr});
+    } else {
+      return std::nullopt;
+    }
+  }
+  return inputs;
+}
+
+/// Evaluates the node into the constant table when its inputs allow; false otherwise.
+bool try_fold(ImportContext& context, const pb::NodeProto& node, size_t index) {
+  const FoldRule* rule = in_default_domain(node) ? find_fold_rule(node.op_type()) : nullptr;
+  if (!rule) return false;
+  std::optional<std::vector<FoldInput>> inputs = fold_inputs(context, node, *rule);
+  if (!inputs) return false;
+  const std::vector<ConstantValue> outputs = rule->fold(FoldContext(node, node_label(node, index), std::move(*inputs)));
+  for (size_t k = 0; k < outputs.size() && k < static_cast<size_t>(node.output_size()); ++k)
+    context.constants().add(node.output(static_cast<int>(k)), outputs[k]);
+  return true;
+}
+
+/// True when every output of the node is already known (Constant nodes, indexed up front).
+bool already_constant(ImportContext& context, const pb::NodeProto& node) {
+  for (const std::string& output : node.output())
+    if (!output.empty() && !context.constants().contains(output)) return false;
+  return node.output_size() > 0;
+}
+
+void convert_node(ImportContext& context, const pb::NodeProto& node, size_t index) {
+  NodeContext node_context(context, node, index);
+  const OpConverter* converter = in_default_domain(node) ? find_converter(node.op_type()) : nullptr;
+  // check_supported_ops let it through for its fold rule, which needs known inputs.
+  if (!converter) node_context.fail(uncomputed_input_message(context, node));
+  check_signature(node_context, *converter);
+  node_context.bind_output(0, converter->convert(node_context));
+  if (const BiasFusion* fusion = context.bias_fusion(index))
+    context.bind(context.proto_node(fusion->add_node).output(0), context.value(node.output(0)).value());
+}
+
+/// Returns how many nodes were folded.
+int convert_nodes(ImportContext& context, const pb::GraphProto& graph) {
+  int folded = 0;
   for (int i = 0; i < graph.node_size(); ++i) {
     const auto index = static_cast<size_t>(i);
-    // Constants are folded into the table; an absorbed Add is converted with its MatMul.
-    if (context.constants().folded(index) || context.absorbed(index)) continue;
     const pb::NodeProto& node = graph.node(i);
-    NodeContext node_context(context, node, index);
-    const OpConverter& converter = *find_converter(node.op_type());  // checked by check_supported_ops
-    check_signature(node_context, node, converter, read);
-    const ValueId output = converter.convert(node_context);
-    context.bind(node.output(0), output);
-    if (const BiasFusion* fusion = context.bias_fusion(index))
-      context.bind(graph.node(static_cast<int>(fusion->add_node)).output(0), output);
+    if (already_constant(context, node) || try_fold(context, node, index)) {
+      ++folded;
+      continue;
+    }
+    if (context.absorbed(index)) continue;  // an Add merged into its MatMul
+    convert_node(context, node, index);
   }
+  return folded;
 }
 
 void add_outputs(ImportContext& context, const pb::GraphProto& graph) {
   for (const pb::ValueInfoProto& output : graph.output()) {
+    if (context.constants().contains(output.name()) && !context.bound_shape(output.name()))
+      throw GraphError("graph output '" + output.name() + "' is a constant: it does not depend on any input");
     const std::optional<ValueId> value = context.value(output.name());
     if (!value) throw GraphError("graph output '" + output.name() + "' is not produced by any node");
     context.graph().add_output(*value);
@@ -106,32 +154,55 @@ std::string producer(const pb::ModelProto& model) {
   return model.producer_name() + " " + model.producer_version();
 }
 
-ImportResult import_model(const pb::ModelProto& model, const std::string& graph_name, const ImportOptions& options) {
+/// The clean-ups before conversion (canonicalize.h, opset_adapter.h); returns how many dead
+/// nodes were removed.
+int canonicalize(pb::GraphProto& graph, int64_t opset) {
+  sort_topologically(graph);
+  forward_identities(graph);
+  adapt_to_current_opset(graph, opset);
+  return remove_dead_nodes(graph);
+}
+
+ImportResult import_model(pb::ModelProto& model, const std::string& graph_name, const ImportOptions& options) {
   const int64_t opset = default_opset(model);
-  const pb::GraphProto& graph = model.graph();
+  pb::GraphProto& graph = *model.mutable_graph();
   check_not_empty(graph);
+  const int dead = canonicalize(graph, opset);
   ImportContext context(graph, opset, options, graph_name);
-  check_supported_ops(graph, context.constants());
+  check_supported_ops(graph);
   context.add_data_inputs(graph);
-  convert_nodes(context, graph);
+  const int folded = convert_nodes(context, graph);
   add_outputs(context, graph);
   ImportResult result{.graph = context.take_graph(),
                       .opset = opset,
                       .producer = producer(model),
                       .generated_parameters = context.generated_parameters(),
-                      .generated_values = context.generated_values()};
+                      .generated_values = context.generated_values(),
+                      .bound_dimensions = context.bound_dimensions(),
+                      .dead_nodes_removed = dead,
+                      .nodes_folded = folded};
   validate(result.graph);
   return result;
+}
+
+/// Errors in a file newer than the opsets we know say so: the operator's definition may
+/// have changed.
+std::string with_opset_hint(const std::string& what, const pb::ModelProto& model) {
+  for (const pb::OperatorSetIdProto& entry : model.opset_import())
+    if ((entry.domain().empty() || entry.domain() == "ai.onnx") && entry.version() > kNewestKnownOpset)
+      return what + " (the file uses opset " + std::to_string(entry.version()) + ", newer than the newest this importer knows, " +
+             std::to_string(kNewestKnownOpset) + ")";
+  return what;
 }
 
 }  // namespace
 
 ImportResult import_onnx_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options) {
-  const pb::ModelProto model = parse_model(bytes, name);
+  pb::ModelProto model = parse_model(bytes, name);
   try {
     return import_model(model, std::filesystem::path(name).stem().string(), options);
   } catch (const GraphError& error) {
-    throw GraphError("'" + name + "': " + error.what());
+    throw GraphError("'" + name + "': " + with_opset_hint(error.what(), model));
   }
 }
 

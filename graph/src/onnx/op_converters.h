@@ -29,6 +29,8 @@ struct OpConverter {
   size_t min_inputs = 1;
   size_t max_inputs = 1;
   std::vector<WeightSlot> weights;
+  /// The converter binds every output itself (Split); otherwise only the first may be read.
+  bool all_outputs = false;
 };
 
 /// The converter for an op type of the default domain, or null when it is unsupported.

@@ -72,6 +72,8 @@ Shape tensor_shape(const pb::TensorProto& tensor) {
 
 std::vector<float> read_floats(const pb::TensorProto& tensor) { return read_as<float>(tensor); }
 
+std::vector<double> read_doubles(const pb::TensorProto& tensor) { return read_as<double>(tensor); }
+
 std::vector<int64_t> read_ints(const pb::TensorProto& tensor) { return read_as<int64_t>(tensor); }
 
 std::vector<float> transposed(const std::vector<float>& values, int64_t rows, int64_t cols) {

@@ -17,6 +17,9 @@ namespace layoutopt::graph::onnx {
 /// Values of a FLOAT, DOUBLE, INT32 or INT64 tensor converted to float (as Cast would).
 [[nodiscard]] std::vector<float> read_floats(const pb::TensorProto& tensor);
 
+/// Values of a FLOAT, DOUBLE, INT32 or INT64 tensor converted to double (exact).
+[[nodiscard]] std::vector<double> read_doubles(const pb::TensorProto& tensor);
+
 /// Values of a FLOAT, DOUBLE, INT32 or INT64 tensor converted to int64 (truncating, as Cast would).
 [[nodiscard]] std::vector<int64_t> read_ints(const pb::TensorProto& tensor);
 

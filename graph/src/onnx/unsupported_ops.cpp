@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "constant_folding.h"
+#include "import_context.h"
 #include "layoutopt/graph/error.h"
 #include "node_naming.h"
 #include "op_converters.h"
@@ -12,9 +14,8 @@ namespace layoutopt::graph::onnx {
 
 namespace {
 
-bool supported(const pb::NodeProto& node, size_t index, const ConstantTable& constants) {
-  if (constants.folded(index)) return true;
-  return in_default_domain(node) && find_converter(node.op_type()) != nullptr;
+bool supported(const pb::NodeProto& node) {
+  return in_default_domain(node) && (find_converter(node.op_type()) || find_fold_rule(node.op_type()));
 }
 
 /// "com.microsoft.FusedConv" for other domains, plain op type for the default one.
@@ -24,12 +25,11 @@ std::string qualified_op_type(const pb::NodeProto& node) {
 
 }  // namespace
 
-void check_supported_ops(const pb::GraphProto& graph, const ConstantTable& constants) {
+void check_supported_ops(const pb::GraphProto& graph) {
   std::map<std::string, std::vector<std::string>> unsupported;  // sorted by op type
   for (int i = 0; i < graph.node_size(); ++i) {
     const pb::NodeProto& node = graph.node(i);
-    if (!supported(node, static_cast<size_t>(i), constants))
-      unsupported[qualified_op_type(node)].push_back(display_name(node, static_cast<size_t>(i)));
+    if (!supported(node)) unsupported[qualified_op_type(node)].push_back(display_name(node, static_cast<size_t>(i)));
   }
   if (unsupported.empty()) return;
   std::string message = "unsupported operators: ";
@@ -39,6 +39,16 @@ void check_supported_ops(const pb::GraphProto& graph, const ConstantTable& const
     message += ")";
   }
   throw GraphError(message);
+}
+
+std::string uncomputed_input_message(ImportContext& context, const pb::NodeProto& node) {
+  for (int slot = 0; slot < node.input_size(); ++slot) {
+    const std::string& name = node.input(slot);
+    if (!name.empty() && !context.constants().contains(name))
+      return "input " + std::to_string(slot) + " '" + name + "' is computed by the network, but " + node.op_type() +
+             " is only supported where it can be evaluated at import (on constants and shapes)";
+  }
+  return node.op_type() + " could not be evaluated at import";
 }
 
 }  // namespace layoutopt::graph::onnx

@@ -23,16 +23,22 @@ const pb::TensorShapeProto& float_tensor_shape(const pb::ValueInfoProto& input) 
 }
 
 /// The static shape; a symbolic or missing leading dimension becomes `symbolic_leading` when
-/// given, any other one is an error naming the dimension.
-Shape read_shape(const pb::ValueInfoProto& input, std::optional<int64_t> symbolic_leading) {
+/// given (and is recorded in `bound`), any other one is an error naming the dimension.
+Shape read_shape(const pb::ValueInfoProto& input, std::optional<int64_t> symbolic_leading,
+                 std::vector<BoundDimension>* bound = nullptr) {
   Shape shape;
   const pb::TensorShapeProto& proto = float_tensor_shape(input);
   for (int d = 0; d < proto.dim_size(); ++d) {
     const auto& dim = proto.dim(d);
-    if (dim.has_dim_value() && dim.dim_value() > 0) {
+    if (dim.has_dim_value()) {
+      // A zero extent is an empty tensor, not an unknown one: running it as 1 would be wrong.
+      if (dim.dim_value() < 1)
+        fail(input, "dimension " + std::to_string(d) + " is " + std::to_string(dim.dim_value()) +
+                        "; only tensors with positive extents can be planned");
       shape.push_back(dim.dim_value());
     } else if (d == 0 && symbolic_leading) {
       shape.push_back(*symbolic_leading);
+      if (bound) bound->push_back({input.name(), 0, dim.dim_param(), *symbolic_leading});
     } else {
       const std::string label = dim.has_dim_param() ? "'" + dim.dim_param() + "'" : std::to_string(dim.dim_value());
       fail(input, "dimension " + std::to_string(d) + " is " + label +
@@ -44,9 +50,11 @@ Shape read_shape(const pb::ValueInfoProto& input, std::optional<int64_t> symboli
 
 }  // namespace
 
-TensorType data_input_type(const pb::ValueInfoProto& input, int64_t batch) {
+DataInput read_data_input(const pb::ValueInfoProto& input, int64_t batch) {
   if (batch < 1) fail(input, "batch size must be positive, found " + std::to_string(batch));
-  return {read_shape(input, batch), DType::f32};
+  DataInput data;
+  data.type = {read_shape(input, batch, &data.bound), DType::f32};
+  return data;
 }
 
 Shape weight_input_shape(const pb::ValueInfoProto& input) { return read_shape(input, std::nullopt); }

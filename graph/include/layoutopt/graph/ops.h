@@ -6,7 +6,11 @@
 //   Conv2d      x, weight[O, I/groups, KH, KW], (bias[O]), (residual, shaped like the output)
 //   Dense       x[N, I], weight[O, I], (bias[O])
 //   BatchNorm   x, scale[C], bias[C], mean[C], variance[C]
-//   Add, Mul    a, b            (numpy broadcasting)
+//   Add, Mul, Sub, Div, Max, Min
+//               a, b            (numpy broadcasting)
+//   PRelu       x, slope        (slope broadcast to x, numpy style)
+//   ConvTranspose2d
+//               x, weight[I, O/groups, KH, KW], (bias[O])
 //   Concat      x0, x1, ...     (along `axis`)
 //   all others  x
 
@@ -31,7 +35,9 @@ struct Pads2d {
   bool operator==(const Pads2d&) const = default;
 };
 
-enum class Activation { none, relu, relu6 };
+/// What a conv, dense or batch norm node applies to its result. hard_swish and hard_sigmoid
+/// are PyTorch's (alpha 1/6, beta 1/2), the only ones MobileNet-v3 uses after a conv.
+enum class Activation { none, relu, relu6, hard_swish, hard_sigmoid };
 
 /// What a conv or dense kernel does after its reduction, in this order:
 /// out = post_activation(activation(acc + bias) + residual).
@@ -78,11 +84,45 @@ struct Clip {
 struct Sigmoid {
   bool operator==(const Sigmoid&) const = default;
 };
+struct Tanh {
+  bool operator==(const Tanh&) const = default;
+};
+/// max(0, min(1, alpha * x + beta)); PyTorch's hardsigmoid is alpha 1/6, beta 1/2.
+struct HardSigmoid {
+  float alpha = 0.2f, beta = 0.5f;
+  bool operator==(const HardSigmoid&) const = default;
+};
+/// x * max(0, min(1, x / 6 + 1 / 2)).
+struct HardSwish {
+  bool operator==(const HardSwish&) const = default;
+};
+/// x for x >= 0, alpha * x below.
+struct LeakyRelu {
+  float alpha = 0.01f;
+  bool operator==(const LeakyRelu&) const = default;
+};
+/// x for x >= 0, slope * x below, with a learned slope (the second input).
+struct PRelu {
+  bool operator==(const PRelu&) const = default;
+};
+
 struct Add {
   bool operator==(const Add&) const = default;
 };
 struct Mul {
   bool operator==(const Mul&) const = default;
+};
+struct Sub {
+  bool operator==(const Sub&) const = default;
+};
+struct Div {
+  bool operator==(const Div&) const = default;
+};
+struct Max {
+  bool operator==(const Max&) const = default;
+};
+struct Min {
+  bool operator==(const Min&) const = default;
 };
 
 struct Concat {
@@ -103,6 +143,66 @@ struct Pool2d {
 
 struct GlobalAvgPool {
   bool operator==(const GlobalAvgPool&) const = default;
+};
+
+/// Mean over `axes` (normalized, ascending); kept as extent-1 dimensions when `keep_dims`.
+/// Global pooling written as ReduceMean over H and W imports as GlobalAvgPool instead.
+struct ReduceMean {
+  std::vector<int64_t> axes;
+  bool keep_dims = true;
+  bool operator==(const ReduceMean&) const = default;
+};
+
+/// The transposed (fractionally strided) 2-D convolution, as ONNX ConvTranspose defines it;
+/// `pads` are removed from the full output, `output_padding` is added at the bottom/right.
+struct ConvTranspose2d {
+  Hw kernel, stride, dilation;
+  Pads2d pads;
+  Hw output_padding{0, 0};
+  int64_t groups = 1;
+  bool bias = false;
+  bool operator==(const ConvTranspose2d&) const = default;
+};
+
+/// Local response normalization across channels (AlexNet-era networks):
+/// y = x / (bias + alpha / size * sum of x^2 over `size` neighbouring channels)^beta.
+struct Lrn {
+  int64_t size = 5;
+  float alpha = 1e-4f, beta = 0.75f, bias = 1.0f;
+  bool operator==(const Lrn&) const = default;
+};
+
+enum class ResizeMode { nearest, linear };
+/// How an output coordinate maps to an input one (ONNX coordinate_transformation_mode).
+enum class ResizeCoordinates { half_pixel, pytorch_half_pixel, align_corners, asymmetric };
+/// How nearest mode rounds the mapped coordinate (ONNX nearest_mode).
+enum class NearestRounding { round_prefer_floor, round_prefer_ceil, floor, ceil };
+
+/// Spatial resize of an NCHW tensor to `size`. `scale` is what the coordinate mapping divides
+/// by: the file's scales when it gave them, else output / input extent (ONNX's rule).
+struct Resize {
+  ResizeMode mode = ResizeMode::nearest;
+  ResizeCoordinates coordinates = ResizeCoordinates::asymmetric;
+  NearestRounding rounding = NearestRounding::floor;
+  Hw size;
+  double scale_h = 1.0, scale_w = 1.0;
+  bool operator==(const Resize&) const = default;
+};
+
+/// Elements start, start + step, ... before end along one axis (normalized and clamped at
+/// import: 0 <= start < end <= extent, step >= 1).
+struct Slice {
+  int64_t axis = 1;
+  int64_t start = 0, end = 0, step = 1;
+  bool operator==(const Slice&) const = default;
+};
+
+/// ShuffleNet's channel shuffle of an NCHW tensor, the Reshape [N, g, C/g, H, W] ->
+/// Transpose (0, 2, 1, 3, 4) -> Reshape [N, C, H, W] chain as one operator: output channel
+/// i * groups + j is input channel j * (C / groups) + i.
+struct ChannelShuffle {
+  int64_t groups = 2;
+  bool operator==(const ChannelShuffle&) const = default;
 };
 
 /// Flattens dimensions [axis, rank) into one: [N, C, H, W] -> [N, C*H*W] for axis 1.
@@ -143,8 +243,10 @@ struct Identity {
   bool operator==(const Identity&) const = default;
 };
 
-using Op = std::variant<Conv2d, Dense, BatchNorm, Relu, Clip, Sigmoid, Add, Mul, Concat, Pool2d,
-                        GlobalAvgPool, Flatten, Reshape, Transpose, Softmax, Pad, Dropout, Identity>;
+using Op = std::variant<Conv2d, Dense, BatchNorm, Relu, Clip, Sigmoid, Add, Mul, Concat, Pool2d, GlobalAvgPool,
+                        Flatten, Reshape, Transpose, Softmax, Pad, Dropout, Identity, Tanh, HardSigmoid, HardSwish,
+                        LeakyRelu, PRelu, Sub, Div, Max, Min, ReduceMean, ConvTranspose2d, Lrn, Resize, Slice,
+                        ChannelShuffle>;
 
 /// Stable lower-case name of an operator ("conv2d", "max_pool2d", ...), used in messages,
 /// JSON and DOT output.

@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "layoutopt/graph/graph.h"
 
@@ -35,6 +36,15 @@ struct ImportOptions {
   uint64_t seed = 0;
 };
 
+/// A symbolic dimension of a graph input (torch's dynamic_axes) and the extent it was
+/// planned for.
+struct BoundDimension {
+  std::string input;
+  size_t axis = 0;
+  std::string symbol;  ///< the file's name for it ("batch", "s0"); empty when unnamed
+  int64_t extent = 1;
+};
+
 struct ImportResult {
   Graph graph;
   /// Version of the default (ai.onnx) operator set the file imports.
@@ -44,6 +54,12 @@ struct ImportResult {
   /// Parameters that had no values in the file and were seeded, and their element count.
   int generated_parameters = 0;
   int64_t generated_values = 0;
+  /// Symbolic input dimensions and what they were bound to (ImportOptions::batch).
+  std::vector<BoundDimension> bound_dimensions;
+  /// Nodes removed before conversion because no graph output depends on them, and nodes
+  /// evaluated at import (shape arithmetic, constants, arithmetic on initializers).
+  int dead_nodes_removed = 0;
+  int nodes_folded = 0;
 };
 
 /// Imports the file at `path`; errors name the path.

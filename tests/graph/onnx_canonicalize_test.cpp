@@ -1,0 +1,176 @@
+// The ONNX front end on the shapes of graph exporters actually write: deduplicated
+// initializers behind Identity, shape arithmetic computed from Shape, run-time 'same'
+// padding, older opsets' attribute forms, dead branches and symbolic batch dimensions.
+#include <doctest/doctest.h>
+
+#include <limits>
+
+#include "onnx_test_models.h"
+
+using namespace onnx_test;
+
+namespace {
+
+::onnx::NodeProto& shape_of(ModelBuilder& model, const std::string& x, const std::string& out) {
+  return model.node("Shape", "shape_" + out, {x}, out);
+}
+
+/// torch's flatten for a dynamic batch: Reshape(x, Concat(Unsqueeze(Gather(Shape(x), 0)), [-1])).
+ModelBuilder dynamic_flatten_model(int64_t opset) {
+  ModelBuilder model(opset);
+  model.input("x", {-1, 4, 2, 2}).scalar("zero", 0).ints("minus_one", {-1}).output("y");
+  shape_of(model, "x", "s");
+  model.node("Gather", "batch_of", {"s", "zero"}, "n");
+  auto& unsqueeze = opset < 13 ? model.node("Unsqueeze", "as_vector", {"n"}, "n1")
+                               : model.node("Unsqueeze", "as_vector", {"n", "axis0"}, "n1");
+  if (opset < 13) set_ints(unsqueeze, "axes", {0});
+  else model.ints("axis0", {0});
+  set_int(model.node("Concat", "target", {"n1", "minus_one"}, "t"), "axis", 0);
+  model.node("Reshape", "flatten", {"x", "t"}, "y");
+  return model;
+}
+
+}  // namespace
+
+TEST_CASE("shape arithmetic computed from Shape folds into constants, for the bound batch") {
+  for (int64_t opset : {9, 13}) {
+    CAPTURE(opset);
+    const import::ImportResult result = dynamic_flatten_model(opset).import({.batch = 3});
+    const Graph& g = result.graph;
+    CHECK(g.nodes().size() == 1);  // only the reshape is left
+    CHECK(std::get<Reshape>(node_named(g, "flatten").op).shape == std::vector<int64_t>{3, -1});
+    CHECK(g.value(g.outputs()[0]).type.shape == Shape{3, 16});
+    CHECK(result.nodes_folded == 4);
+    REQUIRE(result.bound_dimensions.size() == 1);
+    CHECK(result.bound_dimensions[0].input == "x");
+    CHECK(result.bound_dimensions[0].axis == 0);
+    CHECK(result.bound_dimensions[0].symbol == "batch");
+    CHECK(result.bound_dimensions[0].extent == 3);
+  }
+}
+
+TEST_CASE("a weight behind Identity nodes (the exporter's deduplication) is still a weight") {
+  ModelBuilder model;
+  model.input("x", {1, 3, 8, 8}).weight("w", {4, 3, 3, 3}).weight("zeros", {4}, {0, 0, 0, 0}).output("y");
+  model.node("Identity", "dedup_1", {"zeros"}, "bias_a");
+  model.node("Identity", "dedup_2", {"bias_a"}, "bias_b");
+  model.node("Conv", "conv", {"x", "w", "bias_b"}, "c");
+  model.node("Conv", "conv_2", {"c", "w2", "bias_a"}, "y");
+  model.weight("w2", {4, 4, 1, 1});
+  const import::ImportResult result = model.import();
+  CHECK(result.graph.nodes().size() == 2);
+  CHECK(std::get<Conv2d>(node_named(result.graph, "conv").op).epilogue.bias);
+  CHECK(std::get<Conv2d>(node_named(result.graph, "conv_2").op).epilogue.bias);
+}
+
+TEST_CASE("TF-style 'same' padding computed at run time folds to a constant Pad") {
+  // timm's pad_same: pad = max((ceil(in / s) - 1) * s + (k - 1) * d + 1 - in, 0), split
+  // begin = pad // 2, end = pad - begin; here in 7, k 3, s 2: pad 2 -> begin 1, end 1.
+  ModelBuilder model;
+  model.input("x", {1, 2, 7, 7}).output("y");
+  model.ints("starts", {2}).ints("ends", {3}).ints("two", {2}).ints("k_minus_1_plus_1", {3});
+  model.ints("zero", {0}).ints("one", {1}).ints("zeros_nc", {0, 0});
+  shape_of(model, "x", "s");
+  model.node("Slice", "h_of", {"s", "starts", "ends"}, "h");
+  set_int(model.node("Cast", "h_float", {"h"}, "hf"), "to", ::onnx::TensorProto::FLOAT);
+  model.weight("two_f", {1}, {2.0f}).weight("one_f", {1}, {1.0f});
+  model.node("Div", "h_over_s", {"hf", "two_f"}, "q");
+  model.node("Ceil", "ceil", {"q"}, "c");
+  model.node("Sub", "minus1", {"c", "one_f"}, "c1");
+  model.node("Mul", "times_s", {"c1", "two_f"}, "m");
+  set_int(model.node("Cast", "m_int", {"m"}, "mi"), "to", ::onnx::TensorProto::INT64);
+  model.node("Add", "plus_k", {"mi", "k_minus_1_plus_1"}, "e");
+  model.node("Sub", "minus_in", {"e", "h"}, "p");
+  model.node("Max", "at_least_0", {"p", "zero"}, "pad");
+  model.node("Div", "half", {"pad", "two"}, "begin");
+  model.node("Sub", "rest", {"pad", "begin"}, "end");
+  // pads = [0, 0, begin, begin, 0, 0, end, end]
+  set_int(model.node("Concat", "pads", {"zeros_nc", "begin", "begin", "zeros_nc", "end", "end"}, "pads_v"), "axis", 0);
+  model.node("Pad", "pad_same", {"x", "pads_v"}, "y");
+  const Graph g = model.import().graph;
+  REQUIRE(g.nodes().size() == 1);
+  CHECK(std::get<Pad>(node_named(g, "pad_same").op).pads == Pads2d{1, 1, 1, 1});
+}
+
+TEST_CASE("opset 7-10 attribute forms are read as their newer inputs") {
+  ModelBuilder model(9);
+  model.input("x", {1, 2, 4, 4}).output("y").weight("scales", {4}, {1, 1, 2, 2});
+  auto& clip = model.node("Clip", "relu6", {"x"}, "c");
+  set_float(clip, "min", 0.0f);
+  set_float(clip, "max", 6.0f);
+  set_string(model.node("Upsample", "up", {"c", "scales"}, "u"), "mode", "nearest");
+  auto& slice = model.node("Slice", "half", {"u"}, "s");
+  set_ints(slice, "starts", {0});
+  set_ints(slice, "ends", {1});
+  set_ints(slice, "axes", {1});
+  auto& pad = model.node("Pad", "pad", {"s"}, "y");
+  set_ints(pad, "pads", {0, 0, 1, 2, 0, 0, 3, 4});
+  const Graph g = model.import().graph;
+  const auto& c = std::get<Clip>(node_named(g, "relu6").op);
+  CHECK(c.min == 0.0f);
+  CHECK(c.max == 6.0f);
+  const auto& up = std::get<Resize>(node_named(g, "up").op);
+  CHECK(up.coordinates == ResizeCoordinates::asymmetric);
+  CHECK(up.rounding == NearestRounding::floor);
+  CHECK(up.size == Hw{8, 8});
+  CHECK(std::get<Slice>(node_named(g, "half").op) == Slice{.axis = 1, .start = 0, .end = 1, .step = 1});
+  CHECK(std::get<Pad>(node_named(g, "pad").op).pads == Pads2d{1, 2, 3, 4});
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{1, 1, 12, 14});
+}
+
+TEST_CASE("nodes no output depends on are dropped before anything can fail on them") {
+  ModelBuilder model;
+  model.input("x", {1, 4}).output("y");
+  model.node("Relu", "used", {"x"}, "y");
+  model.node("LSTM", "dead_unsupported", {"x"}, "unused");
+  const import::ImportResult result = model.import();
+  CHECK(result.graph.nodes().size() == 1);
+  CHECK(result.dead_nodes_removed == 1);
+}
+
+TEST_CASE("channel slices, splits and ReduceMean pooling convert to their IR forms") {
+  ModelBuilder model(18);
+  model.input("x", {2, 6, 4, 4}).ints("sizes", {2, 4}).ints("hw", {2, 3}).ints("open_start", {3})
+      .ints("open_end", {std::numeric_limits<int64_t>::max()}).ints("axis1", {1}).output("pooled").output("rest");
+  auto& split = model.node("Split", "chunk", {"x", "sizes"}, "a");
+  split.add_output("b");
+  set_int(split, "axis", 1);
+  model.node("Slice", "tail", {"b", "open_start", "open_end", "axis1"}, "rest");
+  set_int(model.node("ReduceMean", "mean", {"a", "hw"}, "pooled"), "keepdims", 0);
+  const Graph g = model.import().graph;
+  CHECK(count_nodes(g, "slice") == 3);
+  CHECK(count_nodes(g, "global_avg_pool2d") == 1);
+  CHECK(count_nodes(g, "flatten") == 1);
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{2, 2});
+  CHECK(g.value(g.outputs()[1]).type.shape == Shape{2, 1, 4, 4});
+  CHECK(std::get<Slice>(node_named(g, "tail").op) == Slice{.axis = 1, .start = 3, .end = 4, .step = 1});
+}
+
+TEST_CASE("what cannot be evaluated at import is reported with the node and the input") {
+  SUBCASE("Gather of an activation") {
+    ModelBuilder model;
+    model.input("x", {4, 3}).ints("idx", {1}).output("y");
+    model.node("Gather", "pick", {"x", "idx"}, "y");
+    CHECK(error_of([&] { (void)model.import(); })
+              .find("node 'pick' (Gather): input 0 'x' is computed by the network, but Gather is only supported where "
+                    "it can be evaluated at import") != std::string::npos);
+  }
+  SUBCASE("an input with an empty batch") {
+    ModelBuilder model;
+    model.input("x", {0, 3}).output("y").node("Relu", "r", {"x"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("graph input 'x': dimension 0 is 0") != std::string::npos);
+  }
+  SUBCASE("a file newer than the opsets we know names its opset with the failure") {
+    ModelBuilder model(23);
+    model.input("x", {1, 4}).output("y").node("Relu", "r", {"x", "x"}, "y");
+    const std::string message = error_of([&] { (void)model.import(); });
+    CHECK(message.find("node 'r' (Relu): expected 1 inputs, found 2") != std::string::npos);
+    CHECK(message.find("(the file uses opset 23, newer than the newest this importer knows, 21)") != std::string::npos);
+  }
+  SUBCASE("a graph output that does not depend on the input") {
+    ModelBuilder model;
+    model.input("x", {1, 4}).ints("a", {1, 2}).ints("b", {3, 4}).output("y");
+    model.node("Add", "sum", {"a", "b"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("graph output 'y' is a constant") != std::string::npos);
+  }
+}
