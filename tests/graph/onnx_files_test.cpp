@@ -1,0 +1,165 @@
+// The ONNX files torch's default exporter writes (data/onnx/, written by
+// scripts/export_torchvision.py) import, and the ones with weights give torch's outputs.
+// Not built yet: add it to tests/graph/CMakeLists.txt with layoutopt::kernels in DEPS (the
+// reference executor computes the outputs).
+
+#include <doctest/doctest.h>
+#include <onnx/onnx_pb.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/error.h"
+#include "layoutopt/graph/onnx/onnx_import.h"
+#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/validate.h"
+#include "layoutopt/kernels/reference/graph_executor.h"
+#include "layoutopt/kernels/reference/host_tensor.h"
+
+using namespace layoutopt;
+using kernels::reference::HostTensor;
+
+namespace {
+
+const std::filesystem::path kData = std::filesystem::path(LAYOUTOPT_SOURCE_DIR) / "data" / "onnx";
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream file(path);
+  REQUIRE_MESSAGE(file.good(), "cannot open " << path);
+  return nlohmann::json::parse(file);
+}
+
+/// The input every file with torch outputs was run on: sin(0.1 i) over the flat index i.
+HostTensor formula_input(const std::vector<int64_t>& shape) {
+  HostTensor input(shape);
+  for (size_t i = 0; i < input.data.size(); ++i) input.data[i] = static_cast<float>(std::sin(0.1 * static_cast<double>(i)));
+  return input;
+}
+
+/// Largest difference to torch's output on the formula input, relative to the output's
+/// largest magnitude; -1 when the shapes differ.
+double difference_to_torch(const graph::Graph& g, const nlohmann::json& run) {
+  const auto outputs = kernels::reference::run_graph(g, {formula_input(run.at("input_shape").get<std::vector<int64_t>>())});
+  HostTensor want(run.at("output_shape").get<std::vector<int64_t>>());
+  want.data = run.at("output").get<std::vector<float>>();
+  if (outputs.front().shape != want.shape) return -1;
+  return kernels::reference::max_relative_difference(want, outputs.front());
+}
+
+/// scripts/export_torchvision.py's output check: ONNX Runtime agrees with torch to 6e-7.
+constexpr double kTolerance = 1e-4;
+
+/// refill_weights.py's rules for the stripped torch-2 files, with our own seeded generator:
+/// in initializer order, float tensors marked doc_string "stripped" get N(0, 1)/sqrt(fan_in)
+/// values when their rank is above 1, else uniform values in [0.5, 1.5].
+std::string refilled_model_bytes(const std::filesystem::path& path, uint32_t seed) {
+  ::onnx::ModelProto model;
+  std::ifstream file(path, std::ios::binary);
+  REQUIRE(model.ParseFromIstream(&file));
+  std::mt19937 random(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_real_distribution<float> uniform(0.5f, 1.5f);
+  for (::onnx::TensorProto& tensor : *model.mutable_graph()->mutable_initializer()) {
+    if (tensor.data_type() != ::onnx::TensorProto::FLOAT || tensor.doc_string() != "stripped") continue;
+    int64_t count = 1, fan_in = 1;
+    for (int d = 0; d < tensor.dims_size(); ++d) {
+      count *= tensor.dims(d);
+      if (d > 0) fan_in *= tensor.dims(d);
+    }
+    const float scale = 1.0f / std::sqrt(static_cast<float>(std::max<int64_t>(fan_in, 1)));
+    tensor.clear_raw_data();
+    tensor.clear_float_data();
+    for (int64_t i = 0; i < count; ++i) tensor.add_float_data(tensor.dims_size() > 1 ? normal(random) * scale : uniform(random));
+    tensor.clear_doc_string();
+  }
+  return model.SerializeAsString();
+}
+
+}  // namespace
+
+TEST_CASE("every tiny default export in data/onnx/ops imports and gives torch's output") {
+  const nlohmann::json expected = read_json(kData / "ops" / "expected.json");
+  REQUIRE(expected.at("models").size() >= 30);
+  for (const auto& [key, entry] : expected.at("models").items()) {
+    CAPTURE(key);
+    const auto shape = entry.at("input_shape").get<std::vector<int64_t>>();
+    try {
+      const graph::onnx::ImportResult result = graph::onnx::import_onnx(kData / "ops" / entry.at("file").get<std::string>(),
+                                                                        {.batch = shape.front()});
+      graph::validate(result.graph);
+      CHECK(result.opset == entry.at("opset").get<int64_t>());
+      CHECK(result.generated_parameters == 0);  // every weight comes from the file
+      const double difference = difference_to_torch(result.graph, entry);
+      CHECK_MESSAGE(difference >= 0, "output shape differs from torch's " << entry.at("output_shape"));
+      CHECK(difference < kTolerance);
+      for (const nlohmann::json& run : entry.value("batches", nlohmann::json::array())) {  // dynamic batch axis
+        const int64_t batch = run.at("input_shape").at(0).get<int64_t>();
+        CAPTURE(batch);
+        const graph::Graph g = graph::onnx::import_onnx(kData / "ops" / entry.at("file").get<std::string>(), {.batch = batch}).graph;
+        const double batch_difference = difference_to_torch(g, run);
+        CHECK(batch_difference >= 0);
+        CHECK(batch_difference < kTolerance);
+      }
+    } catch (const std::exception& error) {
+      FAIL_CHECK("import or run failed: " << error.what());
+    }
+  }
+}
+
+TEST_CASE("tiny-convnet, exported with defaults and weights, gives torch's output") {
+  const nlohmann::json entry = read_json(kData / "expected.json").at("models").at("tiny-convnet");
+  const graph::onnx::ImportResult result = graph::onnx::import_onnx(kData / "tiny-convnet.onnx");
+  graph::validate(result.graph);
+  CHECK(result.generated_parameters == 0);
+  // bn1 was folded into conv1 by the exporter: the file's weights are what torch runs.
+  CHECK(graph::parameter_count(result.graph) == entry.at("parameters_in_file").get<int64_t>());
+  const double difference = difference_to_torch(result.graph, entry);
+  CHECK(difference >= 0);
+  CHECK(difference < kTolerance);
+}
+
+TEST_CASE("the structure-only default exports hold what expected.json says") {
+  for (const auto& [name, entry] : read_json(kData / "expected.json").at("models").items()) {
+    if (entry.contains("weights")) continue;  // tiny-convnet has its weights
+    CAPTURE(name);
+    try {
+      const graph::onnx::ImportResult result = graph::onnx::import_onnx(kData / entry.at("file").get<std::string>());
+      const graph::Graph& g = result.graph;
+      graph::validate(g);
+      CHECK(result.opset == entry.at("opset").get<int64_t>());
+      CHECK(g.value(g.inputs()[0]).type.shape == entry.at("input_shape").get<graph::Shape>());
+      CHECK(g.value(g.outputs()[0]).type.shape == entry.at("output_shape").get<graph::Shape>());
+      // Each distinct weight tensor of the file (the deduplicated ones once) is generated once.
+      CHECK(result.generated_values == entry.at("distinct_weight_values").get<int64_t>());
+      int batch_norms = 0;
+      for (const graph::Node& node : g.nodes()) batch_norms += graph::op_name(node.op) == "batch_norm";
+      CHECK(batch_norms == entry.at("batch_norm_nodes").get<int>());
+    } catch (const std::exception& error) {
+      FAIL_CHECK("import failed: " << error.what());
+    }
+  }
+}
+
+TEST_CASE("torch 2.11 exports (dynamo and legacy opset 17) import once their stripped weights are refilled") {
+  for (const char* file : {"tv_mobilenet_v3_large.dynamo.onnx", "tv_shufflenet_v2_x1_0.legacy17.onnx"}) {
+    CAPTURE(file);
+    try {
+      const graph::onnx::ImportResult result =
+          graph::onnx::import_onnx_bytes(refilled_model_bytes(kData / "torch2" / file, 0), file);
+      const graph::Graph& g = result.graph;
+      graph::validate(g);
+      CHECK(result.generated_parameters == 0);
+      CHECK(g.value(g.inputs()[0]).type.shape == graph::Shape{1, 3, 224, 224});
+      CHECK(g.value(g.outputs()[0]).type.shape == graph::Shape{1, 1000});
+      const auto outputs = kernels::reference::run_graph(g, {formula_input({1, 3, 224, 224})});
+      for (float v : outputs.front().data) REQUIRE(std::isfinite(v));
+    } catch (const std::exception& error) {
+      FAIL_CHECK("import or run failed: " << error.what());
+    }
+  }
+}
