@@ -23,13 +23,19 @@ std::string escape(const std::string& text) {
   return out;
 }
 
+/// " 3x3/2 g4": a convolution's kernel, its stride when not 1 and its groups when not 1.
+std::string window_summary(Hw kernel, Hw stride, int64_t groups) {
+  std::string text = " " + std::to_string(kernel.h) + "x" + std::to_string(kernel.w);
+  if (stride.h > 1) text += "/" + std::to_string(stride.h);
+  if (groups > 1) text += " g" + std::to_string(groups);
+  return text;
+}
+
 std::string node_label(const Graph& graph, const Node& node) {
   std::string label = escape(node.name) + "\\n" + op_name(node.op);
-  if (const auto* conv = std::get_if<Conv2d>(&node.op)) {
-    label += " " + std::to_string(conv->kernel.h) + "x" + std::to_string(conv->kernel.w);
-    if (conv->stride.h > 1) label += "/" + std::to_string(conv->stride.h);
-    if (conv->groups > 1) label += " g" + std::to_string(conv->groups);
-  }
+  if (const auto* c = std::get_if<Conv2d>(&node.op)) label += window_summary(c->kernel, c->stride, c->groups);
+  if (const auto* t = std::get_if<ConvTranspose2d>(&node.op)) label += window_summary(t->kernel, t->stride, t->groups);
+  if (const auto* shuffle = std::get_if<ChannelShuffle>(&node.op)) label += " g" + std::to_string(shuffle->groups);
   return label + "\\n" + to_string(graph.value(node.output).type.shape);
 }
 

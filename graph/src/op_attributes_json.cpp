@@ -2,6 +2,8 @@
 
 #include <functional>
 #include <map>
+#include <span>
+#include <utility>
 
 #include "layoutopt/graph/overloaded.h"
 
@@ -14,20 +16,69 @@ using nlohmann::json;
 json hw(Hw v) { return {v.h, v.w}; }
 json pads(const Pads2d& p) { return {p.top, p.left, p.bottom, p.right}; }
 
-const char* activation_name(Activation a) {
-  switch (a) {
-    case Activation::none: return "none";
-    case Activation::relu: return "relu";
-    case Activation::relu6: return "relu6";
-  }
+/// Every enumerator with its stable lower-case name, the only place either is spelled.
+template <class E>
+using EnumName = std::pair<E, const char*>;
+
+template <class E>
+std::span<const EnumName<E>> enum_names();
+template <>
+std::span<const EnumName<Activation>> enum_names() {
+  static constexpr EnumName<Activation> names[] = {
+      {Activation::none, "none"},
+      {Activation::relu, "relu"},
+      {Activation::relu6, "relu6"},
+      {Activation::hard_swish, "hard_swish"},
+      {Activation::hard_sigmoid, "hard_sigmoid"}};
+  return names;
+}
+template <>
+std::span<const EnumName<ResizeMode>> enum_names() {
+  static constexpr EnumName<ResizeMode> names[] = {{ResizeMode::nearest, "nearest"}, {ResizeMode::linear, "linear"}};
+  return names;
+}
+template <>
+std::span<const EnumName<ResizeCoordinates>> enum_names() {
+  static constexpr EnumName<ResizeCoordinates> names[] = {
+      {ResizeCoordinates::half_pixel, "half_pixel"},
+      {ResizeCoordinates::pytorch_half_pixel, "pytorch_half_pixel"},
+      {ResizeCoordinates::align_corners, "align_corners"},
+      {ResizeCoordinates::asymmetric, "asymmetric"}};
+  return names;
+}
+template <>
+std::span<const EnumName<NearestRounding>> enum_names() {
+  static constexpr EnumName<NearestRounding> names[] = {{NearestRounding::round_prefer_floor, "round_prefer_floor"},
+                                                        {NearestRounding::round_prefer_ceil, "round_prefer_ceil"},
+                                                        {NearestRounding::floor, "floor"},
+                                                        {NearestRounding::ceil, "ceil"}};
+  return names;
+}
+
+template <class E>
+const char* name_of(E value) {
+  for (const auto& [e, name] : enum_names<E>())
+    if (e == value) return name;
   return "?";
+}
+
+/// "a, b or c": the accepted names, for error messages.
+template <class E>
+std::string names_list() {
+  const auto names = enum_names<E>();
+  std::string list;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) list += i + 1 == names.size() ? " or " : ", ";
+    list += names[i].second;
+  }
+  return list;
 }
 
 json epilogue(const Epilogue& e) {
   return {{"bias", e.bias},
-          {"activation", activation_name(e.activation)},
+          {"activation", name_of(e.activation)},
           {"residual", e.residual},
-          {"post_activation", activation_name(e.post_activation)}};
+          {"post_activation", name_of(e.post_activation)}};
 }
 
 /// Reads attributes with the node named in every error.
@@ -48,22 +99,25 @@ class AttrReader {
     if (v.size() != 4) fail(key, "4 values (top, left, bottom, right)");
     return {v[0], v[1], v[2], v[3]};
   }
-  Activation activation(const json& doc, const char* key) const {
+  template <class E>
+  E enumeration(const json& doc, const char* key) const {
     const auto name = require<std::string>(doc, key, context_);
-    for (Activation a : {Activation::none, Activation::relu, Activation::relu6})
-      if (name == activation_name(a)) return a;
-    fail(key, "none, relu or relu6");
+    for (const auto& [e, spelled] : enum_names<E>())
+      if (name == spelled) return e;
+    fail(key, names_list<E>());
   }
+  template <class E>
+  E enumeration(const char* key) const { return enumeration<E>(attrs_, key); }
   /// Absent in graphs written before the attribute existed: no activation.
   Activation optional_activation(const char* key) const {
-    return attrs_.contains(key) ? activation(attrs_, key) : Activation::none;
+    return attrs_.contains(key) ? enumeration<Activation>(key) : Activation::none;
   }
   Epilogue epilogue() const {
     const json doc = get<json>("epilogue");
     return {.bias = require<bool>(doc, "bias", context_),
-            .activation = activation(doc, "activation"),
+            .activation = enumeration<Activation>(doc, "activation"),
             .residual = require<bool>(doc, "residual", context_),
-            .post_activation = activation(doc, "post_activation")};
+            .post_activation = enumeration<Activation>(doc, "post_activation")};
   }
 
  private:
@@ -81,6 +135,25 @@ Pool2d read_pool(const AttrReader& r, PoolKind kind) {
           .pads = r.pads("pads"),
           .ceil_mode = r.get<bool>("ceil_mode"),
           .count_include_pad = r.get<bool>("count_include_pad")};
+}
+
+Op read_conv_transpose(const AttrReader& r) {
+  return ConvTranspose2d{.kernel = r.hw("kernel"),
+                         .stride = r.hw("stride"),
+                         .dilation = r.hw("dilation"),
+                         .pads = r.pads("pads"),
+                         .output_padding = r.hw("output_padding"),
+                         .groups = r.get<int64_t>("groups"),
+                         .bias = r.get<bool>("bias")};
+}
+
+Op read_resize(const AttrReader& r) {
+  return Resize{.mode = r.enumeration<ResizeMode>("mode"),
+                .coordinates = r.enumeration<ResizeCoordinates>("coordinates"),
+                .rounding = r.enumeration<NearestRounding>("rounding"),
+                .size = r.hw("size"),
+                .scale_h = r.get<double>("scale_h"),
+                .scale_w = r.get<double>("scale_w")};
 }
 
 using OpReader = std::function<Op(const AttrReader&)>;
@@ -117,6 +190,39 @@ const std::map<std::string, OpReader>& op_readers() {
       {"pad", [](const AttrReader& r) -> Op { return Pad{.pads = r.pads("pads"), .value = r.get<float>("value")}; }},
       {"dropout", [](const AttrReader& r) -> Op { return Dropout{.ratio = r.get<float>("ratio")}; }},
       {"identity", [](const AttrReader&) -> Op { return Identity{}; }},
+      {"tanh", [](const AttrReader&) -> Op { return Tanh{}; }},
+      {"hard_sigmoid",
+       [](const AttrReader& r) -> Op {
+         return HardSigmoid{.alpha = r.get<float>("alpha"), .beta = r.get<float>("beta")};
+       }},
+      {"hard_swish", [](const AttrReader&) -> Op { return HardSwish{}; }},
+      {"leaky_relu", [](const AttrReader& r) -> Op { return LeakyRelu{.alpha = r.get<float>("alpha")}; }},
+      {"prelu", [](const AttrReader&) -> Op { return PRelu{}; }},
+      {"sub", [](const AttrReader&) -> Op { return Sub{}; }},
+      {"div", [](const AttrReader&) -> Op { return Div{}; }},
+      {"max", [](const AttrReader&) -> Op { return Max{}; }},
+      {"min", [](const AttrReader&) -> Op { return Min{}; }},
+      {"reduce_mean",
+       [](const AttrReader& r) -> Op {
+         return ReduceMean{.axes = r.get<std::vector<int64_t>>("axes"), .keep_dims = r.get<bool>("keep_dims")};
+       }},
+      {"conv_transpose2d", read_conv_transpose},
+      {"lrn",
+       [](const AttrReader& r) -> Op {
+         return Lrn{.size = r.get<int64_t>("size"),
+                    .alpha = r.get<float>("alpha"),
+                    .beta = r.get<float>("beta"),
+                    .bias = r.get<float>("bias")};
+       }},
+      {"resize", read_resize},
+      {"slice",
+       [](const AttrReader& r) -> Op {
+         return Slice{.axis = r.get<int64_t>("axis"),
+                      .start = r.get<int64_t>("start"),
+                      .end = r.get<int64_t>("end"),
+                      .step = r.get<int64_t>("step")};
+       }},
+      {"channel_shuffle", [](const AttrReader& r) -> Op { return ChannelShuffle{.groups = r.get<int64_t>("groups")}; }},
   };
   return readers;
 }
@@ -132,7 +238,7 @@ json op_attributes_to_json(const Op& op) {
           },
           [](const Dense& d) -> json { return {{"epilogue", epilogue(d.epilogue)}}; },
           [](const BatchNorm& b) -> json {
-            return {{"epsilon", b.epsilon}, {"activation", activation_name(b.activation)}};
+            return {{"epsilon", b.epsilon}, {"activation", name_of(b.activation)}};
           },
           [](const Clip& c) -> json { return {{"min", c.min}, {"max", c.max}}; },
           [](const Concat& c) -> json { return {{"axis", c.axis}}; },
@@ -147,6 +253,28 @@ json op_attributes_to_json(const Op& op) {
           [](const Softmax& s) -> json { return {{"axis", s.axis}}; },
           [](const Pad& p) -> json { return {{"pads", pads(p.pads)}, {"value", p.value}}; },
           [](const Dropout& d) -> json { return {{"ratio", d.ratio}}; },
+          [](const HardSigmoid& h) -> json { return {{"alpha", h.alpha}, {"beta", h.beta}}; },
+          [](const LeakyRelu& l) -> json { return {{"alpha", l.alpha}}; },
+          [](const ReduceMean& r) -> json { return {{"axes", r.axes}, {"keep_dims", r.keep_dims}}; },
+          [](const ConvTranspose2d& c) -> json {
+            return {{"kernel", hw(c.kernel)}, {"stride", hw(c.stride)},
+                    {"dilation", hw(c.dilation)}, {"pads", pads(c.pads)},
+                    {"output_padding", hw(c.output_padding)}, {"groups", c.groups},
+                    {"bias", c.bias}};
+          },
+          [](const Lrn& l) -> json {
+            return {{"size", l.size}, {"alpha", l.alpha}, {"beta", l.beta}, {"bias", l.bias}};
+          },
+          [](const Resize& r) -> json {
+            return {{"mode", name_of(r.mode)}, {"coordinates", name_of(r.coordinates)},
+                    {"rounding", name_of(r.rounding)}, {"size", hw(r.size)},
+                    {"scale_h", r.scale_h}, {"scale_w", r.scale_w}};
+          },
+          [](const Slice& s) -> json {
+            return {{"axis", s.axis}, {"start", s.start}, {"end", s.end}, {"step", s.step}};
+          },
+          [](const ChannelShuffle& c) -> json { return {{"groups", c.groups}}; },
+          // relu, sigmoid, add, mul, sub, div, max, min, global pool, identity, tanh, hard swish, prelu
           [](const auto&) -> json { return json::object(); },
       },
       op);

@@ -57,6 +57,16 @@ class Checker {
     if (a < 1 || b < 1) fail(std::string(what) + " must be positive, found " + std::to_string(a) + "x" + std::to_string(b));
   }
 
+  void expect_non_negative(const Pads2d& pads) const {
+    if (pads.top < 0 || pads.left < 0 || pads.bottom < 0 || pads.right < 0) fail("negative padding");
+  }
+
+  void expect_rank_at_least(size_t input, size_t rank, const char* dimensions) const {
+    if (shape(input).size() < rank)
+      fail(describe(input) + " has shape " + to_string(shape(input)) + ", expected rank " + std::to_string(rank) +
+           " or more (" + dimensions + ")");
+  }
+
   [[nodiscard]] int64_t normalize_axis(int64_t axis, size_t rank, bool inclusive_end = false) const {
     const auto r = static_cast<int64_t>(rank);
     const int64_t normalized = axis < 0 ? axis + r : axis;
@@ -76,7 +86,7 @@ Shape sliding_window_shape(const Checker& check, const Shape& x, int64_t channel
   check.expect_positive("kernel", kernel.h, kernel.w);
   check.expect_positive("stride", stride.h, stride.w);
   check.expect_positive("dilation", dilation.h, dilation.w);
-  if (pads.top < 0 || pads.left < 0 || pads.bottom < 0 || pads.right < 0) check.fail("negative padding");
+  check.expect_non_negative(pads);
   const int64_t oh = window_output_extent(x[2], kernel.h, stride.h, dilation.h, pads.top, pads.bottom, ceil_mode);
   const int64_t ow = window_output_extent(x[3], kernel.w, stride.w, dilation.w, pads.left, pads.right, ceil_mode);
   if (oh < 1 || ow < 1)
@@ -121,8 +131,7 @@ TensorType infer_dense(const Checker& check, const Dense& dense) {
 
 TensorType infer_batch_norm(const Checker& check) {
   check.expect_input_count(5);
-  if (check.shape(0).size() < 2)
-    check.fail(check.describe(0) + " has shape " + to_string(check.shape(0)) + ", expected rank 2 or more (N, C, ...)");
+  check.expect_rank_at_least(0, 2, "N, C, ...");
   const int64_t channels = check.shape(0)[1];
   for (size_t i = 1; i < 5; ++i) check.expect_shape(i, {channels}, "one value per channel");
   return {check.shape(0), DType::f32};
@@ -133,8 +142,8 @@ TensorType infer_unary(const Checker& check) {
   return {check.shape(0), DType::f32};
 }
 
-TensorType infer_broadcast(const Checker& check) {
-  check.expect_input_count(2);
+/// Numpy broadcasting of inputs 0 and 1.
+Shape broadcast_shape(const Checker& check) {
   const Shape& a = check.shape(0);
   const Shape& b = check.shape(1);
   Shape out(std::max(a.size(), b.size()), 1);
@@ -145,7 +154,21 @@ TensorType infer_broadcast(const Checker& check) {
       check.fail("shapes " + to_string(a) + " and " + to_string(b) + " do not broadcast (axis " + std::to_string(i) + ")");
     out[i] = std::max(da, db);
   }
-  return {out, DType::f32};
+  return out;
+}
+
+TensorType infer_broadcast(const Checker& check) {
+  check.expect_input_count(2);
+  return {broadcast_shape(check), DType::f32};
+}
+
+// The slope broadcasts to x, never x to the slope: the output keeps x's shape.
+TensorType infer_prelu(const Checker& check) {
+  check.expect_input_count(2);
+  if (broadcast_shape(check) != check.shape(0))
+    check.fail("slope " + check.describe(1) + " of shape " + to_string(check.shape(1)) + " does not broadcast to " +
+               check.describe(0) + " of shape " + to_string(check.shape(0)));
+  return {check.shape(0), DType::f32};
 }
 
 TensorType infer_concat(const Checker& check, const Concat& concat) {
@@ -240,9 +263,115 @@ TensorType infer_pad(const Checker& check, const Pad& pad) {
   check.expect_input_count(1);
   check.expect_rank(0, 4);
   const Pads2d& p = pad.pads;
-  if (p.top < 0 || p.left < 0 || p.bottom < 0 || p.right < 0) check.fail("negative padding");
+  check.expect_non_negative(p);
   const Shape& x = check.shape(0);
   return {{x[0], x[1], x[2] + p.top + p.bottom, x[3] + p.left + p.right}, DType::f32};
+}
+
+TensorType infer_reduce_mean(const Checker& check, const ReduceMean& reduce) {
+  check.expect_input_count(1);
+  const Shape& x = check.shape(0);
+  if (reduce.axes.empty()) check.fail("no axes to reduce");
+  for (size_t i = 0; i < reduce.axes.size(); ++i) {
+    const int64_t axis = reduce.axes[i];
+    if (axis < 0 || axis >= static_cast<int64_t>(x.size()) || (i > 0 && axis <= reduce.axes[i - 1]))
+      check.fail("axes " + to_string(reduce.axes) + " must be ascending and within [0, " + std::to_string(x.size()) +
+                 ") for input " + to_string(x));
+  }
+  Shape out;
+  for (size_t axis = 0; axis < x.size(); ++axis) {
+    const bool reduced =
+        std::find(reduce.axes.begin(), reduce.axes.end(), static_cast<int64_t>(axis)) != reduce.axes.end();
+    if (!reduced) out.push_back(x[axis]);
+    else if (reduce.keep_dims) out.push_back(1);
+  }
+  return {out, DType::f32};
+}
+
+// Checks the weight [I, O/groups, KH, KW] and the optional bias; returns the output channels.
+int64_t conv_transpose_channels(const Checker& check, const ConvTranspose2d& conv) {
+  check.expect_input_count(conv.bias ? 3 : 2);
+  check.expect_rank(0, 4);
+  check.expect_rank(1, 4);
+  const int64_t in_channels = check.shape(0)[1];
+  if (conv.groups < 1) check.fail("groups must be positive, found " + std::to_string(conv.groups));
+  if (in_channels % conv.groups != 0)
+    check.fail("input channels " + std::to_string(in_channels) + " are not divisible by groups " +
+               std::to_string(conv.groups));
+  const int64_t out_per_group = check.shape(1)[1];
+  check.expect_shape(1, {in_channels, out_per_group, conv.kernel.h, conv.kernel.w},
+                     "weight is [in, out/groups, kernel_h, kernel_w]");
+  const int64_t out_channels = out_per_group * conv.groups;
+  if (conv.bias) check.expect_shape(2, {out_channels}, "bias has one value per output channel");
+  return out_channels;
+}
+
+TensorType infer_conv_transpose(const Checker& check, const ConvTranspose2d& conv) {
+  const int64_t out_channels = conv_transpose_channels(check, conv);
+  check.expect_positive("kernel", conv.kernel.h, conv.kernel.w);
+  check.expect_positive("stride", conv.stride.h, conv.stride.w);
+  check.expect_positive("dilation", conv.dilation.h, conv.dilation.w);
+  check.expect_non_negative(conv.pads);
+  const Hw& extra = conv.output_padding;
+  // output_padding only picks among the input extents a strided conv maps to one output
+  // extent, so it stays below the stride or the dilation (PyTorch refuses more too).
+  if (extra.h < 0 || extra.w < 0 || extra.h >= std::max(conv.stride.h, conv.dilation.h) ||
+      extra.w >= std::max(conv.stride.w, conv.dilation.w))
+    check.fail("output_padding " + std::to_string(extra.h) + "x" + std::to_string(extra.w) +
+               " must be non-negative and smaller than the stride or the dilation");
+  const Shape& x = check.shape(0);
+  const int64_t oh = transposed_window_output_extent(x[2], conv.kernel.h, conv.stride.h, conv.dilation.h,
+                                                     conv.pads.top, conv.pads.bottom, extra.h);
+  const int64_t ow = transposed_window_output_extent(x[3], conv.kernel.w, conv.stride.w, conv.dilation.w,
+                                                     conv.pads.left, conv.pads.right, extra.w);
+  if (oh < 1 || ow < 1)
+    check.fail("padding removes the whole output of input " + to_string(x) + " (" + std::to_string(oh) + "x" +
+               std::to_string(ow) + ")");
+  return {{x[0], out_channels, oh, ow}, DType::f32};
+}
+
+TensorType infer_lrn(const Checker& check, const Lrn& lrn) {
+  check.expect_input_count(1);
+  check.expect_rank_at_least(0, 2, "N, C, ...");
+  if (lrn.size < 1) check.fail("size must be positive, found " + std::to_string(lrn.size));
+  return {check.shape(0), DType::f32};
+}
+
+TensorType infer_resize(const Checker& check, const Resize& resize) {
+  check.expect_input_count(1);
+  check.expect_rank(0, 4);
+  check.expect_positive("size", resize.size.h, resize.size.w);
+  // Written as a negation so that NaN scales fail too.
+  if (!(resize.scale_h > 0.0) || !(resize.scale_w > 0.0))
+    check.fail("scales must be positive, found " + std::to_string(resize.scale_h) + "x" +
+               std::to_string(resize.scale_w));
+  const Shape& x = check.shape(0);
+  return {{x[0], x[1], resize.size.h, resize.size.w}, DType::f32};
+}
+
+TensorType infer_slice(const Checker& check, const Slice& slice) {
+  check.expect_input_count(1);
+  const Shape& x = check.shape(0);
+  if (slice.axis < 0 || slice.axis >= static_cast<int64_t>(x.size()))
+    check.fail("axis " + std::to_string(slice.axis) + " is out of range for input " + to_string(x));
+  const int64_t extent = x[static_cast<size_t>(slice.axis)];
+  if (slice.step < 1 || slice.start < 0 || slice.start >= slice.end || slice.end > extent)
+    check.fail("slice [" + std::to_string(slice.start) + ", " + std::to_string(slice.end) + ") step " +
+               std::to_string(slice.step) + " is not within axis " + std::to_string(slice.axis) + " of extent " +
+               std::to_string(extent) + " (needs 0 <= start < end <= extent, step >= 1)");
+  Shape out = x;
+  out[static_cast<size_t>(slice.axis)] = slice_output_extent(slice.start, slice.end, slice.step);
+  return {out, DType::f32};
+}
+
+TensorType infer_channel_shuffle(const Checker& check, const ChannelShuffle& shuffle) {
+  check.expect_input_count(1);
+  check.expect_rank(0, 4);
+  const int64_t channels = check.shape(0)[1];
+  if (shuffle.groups < 1 || channels % shuffle.groups != 0)
+    check.fail("channels " + std::to_string(channels) + " are not divisible into " + std::to_string(shuffle.groups) +
+               " groups");
+  return {check.shape(0), DType::f32};
 }
 
 }  // namespace
@@ -257,6 +386,13 @@ int64_t window_output_extent(int64_t input, int64_t kernel, int64_t stride, int6
   if (ceil_mode && (extent - 1) * stride >= input + pad_begin) --extent;
   return extent;
 }
+
+int64_t transposed_window_output_extent(int64_t input, int64_t kernel, int64_t stride, int64_t dilation,
+                                        int64_t pad_begin, int64_t pad_end, int64_t output_padding) {
+  return (input - 1) * stride - pad_begin - pad_end + dilation * (kernel - 1) + output_padding + 1;
+}
+
+int64_t slice_output_extent(int64_t start, int64_t end, int64_t step) { return (end - start + step - 1) / step; }
 
 TensorType infer_output_type(const Graph& graph, const Node& node) {
   const Checker check(graph, node);
@@ -275,7 +411,28 @@ TensorType infer_output_type(const Graph& graph, const Node& node) {
                         [&](const Transpose& op) { return infer_transpose(check, op); },
                         [&](const Softmax& op) { return infer_softmax(check, op); },
                         [&](const Pad& op) { return infer_pad(check, op); },
-                        [&](const auto&) { return infer_unary(check); },  // relu, clip, sigmoid, dropout, identity
+                        [&](const Sub&) { return infer_broadcast(check); },
+                        [&](const Div&) { return infer_broadcast(check); },
+                        [&](const Max&) { return infer_broadcast(check); },
+                        [&](const Min&) { return infer_broadcast(check); },
+                        [&](const PRelu&) { return infer_prelu(check); },
+                        [&](const ReduceMean& op) { return infer_reduce_mean(check, op); },
+                        [&](const ConvTranspose2d& op) { return infer_conv_transpose(check, op); },
+                        [&](const Lrn& op) { return infer_lrn(check, op); },
+                        [&](const Resize& op) { return infer_resize(check, op); },
+                        [&](const Slice& op) { return infer_slice(check, op); },
+                        [&](const ChannelShuffle& op) { return infer_channel_shuffle(check, op); },
+                        // Shape-preserving unary operators, one by one so that a new operator
+                        // fails to compile here rather than pass as one of them.
+                        [&](const Relu&) { return infer_unary(check); },
+                        [&](const Clip&) { return infer_unary(check); },
+                        [&](const Sigmoid&) { return infer_unary(check); },
+                        [&](const Tanh&) { return infer_unary(check); },
+                        [&](const HardSigmoid&) { return infer_unary(check); },
+                        [&](const HardSwish&) { return infer_unary(check); },
+                        [&](const LeakyRelu&) { return infer_unary(check); },
+                        [&](const Dropout&) { return infer_unary(check); },
+                        [&](const Identity&) { return infer_unary(check); },
                     },
                     node.op);
 }

@@ -108,3 +108,84 @@ TEST_CASE("DOT export draws every node and data edge") {
   CHECK(dot.find("v0 -> n5;") != std::string::npos);  // and the residual add
   CHECK(dot.find("conv1.weight") == std::string::npos);  // parameters are not drawn
 }
+
+namespace {
+
+// One node of every operator added with the ONNX importer's operator set, each with
+// attributes away from their defaults so that a dropped or swapped field shows.
+Graph every_new_operator() {
+  Graph g("new_ops");
+  const ValueId x = g.add_input("x", {{1, 8, 4, 4}});
+  const ValueId slope = parameter(g, "slope", {8, 1, 1}, ParameterRole::bias);
+  const ValueId up_weight = parameter(g, "up.weight", {8, 3, 3, 3}, ParameterRole::conv_weight);
+  const ValueId up_bias = parameter(g, "up.bias", {6}, ParameterRole::bias);
+  const auto out = [&](const std::string& name, Op op, std::vector<ValueId> inputs) {
+    g.add_output(g.add_node(name, std::move(op), std::move(inputs)));
+  };
+  out("tanh", Tanh{}, {x});
+  out("hard_sigmoid", HardSigmoid{.alpha = 1.0f / 6.0f, .beta = 0.25f}, {x});
+  out("hard_swish", HardSwish{}, {x});
+  out("leaky_relu", LeakyRelu{.alpha = 0.2f}, {x});
+  out("prelu", PRelu{}, {x, slope});
+  out("sub", Sub{}, {x, slope});
+  out("div", Div{}, {slope, x});
+  out("max", Max{}, {x, x});
+  out("min", Min{}, {x, slope});
+  out("mean", ReduceMean{.axes = {1, 3}, .keep_dims = false}, {x});
+  out("up",
+      ConvTranspose2d{.kernel = {3, 3}, .stride = {2, 3}, .dilation = {1, 2}, .pads = {1, 0, 2, 1},
+                      .output_padding = {1, 2}, .groups = 2, .bias = true},
+      {x, up_weight, up_bias});
+  out("lrn", Lrn{.size = 3, .alpha = 2e-4f, .beta = 0.5f, .bias = 2.0f}, {x});
+  out("resize",
+      Resize{.mode = ResizeMode::linear, .coordinates = ResizeCoordinates::align_corners,
+             .rounding = NearestRounding::round_prefer_ceil, .size = {10, 7}, .scale_h = 2.5, .scale_w = 1.75},
+      {x});
+  out("resize_nearest",
+      Resize{.coordinates = ResizeCoordinates::pytorch_half_pixel, .rounding = NearestRounding::ceil, .size = {3, 1},
+             .scale_h = 0.75, .scale_w = 0.1},
+      {x});
+  out("slice", Slice{.axis = 1, .start = 1, .end = 7, .step = 2}, {x});
+  out("shuffle", ChannelShuffle{.groups = 4}, {x});
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("every new operator round-trips through JSON with its attributes") {
+  const Graph g = every_new_operator();
+  const json document = to_json(g);
+  const Graph loaded = graph_from_json(document);
+  CHECK(to_json(loaded) == document);
+  REQUIRE(loaded.nodes().size() == g.nodes().size());
+  for (size_t n = 0; n < g.nodes().size(); ++n) {
+    CAPTURE(g.nodes()[n].name);
+    CHECK(loaded.nodes()[n].op == g.nodes()[n].op);
+    CHECK(loaded.value(loaded.nodes()[n].output).type == g.value(g.nodes()[n].output).type);
+  }
+  // Enums are written as their stable names.
+  const json& resize = document["nodes"][12];
+  CHECK(resize["op"] == "resize");
+  CHECK(resize["attrs"]["mode"] == "linear");
+  CHECK(resize["attrs"]["coordinates"] == "align_corners");
+  CHECK(resize["attrs"]["rounding"] == "round_prefer_ceil");
+}
+
+TEST_CASE("an unknown resize mode is rejected with the accepted names") {
+  json document = to_json(every_new_operator());
+  document["nodes"][12]["attrs"]["mode"] = "cubic";
+  CHECK_THROWS_WITH_AS(graph_from_json(document), "node 'resize': attribute 'mode' must be nearest or linear",
+                       GraphError);
+  document["nodes"][12]["attrs"]["mode"] = "linear";
+  document["nodes"][12]["attrs"]["coordinates"] = "tf_crop_and_resize";
+  CHECK_THROWS_WITH_AS(graph_from_json(document),
+                       "node 'resize': attribute 'coordinates' must be half_pixel, pytorch_half_pixel, "
+                       "align_corners or asymmetric",
+                       GraphError);
+}
+
+TEST_CASE("DOT labels show a transposed convolution's window and a shuffle's groups") {
+  const std::string dot = to_dot(every_new_operator(), {});
+  CHECK(dot.find("up\\nconv_transpose2d 3x3/2 g2\\n[1, 6, 7, 15]") != std::string::npos);
+  CHECK(dot.find("shuffle\\nchannel_shuffle g4\\n[1, 8, 4, 4]") != std::string::npos);
+}

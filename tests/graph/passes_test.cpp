@@ -8,6 +8,7 @@
 #include "layoutopt/graph/passes/fold_pads.h"
 #include "layoutopt/graph/passes/fuse_epilogues.h"
 #include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/graph/passes/recognize_channel_shuffle.h"
 #include "layoutopt/graph/passes/remove_identities.h"
 #include "layoutopt/graph/statistics.h"
 #include "layoutopt/graph/validate.h"
@@ -247,4 +248,66 @@ TEST_CASE("concats along another axis or in another order are not chained") {
   CHECK(inputs_of(g, "ba") == std::vector<ValueId>{b, a, c});
   CHECK(inputs_of(g, "abc") == std::vector<ValueId>{output_of(g, "ab"), c});
   validate(g);
+}
+
+namespace {
+
+// ShuffleNet's channel shuffle as its ONNX export writes it, between a conv and a relu;
+// `perm` is the transpose's permutation.
+Graph exported_shuffle(std::vector<int64_t> perm = {0, 2, 1, 3, 4}) {
+  Graph g("shuffle");
+  const ValueId x = conv(g, "conv", g.add_input("x", {{2, 12, 5, 5}}), 12, 1, 1, 0);
+  const ValueId split = g.add_node("split", Reshape{.shape = {2, 3, 4, 5, 5}}, {x});
+  const ValueId swapped = g.add_node("swap", Transpose{.perm = std::move(perm)}, {split});
+  const ValueId merged = g.add_node("merge", Reshape{.shape = {2, 12, 5, 5}}, {swapped});
+  g.add_output(g.add_node("relu", Relu{}, {merged}));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("reshape, transpose (0, 2, 1, 3, 4), reshape becomes one channel shuffle") {
+  Graph g = exported_shuffle();
+  CHECK(recognize_channel_shuffle(g) == 1);
+  validate(g);
+  CHECK(g.nodes().size() == 3);  // conv, shuffle, relu
+  const NodeId shuffle = *g.find_node("merge");
+  CHECK(std::get<ChannelShuffle>(g.node(shuffle).op) == ChannelShuffle{.groups = 3});
+  CHECK(inputs_of(g, "merge") == std::vector<ValueId>{*g.find_value("conv")});
+  CHECK(inputs_of(g, "relu") == std::vector<ValueId>{g.node(shuffle).output});
+  CHECK(g.value(g.node(shuffle).output).name == "merge");
+  CHECK(!g.find_value("split"));
+  CHECK(!g.find_value("swap"));
+}
+
+TEST_CASE("prepare_for_inference recognizes channel shuffles and reports them") {
+  Graph g = exported_shuffle();
+  const PipelineReport report = prepare_for_inference(g);
+  CHECK(report.channel_shuffles_recognized == 1);
+  CHECK(report.summary().find("recognized 1 channel shuffles") != std::string::npos);
+  CHECK(count_ops(g, "channel_shuffle") == 1);
+}
+
+TEST_CASE("a shuffle chain whose intermediate is read elsewhere, or with another permutation, stays") {
+  Graph other_perm = exported_shuffle({0, 1, 2, 4, 3});
+  CHECK(recognize_channel_shuffle(other_perm) == 0);
+  CHECK(count_ops(other_perm, "transpose") == 1);
+
+  Graph split_read = exported_shuffle();
+  split_read.add_output(split_read.add_node("split_relu", Relu{}, {*split_read.find_value("split")}));
+  CHECK(recognize_channel_shuffle(split_read) == 0);
+
+  Graph swap_output = exported_shuffle();
+  swap_output.add_output(*swap_output.find_value("swap"));  // the graph's user sees the 5-D tensor
+  CHECK(recognize_channel_shuffle(swap_output) == 0);
+  CHECK(count_ops(swap_output, "reshape") == 2);
+}
+
+TEST_CASE("a 5-D reshape that does not split the channels is not a shuffle") {
+  Graph g("split_width");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId split = g.add_node("split", Reshape{.shape = {1, 4, 6, 2, 3}}, {x});
+  const ValueId swapped = g.add_node("swap", Transpose{.perm = {0, 2, 1, 3, 4}}, {split});
+  g.add_output(g.add_node("merge", Reshape{.shape = {1, 4, 6, 6}}, {swapped}));
+  CHECK(recognize_channel_shuffle(g) == 0);
 }

@@ -105,3 +105,94 @@ TEST_CASE("infer_shapes recomputes stored types after an edit") {
   infer_shapes(g);
   CHECK(g.value(y).type.shape == Shape{2, 3, 1, 1});
 }
+
+TEST_CASE("conv_transpose2d output extents: (in - 1) * stride - pads + dilation * (k - 1) + output_padding + 1") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{2, 4, 5, 5}});
+  const ValueId w = parameter(g, "w", {4, 3, 3, 3}, ParameterRole::conv_weight);  // groups 2: 6 outputs
+  const ValueId bias = parameter(g, "b", {6}, ParameterRole::bias);
+  // The usual 2x upsampling layer: k3 s2 p1 with output padding 1 doubles 5 to 10.
+  const ConvTranspose2d up{.kernel = {3, 3}, .stride = {2, 2}, .pads = {1, 1, 1, 1}, .output_padding = {1, 1},
+                           .groups = 2, .bias = true};
+  CHECK(output_of(g, up, {x, w, bias}) == Shape{2, 6, 10, 10});
+  // Stride 1, dilation 2, no padding: 5 + 2 * 2 = 9; 3 left pads take 3 columns of 5 + 2.
+  CHECK(output_of(g, ConvTranspose2d{.kernel = {3, 3}, .dilation = {2, 2}, .groups = 2}, {x, w}) == Shape{2, 6, 9, 9});
+  CHECK(output_of(g, ConvTranspose2d{.kernel = {3, 3}, .pads = {0, 3, 0, 0}, .groups = 2}, {x, w}) ==
+        Shape{2, 6, 7, 4});
+
+  CHECK_THROWS_WITH_AS(g.add_node("up", ConvTranspose2d{.kernel = {3, 3}, .groups = 3}, {x, w}),
+                       "node 'up' (conv_transpose2d): input channels 4 are not divisible by groups 3", GraphError);
+  const ValueId w5 = parameter(g, "w5", {5, 3, 3, 3}, ParameterRole::conv_weight);
+  CHECK_THROWS_WITH_AS(g.add_node("up", ConvTranspose2d{.kernel = {3, 3}}, {x, w5}),
+                       doctest::Contains("input 1 'w5' has shape [5, 3, 3, 3], expected [4, 3, 3, 3] "
+                                         "(weight is [in, out/groups, kernel_h, kernel_w])"),
+                       GraphError);
+  CHECK_THROWS_WITH_AS(
+      g.add_node("up", ConvTranspose2d{.kernel = {3, 3}, .output_padding = {1, 0}, .groups = 2}, {x, w}),
+      doctest::Contains("output_padding 1x0 must be non-negative and smaller than the stride or the dilation"),
+      GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("up", ConvTranspose2d{.kernel = {3, 3}, .groups = 2, .bias = true}, {x, w, w}),
+                       doctest::Contains("one value per output channel"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("up", ConvTranspose2d{.kernel = {3, 3}, .pads = {5, 0, 5, 0}, .groups = 2}, {x, w}),
+                       doctest::Contains("padding removes the whole output"), GraphError);
+}
+
+TEST_CASE("resize, slice and channel shuffle shapes and their errors") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{1, 8, 4, 4}});
+  CHECK(output_of(g, Resize{.size = {8, 6}, .scale_h = 2.0, .scale_w = 1.5}, {x}) == Shape{1, 8, 8, 6});
+  const ValueId flat = g.add_input("flat", {{1, 8, 16}});
+  CHECK_THROWS_WITH_AS(g.add_node("r", Resize{.size = {8, 8}}, {flat}),
+                       "node 'r' (resize): input 0 'flat' has shape [1, 8, 16], expected rank 4", GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("r", Resize{.size = {8, 8}, .scale_h = 0.0}, {x}),
+                       doctest::Contains("scales must be positive"), GraphError);
+
+  // Channels 1, 4 and 7 of 8.
+  CHECK(output_of(g, Slice{.axis = 1, .start = 1, .end = 8, .step = 3}, {x}) == Shape{1, 3, 4, 4});
+  CHECK(output_of(g, Slice{.axis = 3, .start = 0, .end = 2}, {x}) == Shape{1, 8, 4, 2});
+  CHECK_THROWS_WITH_AS(g.add_node("s", Slice{.axis = 1, .start = 1, .end = 9}, {x}),
+                       doctest::Contains("slice [1, 9) step 1 is not within axis 1 of extent 8"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("s", Slice{.axis = 2, .start = 3, .end = 3}, {x}),
+                       doctest::Contains("is not within axis 2"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("s", Slice{.axis = 4, .start = 0, .end = 1}, {x}),
+                       doctest::Contains("axis 4 is out of range"), GraphError);
+
+  CHECK(output_of(g, ChannelShuffle{.groups = 4}, {x}) == Shape{1, 8, 4, 4});
+  CHECK_THROWS_WITH_AS(g.add_node("cs", ChannelShuffle{.groups = 3}, {x}),
+                       "node 'cs' (channel_shuffle): channels 8 are not divisible into 3 groups", GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("cs", ChannelShuffle{.groups = 2}, {flat}), doctest::Contains("expected rank 4"),
+                       GraphError);
+}
+
+TEST_CASE("reduce mean, prelu, the new binary operators and lrn") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{2, 8, 4, 3}});
+  CHECK(output_of(g, ReduceMean{.axes = {2, 3}}, {x}) == Shape{2, 8, 1, 1});
+  CHECK(output_of(g, ReduceMean{.axes = {1, 3}, .keep_dims = false}, {x}) == Shape{2, 4});
+  CHECK_THROWS_WITH_AS(g.add_node("m", ReduceMean{.axes = {3, 2}}, {x}),
+                       doctest::Contains("axes [3, 2] must be ascending and within [0, 4)"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("m", ReduceMean{.axes = {4}}, {x}), doctest::Contains("within [0, 4)"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("m", ReduceMean{}, {x}), doctest::Contains("no axes to reduce"), GraphError);
+
+  const ValueId per_channel = g.add_input("slope", {{8, 1, 1}});
+  const ValueId too_big = g.add_input("big", {{4, 8, 4, 3}});
+  CHECK(output_of(g, PRelu{}, {x, per_channel}) == Shape{2, 8, 4, 3});
+  // [1, 8, 4, 3] and [2, 8, 4, 3] broadcast, but only by growing x.
+  const ValueId single = g.add_input("single", {{1, 8, 4, 3}});
+  CHECK_THROWS_WITH_AS(g.add_node("p", PRelu{}, {single, x}),
+                       "node 'p' (prelu): slope input 1 'x' of shape [2, 8, 4, 3] does not broadcast to input 0 "
+                       "'single' of shape [1, 8, 4, 3]",
+                       GraphError);
+
+  const ValueId row = g.add_input("row", {{3}});
+  CHECK(output_of(g, Sub{}, {x, row}) == Shape{2, 8, 4, 3});
+  CHECK(output_of(g, Div{}, {row, x}) == Shape{2, 8, 4, 3});
+  CHECK(output_of(g, Max{}, {per_channel, row}) == Shape{8, 1, 3});
+  CHECK_THROWS_WITH_AS(g.add_node("min", Min{}, {x, too_big}), doctest::Contains("do not broadcast (axis 0)"),
+                       GraphError);
+
+  CHECK(output_of(g, Lrn{.size = 3}, {x}) == Shape{2, 8, 4, 3});
+  CHECK_THROWS_WITH_AS(g.add_node("lrn", Lrn{.size = 0}, {x}), doctest::Contains("size must be positive"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("lrn", Lrn{}, {row}), doctest::Contains("expected rank 2 or more (N, C, ...)"),
+                       GraphError);
+}

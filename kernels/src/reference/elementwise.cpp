@@ -3,41 +3,59 @@
 #include <algorithm>
 #include <cmath>
 
+#include "broadcast_index.h"
 #include "layoutopt/kernels/error.h"
 
 namespace layoutopt::kernels::reference {
 
 namespace {
 
-/// Index into `shape` (right-aligned inside `out_shape`) of the element at `out_index`,
-/// with size-1 axes broadcast.
-int64_t broadcast_index(const std::vector<int64_t>& shape, const std::vector<int64_t>& out_shape, int64_t out_index) {
-  int64_t index = 0;
-  int64_t stride = 1;
-  for (size_t k = out_shape.size(); k-- > 0;) {
-    const int64_t coordinate = out_index % out_shape[k];
-    out_index /= out_shape[k];
-    const size_t offset = out_shape.size() - shape.size();
-    if (k < offset) continue;
-    const int64_t extent = shape[k - offset];
-    index += (extent == 1 ? 0 : coordinate) * stride;
-    stride *= extent;
+template <class F>
+HostTensor map(const HostTensor& x, F f) {
+  HostTensor out = x;
+  for (float& v : out.data) v = f(v);
+  return out;
+}
+
+float apply_unary(UnaryOp op, float v) {
+  switch (op) {
+    case UnaryOp::relu: return std::max(v, 0.0f);
+    case UnaryOp::sigmoid: return 1.0f / (1.0f + std::exp(-v));
+    case UnaryOp::tanh: return std::tanh(v);
+    case UnaryOp::hard_swish: return v * std::clamp(v / 6.0f + 0.5f, 0.0f, 1.0f);
   }
-  return index;
+  return v;
+}
+
+float apply_binary(BinaryOp op, float a, float b) {
+  switch (op) {
+    case BinaryOp::add: return a + b;
+    case BinaryOp::mul: return a * b;
+    case BinaryOp::sub: return a - b;
+    case BinaryOp::div: return a / b;
+    case BinaryOp::max: return std::max(a, b);
+    case BinaryOp::min: return std::min(a, b);
+    case BinaryOp::prelu: return a >= 0.0f ? a : a * b;
+  }
+  return a;
 }
 
 }  // namespace
 
 HostTensor unary(UnaryOp op, const HostTensor& x) {
-  HostTensor out = x;
-  for (float& v : out.data) v = op == UnaryOp::relu ? std::max(v, 0.0f) : 1.0f / (1.0f + std::exp(-v));
-  return out;
+  return map(x, [op](float v) { return apply_unary(op, v); });
 }
 
 HostTensor clip(const HostTensor& x, float min, float max) {
-  HostTensor out = x;
-  for (float& v : out.data) v = std::clamp(v, min, max);
-  return out;
+  return map(x, [=](float v) { return std::clamp(v, min, max); });
+}
+
+HostTensor hard_sigmoid(const HostTensor& x, float alpha, float beta) {
+  return map(x, [=](float v) { return std::clamp(alpha * v + beta, 0.0f, 1.0f); });
+}
+
+HostTensor leaky_relu(const HostTensor& x, float alpha) {
+  return map(x, [=](float v) { return v >= 0.0f ? v : alpha * v; });
 }
 
 HostTensor binary(BinaryOp op, const HostTensor& a, const HostTensor& b) {
@@ -53,7 +71,7 @@ HostTensor binary(BinaryOp op, const HostTensor& a, const HostTensor& b) {
   for (int64_t i = 0; i < out.size(); ++i) {
     const float va = a.data[static_cast<size_t>(broadcast_index(a.shape, shape, i))];
     const float vb = b.data[static_cast<size_t>(broadcast_index(b.shape, shape, i))];
-    out.data[static_cast<size_t>(i)] = op == BinaryOp::add ? va + vb : va * vb;
+    out.data[static_cast<size_t>(i)] = apply_binary(op, va, vb);
   }
   return out;
 }

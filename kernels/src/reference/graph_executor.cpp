@@ -5,9 +5,12 @@
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/lowering.h"
 #include "layoutopt/kernels/reference/conv2d.h"
+#include "layoutopt/kernels/reference/conv_transpose2d.h"
 #include "layoutopt/kernels/reference/dense.h"
 #include "layoutopt/kernels/reference/elementwise.h"
+#include "layoutopt/kernels/reference/lrn.h"
 #include "layoutopt/kernels/reference/pool2d.h"
+#include "layoutopt/kernels/reference/resize.h"
 #include "layoutopt/kernels/reference/tensor_ops.h"
 
 namespace layoutopt::kernels::reference {
@@ -93,8 +96,27 @@ HostTensor run_node(const graph::Graph& graph, NodeId id, std::span<const HostTe
           [&](const graph::Transpose& t) { return transpose(in(0), t.perm); },
           [&](const graph::Softmax& s) { return softmax(in(0), s.axis); },
           [&](const graph::Pad& p) { return pad2d(in(0), p.pads.top, p.pads.left, p.pads.bottom, p.pads.right, p.value); },
-          // flatten, reshape, dropout, identity: the same numbers in the output's shape
-          [&](const auto&) { return reshape(in(0), out_shape); },
+          [&](const graph::Tanh&) { return unary(UnaryOp::tanh, in(0)); },
+          [&](const graph::HardSigmoid& h) { return hard_sigmoid(in(0), h.alpha, h.beta); },
+          [&](const graph::HardSwish&) { return unary(UnaryOp::hard_swish, in(0)); },
+          [&](const graph::LeakyRelu& l) { return leaky_relu(in(0), l.alpha); },
+          [&](const graph::PRelu&) { return binary(BinaryOp::prelu, in(0), in(1)); },
+          [&](const graph::Sub&) { return binary(BinaryOp::sub, in(0), in(1)); },
+          [&](const graph::Div&) { return binary(BinaryOp::div, in(0), in(1)); },
+          [&](const graph::Max&) { return binary(BinaryOp::max, in(0), in(1)); },
+          [&](const graph::Min&) { return binary(BinaryOp::min, in(0), in(1)); },
+          [&](const graph::ReduceMean& r) { return reduce_mean(in(0), r.axes, r.keep_dims); },
+          [&](const graph::ConvTranspose2d& c) { return conv_transpose2d(in(0), in(1), c.bias ? &in(2) : nullptr, c); },
+          [&](const graph::Lrn& l) { return lrn(in(0), l); },
+          [&](const graph::Resize& r) { return resize(in(0), r); },
+          [&](const graph::Slice& s) { return slice(in(0), s.axis, s.start, s.end, s.step); },
+          [&](const graph::ChannelShuffle& c) { return channel_shuffle(in(0), c.groups); },
+          // The same numbers in the output's shape. Listed one by one, not as a catch-all, so
+          // that a new operator fails to compile here instead of silently running as a copy.
+          [&](const graph::Flatten&) { return reshape(in(0), out_shape); },
+          [&](const graph::Reshape&) { return reshape(in(0), out_shape); },
+          [&](const graph::Dropout&) { return reshape(in(0), out_shape); },
+          [&](const graph::Identity&) { return reshape(in(0), out_shape); },
       },
       node.op);
 }

@@ -1,7 +1,10 @@
 #include "layoutopt/kernels/reference/tensor_ops.h"
 
+#include <algorithm>
 #include <cmath>
 
+#include "broadcast_index.h"
+#include "layoutopt/graph/shape_inference.h"
 #include "layoutopt/kernels/error.h"
 
 namespace layoutopt::kernels::reference {
@@ -96,6 +99,54 @@ HostTensor reshape(const HostTensor& x, std::vector<int64_t> shape) {
   HostTensor out;
   out.shape = std::move(shape);
   out.data = x.data;
+  return out;
+}
+
+HostTensor reduce_mean(const HostTensor& x, const std::vector<int64_t>& axes, bool keep_dims) {
+  std::vector<int64_t> kept = x.shape;  // the reduced axes at extent 1
+  for (int64_t axis : axes) kept.at(static_cast<size_t>(axis)) = 1;
+  std::vector<double> sums(static_cast<size_t>(element_count(kept)), 0.0);
+  for (int64_t i = 0; i < x.size(); ++i)
+    sums[static_cast<size_t>(broadcast_index(kept, x.shape, i))] += x.data[static_cast<size_t>(i)];
+  const double count = static_cast<double>(x.size()) / static_cast<double>(sums.size());
+  std::vector<int64_t> shape;
+  for (size_t k = 0; k < x.shape.size(); ++k)
+    if (keep_dims || std::find(axes.begin(), axes.end(), static_cast<int64_t>(k)) == axes.end())
+      shape.push_back(kept[k]);
+  HostTensor out(shape);
+  for (size_t i = 0; i < sums.size(); ++i) out.data[i] = static_cast<float>(sums[i] / count);
+  return out;
+}
+
+HostTensor slice(const HostTensor& x, int64_t axis, int64_t start, int64_t end, int64_t step) {
+  const AxisSplit in = split_at(x.shape, axis);
+  if (step < 1 || start < 0 || start >= end || end > in.extent)
+    throw KernelError("reference slice: bounds out of range");
+  std::vector<int64_t> shape = x.shape;
+  const int64_t kept = graph::slice_output_extent(start, end, step);
+  shape[static_cast<size_t>(axis)] = kept;
+  HostTensor out(shape);
+  for (int64_t o = 0; o < in.outer; ++o)
+    for (int64_t k = 0; k < kept; ++k)
+      for (int64_t i = 0; i < in.inner; ++i)
+        out.data[static_cast<size_t>((o * kept + k) * in.inner + i)] =
+            x.data[static_cast<size_t>((o * in.extent + start + k * step) * in.inner + i)];
+  return out;
+}
+
+HostTensor channel_shuffle(const HostTensor& x, int64_t groups) {
+  const AxisSplit s = split_at(x.shape, 1);
+  if (groups < 1 || s.extent % groups != 0)
+    throw KernelError("reference channel shuffle: channels do not split into groups");
+  const int64_t per_group = s.extent / groups;
+  HostTensor out(x.shape);
+  for (int64_t o = 0; o < s.outer; ++o)
+    for (int64_t c = 0; c < s.extent; ++c) {
+      const int64_t source = (c % groups) * per_group + c / groups;
+      for (int64_t i = 0; i < s.inner; ++i)
+        out.data[static_cast<size_t>((o * s.extent + c) * s.inner + i)] =
+            x.data[static_cast<size_t>((o * s.extent + source) * s.inner + i)];
+    }
   return out;
 }
 

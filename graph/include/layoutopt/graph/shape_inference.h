@@ -17,4 +17,12 @@ void infer_shapes(Graph& graph);
 [[nodiscard]] int64_t window_output_extent(int64_t input, int64_t kernel, int64_t stride, int64_t dilation,
                                            int64_t pad_begin, int64_t pad_end, bool ceil_mode);
 
+/// Output extent of a transposed convolution along one axis (ONNX ConvTranspose):
+/// (input - 1) * stride - pads + dilation * (kernel - 1) + output_padding + 1.
+[[nodiscard]] int64_t transposed_window_output_extent(int64_t input, int64_t kernel, int64_t stride, int64_t dilation,
+                                                      int64_t pad_begin, int64_t pad_end, int64_t output_padding);
+
+/// Elements a slice keeps: start, start + step, ... before end (step >= 1).
+[[nodiscard]] int64_t slice_output_extent(int64_t start, int64_t end, int64_t step);
+
 }  // namespace layoutopt::graph

@@ -5,11 +5,17 @@
 
 namespace layoutopt::kernels::reference {
 
-enum class UnaryOp { relu, sigmoid };
+/// hard_swish is x * max(0, min(1, x / 6 + 1 / 2)).
+enum class UnaryOp { relu, sigmoid, tanh, hard_swish };
 [[nodiscard]] HostTensor unary(UnaryOp op, const HostTensor& x);
 [[nodiscard]] HostTensor clip(const HostTensor& x, float min, float max);
+/// max(0, min(1, alpha * x + beta)).
+[[nodiscard]] HostTensor hard_sigmoid(const HostTensor& x, float alpha, float beta);
+/// x for x >= 0, alpha * x below.
+[[nodiscard]] HostTensor leaky_relu(const HostTensor& x, float alpha);
 
-enum class BinaryOp { add, mul };
+/// prelu is a for a >= 0, else a * b (b is the slope, broadcast to a).
+enum class BinaryOp { add, mul, sub, div, max, min, prelu };
 /// Numpy broadcasting of a and b.
 [[nodiscard]] HostTensor binary(BinaryOp op, const HostTensor& a, const HostTensor& b);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Reference data-movement operators and softmax in canonical layout.
+// Reference data-movement operators, softmax and mean reduction in canonical layout.
 
 #include <cstdint>
 #include <vector>
@@ -16,5 +16,11 @@ namespace layoutopt::kernels::reference {
 [[nodiscard]] HostTensor softmax(const HostTensor& x, int64_t axis);
 /// Same data, new shape (flatten and reshape).
 [[nodiscard]] HostTensor reshape(const HostTensor& x, std::vector<int64_t> shape);
+/// Mean over `axes` (ascending, non-negative), kept as extent-1 dimensions when `keep_dims`.
+[[nodiscard]] HostTensor reduce_mean(const HostTensor& x, const std::vector<int64_t>& axes, bool keep_dims);
+/// Elements start, start + step, ... before end along `axis` (0 <= start < end <= extent).
+[[nodiscard]] HostTensor slice(const HostTensor& x, int64_t axis, int64_t start, int64_t end, int64_t step);
+/// Output channel i * groups + j is input channel j * (channels / groups) + i.
+[[nodiscard]] HostTensor channel_shuffle(const HostTensor& x, int64_t groups);
 
 }  // namespace layoutopt::kernels::reference
