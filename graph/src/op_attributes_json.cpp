@@ -2,8 +2,7 @@
 
 #include <functional>
 #include <map>
-#include <span>
-#include <utility>
+#include <vector>
 
 #include "layoutopt/graph/overloaded.h"
 
@@ -16,60 +15,61 @@ using nlohmann::json;
 json hw(Hw v) { return {v.h, v.w}; }
 json pads(const Pads2d& p) { return {p.top, p.left, p.bottom, p.right}; }
 
-/// Every enumerator with its stable lower-case name, the only place either is spelled.
-template <class E>
-using EnumName = std::pair<E, const char*>;
+// Each enum's stable lower-case names, by switch so that a new enumerator without a name
+// fails to compile (-Wswitch). Past the last enumerator they return nullptr, which ends the
+// scan `all_of` makes for parsing.
+const char* name_of(Activation a) {
+  switch (a) {
+    case Activation::none: return "none";
+    case Activation::relu: return "relu";
+    case Activation::relu6: return "relu6";
+    case Activation::hard_swish: return "hard_swish";
+    case Activation::hard_sigmoid: return "hard_sigmoid";
+  }
+  return nullptr;
+}
+const char* name_of(ResizeMode mode) {
+  switch (mode) {
+    case ResizeMode::nearest: return "nearest";
+    case ResizeMode::linear: return "linear";
+  }
+  return nullptr;
+}
+const char* name_of(ResizeCoordinates coordinates) {
+  switch (coordinates) {
+    case ResizeCoordinates::half_pixel: return "half_pixel";
+    case ResizeCoordinates::pytorch_half_pixel: return "pytorch_half_pixel";
+    case ResizeCoordinates::align_corners: return "align_corners";
+    case ResizeCoordinates::asymmetric: return "asymmetric";
+  }
+  return nullptr;
+}
+const char* name_of(NearestRounding rounding) {
+  switch (rounding) {
+    case NearestRounding::round_prefer_floor: return "round_prefer_floor";
+    case NearestRounding::round_prefer_ceil: return "round_prefer_ceil";
+    case NearestRounding::floor: return "floor";
+    case NearestRounding::ceil: return "ceil";
+  }
+  return nullptr;
+}
 
+/// Every enumerator of E in order (these enums count up from 0 without gaps).
 template <class E>
-std::span<const EnumName<E>> enum_names();
-template <>
-std::span<const EnumName<Activation>> enum_names() {
-  static constexpr EnumName<Activation> names[] = {
-      {Activation::none, "none"},
-      {Activation::relu, "relu"},
-      {Activation::relu6, "relu6"},
-      {Activation::hard_swish, "hard_swish"},
-      {Activation::hard_sigmoid, "hard_sigmoid"}};
-  return names;
-}
-template <>
-std::span<const EnumName<ResizeMode>> enum_names() {
-  static constexpr EnumName<ResizeMode> names[] = {{ResizeMode::nearest, "nearest"}, {ResizeMode::linear, "linear"}};
-  return names;
-}
-template <>
-std::span<const EnumName<ResizeCoordinates>> enum_names() {
-  static constexpr EnumName<ResizeCoordinates> names[] = {
-      {ResizeCoordinates::half_pixel, "half_pixel"},
-      {ResizeCoordinates::pytorch_half_pixel, "pytorch_half_pixel"},
-      {ResizeCoordinates::align_corners, "align_corners"},
-      {ResizeCoordinates::asymmetric, "asymmetric"}};
-  return names;
-}
-template <>
-std::span<const EnumName<NearestRounding>> enum_names() {
-  static constexpr EnumName<NearestRounding> names[] = {{NearestRounding::round_prefer_floor, "round_prefer_floor"},
-                                                        {NearestRounding::round_prefer_ceil, "round_prefer_ceil"},
-                                                        {NearestRounding::floor, "floor"},
-                                                        {NearestRounding::ceil, "ceil"}};
-  return names;
-}
-
-template <class E>
-const char* name_of(E value) {
-  for (const auto& [e, name] : enum_names<E>())
-    if (e == value) return name;
-  return "?";
+std::vector<E> all_of() {
+  std::vector<E> values;
+  for (int i = 0; name_of(static_cast<E>(i)) != nullptr; ++i) values.push_back(static_cast<E>(i));
+  return values;
 }
 
 /// "a, b or c": the accepted names, for error messages.
 template <class E>
 std::string names_list() {
-  const auto names = enum_names<E>();
+  const std::vector<E> values = all_of<E>();
   std::string list;
-  for (size_t i = 0; i < names.size(); ++i) {
-    if (i > 0) list += i + 1 == names.size() ? " or " : ", ";
-    list += names[i].second;
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) list += i + 1 == values.size() ? " or " : ", ";
+    list += name_of(values[i]);
   }
   return list;
 }
@@ -102,8 +102,8 @@ class AttrReader {
   template <class E>
   E enumeration(const json& doc, const char* key) const {
     const auto name = require<std::string>(doc, key, context_);
-    for (const auto& [e, spelled] : enum_names<E>())
-      if (name == spelled) return e;
+    for (E value : all_of<E>())
+      if (name == name_of(value)) return value;
     fail(key, names_list<E>());
   }
   template <class E>

@@ -189,3 +189,17 @@ TEST_CASE("DOT labels show a transposed convolution's window and a shuffle's gro
   CHECK(dot.find("up\\nconv_transpose2d 3x3/2 g2\\n[1, 6, 7, 15]") != std::string::npos);
   CHECK(dot.find("shuffle\\nchannel_shuffle g4\\n[1, 8, 4, 4]") != std::string::npos);
 }
+
+TEST_CASE("the hard activations of a fused epilogue round-trip by name") {
+  Graph g("hard");
+  g.add_output(conv(g, "conv", g.add_input("x", {{1, 4, 6, 6}}), 4, 3, 1, 1));
+  std::get<Conv2d>(g.node(0).op).epilogue.activation = Activation::hard_swish;
+  std::get<Conv2d>(g.node(0).op).epilogue.post_activation = Activation::hard_sigmoid;
+  json document = to_json(g);
+  CHECK(document["nodes"][0]["attrs"]["epilogue"]["activation"] == "hard_swish");
+  CHECK(std::get<Conv2d>(graph_from_json(document).node(0).op) == std::get<Conv2d>(g.node(0).op));
+  document["nodes"][0]["attrs"]["epilogue"]["activation"] = "gelu";
+  CHECK_THROWS_WITH_AS(graph_from_json(document),
+                       "node 'conv': attribute 'activation' must be none, relu, relu6, hard_swish or hard_sigmoid",
+                       GraphError);
+}

@@ -16,7 +16,8 @@ namespace layoutopt::kernels::reference {
 
 /// Evaluates one node on canonical tensors: `inputs` are all its inputs (activations and
 /// parameters) in input order. Compiled networks use it for the rare operators without a
-/// blocked kernel (transpose, constant pad, clip with other bounds, general broadcasts).
+/// blocked kernel (transpose, constant pad, clip with other bounds, general broadcasts,
+/// resize, LRN, transposed convolution, ...).
 /// Throws KernelError when the input count differs from the node's.
 [[nodiscard]] HostTensor run_node(const graph::Graph& graph, graph::NodeId id, std::span<const HostTensor* const> inputs);
 
