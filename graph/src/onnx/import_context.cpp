@@ -68,7 +68,7 @@ std::optional<ValueId> ImportContext::weight(const std::string& tensor, WeightLa
   const auto key = std::make_pair(tensor, layout);
   if (const auto it = parameters_.find(key); it != parameters_.end()) return it->second;
   std::optional<ValueId> id;
-  if (const pb::TensorProto* constant = constants_.find(tensor)) id = add_constant_weight(*constant, layout);
+  if (const pb::TensorProto* constant = constants_.find(tensor)) id = add_constant_weight(tensor, *constant, layout);
   else if (weight_inputs_.contains(tensor)) id = add_seeded_weight(tensor, layout);
   if (id) parameters_.emplace(key, *id);
   return id;
@@ -86,12 +86,13 @@ Shape laid_out(Shape shape, WeightLayout layout, const std::string& tensor) {
 
 }  // namespace
 
-ValueId ImportContext::add_constant_weight(const pb::TensorProto& tensor, WeightLayout layout) {
+// Named after the tensor the graph reads: a Constant node's value attribute has no name.
+ValueId ImportContext::add_constant_weight(const std::string& name, const pb::TensorProto& tensor, WeightLayout layout) {
   const Shape stored = tensor_shape(tensor);
-  Shape shape = laid_out(stored, layout, tensor.name());
+  Shape shape = laid_out(stored, layout, name);
   std::vector<float> values = read_floats(tensor);
   if (layout == WeightLayout::transposed) values = transposed(values, stored[0], stored[1]);
-  return graph_.add_parameter(graph_.unique_name(tensor.name()), std::move(shape),
+  return graph_.add_parameter(graph_.unique_name(name), std::move(shape),
                               WeightData::from_values(std::move(values)));
 }
 

@@ -68,7 +68,7 @@ class ImportContext {
 
  private:
   void classify_weight_inputs(const pb::GraphProto& proto);
-  ValueId add_constant_weight(const pb::TensorProto& tensor, WeightLayout layout);
+  ValueId add_constant_weight(const std::string& name, const pb::TensorProto& tensor, WeightLayout layout);
   ValueId add_seeded_weight(const std::string& tensor, WeightLayout layout);
 
   const pb::GraphProto& proto_;
