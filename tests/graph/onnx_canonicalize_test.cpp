@@ -174,3 +174,38 @@ TEST_CASE("what cannot be evaluated at import is reported with the node and the 
     CHECK(error_of([&] { (void)model.import(); }).find("graph output 'y' is a constant") != std::string::npos);
   }
 }
+
+TEST_CASE("the rest of the shape vocabulary folds: Range, ConstantOfShape, Expand, Equal, Where, Squeeze, ReduceProd, Mod") {
+  // target = Where(Equal(Mod(Range(0, 4, 1) - 4, 4), 0), Expand(ConstantOfShape([1]) = [-1]), dims)
+  //        = [-1 where (i - 4) mod 4 == 0, else dims[i]] = [-1, 4, 2, 2] with dims = Shape(x) =
+  // [2, 4, 2, 2] (Python's sign rule: -3 mod 4 = 1);
+  // then the product of Squeeze(Unsqueeze(numel)) checks ReduceProd: 32 = 2 * 4 * 2 * 2.
+  ModelBuilder model;
+  model.input("x", {2, 4, 2, 2}).output("y");
+  model.scalar("start", 0).scalar("limit", 4).scalar("delta", 1).scalar("zero", 0).ints("one", {1});
+  model.ints("four", {4}).ints("axis0", {0});
+  model.node("Range", "range", {"start", "limit", "delta"}, "r");
+  model.node("Sub", "shift", {"r", "limit"}, "shifted");
+  model.node("Mod", "mod", {"shifted", "limit"}, "m");
+  model.node("Equal", "even", {"m", "zero"}, "e");
+  auto& fill = model.node("ConstantOfShape", "fill", {"one"}, "f");
+  auto* value = fill.add_attribute();
+  value->set_name("value");
+  value->set_type(::onnx::AttributeProto::TENSOR);
+  value->mutable_t()->set_data_type(::onnx::TensorProto::INT64);
+  value->mutable_t()->add_dims(1);
+  value->mutable_t()->add_int64_data(-1);
+  model.node("Expand", "expand", {"f", "four"}, "minus_ones");
+  model.node("Shape", "dims_of", {"x"}, "dims");
+  model.node("Where", "choose", {"e", "minus_ones", "dims"}, "target");
+  model.node("Reshape", "reshape", {"x", "target"}, "reshaped");
+  set_int(model.node("ReduceProd", "numel", {"dims"}, "n"), "keepdims", 0);
+  model.node("Unsqueeze", "as_vector", {"n", "axis0"}, "n1");
+  model.node("Squeeze", "as_scalar", {"n1", "axis0"}, "n0");
+  model.node("Unsqueeze", "again", {"n0", "axis0"}, "flat_shape");
+  model.node("Reshape", "flatten", {"reshaped", "flat_shape"}, "y");
+  const Graph g = model.import().graph;
+  CHECK(std::get<Reshape>(node_named(g, "reshape").op).shape == std::vector<int64_t>{-1, 4, 2, 2});
+  CHECK(std::get<Reshape>(node_named(g, "flatten").op).shape == std::vector<int64_t>{32});
+  CHECK(g.nodes().size() == 2);
+}
