@@ -9,6 +9,8 @@ const char* to_string(Activation activation) {
     case Activation::None: return "none";
     case Activation::Relu: return "relu";
     case Activation::Relu6: return "relu6";
+    case Activation::HardSwish: return "hard_swish";
+    case Activation::HardSigmoid: return "hard_sigmoid";
   }
   return "?";
 }
@@ -18,6 +20,8 @@ double apply_activation(Activation activation, double value) {
     case Activation::None: return value;
     case Activation::Relu: return std::max(value, 0.0);
     case Activation::Relu6: return std::clamp(value, 0.0, 6.0);
+    case Activation::HardSwish: return value * std::clamp(value / 6.0 + 0.5, 0.0, 1.0);
+    case Activation::HardSigmoid: return std::clamp(value / 6.0 + 0.5, 0.0, 1.0);
   }
   return value;
 }

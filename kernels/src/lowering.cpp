@@ -1,5 +1,6 @@
 #include "layoutopt/kernels/lowering.h"
 
+#include "layoutopt/graph/overloaded.h"
 #include "layoutopt/kernels/error.h"
 
 namespace layoutopt::kernels {
@@ -13,13 +14,100 @@ const Op& op_of(const graph::Graph& graph, graph::NodeId id) {
   throw KernelError("node '" + node.name + "' is " + graph::op_name(node.op) + ", not the operator expected here");
 }
 
+/// The activation kernel's op and parameters for a unary operator (its tensor left empty).
+std::optional<ActivationDesc> activation_of(const graph::Op& op) {
+  using Result = std::optional<ActivationDesc>;
+  return std::visit(
+      graph::Overloaded{
+          [](const graph::Relu&) -> Result { return ActivationDesc{.op = ActivationOp::relu}; },
+          [](const graph::Clip& clip) -> Result {
+            if (clip.min != 0.0f || clip.max != 6.0f) return std::nullopt;
+            return ActivationDesc{.op = ActivationOp::relu6};
+          },
+          [](const graph::Sigmoid&) -> Result { return ActivationDesc{.op = ActivationOp::sigmoid}; },
+          [](const graph::Tanh&) -> Result { return ActivationDesc{.op = ActivationOp::tanh}; },
+          [](const graph::HardSigmoid& h) -> Result {
+            return ActivationDesc{.op = ActivationOp::hard_sigmoid, .alpha = h.alpha, .beta = h.beta};
+          },
+          [](const graph::HardSwish&) -> Result { return ActivationDesc{.op = ActivationOp::hard_swish}; },
+          [](const graph::LeakyRelu& l) -> Result {
+            return ActivationDesc{.op = ActivationOp::leaky_relu, .alpha = l.alpha};
+          },
+          [](const auto&) -> Result { return std::nullopt; },
+      },
+      op);
+}
+
+/// True when `shape`, numpy-broadcast against the 4-D `out`, varies along the channels at most.
+bool per_channel_shape(const graph::Shape& shape, const graph::Shape& out) {
+  if (shape.size() > out.size()) return false;
+  const size_t leading = out.size() - shape.size();
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (shape[d] != 1 && !(d + leading == 1 && shape[d] == out[1])) return false;
+  return true;
+}
+
+/// How a binary kernel reads operand `other` next to a full-shaped activation, if it can.
+std::optional<BinaryOperand> operand_kind(const graph::Graph& graph, graph::ValueId other, const graph::Shape& out) {
+  const graph::Value& value = graph.value(other);
+  if (value.kind == graph::ValueKind::parameter)
+    return per_channel_shape(value.type.shape, out) ? std::optional(BinaryOperand::channel) : std::nullopt;
+  if (value.type.shape == out) return BinaryOperand::same_shape;
+  if (value.type.shape == graph::Shape{out[0], out[1], 1, 1}) return BinaryOperand::batch_channel;
+  return std::nullopt;
+}
+
 }  // namespace
+
+bool has_activation_kernel(const graph::Op& op) { return activation_of(op).has_value(); }
+
+ActivationDesc activation_desc(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const graph::Node& node = graph.node(id);
+  std::optional<ActivationDesc> desc = activation_of(node.op);
+  if (!desc)
+    throw KernelError("node '" + node.name + "' is " + graph::op_name(node.op) + ", which no activation kernel computes");
+  desc->tensor = tensor_desc(graph, node.output, block);
+  return *desc;
+}
+
+std::optional<BinaryOp> binary_op(const graph::Op& op) {
+  using Result = std::optional<BinaryOp>;
+  return std::visit(graph::Overloaded{
+                        [](const graph::Add&) -> Result { return BinaryOp::add; },
+                        [](const graph::Sub&) -> Result { return BinaryOp::sub; },
+                        [](const graph::Mul&) -> Result { return BinaryOp::mul; },
+                        [](const graph::Div&) -> Result { return BinaryOp::div; },
+                        [](const graph::Max&) -> Result { return BinaryOp::max; },
+                        [](const graph::Min&) -> Result { return BinaryOp::min; },
+                        [](const graph::PRelu&) -> Result { return BinaryOp::prelu; },
+                        [](const auto&) -> Result { return std::nullopt; },
+                    },
+                    op);
+}
+
+std::optional<ElementwiseBinaryDesc> binary_desc(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const graph::Node& node = graph.node(id);
+  const std::optional<BinaryOp> op = binary_op(node.op);
+  if (!op)
+    throw KernelError("node '" + node.name + "' is " + graph::op_name(node.op) + ", not an elementwise binary operator");
+  const graph::Shape& out = graph.value(node.output).type.shape;
+  const TensorDesc tensor = tensor_desc(graph, node.output, block);
+  for (const bool other_first : {false, true}) {
+    const graph::Value& full = graph.value(node.inputs.at(other_first ? 1 : 0));
+    if (full.kind == graph::ValueKind::parameter || full.type.shape != out) continue;
+    if (const auto other = operand_kind(graph, node.inputs.at(other_first ? 0 : 1), out))
+      return ElementwiseBinaryDesc{tensor, *op, *other, other_first};
+  }
+  return std::nullopt;
+}
 
 Activation lower_activation(graph::Activation activation) {
   switch (activation) {
     case graph::Activation::none: return Activation::None;
     case graph::Activation::relu: return Activation::Relu;
     case graph::Activation::relu6: return Activation::Relu6;
+    case graph::Activation::hard_swish: return Activation::HardSwish;
+    case graph::Activation::hard_sigmoid: return Activation::HardSigmoid;
   }
   return Activation::None;
 }

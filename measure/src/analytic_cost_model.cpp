@@ -29,12 +29,18 @@ double reduction_efficiency(int64_t ic_bn) {
   return 0.7;
 }
 
+template <class... Ops>
+bool holds_any(const graph::Op& op) {
+  return (std::holds_alternative<Ops>(op) || ...);
+}
+
+/// The operators the measured costs time in every block (FlexibleOpTimer::handles, which this
+/// LLVM-free library cannot call; flexible_op_timing_test checks that the two agree).
 bool is_flexible(const graph::Op& op) {
-  return std::holds_alternative<graph::BatchNorm>(op) || std::holds_alternative<graph::Relu>(op) ||
-         std::holds_alternative<graph::Clip>(op) || std::holds_alternative<graph::Sigmoid>(op) ||
-         std::holds_alternative<graph::Add>(op) || std::holds_alternative<graph::Mul>(op) ||
-         std::holds_alternative<graph::Concat>(op) || std::holds_alternative<graph::Pool2d>(op) ||
-         std::holds_alternative<graph::GlobalAvgPool>(op) || std::holds_alternative<graph::Pad>(op);
+  if (const auto* concat = std::get_if<graph::Concat>(&op)) return concat->axis == 1 || concat->axis == -3;
+  return holds_any<graph::BatchNorm, graph::Pool2d, graph::GlobalAvgPool, graph::Pad, graph::Relu, graph::Clip,
+                   graph::Sigmoid, graph::Tanh, graph::HardSigmoid, graph::HardSwish, graph::LeakyRelu, graph::Add,
+                   graph::Sub, graph::Mul, graph::Div, graph::Max, graph::Min, graph::PRelu>(op);
 }
 
 }  // namespace

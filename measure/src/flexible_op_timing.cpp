@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
 #include "layoutopt/graph/tensor_type.h"
@@ -39,31 +40,29 @@ BlockedOp blocked_op(const std::string& kernel, const std::string& desc, json sc
   return {std::move(text), std::move(schedule_text), std::move(compile)};
 }
 
-BlockedOp activation(kernels::TensorDesc tensor, kernels::ActivationOp op, const std::string& stand_in_for = {}) {
-  const kernels::ActivationDesc desc{tensor, op};
+BlockedOp activation(const kernels::ActivationDesc& desc, const std::string& stand_in_for = {}) {
   const kernels::ElementwiseSchedule schedule;
   return blocked_op("activation", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
                     [=] { return Kernels{kernels::compile_activation(desc, schedule)}; }, stand_in_for);
 }
 
-BlockedOp clip(const graph::Graph& graph, const graph::Node& node, int64_t block) {
-  const auto& c = std::get<graph::Clip>(node.op);
-  const bool relu6 = c.min == 0.0f && c.max == 6.0f;
-  return activation(kernels::tensor_desc(graph, node.output, block), kernels::ActivationOp::relu6,
-                    relu6 ? "" : "clip");
+/// A relu over the node's output: one read and one write of it, for operators without a
+/// kernel of their own.
+BlockedOp stand_in(const graph::Graph& graph, const graph::Node& node, int64_t block, const std::string& op) {
+  return activation({kernels::tensor_desc(graph, node.output, block), kernels::ActivationOp::relu}, op);
 }
 
-// Same-shape operands, or a per-(n, c) factor broadcast over H and W (either side); any other
-// broadcast streams the output once on a stand-in.
-BlockedOp binary(const graph::Graph& graph, const graph::Node& node, int64_t block, kernels::BinaryOp op) {
-  const kernels::TensorDesc out = kernels::tensor_desc(graph, node.output, block);
-  const graph::Shape& a = graph.value(node.inputs[0]).type.shape;
-  const graph::Shape& b = graph.value(node.inputs[1]).type.shape;
-  const graph::Shape per_channel{out.batch, out.channels, 1, 1};
-  const bool same = a == b;
-  if (!same && !(a == per_channel || b == per_channel))
-    return activation(out, kernels::ActivationOp::relu, kernels::to_string(op));
-  const kernels::ElementwiseBinaryDesc desc{out, op, !same};
+// Clip to bounds other than [0, 6] is timed as relu6.
+BlockedOp clip(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  return activation({kernels::tensor_desc(graph, node.output, block), kernels::ActivationOp::relu6}, "clip");
+}
+
+// What the compiled network runs (kernels::binary_desc); any other broadcast streams the
+// output once on a stand-in.
+BlockedOp binary(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const std::optional<kernels::ElementwiseBinaryDesc> found = kernels::binary_desc(graph, id, block);
+  if (!found) return stand_in(graph, graph.node(id), block, graph::op_name(graph.node(id).op));
+  const kernels::ElementwiseBinaryDesc desc = *found;
   const kernels::ElementwiseSchedule schedule;
   return blocked_op("elementwise_binary", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
                     [=] { return Kernels{kernels::compile_elementwise_binary(desc, schedule)}; });
@@ -106,22 +105,21 @@ BlockedOp concat(const graph::Graph& graph, const graph::Node& node, int64_t blo
   });
 }
 
+// The elementwise operators are told apart by kernels/lowering.h's mapping, the one list of
+// them; the rest are named here.
 BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
   const graph::Node& node = graph.node(id);
+  if (kernels::has_activation_kernel(node.op)) return activation(kernels::activation_desc(graph, id, block));
+  if (kernels::binary_op(node.op)) return binary(graph, id, block);
   return std::visit(
       [&](const auto& op) -> BlockedOp {
         using Op = std::decay_t<decltype(op)>;
-        const auto out = [&] { return kernels::tensor_desc(graph, node.output, block); };
         if constexpr (std::is_same_v<Op, graph::Pool2d>) return pool(graph, id, block);
         else if constexpr (std::is_same_v<Op, graph::GlobalAvgPool>) return global_pool(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Concat>) return concat(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, id, block);
-        else if constexpr (std::is_same_v<Op, graph::Add>) return binary(graph, node, block, kernels::BinaryOp::add);
-        else if constexpr (std::is_same_v<Op, graph::Mul>) return binary(graph, node, block, kernels::BinaryOp::mul);
-        else if constexpr (std::is_same_v<Op, graph::Relu>) return activation(out(), kernels::ActivationOp::relu);
-        else if constexpr (std::is_same_v<Op, graph::Sigmoid>) return activation(out(), kernels::ActivationOp::sigmoid);
         else if constexpr (std::is_same_v<Op, graph::Clip>) return clip(graph, node, block);
-        else if constexpr (std::is_same_v<Op, graph::Pad>) return activation(out(), kernels::ActivationOp::relu, "pad");
+        else if constexpr (std::is_same_v<Op, graph::Pad>) return stand_in(graph, node, block, "pad");
         else throw std::logic_error("node '" + node.name + "' (" + graph::op_name(node.op) + ") is not layout-flexible");
       },
       node.op);
@@ -135,19 +133,22 @@ size_t operand_floats(const graph::Graph& graph, const graph::Node& node) {
   return static_cast<size_t>(floats);
 }
 
-/// Where input `i` of the node lies in a timed operand: its whole tensor in the blocked
-/// layout's planes of rows; nothing (and so not placed) when the node has no such input or
-/// the block does not divide its channels.
-ActivationExtent input_extent(const graph::Graph& graph, const graph::Node& node, size_t i, int64_t block) {
-  if (i >= node.inputs.size()) return {};
-  const graph::Shape& shape = graph.value(node.inputs[i]).type.shape;
+/// Where activation input `i` of the node lies in a timed operand: its whole tensor in the
+/// blocked layout's planes of rows; nothing (and so not placed) when the node has no such
+/// input or the block does not divide its channels. Constants are not activations: a network
+/// does not leave them in cache.
+ActivationExtent input_extent(const graph::Graph& graph, graph::NodeId id, size_t i, int64_t block) {
+  const std::vector<graph::ValueId> inputs = graph::activation_inputs(graph, id);
+  if (i >= inputs.size()) return {};
+  const graph::Shape& shape = graph.value(inputs[i]).type.shape;
   if (shape.size() < 2 || shape[1] % block != 0) return {};
   const layout::Layout blocked = layout::Layout::parse(blocked_layout(shape.size(), block));
   return {graph::element_count(shape), row_plane_floats(shape, blocked)};
 }
 
-double time_kernels(const Kernels& kernels, const graph::Graph& graph, const graph::Node& node, int64_t block,
+double time_kernels(const Kernels& kernels, const graph::Graph& graph, graph::NodeId id, int64_t block,
                     const TimingPolicy& policy) {
+  const graph::Node& node = graph.node(id);
   // Nothing to run (a concat whose inputs all sit in place): no time to measure, and timing
   // an empty body to the policy's minimum would take hundreds of thousands of flushes.
   if (kernels.empty()) return 0.0;
@@ -155,7 +156,7 @@ double time_kernels(const Kernels& kernels, const graph::Graph& graph, const gra
   KernelOperands operands({count, count, count, count, count});
   const kernels::KernelArgs args = operands.args();
   // The first input is the kernels' input; a binary op's second is their residual operand.
-  const ActivationExtent input = input_extent(graph, node, 0, block), second = input_extent(graph, node, 1, block);
+  const ActivationExtent input = input_extent(graph, id, 0, block), second = input_extent(graph, id, 1, block);
   // Concat is one copy kernel per input, run one after another as an executor would.
   return time_cost(
              policy, [&] {
@@ -178,14 +179,13 @@ std::string label_of(const graph::Node& node, int64_t block, const BlockedOp& op
 bool FlexibleOpTimer::handles(const graph::Graph& graph, graph::NodeId id) {
   const graph::Node& node = graph.node(id);
   if (graph.value(node.output).type.shape.size() != 4) return false;
+  if (kernels::has_activation_kernel(node.op) || kernels::binary_op(node.op)) return true;
   return std::visit(
       [](const auto& op) {
         using Op = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<Op, graph::Concat>) return op.axis == 1 || op.axis == -3;
         return std::is_same_v<Op, graph::Pool2d> || std::is_same_v<Op, graph::GlobalAvgPool> ||
-               std::is_same_v<Op, graph::BatchNorm> || std::is_same_v<Op, graph::Add> ||
-               std::is_same_v<Op, graph::Mul> || std::is_same_v<Op, graph::Relu> ||
-               std::is_same_v<Op, graph::Sigmoid> || std::is_same_v<Op, graph::Clip> ||
+               std::is_same_v<Op, graph::BatchNorm> || std::is_same_v<Op, graph::Clip> ||
                std::is_same_v<Op, graph::Pad>;
       },
       node.op);
@@ -198,7 +198,7 @@ FlexibleOpCost FlexibleOpTimer::cost(const graph::Graph& graph, graph::NodeId id
   // Held while timing too: concurrent timings would disturb each other anyway.
   std::lock_guard lock(mutex_);
   if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  FlexibleOpCost cost{time_kernels(op.compile(), graph, node, block, policy_),
+  FlexibleOpCost cost{time_kernels(op.compile(), graph, id, block, policy_),
                       label_of(node, block, op), key};
   cache_.emplace(key, cost);
   return cost;

@@ -311,3 +311,31 @@ TEST_CASE("a 5-D reshape that does not split the channels is not a shuffle") {
   g.add_output(g.add_node("merge", Reshape{.shape = {1, 4, 6, 6}}, {swapped}));
   CHECK(recognize_channel_shuffle(g) == 0);
 }
+
+TEST_CASE("hard swish and PyTorch's hard sigmoid fuse into a conv like relu6; other hard sigmoids do not") {
+  const std::vector<std::pair<Op, std::optional<Activation>>> cases = {
+      {HardSwish{}, Activation::hard_swish},
+      {HardSigmoid{.alpha = 1.0f / 6.0f, .beta = 0.5f}, Activation::hard_sigmoid},
+      {HardSigmoid{.alpha = 0.2f, .beta = 0.5f}, std::nullopt},  // ONNX's default
+      {LeakyRelu{}, std::nullopt}};
+  for (const auto& [op, fused] : cases) {
+    CAPTURE(op_name(op));
+    Graph g("hard");
+    const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+    const ValueId c = conv(g, "conv", x, 4, 1, 1, 0);
+    g.add_output(g.add_node("act", op, {c}));
+    CHECK(fuse_epilogues(g) == (fused ? 1 : 0));
+    CHECK(std::get<Conv2d>(g.node(0).op).epilogue.activation == fused.value_or(Activation::none));
+    validate(g);
+  }
+}
+
+TEST_CASE("hard swish after a residual add fuses as the post-residual activation") {
+  Graph g("hard_residual");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId sum = g.add_node("add", Add{}, {conv(g, "conv", x, 4, 3, 1, 1), x});
+  g.add_output(g.add_node("act", HardSwish{}, {sum}));
+  CHECK(fuse_epilogues(g) == 2);
+  CHECK(std::get<Conv2d>(g.node(0).op).epilogue ==
+        Epilogue{.bias = false, .residual = true, .post_activation = Activation::hard_swish});
+}

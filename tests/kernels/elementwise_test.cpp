@@ -1,12 +1,17 @@
-// Streaming operators in NCHW[x]c against the NCHW reference: relu / relu6 / sigmoid, batch
-// norm (per-channel scale + shift), add / mul of same-shaped tensors and with an N x C x 1 x 1
-// broadcast operand, and flatten. Blocks {1, 4, 8, 16, 32} where they divide C, C = 24 and
-// odd sizes (patterns that wrap around vectors), chunk sizes that do and do not divide the
-// streams. Tolerances: see op_check.h.
+// Streaming operators in NCHW[x]c against the NCHW reference: relu / relu6 / sigmoid / tanh /
+// hard sigmoid / hard swish / leaky relu, batch norm (per-channel scale + shift), add / sub /
+// mul / div / max / min / prelu of same-shaped tensors, with an N x C x 1 x 1 broadcast
+// operand and with a constant per-channel vector (either operand on the left), and flatten.
+// Blocks {1, 4, 8, 16, 32} where they divide C, C = 24 and odd sizes (patterns that wrap
+// around vectors), chunk sizes that do and do not divide the streams. Tolerances: see
+// op_check.h; tanh, hard sigmoid and hard swish are within 1e-6 relative (their slope 1/6
+// is a product with a rounded constant where the reference divides, and tanh is a polynomial).
 
 #include "layoutopt/kernels/reference/elementwise.h"
 
 #include <doctest/doctest.h>
+
+#include <cmath>
 
 #include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
@@ -47,25 +52,60 @@ HostTensor run_activation(const ActivationDesc& desc, const ElementwiseSchedule&
   return from_layout(out, x.shape, desc.tensor.layout());
 }
 
-HostTensor reference_activation(ActivationOp op, const HostTensor& x) {
-  switch (op) {
+HostTensor reference_activation(const ActivationDesc& desc, const HostTensor& x) {
+  switch (desc.op) {
     case ActivationOp::relu:
       return reference::unary(reference::UnaryOp::relu, x);
     case ActivationOp::relu6:
       return reference::clip(x, 0.0F, 6.0F);
     case ActivationOp::sigmoid:
       return reference::unary(reference::UnaryOp::sigmoid, x);
+    case ActivationOp::tanh:
+      return reference::unary(reference::UnaryOp::tanh, x);
+    case ActivationOp::hard_sigmoid:
+      return reference::hard_sigmoid(x, desc.alpha, desc.beta);
+    case ActivationOp::hard_swish:
+      return reference::unary(reference::UnaryOp::hard_swish, x);
+    case ActivationOp::leaky_relu:
+      return reference::leaky_relu(x, desc.alpha);
   }
   return x;
 }
 
+reference::BinaryOp reference_op(BinaryOp op) {
+  switch (op) {
+    case BinaryOp::add:
+      return reference::BinaryOp::add;
+    case BinaryOp::sub:
+      return reference::BinaryOp::sub;
+    case BinaryOp::mul:
+      return reference::BinaryOp::mul;
+    case BinaryOp::div:
+      return reference::BinaryOp::div;
+    case BinaryOp::max:
+      return reference::BinaryOp::max;
+    case BinaryOp::min:
+      return reference::BinaryOp::min;
+    case BinaryOp::prelu:
+      return reference::BinaryOp::prelu;
+  }
+  return reference::BinaryOp::add;
+}
+
+/// The reference's result in the desc's operand order (`a` full-shaped, `b` the other operand).
+HostTensor reference_binary(const ElementwiseBinaryDesc& desc, const HostTensor& a, const HostTensor& b) {
+  return desc.other_first ? reference::binary(reference_op(desc.op), b, a) : reference::binary(reference_op(desc.op), a, b);
+}
+
+/// `a` full-shaped; `b` shaped like a, N x C x 1 x 1, or C x 1 x 1 as the desc says.
 HostTensor run_binary(const ElementwiseBinaryDesc& desc, const ElementwiseSchedule& schedule, const HostTensor& a,
                       const HostTensor& b) {
   const std::vector<float> in = to_layout(a, desc.tensor.layout());
-  const std::vector<float> other = to_layout(b, desc.tensor.layout());
+  // A per-channel operand's memory is its plain values in every layout.
+  const std::vector<float> other = desc.other == BinaryOperand::same_shape ? to_layout(b, desc.tensor.layout()) : b.data;
   std::vector<float> out = nan_buffer(desc.tensor.elements());
   KernelArgs args{.input = in.data(), .output = out.data()};
-  (desc.broadcast_channels ? args.weight : args.residual) = other.data();
+  (desc.other == BinaryOperand::same_shape ? args.residual : args.weight) = other.data();
   compile_elementwise_binary(desc, schedule)(args);
   return from_layout(out, a.shape, desc.tensor.layout());
 }
@@ -76,7 +116,7 @@ TEST_CASE("relu, relu6 and sigmoid in every block") {
   for (const auto& shape : kShapes) {
     const HostTensor x = random_tensor(shape, 1, -8.0F, 8.0F);  // beyond both relu6 bounds
     for (ActivationOp op : {ActivationOp::relu, ActivationOp::relu6, ActivationOp::sigmoid}) {
-      const HostTensor expected = reference_activation(op, x);
+      const HostTensor expected = reference_activation({.op = op}, x);
       for (const auto& [block, schedule] : cases_for(shape[1])) {
         const ActivationDesc desc{tensor_of(shape, block), op};
         const HostTensor actual = run_activation(desc, schedule, x);
@@ -96,7 +136,59 @@ TEST_CASE("sigmoid saturates without overflow for large inputs") {
   CHECK(actual.data[0] == 0.0F);  // e^200 overflows to +inf, as in the reference
   CHECK(actual.data[3] == 0.5F);
   CHECK(actual.data[7] == 1.0F);
-  check_close(reference_activation(ActivationOp::sigmoid, x), actual, 1e-5, 0.0, "saturation");
+  check_close(reference_activation({.op = ActivationOp::sigmoid}, x), actual, 1e-5, 0.0, "saturation");
+}
+
+TEST_CASE("tanh, hard sigmoid, hard swish and leaky relu in every block") {
+  const std::vector<ActivationDesc> functions = {
+      {.op = ActivationOp::tanh},
+      {.op = ActivationOp::hard_sigmoid, .alpha = 0.2F, .beta = 0.5F},       // ONNX's default
+      {.op = ActivationOp::hard_sigmoid, .alpha = 1.0F / 6.0F, .beta = 0.5F},  // PyTorch's
+      {.op = ActivationOp::hard_swish},
+      {.op = ActivationOp::leaky_relu, .alpha = 0.1F}};
+  for (const auto& shape : kShapes) {
+    const HostTensor x = random_tensor(shape, 16, -8.0F, 8.0F);  // beyond the hard functions' bends
+    for (const ActivationDesc& function : functions) {
+      const HostTensor expected = reference_activation(function, x);
+      for (const auto& [block, schedule] : cases_for(shape[1])) {
+        ActivationDesc desc = function;
+        desc.tensor = tensor_of(shape, block);
+        const HostTensor actual = run_activation(desc, schedule, x);
+        const std::string what = desc.str() + " " + schedule.str();
+        if (desc.op == ActivationOp::leaky_relu)
+          check_exact(expected, actual, what);
+        else
+          check_close(expected, actual, 1e-6, desc.op == ActivationOp::tanh ? 0.0 : 1e-6, what);
+      }
+    }
+  }
+}
+
+TEST_CASE("tanh is accurate near 0, on both sides of its polynomial's range, and saturates") {
+  HostTensor x({1, 16, 1, 1});
+  x.data = {0.0F, 1e-6F, -1e-4F, 3e-3F, 0.1F, -0.5F, 0.6249F, 0.6251F, -1.0F, 2.5F, 9.0F, -9.5F, 20.0F, -50.0F,
+            1e4F,  -3e38F};
+  const HostTensor actual = run_activation({{1, 16, 1, 1, 16}, ActivationOp::tanh}, {}, x);
+  for (size_t i = 0; i < x.data.size(); ++i) {
+    CAPTURE(x.data[i]);
+    CHECK(actual.data[i] == doctest::Approx(std::tanh(double{x.data[i]})).epsilon(1e-6));
+  }
+  CHECK(actual.data[0] == 0.0F);
+  CHECK(actual.data[14] == 1.0F);
+  CHECK(actual.data[15] == -1.0F);
+}
+
+TEST_CASE("activation parameters are part of the kernel") {
+  const TensorDesc tensor{1, 8, 2, 2, 8};
+  const ActivationDesc gentle{tensor, ActivationOp::leaky_relu, 0.01F};
+  const ActivationDesc steep{tensor, ActivationOp::leaky_relu, 0.3F};
+  CHECK(gentle.str() != steep.str());
+  HostTensor x({1, 8, 2, 2});
+  x.data.assign(32, -1.0F);
+  CHECK(run_activation(gentle, {}, x).data[0] == -0.01F);
+  CHECK(run_activation(steep, {}, x).data[0] == -0.3F);
+  CHECK_THROWS_WITH_AS(compile_activation({tensor, ActivationOp::hard_sigmoid, NAN, 0.5F}, {}),
+                       doctest::Contains("alpha and beta must be finite"), KernelError);
 }
 
 TEST_CASE("batch norm folds to per-channel scale and shift in every block") {
@@ -172,8 +264,41 @@ TEST_CASE("mul and add with a broadcast N x C x 1 x 1 operand (squeeze-excite)")
       const auto ref_op = op == BinaryOp::add ? reference::BinaryOp::add : reference::BinaryOp::mul;
       const HostTensor expected = reference::binary(ref_op, a, factor);
       for (const auto& [block, schedule] : cases_for(shape[1])) {
-        const ElementwiseBinaryDesc desc{tensor_of(shape, block), op, true};
+        const ElementwiseBinaryDesc desc{tensor_of(shape, block), op, BinaryOperand::batch_channel};
         check_exact(expected, run_binary(desc, schedule, a, factor), desc.str() + " " + schedule.str());
+      }
+    }
+  }
+}
+
+TEST_CASE("sub, div, max, min and prelu of same-shaped tensors") {
+  for (const auto& shape : kShapes) {
+    // b stays away from 0 (div); a has both signs (prelu), and both win max / min.
+    const HostTensor a = random_tensor(shape, 17, -2.0F, 2.0F), b = random_tensor(shape, 18, 0.5F, 2.0F);
+    for (BinaryOp op : {BinaryOp::sub, BinaryOp::div, BinaryOp::max, BinaryOp::min, BinaryOp::prelu}) {
+      for (const auto& [block, schedule] : cases_for(shape[1])) {
+        const ElementwiseBinaryDesc desc{tensor_of(shape, block), op};
+        check_exact(reference_binary(desc, a, b), run_binary(desc, schedule, a, b), desc.str() + " " + schedule.str());
+      }
+    }
+  }
+}
+
+TEST_CASE("binary ops with a per-channel operand on either side: N x C x 1 x 1 activations, [C] constants") {
+  for (const auto& shape : kShapes) {
+    const HostTensor a = random_tensor(shape, 19, -2.0F, 2.0F);
+    const HostTensor per_sample = random_tensor({shape[0], shape[1], 1, 1}, 20, 0.5F, 2.0F);
+    const HostTensor constant = random_tensor({shape[1], 1, 1}, 21, 0.5F, 2.0F);
+    for (BinaryOp op : {BinaryOp::sub, BinaryOp::div, BinaryOp::max, BinaryOp::prelu}) {
+      for (const bool other_first : {false, true}) {
+        for (const auto& [block, schedule] : cases_for(shape[1])) {
+          for (const BinaryOperand other : {BinaryOperand::batch_channel, BinaryOperand::channel}) {
+            const ElementwiseBinaryDesc desc{tensor_of(shape, block), op, other, other_first};
+            const HostTensor& b = other == BinaryOperand::channel ? constant : per_sample;
+            check_exact(reference_binary(desc, a, b), run_binary(desc, schedule, a, b),
+                        desc.str() + " " + schedule.str());
+          }
+        }
       }
     }
   }
@@ -183,7 +308,7 @@ TEST_CASE("blocks whose channel pattern spans several vectors: 24, 12, 3, 20 and
   for (int64_t channels : {24, 12, 3, 20, 7}) {
     const std::vector<int64_t> shape{2, channels, 3, 5};
     const HostTensor a = random_tensor(shape, 13), factor = random_tensor({2, channels, 1, 1}, 14);
-    const ElementwiseBinaryDesc desc{tensor_of(shape, channels), BinaryOp::mul, true};
+    const ElementwiseBinaryDesc desc{tensor_of(shape, channels), BinaryOp::mul, BinaryOperand::batch_channel};
     for (const ElementwiseSchedule& schedule : kSchedules)
       check_exact(reference::binary(reference::BinaryOp::mul, a, factor), run_binary(desc, schedule, a, factor),
                   desc.str() + " " + schedule.str());
@@ -210,7 +335,7 @@ TEST_CASE("elementwise schedule spaces, layouts and invalid descs") {
   const ActivationDesc relu{{1, 256, 56, 56, 16}, ActivationOp::relu};
   CHECK(activation_space(relu).str() == "tile_chunk: [1024, 4096, 16384, 65536, 262144, 802816]\n");
   CHECK(batch_norm_space({{1, 256, 56, 56, 16}}).values("tile_chunk").back() == 56 * 56 * 16);
-  const ElementwiseBinaryDesc se{{1, 64, 8, 8, 16}, BinaryOp::mul, true};
+  const ElementwiseBinaryDesc se{{1, 64, 8, 8, 16}, BinaryOp::mul, BinaryOperand::batch_channel};
   CHECK(elementwise_binary_space(se).values("tile_chunk") == std::vector<int64_t>{1024});
   CHECK(elementwise_binary_layouts(se).other.str() == "NCHW16c");
   CHECK(elementwise_schedule_at(activation_space(relu), 2) == ElementwiseSchedule{16384});

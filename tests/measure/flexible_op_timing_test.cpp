@@ -1,5 +1,7 @@
 // What the flexible-op timer runs, not how fast: the concat it times copies only the inputs a
-// compiled network cannot place in their slice of the output.
+// compiled network cannot place in their slice of the output; each elementwise operator runs
+// the kernel the network would, or a stand-in that says so; and the analytic model agrees on
+// which operators are layout-flexible.
 
 #include "layoutopt/measure/flexible_op_timing.h"
 
@@ -7,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "layoutopt/measure/analytic_cost_model.h"
 #include "layoutopt/measure/cost_policy.h"
 
 using namespace layoutopt;
@@ -36,4 +39,63 @@ TEST_CASE("a batch-1 concat is timed without copies, a batch-2 one with all of t
   CHECK(timed_copies(1, 16) == 0);
   CHECK(timed_copies(1, 1) == 0);
   CHECK(timed_copies(2, 16) == 3);
+}
+
+namespace {
+
+/// The elementwise operators on a [1, 16, 6, 6] tensor, with activation, per-channel constant
+/// and unsupported (spatial) constant operands, next to layout-rigid operators.
+graph::Graph elementwise_operators() {
+  graph::Graph g("elementwise");
+  const graph::ValueId x = g.add_input("x", {{1, 16, 6, 6}});
+  const graph::ValueId per_channel = g.add_parameter("c", {16, 1, 1}, graph::WeightData::seeded({3, 1.5f, 0.5f}, 16));
+  const graph::ValueId spatial = g.add_parameter("p", {1, 1, 6, 6}, graph::WeightData::seeded({4}, 36));
+  std::vector<graph::ValueId> outputs{
+      g.add_node("tanh", graph::Tanh{}, {x}),
+      g.add_node("hardsigmoid", graph::HardSigmoid{}, {x}),
+      g.add_node("hardswish", graph::HardSwish{}, {x}),
+      g.add_node("leaky", graph::LeakyRelu{}, {x}),
+      g.add_node("prelu", graph::PRelu{}, {x, per_channel}),
+      g.add_node("sub_left", graph::Sub{}, {per_channel, x}),
+      g.add_node("div", graph::Div{}, {x, per_channel}),
+      g.add_node("max", graph::Max{}, {x, x}),
+      g.add_node("min_spatial", graph::Min{}, {x, spatial}),
+      g.add_node("clip", graph::Clip{-1.0f, 1.0f}, {x}),
+  };
+  outputs.push_back(g.add_node("flatten", graph::Flatten{}, {outputs[0]}));
+  outputs.push_back(g.add_node("resize", graph::Resize{.size = {12, 12}, .scale_h = 2.0, .scale_w = 2.0}, {x}));
+  for (graph::ValueId output : outputs) g.add_output(output);
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("elementwise operators are layout-flexible, to the analytic model too") {
+  const graph::Graph g = elementwise_operators();
+  const measure::AnalyticCostModel model;
+  for (size_t n = 0; n < g.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    CAPTURE(g.node(id).name);
+    const bool rigid = g.node(id).name == "flatten" || g.node(id).name == "resize";
+    CHECK(measure::FlexibleOpTimer::handles(g, id) == !rigid);
+    CHECK((model.candidates(g, id).front().label != "canonical") == !rigid);
+  }
+}
+
+TEST_CASE("elementwise operators are timed on their own kernels, per-channel constants too") {
+  const graph::Graph g = elementwise_operators();
+  const measure::FlexibleOpTimer timer(measure::cost_policy(1, 1.0));
+  const auto timed = [&](const std::string& name) {
+    const measure::FlexibleOpCost cost = timer.cost(g, *g.find_node(name), 8);
+    CHECK(cost.ms >= 0.0);
+    return nlohmann::json::parse(cost.schedule);
+  };
+  CHECK(timed("hardsigmoid").at("desc") == "hard_sigmoid0.2_0.5_n1_c16_h6_w6_x8");
+  CHECK(timed("leaky").at("desc") == "leaky_relu0.01_n1_c16_h6_w6_x8");
+  CHECK(timed("prelu").at("desc") == "prelu_channel_n1_c16_h6_w6_x8");
+  CHECK(timed("sub_left").at("desc") == "sub_swapped_channel_n1_c16_h6_w6_x8");
+  CHECK(timed("max").at("kernel") == "elementwise_binary");
+  // What no kernel computes is timed on a stand-in that streams the output once.
+  CHECK(timed("min_spatial").at("stand_in_for") == "min");
+  CHECK(timed("clip").at("stand_in_for") == "clip");
 }

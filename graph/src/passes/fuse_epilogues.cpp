@@ -9,9 +9,13 @@ namespace layoutopt::graph {
 
 namespace {
 
+// Hard sigmoid fuses with PyTorch's coefficients only: the epilogue has no parameters.
 std::optional<Activation> as_activation(const Op& op) {
   if (std::holds_alternative<Relu>(op)) return Activation::relu;
   if (const auto* clip = std::get_if<Clip>(&op); clip && clip->min == 0.0f && clip->max == 6.0f) return Activation::relu6;
+  if (std::holds_alternative<HardSwish>(op)) return Activation::hard_swish;
+  if (const auto* hard = std::get_if<HardSigmoid>(&op); hard && hard->alpha == 1.0f / 6.0f && hard->beta == 0.5f)
+    return Activation::hard_sigmoid;
   return std::nullopt;
 }
 

@@ -6,6 +6,9 @@ namespace layoutopt::kernels::jit {
 
 namespace {
 
+// PyTorch's hardswish / hardsigmoid slope.
+constexpr float kSixth = 1.0F / 6.0F;
+
 int64_t lanes_of(llvm::Value* value) {
   return static_cast<int64_t>(llvm::cast<llvm::FixedVectorType>(value->getType())->getNumElements());
 }
@@ -24,11 +27,19 @@ llvm::Value* min_with(llvm::IRBuilder<>& builder, llvm::Value* value, float boun
 
 }  // namespace
 
+llvm::Value* emit_hard_sigmoid(llvm::IRBuilder<>& builder, llvm::Value* value, float alpha, float beta) {
+  llvm::Value* line = builder.CreateFAdd(builder.CreateFMul(value, llvm::ConstantFP::get(value->getType(), alpha)),
+                                         llvm::ConstantFP::get(value->getType(), beta));
+  return min_with(builder, max_with(builder, line, 0.0F), 1.0F);
+}
+
 llvm::Value* emit_activation(llvm::IRBuilder<>& builder, Activation activation, llvm::Value* value) {
   switch (activation) {
     case Activation::None: return value;
     case Activation::Relu: return max_with(builder, value, 0.0F);
     case Activation::Relu6: return min_with(builder, max_with(builder, value, 0.0F), 6.0F);
+    case Activation::HardSwish: return builder.CreateFMul(value, emit_hard_sigmoid(builder, value, kSixth, 0.5F));
+    case Activation::HardSigmoid: return emit_hard_sigmoid(builder, value, kSixth, 0.5F);
   }
   return value;
 }

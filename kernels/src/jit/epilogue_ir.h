@@ -16,6 +16,9 @@ struct EpilogueOperands {
   llvm::Value* output_offset = nullptr;  ///< offset of the vector in output / residual
 };
 
+/// max(0, min(1, alpha * value + beta)); the epilogue's HardSigmoid is alpha 1/6, beta 1/2.
+[[nodiscard]] llvm::Value* emit_hard_sigmoid(llvm::IRBuilder<>& builder, llvm::Value* value, float alpha, float beta);
+
 [[nodiscard]] llvm::Value* emit_activation(llvm::IRBuilder<>& builder, Activation activation, llvm::Value* value);
 
 /// Returns the value to store for accumulator `value` under `epilogue`.

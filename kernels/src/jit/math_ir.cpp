@@ -18,6 +18,12 @@ constexpr float kLn2Low = -2.12194440e-4F;
 // Cephes expf coefficients of (e^r - 1 - r) / r^2, highest degree first.
 constexpr float kPolynomial[] = {1.9875691500e-4F, 1.3981999507e-3F, 8.3334519073e-3F,
                                  4.1665795894e-2F, 1.6666665459e-1F, 5.0000001201e-1F};
+// Below this |x|, tanh's exp form would cancel (1 - e^-2|x| loses bits as it nears 0): an
+// odd polynomial takes over (Cephes tanhf's split point and coefficients of
+// (tanh(x) - x) / x^3 in x^2, highest degree first).
+constexpr float kTanhSmall = 0.625F;
+constexpr float kTanhPolynomial[] = {-5.70498872745e-3F, 2.06390887954e-2F, -5.37397155531e-2F, 1.33314422036e-1F,
+                                     -3.33332819422e-1F};
 
 }  // namespace
 
@@ -43,6 +49,22 @@ llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
   result = builder.CreateSelect(builder.CreateFCmpOLT(input, constant(kMinInput)), constant(0.0F), result);
   return builder.CreateSelect(builder.CreateFCmpOGT(input, constant(kMaxInput)),
                               constant(std::numeric_limits<float>::infinity()), result);
+}
+
+llvm::Value* emit_tanh(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  const auto constant = [type](float value) { return llvm::ConstantFP::get(type, value); };
+  llvm::Value* magnitude = builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  // (1 - e) / (1 + e) with e = e^(-2|x|) <= 0.29 here: nothing cancels, nothing overflows.
+  llvm::Value* e = emit_exp(builder, builder.CreateFMul(magnitude, constant(-2.0F)));
+  llvm::Value* large = builder.CreateFDiv(builder.CreateFSub(constant(1.0F), e), builder.CreateFAdd(constant(1.0F), e));
+  large = builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, large, x);
+  llvm::Value* square = builder.CreateFMul(x, x);
+  llvm::Value* p = constant(kTanhPolynomial[0]);
+  for (size_t k = 1; k < std::size(kTanhPolynomial); ++k)
+    p = fused_multiply_add(builder, p, square, constant(kTanhPolynomial[k]));
+  llvm::Value* small = fused_multiply_add(builder, builder.CreateFMul(p, square), x, x);
+  return builder.CreateSelect(builder.CreateFCmpOLT(magnitude, constant(kTanhSmall)), small, large);
 }
 
 }  // namespace layoutopt::kernels::jit

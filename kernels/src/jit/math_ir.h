@@ -1,6 +1,6 @@
 #pragma once
 // Transcendental functions on fp32 vectors, emitted inline. llvm.exp would lower to one libm
-// call per lane; a polynomial keeps sigmoid and softmax vectorized.
+// call per lane; a polynomial keeps sigmoid, tanh and softmax vectorized.
 
 #include <llvm/IR/IRBuilder.h>
 
@@ -10,5 +10,9 @@ namespace layoutopt::kernels::jit {
 /// ~1 ulp relative error) for x in [-87.3, 88.3]; below that 0 and above +inf, like expf
 /// except that results which would be denormal are flushed to 0.
 [[nodiscard]] llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x);
+
+/// tanh(x) per lane (~2 ulp relative error): an odd polynomial for |x| < 0.625, above that
+/// (1 - e) / (1 + e) with e = e^(-2|x|), so it saturates to +-1 without overflow.
+[[nodiscard]] llvm::Value* emit_tanh(llvm::IRBuilder<>& builder, llvm::Value* x);
 
 }  // namespace layoutopt::kernels::jit

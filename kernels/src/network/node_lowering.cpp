@@ -2,6 +2,9 @@
 
 #include <memory>
 #include <numeric>
+#include <optional>
+#include <span>
+#include <vector>
 
 #include "layoutopt/graph/overloaded.h"
 #include "layoutopt/kernels/activation.h"
@@ -142,8 +145,8 @@ LoweredNode lower_batch_norm(const NodeContext& c, const graph::BatchNorm& bn) {
   return kernel_step(c, compile_batch_norm(desc, {}), c.constants.add(folded.scale), c.constants.add(folded.shift), false);
 }
 
-LoweredNode lower_activation(const NodeContext& c, ActivationOp op) {
-  return plain_kernel(c, compile_activation({tensor_desc(c.graph, c.node.output, common_block(c)), op}, {}));
+LoweredNode lower_activation(const NodeContext& c) {
+  return plain_kernel(c, compile_activation(activation_desc(c.graph, c.id, common_block(c)), {}));
 }
 
 LoweredNode lower_softmax(const NodeContext& c) {
@@ -252,40 +255,39 @@ LoweredNode lower_reshape_like(const NodeContext& c) {
   return fallback(c);
 }
 
-/// add / mul: same-shape operands or a per-channel factor have kernels; other broadcasts fall back.
-LoweredNode lower_binary(const NodeContext& c, BinaryOp op) {
-  const graph::Shape& a = c.shape_of(c.node.inputs[0]);
-  const graph::Shape& b = c.shape_of(c.node.inputs[1]);
-  const graph::Shape& out = c.output_shape();
-  const graph::Shape per_channel{out[0], out[1], 1, 1};
-  if (c.graph.value(c.node.inputs[0]).kind == graph::ValueKind::parameter ||
-      c.graph.value(c.node.inputs[1]).kind == graph::ValueKind::parameter)
-    return fallback(c);
-  const int64_t block = common_block(c);
-  const TensorDesc tensor = tensor_desc(c.graph, c.node.output, block);
-  if (a == out && b == out) {
-    const Kernel kernel = compile_elementwise_binary({tensor, op, false}, {});
-    return kernel_step(c, kernel, nullptr, nullptr, true);
-  }
-  if ((a == out && b == per_channel) || (b == out && a == per_channel)) {
-    const Kernel kernel = compile_elementwise_binary({tensor, op, true}, {});
-    // The per-channel factor goes in as the kernel's weight; both operators commute.
-    const SlotId full = a == out ? c.read(0) : c.read(1);
-    const SlotId factor = a == out ? c.read(1) : c.read(0);
-    const SlotId result = c.write();
-    LoweredNode lowered{StepKind::kernel, kernel.name(), {}, -1, 0, kernel.compile_ms()};
-    lowered.run = [kernel, full, factor, result](const SlotAddresses& s, Team team) {
-      kernel({.input = s[full], .weight = s[factor], .output = s[result]}, team);
-    };
-    lowered.shares_team = true;
-    return lowered;
-  }
-  return fallback(c);
+/// A per-channel constant as the plain [C] vector the kernel reads (a single value repeated).
+std::vector<float> channel_vector(std::span<const float> values, int64_t channels) {
+  if (values.size() == 1) return std::vector<float>(static_cast<size_t>(channels), values[0]);
+  return {values.begin(), values.end()};
 }
 
-LoweredNode lower_clip(const NodeContext& c, const graph::Clip& clip) {
-  if (clip.min == 0.0f && clip.max == 6.0f) return lower_activation(c, ActivationOp::relu6);
-  return fallback(c);
+/// The per-channel operand goes in as the kernel's weight: a constant in the pool, or an
+/// N x C x 1 x 1 activation's slot.
+LoweredNode lower_per_channel_binary(const NodeContext& c, const ElementwiseBinaryDesc& desc) {
+  const Kernel kernel = compile_elementwise_binary(desc, {});
+  const size_t other = desc.other_first ? 0 : 1;  // the node input of the per-channel operand
+  if (c.graph.value(c.node.inputs[other]).kind == graph::ValueKind::parameter) {
+    const Constant factor = c.constants.add(channel_vector(c.parameter(other), desc.tensor.channels));
+    return kernel_step(c, kernel, factor, nullptr, false);
+  }
+  const SlotId full = c.read(1 - other);
+  const SlotId factor = c.read(other);
+  const SlotId result = c.write();
+  LoweredNode lowered{StepKind::kernel, kernel.name(), {}, -1, 0, kernel.compile_ms()};
+  lowered.run = [kernel, full, factor, result](const SlotAddresses& s, Team team) {
+    kernel({.input = s[full], .weight = s[factor], .output = s[result]}, team);
+  };
+  lowered.shares_team = true;
+  return lowered;
+}
+
+/// Same-shaped operands, or a full-shaped activation and a per-channel operand on either side
+/// (binary_desc), have kernels; other broadcasts fall back.
+LoweredNode lower_binary(const NodeContext& c) {
+  const std::optional<ElementwiseBinaryDesc> desc = binary_desc(c.graph, c.id, common_block(c));
+  if (!desc) return fallback(c);
+  if (desc->other != BinaryOperand::same_shape) return lower_per_channel_binary(c, *desc);
+  return kernel_step(c, compile_elementwise_binary(*desc, {}), nullptr, nullptr, true);
 }
 
 LoweredNode lower_concat_or_fallback(const NodeContext& c, const graph::Concat& concat) {
@@ -299,38 +301,39 @@ LoweredNode lower_4d(const NodeContext& c, Lower lower) {
   return c.output_shape().size() == 4 ? lower() : fallback(c);
 }
 
-}  // namespace
+LoweredNode lower_op(const NodeContext& c) {
+  // The elementwise operators are told apart by lowering.h's mapping, the one list of them.
+  if (has_activation_kernel(c.node.op)) return lower_4d(c, [&] { return lower_activation(c); });
+  if (binary_op(c.node.op)) return lower_4d(c, [&] { return lower_binary(c); });
+  return std::visit(
+      graph::Overloaded{
+          [&](const graph::Conv2d&) { return lower_conv(c); },
+          [&](const graph::Dense&) { return lower_dense(c); },
+          [&](const graph::Pool2d&) { return lower_4d(c, [&] { return lower_pool(c); }); },
+          [&](const graph::GlobalAvgPool&) { return lower_4d(c, [&] { return lower_global_pool(c); }); },
+          [&](const graph::BatchNorm& bn) { return lower_4d(c, [&] { return lower_batch_norm(c, bn); }); },
+          [&](const graph::Concat& concat) { return lower_concat_or_fallback(c, concat); },
+          [&](const graph::Softmax& s) {
+            const bool rows = c.output_shape().size() == 2 && (s.axis == 1 || s.axis == -1);
+            return rows ? lower_softmax(c) : fallback(c);
+          },
+          [&](const graph::Flatten&) { return lower_reshape_like(c); },
+          [&](const graph::Reshape&) { return lower_reshape_like(c); },
+          [&](const graph::Dropout&) { return lower_reshape_like(c); },
+          [&](const graph::Identity&) { return lower_reshape_like(c); },
+          [&](const auto&) { return fallback(c); },
+      },
+      c.node.op);
+}
 
+}  // namespace
 
 LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedule, const NodeOperands& operands,
                        ConstantPool& constants, const std::shared_ptr<KernelScratch>& scratch) {
   const graph::Node& node = graph.node(id);
   const NodeContext c{graph, id, node, schedule, operands, constants, scratch};
   try {
-    return std::visit(
-        graph::Overloaded{
-            [&](const graph::Conv2d&) { return lower_conv(c); },
-            [&](const graph::Dense&) { return lower_dense(c); },
-            [&](const graph::Pool2d&) { return lower_4d(c, [&] { return lower_pool(c); }); },
-            [&](const graph::GlobalAvgPool&) { return lower_4d(c, [&] { return lower_global_pool(c); }); },
-            [&](const graph::BatchNorm& bn) { return lower_4d(c, [&] { return lower_batch_norm(c, bn); }); },
-            [&](const graph::Relu&) { return lower_4d(c, [&] { return lower_activation(c, ActivationOp::relu); }); },
-            [&](const graph::Sigmoid&) { return lower_4d(c, [&] { return lower_activation(c, ActivationOp::sigmoid); }); },
-            [&](const graph::Clip& clip) { return lower_4d(c, [&] { return lower_clip(c, clip); }); },
-            [&](const graph::Add&) { return lower_4d(c, [&] { return lower_binary(c, BinaryOp::add); }); },
-            [&](const graph::Mul&) { return lower_4d(c, [&] { return lower_binary(c, BinaryOp::mul); }); },
-            [&](const graph::Concat& concat) { return lower_concat_or_fallback(c, concat); },
-            [&](const graph::Softmax& s) {
-              const bool rows = c.output_shape().size() == 2 && (s.axis == 1 || s.axis == -1);
-              return rows ? lower_softmax(c) : fallback(c);
-            },
-            [&](const graph::Flatten&) { return lower_reshape_like(c); },
-            [&](const graph::Reshape&) { return lower_reshape_like(c); },
-            [&](const graph::Dropout&) { return lower_reshape_like(c); },
-            [&](const graph::Identity&) { return lower_reshape_like(c); },
-            [&](const auto&) { return fallback(c); },
-        },
-        node.op);
+    return lower_op(c);
   } catch (const layout::LayoutError& e) {
     fail(c, e.what());
   } catch (const KernelError& e) {

@@ -381,3 +381,90 @@ TEST_CASE("inputs of the wrong shape are refused") {
                        kernels::KernelError);
   CHECK_THROWS_AS(network.set_inputs({}), kernels::KernelError);
 }
+
+namespace {
+
+/// A constant of `shape`, uniform in [center - spread, center + spread].
+graph::ValueId constant(graph::Graph& g, const std::string& name, graph::Shape shape, float center, float spread) {
+  const int64_t count = graph::element_count(shape);
+  return g.add_parameter(name, std::move(shape), graph::WeightData::seeded({31 + g.values().size(), center, spread}, count));
+}
+
+graph::ValueId conv1x1(graph::Graph& g, const std::string& name, graph::ValueId x, int64_t out) {
+  const int64_t in = g.value(x).type.shape[1];
+  const graph::ValueId w = constant(g, name + ".weight", {out, in, 1, 1}, 0.0F, 0.3F);
+  return g.add_node(name, graph::Conv2d{}, {x, w});
+}
+
+/// Every elementwise operator with a blocked kernel on 24 channels, MobileNet-v3 and
+/// EfficientNet style: conv -> hard swish, a squeeze-excite branch ending in conv -> hard
+/// sigmoid (both fuse), and binary operators whose second operand is same-shaped, an
+/// N x C x 1 x 1 activation, a per-channel constant or a scalar, on either side.
+graph::Graph elementwise_network(int64_t batch) {
+  graph::Graph g("elementwise");
+  const graph::ValueId x = g.add_input("x", {{batch, 24, 7, 5}});
+  const graph::ValueId w = constant(g, "conv.weight", {24, 24, 3, 3}, 0.0F, 0.2F);
+  const auto conv = g.add_node("conv", graph::Conv2d{.kernel = {3, 3}, .pads = {1, 1, 1, 1}}, {x, w});
+  const auto act = g.add_node("hardswish", graph::HardSwish{}, {conv});
+  const auto tanh = g.add_node("tanh", graph::Tanh{}, {act});
+  const auto gate = g.add_node("hardsigmoid", graph::HardSigmoid{.alpha = 0.2F, .beta = 0.5F}, {tanh});
+  const auto leaky = g.add_node("leaky", graph::LeakyRelu{.alpha = 0.1F}, {act});
+  const auto diff = g.add_node("sub", graph::Sub{}, {leaky, gate});
+  const auto mean = constant(g, "mean", {24, 1, 1}, 0.0F, 0.5F);
+  const auto centred = g.add_node("mean_minus", graph::Sub{}, {mean, diff});  // constant on the left
+  const auto deviation = constant(g, "std", {1, 24, 1, 1}, 1.5F, 0.5F);
+  const auto normal = g.add_node("over_std", graph::Div{}, {centred, deviation});
+  const auto one = constant(g, "one", {1}, 1.0F, 0.0F);
+  const auto positive = g.add_node("plus_one", graph::Add{}, {gate, one});  // in [1, 2]
+  const auto ratio = g.add_node("ratio", graph::Div{}, {constant(g, "numerator", {24, 1, 1}, 0.0F, 1.0F), positive});
+  const auto mixed = g.add_node("mixed", graph::Mul{}, {normal, ratio});
+  // Squeeze-excite: the gate is N x C x 1 x 1, read on the right and on the left.
+  const auto pooled = g.add_node("pool", graph::GlobalAvgPool{}, {mixed});
+  const auto squeezed = g.add_node("se_relu", graph::Relu{}, {conv1x1(g, "se_reduce", pooled, 24)});
+  const auto excite = g.add_node("se_gate", graph::HardSigmoid{.alpha = 1.0F / 6.0F, .beta = 0.5F},
+                                 {conv1x1(g, "se_expand", squeezed, 24)});
+  const auto scaled = g.add_node("se_scale", graph::Mul{}, {mixed, excite});
+  const auto from_gate = g.add_node("gate_minus", graph::Sub{}, {excite, scaled});
+  const auto high = g.add_node("max", graph::Max{}, {from_gate, scaled});
+  const auto low = g.add_node("min", graph::Min{}, {high, constant(g, "cap", {1, 1, 1, 1}, 0.5F, 0.0F)});
+  const auto slope = constant(g, "slope", {24, 1, 1}, 0.2F, 0.1F);
+  g.add_output(g.add_node("prelu", graph::PRelu{}, {low, slope}));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("every elementwise operator runs blocked, fused or not, like the reference of the unfused graph") {
+  for (const int64_t batch : {1, 2}) {
+    CAPTURE(batch);
+    const graph::Graph unfused = elementwise_network(batch);
+    graph::Graph g = unfused;
+    graph::prepare_for_inference(g);
+    // conv -> hard swish, conv -> relu and conv -> PyTorch's hard sigmoid are one kernel each.
+    CHECK(g.nodes().size() == unfused.nodes().size() - 3);
+    CHECK(std::get<graph::Conv2d>(g.node(*g.find_node("conv")).op).epilogue.activation == graph::Activation::hard_swish);
+    CHECK(std::get<graph::Conv2d>(g.node(*g.find_node("se_expand")).op).epilogue.activation ==
+          graph::Activation::hard_sigmoid);
+    ReferenceRuns reference = reference_runs(unfused);
+    std::mt19937 rng(7);
+    for (int trial = 0; trial < 4; ++trial) {
+      CAPTURE(trial);
+      auto network = kernels::CompiledNetwork::compile(
+          g, trial == 0 ? kernels::default_network_schedule(g) : random_schedule(g, rng));
+      check_runs(network, reference);
+      CHECK(network.summary().fallbacks == 0);
+    }
+  }
+}
+
+TEST_CASE("a binary operator with an operand no kernel reads falls back, still correct") {
+  // x[1, 8, 4, 4] - c[1, 1, 4, 4]: the constant varies along H and W, not per channel.
+  graph::Graph g("spatial_constant");
+  const graph::ValueId x = g.add_input("x", {{1, 8, 4, 4}});
+  const auto y = g.add_node("relu", graph::Relu{}, {x});
+  g.add_output(g.add_node("sub", graph::Sub{}, {y, constant(g, "plane", {1, 1, 4, 4}, 0.0F, 1.0F)}));
+  std::mt19937 rng(8);
+  auto network = kernels::CompiledNetwork::compile(g, random_schedule(g, rng));
+  check_runs(network, reference_runs(g));
+  CHECK(network.summary().fallbacks == 1);
+}

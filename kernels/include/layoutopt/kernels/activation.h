@@ -1,6 +1,7 @@
 #pragma once
-// Standalone activations relu / relu6 / sigmoid on an NCHW[x]c tensor (the conv2d epilogue
-// fuses relu / relu6; these cover the unfused cases and sigmoid, e.g. in squeeze-excite).
+// Standalone activations on an NCHW[x]c tensor: relu, relu6, sigmoid, tanh, hard sigmoid,
+// hard swish and leaky relu (the conv2d epilogue fuses relu / relu6 / hard swish / PyTorch's
+// hard sigmoid; these cover the unfused cases and the rest, e.g. squeeze-excite's sigmoid).
 // Elementwise, so the layout only has to match between input and output.
 
 #include <string>
@@ -13,15 +14,19 @@
 
 namespace layoutopt::kernels {
 
-enum class ActivationOp { relu, relu6, sigmoid };
+enum class ActivationOp { relu, relu6, sigmoid, tanh, hard_sigmoid, hard_swish, leaky_relu };
 
 [[nodiscard]] const char* to_string(ActivationOp op);
 
 struct ActivationDesc {
   TensorDesc tensor;  ///< input and output
   ActivationOp op = ActivationOp::relu;
+  /// The op's parameters, ONNX's names: hard_sigmoid is max(0, min(1, alpha * x + beta)),
+  /// leaky_relu is alpha * x below 0. Ignored by the other ops.
+  float alpha = 0.0F;
+  float beta = 0.0F;
 
-  /// Throws KernelError for an invalid tensor.
+  /// Throws KernelError for an invalid tensor or a parameter that is not finite.
   void validate() const;
   [[nodiscard]] std::string str() const;
   bool operator==(const ActivationDesc&) const = default;
@@ -35,7 +40,7 @@ struct ActivationLayouts {
 /// elementwise_space over the whole tensor (one stream).
 [[nodiscard]] ConfigSpace activation_space(const ActivationDesc& desc);
 [[nodiscard]] ActivationLayouts activation_layouts(const ActivationDesc& desc);
-/// KernelArgs: input, output. Sigmoid uses a polynomial exp (~1e-7 relative error).
+/// KernelArgs: input, output. Sigmoid and tanh use a polynomial exp (~1e-7 relative error).
 [[nodiscard]] Kernel compile_activation(const ActivationDesc& desc, const ElementwiseSchedule& schedule);
 
 }  // namespace layoutopt::kernels

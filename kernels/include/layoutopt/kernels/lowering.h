@@ -2,10 +2,14 @@
 // From graph nodes to kernel descriptors: the one place that knows both the IR's operator
 // attributes and the kernels' value objects.
 
+#include <optional>
+
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
 #include "layoutopt/kernels/conv2d_desc.h"
 #include "layoutopt/kernels/dense.h"
+#include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/pool2d.h"
 #include "layoutopt/kernels/tensor_desc.h"
 
@@ -20,6 +24,21 @@ namespace layoutopt::kernels {
 /// Descriptor of a batch-norm node whose tensor is stored in NCHW[block]c (its fused
 /// activation included); throws KernelError for any other operator.
 [[nodiscard]] BatchNormDesc batch_norm_desc(const graph::Graph& graph, graph::NodeId node, int64_t block);
+/// True for the unary operators an activation kernel computes: relu, clip to [0, 6] (relu6),
+/// sigmoid, tanh, hard sigmoid, hard swish and leaky relu.
+[[nodiscard]] bool has_activation_kernel(const graph::Op& op);
+/// Descriptor of such a node with its 4-D output stored in NCHW[block]c; throws KernelError
+/// for any other operator.
+[[nodiscard]] ActivationDesc activation_desc(const graph::Graph& graph, graph::NodeId node, int64_t block);
+/// The binary kernel's op for add, sub, mul, div, max, min and prelu; nullopt for the others.
+[[nodiscard]] std::optional<BinaryOp> binary_op(const graph::Op& op);
+/// Descriptor of a binary node (see binary_op) with its tensors stored in NCHW[block]c, when
+/// a kernel computes it: a full-shaped activation and, on either side, an activation of the
+/// same shape, an N x C x 1 x 1 activation, or a constant that broadcasts along C only
+/// (C x 1 x 1, 1 x C x 1 x 1, a single value; its values are then 1 or C floats). nullopt for
+/// other operands; throws KernelError for any other operator.
+[[nodiscard]] std::optional<ElementwiseBinaryDesc> binary_desc(const graph::Graph& graph, graph::NodeId node,
+                                                               int64_t block);
 /// A 4-D activation value stored in NCHW[block]c; throws KernelError for another rank.
 [[nodiscard]] TensorDesc tensor_desc(const graph::Graph& graph, graph::ValueId value, int64_t block);
 /// Descriptor of a pool2d node whose input is stored in NCHW[block]c (the output extents are

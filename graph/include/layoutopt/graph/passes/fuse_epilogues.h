@@ -4,9 +4,10 @@
 namespace layoutopt::graph {
 
 /// Moves the work a conv or dense kernel can do on its way out into the node's Epilogue:
-/// a following relu / relu6 (clip 0..6), then for conv a residual add of a same-shaped
-/// tensor, then another relu / relu6. A batch norm left unfolded (after a concat, as in
-/// DenseNet) takes a following relu / relu6 the same way. A step is fused only when the
+/// a following activation (relu, relu6 = clip 0..6, hard swish, or hard sigmoid with
+/// PyTorch's alpha 1/6 and beta 1/2), then for conv a residual add of a same-shaped tensor,
+/// then another such activation. A batch norm left unfolded (after a concat, as in
+/// DenseNet) takes a following activation the same way. A step is fused only when the
 /// node's result is read by that node alone and is not a graph output, so no intermediate
 /// anyone needs is lost.
 /// Returns how many nodes were absorbed.
