@@ -38,6 +38,10 @@ bool has_workload(const Node& node) {
 }
 
 int64_t mac_count(const Graph& graph, const Node& node) {
+  // A transposed conv scatters each input element through its [O/groups, KH, KW] filter.
+  if (std::holds_alternative<ConvTranspose2d>(node.op))
+    return element_count(graph.value(node.inputs[0]).type.shape) * element_count(graph.value(node.inputs[1]).type.shape) /
+           graph.value(node.inputs[1]).type.shape[0];
   if (!has_workload(node)) return 0;
   const Shape& out = graph.value(node.output).type.shape;
   const Shape& w = graph.value(node.inputs[1]).type.shape;

@@ -1,4 +1,5 @@
 #include "layoutopt/graph/shape_inference.h"
+#include "layoutopt/graph/statistics.h"
 
 #include <doctest/doctest.h>
 
@@ -115,6 +116,9 @@ TEST_CASE("conv_transpose2d output extents: (in - 1) * stride - pads + dilation 
   const ConvTranspose2d up{.kernel = {3, 3}, .stride = {2, 2}, .pads = {1, 1, 1, 1}, .output_padding = {1, 1},
                            .groups = 2, .bias = true};
   CHECK(output_of(g, up, {x, w, bias}) == Shape{2, 6, 10, 10});
+  // Every input element meets one [O/groups, KH, KW] filter: 2*4*5*5 inputs x 3*3*3 taps.
+  const ValueId upsampled = g.add_node("upsample", up, {x, w, bias});
+  CHECK(mac_count(g, g.node(g.value(upsampled).producer)) == 2 * 4 * 5 * 5 * 3 * 3 * 3);
   // Stride 1, dilation 2, no padding: 5 + 2 * 2 = 9; 3 left pads take 3 columns of 5 + 2.
   CHECK(output_of(g, ConvTranspose2d{.kernel = {3, 3}, .dilation = {2, 2}, .groups = 2}, {x, w}) == Shape{2, 6, 9, 9});
   CHECK(output_of(g, ConvTranspose2d{.kernel = {3, 3}, .pads = {0, 3, 0, 0}, .groups = 2}, {x, w}) ==
