@@ -38,9 +38,10 @@ bool holds_any(const graph::Op& op) {
 /// LLVM-free library cannot call; flexible_op_timing_test checks that the two agree).
 bool is_flexible(const graph::Op& op) {
   if (const auto* concat = std::get_if<graph::Concat>(&op)) return concat->axis == 1 || concat->axis == -3;
-  return holds_any<graph::BatchNorm, graph::Pool2d, graph::GlobalAvgPool, graph::Pad, graph::Relu, graph::Clip,
-                   graph::Sigmoid, graph::Tanh, graph::HardSigmoid, graph::HardSwish, graph::LeakyRelu, graph::Add,
-                   graph::Sub, graph::Mul, graph::Div, graph::Max, graph::Min, graph::PRelu>(op);
+  return holds_any<graph::BatchNorm, graph::Pool2d, graph::GlobalAvgPool, graph::Pad, graph::ChannelShuffle,
+                   graph::Relu, graph::Clip, graph::Sigmoid, graph::Tanh, graph::HardSigmoid, graph::HardSwish,
+                   graph::LeakyRelu, graph::Add, graph::Sub, graph::Mul, graph::Div, graph::Max, graph::Min,
+                   graph::PRelu>(op);
 }
 
 }  // namespace

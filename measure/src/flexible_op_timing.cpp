@@ -9,6 +9,7 @@
 #include "layoutopt/graph/tensor_type.h"
 #include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
+#include "layoutopt/kernels/channel_shuffle.h"
 #include "layoutopt/kernels/concat.h"
 #include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/global_avg_pool.h"
@@ -88,6 +89,13 @@ BlockedOp global_pool(const graph::Graph& graph, const graph::Node& node, int64_
                     [=] { return Kernels{kernels::compile_global_avg_pool(input)}; });
 }
 
+BlockedOp channel_shuffle(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  const kernels::ChannelShuffleDesc desc{kernels::tensor_desc(graph, node.output, block),
+                                         std::get<graph::ChannelShuffle>(node.op).groups};
+  return blocked_op("channel_shuffle", desc.str(), json::object(), "",
+                    [=] { return Kernels{kernels::compile_channel_shuffle(desc)}; });
+}
+
 // Only the inputs a compiled network cannot place in their slice of the output are copied
 // (see concat_slice_offsets: at batch 1 their producers write there directly), so only
 // those are timed; a batch-1 concat in one block costs its step and nothing more.
@@ -117,6 +125,7 @@ BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
         if constexpr (std::is_same_v<Op, graph::Pool2d>) return pool(graph, id, block);
         else if constexpr (std::is_same_v<Op, graph::GlobalAvgPool>) return global_pool(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Concat>) return concat(graph, node, block);
+        else if constexpr (std::is_same_v<Op, graph::ChannelShuffle>) return channel_shuffle(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, id, block);
         else if constexpr (std::is_same_v<Op, graph::Clip>) return clip(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Pad>) return stand_in(graph, node, block, "pad");
@@ -186,7 +195,7 @@ bool FlexibleOpTimer::handles(const graph::Graph& graph, graph::NodeId id) {
         if constexpr (std::is_same_v<Op, graph::Concat>) return op.axis == 1 || op.axis == -3;
         return std::is_same_v<Op, graph::Pool2d> || std::is_same_v<Op, graph::GlobalAvgPool> ||
                std::is_same_v<Op, graph::BatchNorm> || std::is_same_v<Op, graph::Clip> ||
-               std::is_same_v<Op, graph::Pad>;
+               std::is_same_v<Op, graph::Pad> || std::is_same_v<Op, graph::ChannelShuffle>;
       },
       node.op);
 }

@@ -1,7 +1,8 @@
 // Streaming operators in NCHW[x]c against the NCHW reference: relu / relu6 / sigmoid / tanh /
 // hard sigmoid / hard swish / leaky relu, batch norm (per-channel scale + shift), add / sub /
 // mul / div / max / min / prelu of same-shaped tensors, with an N x C x 1 x 1 broadcast
-// operand and with a constant per-channel vector (either operand on the left), and flatten.
+// operand and with a constant per-channel vector (either operand on the left), flatten, and
+// channel shuffle (a gather of channels, exact).
 // Blocks {1, 4, 8, 16, 32} where they divide C, C = 24 and odd sizes (patterns that wrap
 // around vectors), chunk sizes that do and do not divide the streams. Tolerances: see
 // op_check.h; tanh, hard sigmoid and hard swish are within 1e-6 relative (their slope 1/6
@@ -15,6 +16,7 @@
 
 #include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
+#include "layoutopt/kernels/channel_shuffle.h"
 #include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/flatten.h"
@@ -329,6 +331,25 @@ TEST_CASE("flatten is a view for 1 x 1 images and for NCHW") {
   compile_flatten(desc, {})({.input = in.data(), .output = out.data()});
   const HostTensor flat = from_layout(out, {2, 48}, flatten_layouts(desc).output);
   check_exact(reference::reshape(x, {2, 48}), flat, "flatten");
+}
+
+TEST_CASE("channel shuffle in every block, shuffled channels crossing blocks") {
+  // (shape, groups): ShuffleNet's 2 groups, 3 groups of 8, and groups = channels (identity).
+  const std::vector<std::pair<std::vector<int64_t>, int64_t>> cases = {
+      {{1, 32, 5, 3}, 2}, {{2, 24, 3, 4}, 3}, {{1, 16, 2, 2}, 4}, {{1, 8, 3, 3}, 8}};
+  for (const auto& [shape, groups] : cases) {
+    const HostTensor x = random_tensor(shape, 22);
+    const HostTensor expected = reference::channel_shuffle(x, groups);
+    for (int64_t block : blocks_dividing(shape[1])) {
+      const ChannelShuffleDesc desc{tensor_of(shape, block), groups};
+      const std::vector<float> in = to_layout(x, desc.tensor.layout());
+      std::vector<float> out = nan_buffer(desc.tensor.elements());
+      run_kernel(compile_channel_shuffle(desc), {.input = in.data(), .output = out.data()}, 3);
+      check_exact(expected, from_layout(out, shape, desc.tensor.layout()), desc.str());
+    }
+  }
+  CHECK_THROWS_WITH_AS(compile_channel_shuffle({{1, 12, 2, 2, 4}, 5}), doctest::Contains("groups must be positive"),
+                       KernelError);
 }
 
 TEST_CASE("elementwise schedule spaces, layouts and invalid descs") {

@@ -44,7 +44,7 @@ TEST_CASE("a batch-1 concat is timed without copies, a batch-2 one with all of t
 namespace {
 
 /// The elementwise operators on a [1, 16, 6, 6] tensor, with activation, per-channel constant
-/// and unsupported (spatial) constant operands, next to layout-rigid operators.
+/// and unsupported (spatial) constant operands, a channel shuffle, and layout-rigid operators.
 graph::Graph elementwise_operators() {
   graph::Graph g("elementwise");
   const graph::ValueId x = g.add_input("x", {{1, 16, 6, 6}});
@@ -61,6 +61,7 @@ graph::Graph elementwise_operators() {
       g.add_node("max", graph::Max{}, {x, x}),
       g.add_node("min_spatial", graph::Min{}, {x, spatial}),
       g.add_node("clip", graph::Clip{-1.0f, 1.0f}, {x}),
+      g.add_node("shuffle", graph::ChannelShuffle{.groups = 4}, {x}),
   };
   outputs.push_back(g.add_node("flatten", graph::Flatten{}, {outputs[0]}));
   outputs.push_back(g.add_node("resize", graph::Resize{.size = {12, 12}, .scale_h = 2.0, .scale_w = 2.0}, {x}));
@@ -70,7 +71,7 @@ graph::Graph elementwise_operators() {
 
 }  // namespace
 
-TEST_CASE("elementwise operators are layout-flexible, to the analytic model too") {
+TEST_CASE("elementwise operators and channel shuffle are layout-flexible, to the analytic model too") {
   const graph::Graph g = elementwise_operators();
   const measure::AnalyticCostModel model;
   for (size_t n = 0; n < g.nodes().size(); ++n) {
@@ -82,7 +83,7 @@ TEST_CASE("elementwise operators are layout-flexible, to the analytic model too"
   }
 }
 
-TEST_CASE("elementwise operators are timed on their own kernels, per-channel constants too") {
+TEST_CASE("elementwise operators and channel shuffle are timed on their own kernels, per-channel constants too") {
   const graph::Graph g = elementwise_operators();
   const measure::FlexibleOpTimer timer(measure::cost_policy(1, 1.0));
   const auto timed = [&](const std::string& name) {
@@ -95,6 +96,7 @@ TEST_CASE("elementwise operators are timed on their own kernels, per-channel con
   CHECK(timed("prelu").at("desc") == "prelu_channel_n1_c16_h6_w6_x8");
   CHECK(timed("sub_left").at("desc") == "sub_swapped_channel_n1_c16_h6_w6_x8");
   CHECK(timed("max").at("kernel") == "elementwise_binary");
+  CHECK(timed("shuffle").at("desc") == "channel_shuffle_g4_n1_c16_h6_w6_x8");
   // What no kernel computes is timed on a stand-in that streams the output once.
   CHECK(timed("min_spatial").at("stand_in_for") == "min");
   CHECK(timed("clip").at("stand_in_for") == "clip");

@@ -9,6 +9,7 @@
 #include "layoutopt/graph/overloaded.h"
 #include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
+#include "layoutopt/kernels/channel_shuffle.h"
 #include "layoutopt/kernels/concat.h"
 #include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/error.h"
@@ -147,6 +148,11 @@ LoweredNode lower_batch_norm(const NodeContext& c, const graph::BatchNorm& bn) {
 
 LoweredNode lower_activation(const NodeContext& c) {
   return plain_kernel(c, compile_activation(activation_desc(c.graph, c.id, common_block(c)), {}));
+}
+
+LoweredNode lower_channel_shuffle(const NodeContext& c, const graph::ChannelShuffle& shuffle) {
+  const ChannelShuffleDesc desc{tensor_desc(c.graph, c.node.output, common_block(c)), shuffle.groups};
+  return plain_kernel(c, compile_channel_shuffle(desc));
 }
 
 LoweredNode lower_softmax(const NodeContext& c) {
@@ -313,6 +319,7 @@ LoweredNode lower_op(const NodeContext& c) {
           [&](const graph::GlobalAvgPool&) { return lower_4d(c, [&] { return lower_global_pool(c); }); },
           [&](const graph::BatchNorm& bn) { return lower_4d(c, [&] { return lower_batch_norm(c, bn); }); },
           [&](const graph::Concat& concat) { return lower_concat_or_fallback(c, concat); },
+          [&](const graph::ChannelShuffle& s) { return lower_4d(c, [&] { return lower_channel_shuffle(c, s); }); },
           [&](const graph::Softmax& s) {
             const bool rows = c.output_shape().size() == 2 && (s.axis == 1 || s.axis == -1);
             return rows ? lower_softmax(c) : fallback(c);

@@ -468,3 +468,26 @@ TEST_CASE("a binary operator with an operand no kernel reads falls back, still c
   check_runs(network, reference_runs(g));
   CHECK(network.summary().fallbacks == 1);
 }
+
+TEST_CASE("channel shuffles run blocked in every layout, their blocks mixing channels from several") {
+  for (const int64_t batch : {1, 2}) {
+    CAPTURE(batch);
+    // ShuffleNet's pattern: a 1x1 conv, then its channels interleaved across groups.
+    graph::Graph g("shuffle");
+    const graph::ValueId x = g.add_input("x", {{batch, 16, 6, 5}});
+    const auto mixed = g.add_node("relu", graph::Relu{}, {conv1x1(g, "conv", x, 32)});
+    const auto two = g.add_node("shuffle2", graph::ChannelShuffle{.groups = 2}, {mixed});
+    const auto four = g.add_node("shuffle4", graph::ChannelShuffle{.groups = 4}, {two});
+    g.add_output(g.add_node("add", graph::Add{}, {four, mixed}));
+    graph::prepare_for_inference(g);
+    const ReferenceRuns reference = reference_runs(g);
+    std::mt19937 rng(9);
+    for (int trial = 0; trial < 4; ++trial) {
+      CAPTURE(trial);
+      auto network = kernels::CompiledNetwork::compile(
+          g, trial == 0 ? kernels::default_network_schedule(g) : random_schedule(g, rng));
+      check_runs(network, reference);
+      CHECK(network.summary().fallbacks == 0);
+    }
+  }
+}
