@@ -40,7 +40,8 @@ LoadedModel load_model(const std::string& spec, const ModelOptions& options) {
                               : std::to_string(imported.generated_parameters) +
                                     " parameter tensors missing from the file were filled with seeded random values";
     std::string summary = "evaluated " + std::to_string(imported.nodes_folded) +
-                          " nodes at import (constants, shape arithmetic), removed " +
+                          " nodes at import (constants, shape arithmetic), read through " +
+                          std::to_string(imported.identities_bypassed) + " Identity nodes, removed " +
                           std::to_string(imported.dead_nodes_removed) + " nodes no output depends on";
     return {std::move(imported.graph), "ONNX opset " + std::to_string(imported.opset) + " (" + imported.producer + ")",
             std::move(weights), std::move(imported.bound_dimensions), std::move(summary)};

@@ -209,3 +209,35 @@ TEST_CASE("the rest of the shape vocabulary folds: Range, ConstantOfShape, Expan
   CHECK(std::get<Reshape>(node_named(g, "flatten").op).shape == std::vector<int64_t>{32});
   CHECK(g.nodes().size() == 2);
 }
+
+TEST_CASE("opset 11 attribute forms of Split, Squeeze, Unsqueeze and ReduceMean are read as inputs") {
+  ModelBuilder model(11);
+  model.input("x", {1, 6, 4, 4}).output("y").output("z");
+  auto& split = model.node("Split", "split", {"x"}, "a");
+  split.add_output("b");
+  set_int(split, "axis", 1);
+  set_ints(split, "split", {2, 4});
+  auto& mean = model.node("ReduceMean", "mean", {"b"}, "m");
+  set_ints(mean, "axes", {2, 3});
+  set_int(mean, "keepdims", 1);
+  set_ints(model.node("Squeeze", "squeeze", {"m"}, "s"), "axes", {2, 3});
+  set_ints(model.node("Unsqueeze", "unsqueeze", {"s"}, "y"), "axes", {0});
+  model.node("Relu", "relu", {"a"}, "z");
+  const import::ImportResult result = model.import();
+  const Graph& g = result.graph;
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{1, 1, 4});
+  CHECK(g.value(g.outputs()[1]).type.shape == Shape{1, 2, 4, 4});
+  CHECK(count_nodes(g, "global_avg_pool2d") == 1);
+}
+
+TEST_CASE("exporter Identity nodes are counted apart from dead branches") {
+  ModelBuilder model;
+  model.input("x", {1, 4}).weight("w", {3, 4}).output("y");
+  model.node("Identity", "dedup", {"w"}, "w_alias");
+  set_int(model.node("Gemm", "fc", {"x", "w_alias"}, "g"), "transB", 1);
+  model.node("Identity", "out", {"g"}, "y");  // a graph output: kept
+  model.node("Relu", "unused", {"x"}, "dead");
+  const import::ImportResult result = model.import();
+  CHECK(result.identities_bypassed == 1);
+  CHECK(result.dead_nodes_removed == 1);
+}

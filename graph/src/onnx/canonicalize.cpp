@@ -27,10 +27,12 @@ std::unordered_map<std::string, int> producers(const pb::GraphProto& graph) {
 
 }  // namespace
 
-void forward_identities(pb::GraphProto& graph) {
+int forward_identities(pb::GraphProto& graph) {
   std::unordered_map<std::string, std::string> source;
   for (const pb::NodeProto& node : graph.node())
     if (is_identity(node)) source[node.output(0)] = node.input(0);
+  std::unordered_set<std::string> graph_outputs;
+  for (const pb::ValueInfoProto& output : graph.output()) graph_outputs.insert(output.name());
   const auto resolve = [&](std::string name) {
     // Bounded by the Identity count, so a (malformed) cycle of Identities cannot loop forever.
     for (size_t hops = 0; hops <= source.size(); ++hops) {
@@ -43,6 +45,9 @@ void forward_identities(pb::GraphProto& graph) {
   for (pb::NodeProto& node : *graph.mutable_node())
     for (std::string& input : *node.mutable_input())
       if (!input.empty()) input = resolve(input);
+  int bypassed = 0;
+  for (const auto& [output, input] : source) bypassed += !graph_outputs.contains(output);
+  return bypassed;
 }
 
 int remove_dead_nodes(pb::GraphProto& graph) {

@@ -12,7 +12,8 @@ namespace layoutopt::graph::onnx {
 
 /// Rewrites node inputs that name an Identity's output to that Identity's (transitive)
 /// input. Identity nodes whose output is a graph output are kept; the others become dead.
-void forward_identities(pb::GraphProto& graph);
+/// Returns how many Identity nodes nothing reads any more.
+int forward_identities(pb::GraphProto& graph);
 
 /// Removes nodes none of whose outputs a graph output depends on; returns how many.
 int remove_dead_nodes(pb::GraphProto& graph);

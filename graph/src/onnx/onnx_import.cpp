@@ -154,20 +154,24 @@ std::string producer(const pb::ModelProto& model) {
   return model.producer_name() + " " + model.producer_version();
 }
 
-/// The clean-ups before conversion (canonicalize.h, opset_adapter.h); returns how many dead
-/// nodes were removed.
-int canonicalize(pb::GraphProto& graph, int64_t opset) {
+struct Canonicalization {
+  int identities_bypassed = 0;
+  int dead_nodes_removed = 0;  ///< not counting the bypassed identities
+};
+
+/// The clean-ups before conversion (canonicalize.h, opset_adapter.h).
+Canonicalization canonicalize(pb::GraphProto& graph, int64_t opset) {
   sort_topologically(graph);
-  forward_identities(graph);
+  const int bypassed = forward_identities(graph);
   adapt_to_current_opset(graph, opset);
-  return remove_dead_nodes(graph);
+  return {bypassed, remove_dead_nodes(graph) - bypassed};
 }
 
 ImportResult import_model(pb::ModelProto& model, const std::string& graph_name, const ImportOptions& options) {
   const int64_t opset = default_opset(model);
   pb::GraphProto& graph = *model.mutable_graph();
   check_not_empty(graph);
-  const int dead = canonicalize(graph, opset);
+  const Canonicalization canonical = canonicalize(graph, opset);
   ImportContext context(graph, opset, options, graph_name);
   check_supported_ops(graph);
   context.add_data_inputs(graph);
@@ -179,7 +183,8 @@ ImportResult import_model(pb::ModelProto& model, const std::string& graph_name, 
                       .generated_parameters = context.generated_parameters(),
                       .generated_values = context.generated_values(),
                       .bound_dimensions = context.bound_dimensions(),
-                      .dead_nodes_removed = dead,
+                      .identities_bypassed = canonical.identities_bypassed,
+                      .dead_nodes_removed = canonical.dead_nodes_removed,
                       .nodes_folded = folded};
   validate(result.graph);
   return result;

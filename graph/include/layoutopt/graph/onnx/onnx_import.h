@@ -1,13 +1,23 @@
 #pragma once
-// ONNX import: reads a .onnx file (opsets 11-18) into the layoutopt graph IR.
+// ONNX import: reads a .onnx file (opset 7 and newer) into the layoutopt graph IR.
 //
 //   auto result = layoutopt::graph::onnx::import_onnx("resnet-50.onnx", {.batch = 8});
 //   if (result.generated_parameters > 0) { /* structure-only file: weights are seeded */ }
 //
-// Supported operators: Conv, BatchNormalization, Relu, Clip, Sigmoid, Add, Mul, Concat,
-// MaxPool, AveragePool, GlobalAveragePool, Flatten, Reshape, Gemm, MatMul (a following Add
-// of a bias becomes the dense bias), Softmax, Dropout, Identity, Pad (constant, spatial),
-// plus Constant and Cast of constants, which are evaluated at import.
+// The file is taken as exporters write it: before anything is converted, readers of
+// Identity nodes read through them, older opsets' attribute forms become inputs, and nodes
+// no output depends on are dropped; while converting, every node whose inputs are known
+// (constants, or only the shape of an activation) is evaluated at import, so shape
+// subgraphs and arithmetic on initializers become plain constants (constant_folding.h).
+//
+// Converted operators: Conv, ConvTranspose, BatchNormalization, Relu, Clip, Sigmoid, Tanh,
+// HardSigmoid, HardSwish, LeakyRelu, PRelu, Add, Sub, Mul, Div, Sum, Max, Min, Concat,
+// MaxPool, AveragePool, GlobalAveragePool, ReduceMean (over H and W: global pooling),
+// LRN, Resize / Upsample (nearest, bilinear), Slice, Split, Squeeze, Unsqueeze, Transpose,
+// Flatten, Reshape, Gemm, MatMul (a following Add of a bias becomes the dense bias),
+// Softmax, Dropout, Identity, Cast (to float), Pad (constant, spatial). Shape, Gather,
+// Constant, ConstantOfShape, Range, Expand, Where, comparisons and integer arithmetic are
+// evaluated at import only.
 //
 // Files exported without weights (torch.onnx.export(..., export_params=False)) list their
 // weights as graph inputs without initializers. Inputs read as weights by some operator
@@ -56,8 +66,11 @@ struct ImportResult {
   int64_t generated_values = 0;
   /// Symbolic input dimensions and what they were bound to (ImportOptions::batch).
   std::vector<BoundDimension> bound_dimensions;
-  /// Nodes removed before conversion because no graph output depends on them, and nodes
-  /// evaluated at import (shape arithmetic, constants, arithmetic on initializers).
+  /// Identity nodes whose readers now read their input (exporters put one between a
+  /// deduplicated initializer and each user), other nodes removed before conversion because
+  /// no graph output depends on them, and nodes evaluated at import (shape arithmetic,
+  /// constants, arithmetic on initializers).
+  int identities_bypassed = 0;
   int dead_nodes_removed = 0;
   int nodes_folded = 0;
 };
