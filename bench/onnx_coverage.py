@@ -186,6 +186,8 @@ def run_tool(command, timeout):
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False, "", f"timed out after {timeout} s"
+    except OSError as error:  # the binary is missing or being relinked
+        return False, "", f"cannot start {command[0]}: {error.strerror}"
     if done.returncode < 0:  # killed by a signal: a crash says more than the output before it
         return False, done.stdout, f"crashed ({signal.Signals(-done.returncode).name})"
     if done.returncode != 0:
