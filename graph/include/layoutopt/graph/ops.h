@@ -65,7 +65,7 @@ struct Dense {
 
 struct BatchNorm {
   float epsilon = 1e-5f;
-  /// A relu / relu6 that follows and was fused into the node (passes/fuse_epilogues.h):
+  /// An activation that follows and was fused into the node (passes/fuse_epilogues.h):
   /// DenseNet's BN-ReLU pairs that cannot fold into a conv run as one pass over memory.
   Activation activation = Activation::none;
   bool operator==(const BatchNorm&) const = default;

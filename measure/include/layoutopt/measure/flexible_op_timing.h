@@ -1,6 +1,8 @@
 #pragma once
-// Measured costs of the layout-flexible operators: pooling, global average pooling, add /
-// mul, concat, batch norm, relu / clip / sigmoid and pad on 4-D tensors. Each runs in any
+// Measured costs of the layout-flexible operators: pooling, global average pooling, the
+// elementwise operators with a blocked kernel (kernels/lowering.h: activations, binary ops
+// with a same-shape, per-channel or constant operand), channel shuffle, concat, batch norm
+// and pad on 4-D tensors. Each runs in any
 // NCHW[x]c layout (every operand in the same block), so its cost per block is measured by
 // compiling the blocked kernel from kernels/ and timing it on random data with the shared
 // cost procedure (cost_policy.h), exactly as transforms are timed: node and edge costs add up.
