@@ -6,22 +6,18 @@
  *   node bench/peers/ort_bench.js MODEL.onnx [--threads N] [--warmup W] [--min-seconds S]
  *                                 [--min-runs R] [--seed K] [--json]
  *
- * Session: intraOpNumThreads=N, interOpNumThreads=1, sequential execution, graph
- * optimisation level 'all' (ONNX Runtime's own BN folding, fusions and layout choices).
+ * Session and timing as in ort_session.js.
  * Input: a float32 tensor of the model's input shape filled from the seeded generator that
  * torch_bench.py uses too (32-bit LCG x' = 1664525 x + 1013904223 mod 2^32, starting at
  * x = seed; value = (x' >>> 8) / 2^24 * 2 - 1, uniform in [-1, 1) and exact in float32), so
  * both peers see the same input and their outputs can be compared.
- * Timing: W warm-up runs, then runs until at least S seconds and at least R runs have
- * passed; prints median and quartiles (linear interpolation between order statistics).
- *
- * onnxruntime-node is installed by `npm install --ignore-scripts` in bench/peers: the CPU
- * library ships inside the package; its install script only fetches GPU binaries.
+ * Prints median and quartiles.
  */
 'use strict';
 
 const fs = require('fs');
 const path = require('path');
+const { loadOrt, createSession, timeRuns, percentile } = require('./ort_session');
 
 const USAGE = 'usage: node ort_bench.js MODEL.onnx [--threads N] [--warmup W] [--min-seconds S] ' +
   '[--min-runs R] [--seed K] [--json]';
@@ -53,15 +49,6 @@ function parseArgs(argv) {
   return options;
 }
 
-function loadOrt() {
-  try {
-    return require('onnxruntime-node');
-  } catch (error) {
-    fail(`cannot load onnxruntime-node (${error.message.split('\n')[0]}); ` +
-      `run \`npm install --ignore-scripts\` in ${__dirname} or \`bash scripts/install-deps.sh --peers\``);
-  }
-}
-
 function seededInput(count, seed) {
   const data = new Float32Array(count);
   let state = seed >>> 0;
@@ -72,26 +59,13 @@ function seededInput(count, seed) {
   return data;
 }
 
-function percentile(sorted, q) {
-  const position = (sorted.length - 1) * q;
-  const low = Math.floor(position);
-  const high = Math.min(low + 1, sorted.length - 1);
-  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
-}
-
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(options.model)) fail(`model file ${options.model} not found`);
-  const ort = loadOrt();
+  const ort = loadOrt(fail);
   const version = require('onnxruntime-node/package.json').version;
 
-  const session = await ort.InferenceSession.create(options.model, {
-    executionProviders: ['cpu'],
-    intraOpNumThreads: options.threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
+  const session = await createSession(ort, options.model, options.threads);
   if (session.inputNames.length !== 1) fail(`expected one input, the model has ${session.inputNames.length}`);
   const meta = session.inputMetadata[0];
   if (!meta.isTensor || meta.type !== 'float32') fail(`input ${meta.name} is not a float32 tensor`);
@@ -102,21 +76,10 @@ async function main() {
   const count = shape.reduce((a, b) => a * b, 1);
   const feeds = { [meta.name]: new ort.Tensor('float32', seededInput(count, options.seed), shape) };
 
-  let outputs;
-  for (let i = 0; i < options.warmup; ++i) outputs = await session.run(feeds);
-  const times = [];
-  const start = process.hrtime.bigint();
-  for (;;) {
-    const before = process.hrtime.bigint();
-    outputs = await session.run(feeds);
-    const after = process.hrtime.bigint();
-    times.push(Number(after - before) / 1e6);
-    if (times.length >= options.minRuns && Number(after - start) / 1e9 >= options.minSeconds) break;
-  }
-  const output = outputs[session.outputNames[0]].data;
+  const times = await timeRuns(session, feeds, options);
+  const output = (await session.run(feeds))[session.outputNames[0]].data;
   await session.release();
 
-  times.sort((a, b) => a - b);
   const result = {
     peer: 'onnxruntime',
     version,

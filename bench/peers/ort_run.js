@@ -9,16 +9,15 @@
  * IN.npy: float32 or float64 (converted to float32), C order, fed to the model's only input;
  * symbolic dimensions take the array's sizes, fixed ones must match. The first output goes
  * to OUT.npy as float32; with --all-outputs the others go to OUT.1.npy, OUT.2.npy, ...
- * Session as in ort_bench.js: intraOpNumThreads=N (default 2), one inter-op thread,
- * sequential, graph optimisation level 'all'.
- * With --time-seconds S > 0 it then times the same input: W warm-up runs (default 3), then
- * runs until S seconds and R runs (default 5) have passed; median and quartiles in ms.
+ * Session and timing as in ort_session.js (N threads, default 2). With --time-seconds S > 0
+ * it then times the same input (W warm-up runs, default 3; R runs, default 5).
  * Prints a line, or with --json one object: {"outputs": [{"name", "shape"}], "median_ms",
  * "q1_ms", "q3_ms", "runs"} (times null when not timed). Errors go to stderr, exit code 1.
  */
 'use strict';
 
 const fs = require('fs');
+const { loadOrt, createSession, timeRuns, percentile } = require('./ort_session');
 
 const USAGE = 'usage: node ort_run.js MODEL.onnx --input IN.npy -o OUT.npy [--all-outputs] [--threads N] ' +
   '[--time-seconds S] [--min-runs R] [--warmup W] [--json]';
@@ -94,22 +93,6 @@ function outputPath(base, index) {
   return index === 0 ? base : base.replace(/(\.npy)?$/, `.${index}.npy`);
 }
 
-function percentile(sorted, q) {
-  const position = (sorted.length - 1) * q;
-  const low = Math.floor(position);
-  const high = Math.min(low + 1, sorted.length - 1);
-  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
-}
-
-function loadOrt() {
-  try {
-    return require('onnxruntime-node');
-  } catch (error) {
-    fail(`cannot load onnxruntime-node (${error.message.split('\n')[0]}); ` +
-      `run \`npm install --ignore-scripts\` in ${__dirname} or \`bash scripts/install-deps.sh --peers\``);
-  }
-}
-
 /** The feed for the model's only input, checking fixed dimensions against the array. */
 function makeFeeds(ort, session, input) {
   if (session.inputNames.length !== 1) fail(`expected one input, the model has ${session.inputNames.length}`);
@@ -123,32 +106,12 @@ function makeFeeds(ort, session, input) {
   return { [meta.name]: new ort.Tensor('float32', input.data, input.shape) };
 }
 
-async function timeRuns(session, feeds, options) {
-  for (let i = 0; i < options.warmup; ++i) await session.run(feeds);
-  const times = [];
-  const start = process.hrtime.bigint();
-  for (;;) {
-    const before = process.hrtime.bigint();
-    await session.run(feeds);
-    const after = process.hrtime.bigint();
-    times.push(Number(after - before) / 1e6);
-    if (times.length >= options.minRuns && Number(after - start) / 1e9 >= options.timeSeconds) break;
-  }
-  return times.sort((a, b) => a - b);
-}
-
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   if (!fs.existsSync(options.model)) fail(`model file ${options.model} not found`);
   const input = readNpy(options.input);
-  const ort = loadOrt();
-  const session = await ort.InferenceSession.create(options.model, {
-    executionProviders: ['cpu'],
-    intraOpNumThreads: options.threads,
-    interOpNumThreads: 1,
-    executionMode: 'sequential',
-    graphOptimizationLevel: 'all',
-  });
+  const ort = loadOrt(fail);
+  const session = await createSession(ort, options.model, options.threads);
   const feeds = makeFeeds(ort, session, input);
   const results = await session.run(feeds);
   const written = options.allOutputs ? session.outputNames : session.outputNames.slice(0, 1);
@@ -159,7 +122,7 @@ async function main() {
     writeNpy(outputPath(options.output, index), tensor.dims, tensor.data);
     outputs.push({ name, shape: Array.from(tensor.dims) });
   });
-  const times = options.timeSeconds > 0 ? await timeRuns(session, feeds, options) : null;
+  const times = options.timeSeconds > 0 ? await timeRuns(session, feeds, { ...options, minSeconds: options.timeSeconds }) : null;
   await session.release();
   const result = {
     outputs,

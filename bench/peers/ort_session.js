@@ -1,0 +1,57 @@
+/*
+ * What the ONNX Runtime peer scripts share: loading onnxruntime-node, the session settings
+ * every comparison uses, and the timing protocol.
+ *
+ * Session: intraOpNumThreads=N, interOpNumThreads=1, sequential execution, graph
+ * optimisation level 'all' (ONNX Runtime's own BN folding, fusions and layout choices).
+ * Timing: W warm-up runs, then runs until at least S seconds and at least R runs have
+ * passed; median and quartiles by linear interpolation between order statistics.
+ *
+ * onnxruntime-node is installed by `npm install --ignore-scripts` in bench/peers: the CPU
+ * library ships inside the package; its install script only fetches GPU binaries.
+ */
+'use strict';
+
+/** onnxruntime-node, or `fail` with how to install it. */
+function loadOrt(fail) {
+  try {
+    return require('onnxruntime-node');
+  } catch (error) {
+    fail(`cannot load onnxruntime-node (${error.message.split('\n')[0]}); ` +
+      `run \`npm install --ignore-scripts\` in ${__dirname} or \`bash scripts/install-deps.sh --peers\``);
+  }
+}
+
+function createSession(ort, model, threads) {
+  return ort.InferenceSession.create(model, {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: threads,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    graphOptimizationLevel: 'all',
+  });
+}
+
+/** Sorted per-run milliseconds: `warmup` runs, then until `minRuns` and `minSeconds` have passed. */
+async function timeRuns(session, feeds, { warmup, minRuns, minSeconds }) {
+  for (let i = 0; i < warmup; ++i) await session.run(feeds);
+  const times = [];
+  const start = process.hrtime.bigint();
+  for (;;) {
+    const before = process.hrtime.bigint();
+    await session.run(feeds);
+    const after = process.hrtime.bigint();
+    times.push(Number(after - before) / 1e6);
+    if (times.length >= minRuns && Number(after - start) / 1e9 >= minSeconds) break;
+  }
+  return times.sort((a, b) => a - b);
+}
+
+function percentile(sorted, q) {
+  const position = (sorted.length - 1) * q;
+  const low = Math.floor(position);
+  const high = Math.min(low + 1, sorted.length - 1);
+  return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
+}
+
+module.exports = { loadOrt, createSession, timeRuns, percentile };
