@@ -6,6 +6,7 @@
 #include "layoutopt/graph/statistics.h"
 #include "layoutopt/graph/weight_init.h"
 #include "layoutopt/layout/transform.h"
+#include "layoutopt/measure/flexible_blocks.h"
 
 namespace layoutopt::measure {
 
@@ -38,6 +39,8 @@ bool holds_any(const graph::Op& op) {
 /// LLVM-free library cannot call; flexible_op_timing_test checks that the two agree).
 bool is_flexible(const graph::Op& op) {
   if (const auto* concat = std::get_if<graph::Concat>(&op)) return concat->axis == 1 || concat->axis == -3;
+  if (const auto* slice = std::get_if<graph::Slice>(&op))
+    return (slice->axis == 1 || slice->axis == -3) && slice->step == 1;
   return holds_any<graph::BatchNorm, graph::Pool2d, graph::GlobalAvgPool, graph::Pad, graph::ChannelShuffle,
                    graph::Relu, graph::Clip, graph::Sigmoid, graph::Tanh, graph::HardSigmoid, graph::HardSwish,
                    graph::LeakyRelu, graph::Add, graph::Sub, graph::Mul, graph::Div, graph::Max, graph::Min,
@@ -124,13 +127,8 @@ std::vector<NodeCandidate> AnalyticCostModel::flexible_candidates(const graph::G
   const graph::Node& node = graph.node(id);
   const auto inputs = activation_inputs(graph, id);
   int64_t bytes = bytes_of(graph.value(node.output).type.shape);
-  // A block must divide the channels of every tensor the op touches (concat inputs too).
-  std::vector<int64_t> blocks = channel_blocks(graph.value(node.output).type.shape[1]);
-  for (graph::ValueId input : inputs) {
-    bytes += bytes_of(graph.value(input).type.shape);
-    const auto fits = channel_blocks(graph.value(input).type.shape[1]);
-    std::erase_if(blocks, [&](int64_t b) { return std::find(fits.begin(), fits.end(), b) == fits.end(); });
-  }
+  for (graph::ValueId input : inputs) bytes += bytes_of(graph.value(input).type.shape);
+  const std::vector<int64_t> blocks = channel_blocks(flexible_channel_bound(graph, id));
   std::vector<NodeCandidate> result;
   for (int64_t block : blocks) {
     // Plain NCHW vectorizes along W only; blocked layouts vectorize along channels.

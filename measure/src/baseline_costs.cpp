@@ -1,10 +1,10 @@
 #include "layoutopt/measure/baseline_costs.h"
 
 #include <algorithm>
-#include <numeric>
 #include <stdexcept>
 
 #include "layoutopt/graph/statistics.h"
+#include "layoutopt/measure/flexible_blocks.h"
 #include "layoutopt/measure/measured_cost_source.h"
 
 namespace layoutopt::measure {
@@ -18,9 +18,7 @@ const NodeCandidate& cheapest(const std::vector<NodeCandidate>& candidates) {
 
 /// The block every tensor of a flexible node shares under the fixed heuristic.
 int64_t fixed_block(const graph::Graph& graph, graph::NodeId id) {
-  int64_t channels = graph.value(graph.node(id).output).type.shape.at(1);
-  for (graph::ValueId input : activation_inputs(graph, id)) channels = std::gcd(channels, graph.value(input).type.shape.at(1));
-  return kernels::default_channel_block(channels);
+  return kernels::default_channel_block(flexible_channel_bound(graph, id));
 }
 
 }  // namespace

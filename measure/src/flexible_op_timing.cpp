@@ -10,6 +10,7 @@
 #include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
 #include "layoutopt/kernels/channel_shuffle.h"
+#include "layoutopt/kernels/channel_slice.h"
 #include "layoutopt/kernels/concat.h"
 #include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/global_avg_pool.h"
@@ -96,6 +97,13 @@ BlockedOp channel_shuffle(const graph::Graph& graph, const graph::Node& node, in
                     [=] { return Kernels{kernels::compile_channel_shuffle(desc)}; });
 }
 
+BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  const auto& slice = std::get<graph::Slice>(node.op);
+  const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice.start, slice.end};
+  return blocked_op("channel_slice", desc.str(), json::object(), "",
+                    [=] { return Kernels{kernels::compile_channel_slice(desc)}; });
+}
+
 // Only the inputs a compiled network cannot place in their slice of the output are copied
 // (see concat_slice_offsets: at batch 1 their producers write there directly), so only
 // those are timed; a batch-1 concat in one block costs its step and nothing more.
@@ -126,6 +134,7 @@ BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
         else if constexpr (std::is_same_v<Op, graph::GlobalAvgPool>) return global_pool(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Concat>) return concat(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::ChannelShuffle>) return channel_shuffle(graph, node, block);
+        else if constexpr (std::is_same_v<Op, graph::Slice>) return channel_slice(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, id, block);
         else if constexpr (std::is_same_v<Op, graph::Clip>) return clip(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Pad>) return stand_in(graph, node, block, "pad");
@@ -193,6 +202,7 @@ bool FlexibleOpTimer::handles(const graph::Graph& graph, graph::NodeId id) {
       [](const auto& op) {
         using Op = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<Op, graph::Concat>) return op.axis == 1 || op.axis == -3;
+        if constexpr (std::is_same_v<Op, graph::Slice>) return (op.axis == 1 || op.axis == -3) && op.step == 1;
         return std::is_same_v<Op, graph::Pool2d> || std::is_same_v<Op, graph::GlobalAvgPool> ||
                std::is_same_v<Op, graph::BatchNorm> || std::is_same_v<Op, graph::Clip> ||
                std::is_same_v<Op, graph::Pad> || std::is_same_v<Op, graph::ChannelShuffle>;

@@ -2,7 +2,6 @@
 
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <numeric>
 #include <optional>
 #include <stdexcept>
 
@@ -10,6 +9,7 @@
 #include "layoutopt/kernels/config_space.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/layout/transform.h"
+#include "layoutopt/measure/flexible_blocks.h"
 #include "layoutopt/measure/selection_bias.h"
 #include "layoutopt/measure/statistics.h"
 #include "layoutopt/measure/transform_enumeration.h"
@@ -41,8 +41,7 @@ NodeCandidate canonical_candidate(const graph::Graph& graph, graph::NodeId id) {
 /// greatest common divisor. Tuned convs use blocks such as 24 or 40, so powers of two are not
 /// enough; the table decides which of these are offered (priceable).
 std::vector<int64_t> common_blocks(const graph::Graph& graph, graph::NodeId id) {
-  int64_t channels = graph.value(graph.node(id).output).type.shape[1];
-  for (graph::ValueId input : activation_inputs(graph, id)) channels = std::gcd(channels, graph.value(input).type.shape[1]);
+  const int64_t channels = flexible_channel_bound(graph, id);
   std::vector<int64_t> blocks;
   for (int64_t block = 1; block <= channels; ++block)
     if (channels % block == 0) blocks.push_back(block);

@@ -1,7 +1,8 @@
 // What the flexible-op timer runs, not how fast: the concat it times copies only the inputs a
 // compiled network cannot place in their slice of the output; each elementwise operator runs
 // the kernel the network would, or a stand-in that says so; and the analytic model agrees on
-// which operators are layout-flexible.
+// which operators are layout-flexible and in which blocks (a channel slice: those dividing
+// its start).
 
 #include "layoutopt/measure/flexible_op_timing.h"
 
@@ -11,6 +12,7 @@
 
 #include "layoutopt/measure/analytic_cost_model.h"
 #include "layoutopt/measure/cost_policy.h"
+#include "layoutopt/measure/flexible_blocks.h"
 
 using namespace layoutopt;
 
@@ -100,4 +102,54 @@ TEST_CASE("elementwise operators and channel shuffle are timed on their own kern
   // What no kernel computes is timed on a stand-in that streams the output once.
   CHECK(timed("min_spatial").at("stand_in_for") == "min");
   CHECK(timed("clip").at("stand_in_for") == "clip");
+}
+
+namespace {
+
+/// Channel slices of a [1, 16, 6, 6] tensor: ShuffleNet's halves, a range starting mid-block
+/// for blocks of 8, and slices that are not channel splits (step 2, along H).
+graph::Graph slices() {
+  graph::Graph g("slices");
+  const graph::ValueId x = g.add_input("x", {{1, 16, 6, 6}});
+  for (const auto& [name, slice] : std::vector<std::pair<std::string, graph::Slice>>{
+           {"first_half", {.axis = 1, .start = 0, .end = 8}},
+           {"second_half", {.axis = 1, .start = 8, .end = 16}},
+           {"mid_block", {.axis = 1, .start = 4, .end = 12}},
+           {"strided", {.axis = 1, .start = 0, .end = 16, .step = 2}},
+           {"rows", {.axis = 2, .start = 0, .end = 4}}})
+    g.add_output(g.add_node(name, slice, {x}));
+  return g;
+}
+
+std::vector<int64_t> analytic_blocks(const graph::Graph& g, const std::string& name) {
+  std::vector<int64_t> blocks;
+  for (const measure::NodeCandidate& candidate : measure::AnalyticCostModel().candidates(g, *g.find_node(name)))
+    blocks.push_back(candidate.output.block_of('C'));
+  return blocks;
+}
+
+}  // namespace
+
+TEST_CASE("step-1 channel slices are layout-flexible, to the analytic model too") {
+  const graph::Graph g = slices();
+  const measure::AnalyticCostModel model;
+  for (size_t n = 0; n < g.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    CAPTURE(g.node(id).name);
+    const bool rigid = g.node(id).name == "strided" || g.node(id).name == "rows";
+    CHECK(measure::FlexibleOpTimer::handles(g, id) == !rigid);
+    CHECK((model.candidates(g, id).front().label != "canonical") == !rigid);
+  }
+}
+
+TEST_CASE("a channel slice is offered only in blocks dividing its start and length, timed on its kernel") {
+  const graph::Graph g = slices();
+  CHECK(measure::flexible_channel_bound(g, *g.find_node("second_half")) == 8);
+  CHECK(measure::flexible_channel_bound(g, *g.find_node("mid_block")) == 4);
+  CHECK(analytic_blocks(g, "second_half") == std::vector<int64_t>{1, 2, 4, 8});
+  CHECK(analytic_blocks(g, "mid_block") == std::vector<int64_t>{1, 2, 4});  // 8 would straddle its start
+  const measure::FlexibleOpTimer timer(measure::cost_policy(1, 1.0));
+  const measure::FlexibleOpCost cost = timer.cost(g, *g.find_node("second_half"), 8);
+  CHECK(cost.ms >= 0.0);
+  CHECK(nlohmann::json::parse(cost.schedule).at("desc") == "channel_slice_8_16_n1_c16_h6_w6_x8");
 }

@@ -10,6 +10,7 @@
 #include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
 #include "layoutopt/kernels/channel_shuffle.h"
+#include "layoutopt/kernels/channel_slice.h"
 #include "layoutopt/kernels/concat.h"
 #include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/error.h"
@@ -301,6 +302,17 @@ LoweredNode lower_concat_or_fallback(const NodeContext& c, const graph::Concat& 
   return channels ? lower_concat(c) : fallback(c);
 }
 
+/// A step-1 channel slice of a 4-D tensor has a kernel when the block divides its start and
+/// length (the copy then moves whole blocks); other slices fall back.
+LoweredNode lower_slice_or_fallback(const NodeContext& c, const graph::Slice& slice) {
+  const bool channels = c.output_shape().size() == 4 && (slice.axis == 1 || slice.axis == -3) && slice.step == 1;
+  if (!channels) return fallback(c);
+  const int64_t block = c.schedule.output.block_of('C');
+  if (slice.start % block != 0 || (slice.end - slice.start) % block != 0) return fallback(c);
+  const ChannelSliceDesc desc{tensor_desc(c.graph, c.node.inputs[0], common_block(c)), slice.start, slice.end};
+  return plain_kernel(c, compile_channel_slice(desc));
+}
+
 /// The blocked kernels of layout-flexible operators work on 4-D tensors; other ranks fall back.
 template <typename Lower>
 LoweredNode lower_4d(const NodeContext& c, Lower lower) {
@@ -320,6 +332,7 @@ LoweredNode lower_op(const NodeContext& c) {
           [&](const graph::BatchNorm& bn) { return lower_4d(c, [&] { return lower_batch_norm(c, bn); }); },
           [&](const graph::Concat& concat) { return lower_concat_or_fallback(c, concat); },
           [&](const graph::ChannelShuffle& s) { return lower_4d(c, [&] { return lower_channel_shuffle(c, s); }); },
+          [&](const graph::Slice& slice) { return lower_slice_or_fallback(c, slice); },
           [&](const graph::Softmax& s) {
             const bool rows = c.output_shape().size() == 2 && (s.axis == 1 || s.axis == -1);
             return rows ? lower_softmax(c) : fallback(c);

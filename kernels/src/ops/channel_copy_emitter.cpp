@@ -33,16 +33,16 @@ class ChannelCopyEmitter : private jit::IndexArithmetic {
  private:
 
   void emit_row(Value* item) {
-    const int64_t slice_blocks = c_.in_channels / c_.out_block;
+    const int64_t range_blocks = c_.channels / c_.out_block;
     Value* h = b_.CreateURem(item, constant(c_.height));
     Value* rest = b_.CreateUDiv(item, constant(c_.height));
-    Value* block = b_.CreateURem(rest, constant(slice_blocks));  // output block within the slice
-    Value* n = b_.CreateUDiv(rest, constant(slice_blocks));
-    Value* out_block = add(mul(n, c_.out_channels / c_.out_block), add(block, c_.channel_offset / c_.out_block));
+    Value* block = b_.CreateURem(rest, constant(range_blocks));  // output block within the copied range
+    Value* n = b_.CreateUDiv(rest, constant(range_blocks));
+    Value* out_block = add(mul(n, c_.out_channels / c_.out_block), add(block, c_.out_offset / c_.out_block));
     Value* out_row = mul(add(mul(out_block, c_.height), h), c_.width * c_.out_block);
     for (int64_t run = 0; run < c_.out_block / run_; ++run) {
       // First input channel of this run, and where it lives in NCHW[in_block]c.
-      Value* channel = add(mul(block, c_.out_block), run * run_);
+      Value* channel = add(mul(block, c_.out_block), c_.in_offset + run * run_);
       Value* in_block = add(mul(n, c_.in_channels / c_.in_block), b_.CreateUDiv(channel, constant(c_.in_block)));
       Value* in_row = add(mul(add(mul(in_block, c_.height), h), c_.width * c_.in_block),
                           b_.CreateURem(channel, constant(c_.in_block)));
@@ -75,12 +75,13 @@ class ChannelCopyEmitter : private jit::IndexArithmetic {
 
 std::string ChannelCopy::str() const {
   return "n" + std::to_string(batch) + "_h" + std::to_string(height) + "_w" + std::to_string(width) + "_c" +
-         std::to_string(in_channels) + "x" + std::to_string(in_block) + "_to_c" + std::to_string(out_channels) + "x" +
-         std::to_string(out_block) + "_at" + std::to_string(channel_offset);
+         std::to_string(channels) + "_from_c" + std::to_string(in_channels) + "x" + std::to_string(in_block) + "_at" +
+         std::to_string(in_offset) + "_to_c" + std::to_string(out_channels) + "x" + std::to_string(out_block) + "_at" +
+         std::to_string(out_offset);
 }
 
-CompiledFunction compile_channel_copy(const ChannelCopy& copy) {
-  jit::KernelModule module("concat");
+CompiledFunction compile_channel_copy(const ChannelCopy& copy, const std::string& kind) {
+  jit::KernelModule module(kind);
   ChannelCopyEmitter(copy, module).emit();
   return compile_operator(module, copy.work_items(), {});
 }

@@ -56,8 +56,17 @@ std::vector<Kernel> compile_concat(const ConcatDesc& desc) {
   std::vector<Kernel> kernels;
   int64_t offset = 0;
   for (const TensorDesc& in : desc.inputs) {
-    const ops::ChannelCopy copy{in.batch, in.height, in.width, in.channels, in.block, out.channels, out.block, offset};
-    kernels.emplace_back(jit::cached_kernel("concat|" + copy.str(), [&] { return ops::compile_channel_copy(copy); }));
+    const ops::ChannelCopy copy{.batch = in.batch,
+                                .height = in.height,
+                                .width = in.width,
+                                .channels = in.channels,
+                                .in_channels = in.channels,
+                                .in_block = in.block,
+                                .out_channels = out.channels,
+                                .out_block = out.block,
+                                .out_offset = offset};
+    kernels.emplace_back(
+        jit::cached_kernel("concat|" + copy.str(), [&] { return ops::compile_channel_copy(copy, "concat"); }));
     offset += in.channels;
   }
   return kernels;

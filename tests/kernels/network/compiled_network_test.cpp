@@ -491,3 +491,59 @@ TEST_CASE("channel shuffles run blocked in every layout, their blocks mixing cha
     }
   }
 }
+
+namespace {
+
+/// ShuffleNet-v2's unit: a 1x1 conv, its channels split in halves, one half through another
+/// 1x1 conv, the halves joined again and shuffled.
+graph::Graph split_unit(int64_t batch) {
+  graph::Graph g("split");
+  const graph::ValueId x = g.add_input("x", {{batch, 16, 6, 5}});
+  const auto mixed = g.add_node("relu", graph::Relu{}, {conv1x1(g, "conv", x, 32)});
+  const auto left = g.add_node("left", graph::Slice{.axis = 1, .start = 0, .end = 16}, {mixed});
+  const auto right = g.add_node("right", graph::Slice{.axis = 1, .start = 16, .end = 32}, {mixed});
+  const auto branch = g.add_node("branch_relu", graph::Relu{}, {conv1x1(g, "branch", right, 16)});
+  const auto joined = g.add_node("join", graph::Concat{}, {left, branch});
+  g.add_output(g.add_node("shuffle", graph::ChannelShuffle{.groups = 2}, {joined}));
+  graph::prepare_for_inference(g);
+  return g;
+}
+
+/// `schedule` with node `name`'s tensors in NCHW[block]c.
+void schedule_block(const graph::Graph& g, NetworkSchedule& schedule, const std::string& name, int64_t block) {
+  NodeSchedule& s = schedule.nodes[static_cast<size_t>(*g.find_node(name))];
+  for (Layout& input : s.inputs) input = blocked(4, block);
+  s.output = blocked(4, block);
+}
+
+}  // namespace
+
+TEST_CASE("channel splits run blocked, between convs and a concat, like the reference") {
+  for (const int64_t batch : {1, 2}) {
+    CAPTURE(batch);
+    const graph::Graph g = split_unit(batch);
+    const ReferenceRuns reference = reference_runs(g);
+    std::mt19937 rng(11);
+    for (const int64_t block : {4, 8, 16}) {
+      CAPTURE(block);
+      NetworkSchedule schedule = random_schedule(g, rng, true);
+      for (const char* name : {"left", "right", "join"}) schedule_block(g, schedule, name, block);
+      auto network = kernels::CompiledNetwork::compile(g, schedule);
+      check_runs(network, reference);
+      CHECK(network.summary().fallbacks == 0);
+    }
+  }
+}
+
+TEST_CASE("a channel slice whose block does not divide its start falls back, still correct") {
+  graph::Graph g("offset_slice");
+  const graph::ValueId x = g.add_input("x", {{1, 16, 4, 4}});
+  const auto y = g.add_node("relu", graph::Relu{}, {x});
+  g.add_output(g.add_node("slice", graph::Slice{.axis = 1, .start = 4, .end = 12}, {y}));
+  std::mt19937 rng(12);
+  NetworkSchedule schedule = random_schedule(g, rng);
+  schedule_block(g, schedule, "slice", 8);  // channels [4, 12) straddle two 8-channel blocks
+  auto network = kernels::CompiledNetwork::compile(g, schedule);
+  check_runs(network, reference_runs(g));
+  CHECK(network.summary().fallbacks == 1);
+}

@@ -1,11 +1,12 @@
 #pragma once
 // Measured costs of the layout-flexible operators: pooling, global average pooling, the
 // elementwise operators with a blocked kernel (kernels/lowering.h: activations, binary ops
-// with a same-shape, per-channel or constant operand), channel shuffle, concat, batch norm
-// and pad on 4-D tensors. Each runs in any
-// NCHW[x]c layout (every operand in the same block), so its cost per block is measured by
-// compiling the blocked kernel from kernels/ and timing it on random data with the shared
-// cost procedure (cost_policy.h), exactly as transforms are timed: node and edge costs add up.
+// with a same-shape, per-channel or constant operand), channel shuffle, concat, channel
+// slice (step 1), batch norm and pad on 4-D tensors. Each runs in NCHW[x]c layouts (every
+// operand in the same block; flexible_blocks.h says which x fit), so its cost per block is
+// measured by compiling the blocked kernel from kernels/ and timing it on random data with
+// the shared cost procedure (cost_policy.h), exactly as transforms are timed: node and edge
+// costs add up.
 //
 // Operators without a kernel of their own are timed on a stand-in that moves the same data,
 // and say so in their label: pad (a relu over the padded output: one read and one write of
@@ -34,7 +35,8 @@ class FlexibleOpTimer {
  public:
   explicit FlexibleOpTimer(TimingPolicy policy) : policy_(policy) {}
 
-  /// True for the operators above when the node's output is 4-D (and concat joins channels).
+  /// True for the operators above when the node's output is 4-D (and concat joins, or slice
+  /// splits, channels).
   [[nodiscard]] static bool handles(const graph::Graph& graph, graph::NodeId id);
 
   /// Compiles and times node `id` with every tensor in NCHW[block]c (block 1: NCHW). Timed
