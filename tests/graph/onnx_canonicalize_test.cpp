@@ -3,6 +3,8 @@
 // padding, older opsets' attribute forms, dead branches and symbolic batch dimensions.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <limits>
 
 #include "onnx_test_models.h"
@@ -240,4 +242,34 @@ TEST_CASE("exporter Identity nodes are counted apart from dead branches") {
   const import::ImportResult result = model.import();
   CHECK(result.identities_bypassed == 1);
   CHECK(result.dead_nodes_removed == 1);
+}
+
+TEST_CASE("weights in an external data file next to the model are read; locations outside it are refused") {
+  const std::filesystem::path directory = std::filesystem::temp_directory_path() / "layoutopt_external_data_test";
+  std::filesystem::remove_all(directory);
+  std::filesystem::create_directories(directory);
+  const std::vector<float> weights{1.5f, -2.0f, 0.25f, 4.0f, 3.0f, -1.0f};  // w[3, 2]
+  {
+    std::ofstream data(directory / "model.onnx.data", std::ios::binary);
+    data << "8 bytes!";  // the tensor starts at offset 8
+    data.write(reinterpret_cast<const char*>(weights.data()), static_cast<std::streamsize>(weights.size() * sizeof(float)));
+  }
+  const auto write_model = [&](const std::string& location) {
+    ModelBuilder model;
+    model.input("x", {1, 2}).weight("w", {3, 2}).output("y");
+    set_int(model.node("Gemm", "fc", {"x", "w"}, "y"), "transB", 1);
+    model.external("w", location, 8, std::to_string(weights.size() * sizeof(float)));
+    std::ofstream(directory / "model.onnx", std::ios::binary) << model.bytes();
+    return model;
+  };
+  write_model("model.onnx.data");
+  const Graph g = import::import_onnx(directory / "model.onnx").graph;
+  const auto values = g.value(*g.find_value("w")).weights->values();
+  CHECK(std::vector<float>(values.begin(), values.end()) == weights);
+
+  const ModelBuilder escaping = write_model("../model.onnx.data");
+  CHECK(error_of([&] { (void)import::import_onnx(directory / "model.onnx"); })
+            .find("tensor 'w': external data location '../model.onnx.data' leaves the model's directory") != std::string::npos);
+  CHECK(error_of([&] { (void)escaping.import(); }).find("only a model imported from its path can read") != std::string::npos);
+  std::filesystem::remove_all(directory);
 }

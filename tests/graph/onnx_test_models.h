@@ -100,6 +100,22 @@ class ModelBuilder {
     return *node;
   }
 
+  /// Moves initializer `name`'s values to `file` (relative to the model's directory) the
+  /// way exporters store weights past protobuf's 2 GB limit, at byte `offset` of the file.
+  ModelBuilder& external(const std::string& name, const std::string& file, int64_t offset, const std::string& bytes_at) {
+    for (auto& tensor : *graph().mutable_initializer()) {
+      if (tensor.name() != name) continue;
+      tensor.set_data_location(::onnx::TensorProto::EXTERNAL);
+      tensor.clear_float_data();
+      for (const auto& [key, value] : {std::pair{"location", file}, std::pair{"offset", std::to_string(offset)},
+                                       std::pair{"length", bytes_at}}) {
+        auto* entry = tensor.add_external_data();
+        entry->set_key(key);
+        entry->set_value(value);
+      }
+    }
+    return *this;
+  }
   [[nodiscard]] std::string bytes() const { return model_.SerializeAsString(); }
   [[nodiscard]] import::ImportResult import(const import::ImportOptions& options = {}) const {
     return import::import_onnx_bytes(bytes(), "test.onnx", options);

@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 #include "canonicalize.h"
 #include "constant_folding.h"
+#include "external_data.h"
 #include "import_context.h"
 #include "layoutopt/graph/error.h"
 #include "layoutopt/graph/validate.h"
@@ -200,15 +202,22 @@ std::string with_opset_hint(const std::string& what, const pb::ModelProto& model
   return what;
 }
 
-}  // namespace
-
-ImportResult import_onnx_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options) {
-  pb::ModelProto model = parse_model(bytes, name);
+/// Imports a parsed model; `directory` holds its external data files (none for bytes).
+ImportResult import_parsed(pb::ModelProto& model, const std::string& name,
+                           const std::optional<std::filesystem::path>& directory, const ImportOptions& options) {
   try {
+    if (directory) load_external_data(*model.mutable_graph(), *directory);
     return import_model(model, std::filesystem::path(name).stem().string(), options);
   } catch (const GraphError& error) {
     throw GraphError("'" + name + "': " + with_opset_hint(error.what(), model));
   }
+}
+
+}  // namespace
+
+ImportResult import_onnx_bytes(std::string_view bytes, const std::string& name, const ImportOptions& options) {
+  pb::ModelProto model = parse_model(bytes, name);
+  return import_parsed(model, name, std::nullopt, options);
 }
 
 ImportResult import_onnx(const std::filesystem::path& path, const ImportOptions& options) {
@@ -216,7 +225,8 @@ ImportResult import_onnx(const std::filesystem::path& path, const ImportOptions&
   if (!file) throw GraphError("cannot open '" + path.string() + "'");
   const std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
   if (file.bad()) throw GraphError("cannot read '" + path.string() + "'");
-  return import_onnx_bytes(bytes, path.string(), options);
+  pb::ModelProto model = parse_model(bytes, path.string());
+  return import_parsed(model, path.string(), path.parent_path(), options);
 }
 
 }  // namespace layoutopt::graph::onnx

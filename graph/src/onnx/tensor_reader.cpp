@@ -49,7 +49,7 @@ std::vector<Out> convert(const pb::TensorProto& tensor, const Field& typed_field
 template <class Out>
 std::vector<Out> read_as(const pb::TensorProto& tensor) {
   if (tensor.data_location() == pb::TensorProto::EXTERNAL)
-    fail(tensor, "external data files are not supported (save the model with its weights inside)");
+    fail(tensor, "its data is in an external file, which only a model imported from its path can read");
   switch (tensor.data_type()) {
     case pb::TensorProto::FLOAT: return convert<Out, float>(tensor, tensor.float_data());
     case pb::TensorProto::DOUBLE: return convert<Out, double>(tensor, tensor.double_data());
