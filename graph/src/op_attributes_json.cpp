@@ -25,6 +25,7 @@ const char* name_of(Activation a) {
     case Activation::relu6: return "relu6";
     case Activation::hard_swish: return "hard_swish";
     case Activation::hard_sigmoid: return "hard_sigmoid";
+    case Activation::silu: return "silu";
   }
   return nullptr;
 }
@@ -196,6 +197,7 @@ const std::map<std::string, OpReader>& op_readers() {
          return HardSigmoid{.alpha = r.get<float>("alpha"), .beta = r.get<float>("beta")};
        }},
       {"hard_swish", [](const AttrReader&) -> Op { return HardSwish{}; }},
+      {"silu", [](const AttrReader&) -> Op { return Silu{}; }},
       {"leaky_relu", [](const AttrReader& r) -> Op { return LeakyRelu{.alpha = r.get<float>("alpha")}; }},
       {"prelu", [](const AttrReader&) -> Op { return PRelu{}; }},
       {"sub", [](const AttrReader&) -> Op { return Sub{}; }},
@@ -274,7 +276,7 @@ json op_attributes_to_json(const Op& op) {
             return {{"axis", s.axis}, {"start", s.start}, {"end", s.end}, {"step", s.step}};
           },
           [](const ChannelShuffle& c) -> json { return {{"groups", c.groups}}; },
-          // relu, sigmoid, add, mul, sub, div, max, min, global pool, identity, tanh, hard swish, prelu
+          // relu, sigmoid, add, mul, sub, div, max, min, global pool, identity, tanh, hard swish, silu, prelu
           [](const auto&) -> json { return json::object(); },
       },
       op);

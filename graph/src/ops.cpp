@@ -39,6 +39,7 @@ std::string op_name(const Op& op) {
                         [](const Resize&) { return "resize"; },
                         [](const Slice&) { return "slice"; },
                         [](const ChannelShuffle&) { return "channel_shuffle"; },
+                        [](const Silu&) { return "silu"; },
                     },
                     op);
 }

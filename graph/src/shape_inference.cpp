@@ -430,6 +430,7 @@ TensorType infer_output_type(const Graph& graph, const Node& node) {
                         [&](const Tanh&) { return infer_unary(check); },
                         [&](const HardSigmoid&) { return infer_unary(check); },
                         [&](const HardSwish&) { return infer_unary(check); },
+                        [&](const Silu&) { return infer_unary(check); },
                         [&](const LeakyRelu&) { return infer_unary(check); },
                         [&](const Dropout&) { return infer_unary(check); },
                         [&](const Identity&) { return infer_unary(check); },

@@ -1,6 +1,7 @@
 #include "layoutopt/kernels/epilogue.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace layoutopt::kernels {
 
@@ -11,6 +12,7 @@ const char* to_string(Activation activation) {
     case Activation::Relu6: return "relu6";
     case Activation::HardSwish: return "hard_swish";
     case Activation::HardSigmoid: return "hard_sigmoid";
+    case Activation::Silu: return "silu";
   }
   return "?";
 }
@@ -22,6 +24,7 @@ double apply_activation(Activation activation, double value) {
     case Activation::Relu6: return std::clamp(value, 0.0, 6.0);
     case Activation::HardSwish: return value * std::clamp(value / 6.0 + 0.5, 0.0, 1.0);
     case Activation::HardSigmoid: return std::clamp(value / 6.0 + 0.5, 0.0, 1.0);
+    case Activation::Silu: return value / (1.0 + std::exp(-value));
   }
   return value;
 }

@@ -30,6 +30,7 @@ std::optional<ActivationDesc> activation_of(const graph::Op& op) {
             return ActivationDesc{.op = ActivationOp::hard_sigmoid, .alpha = h.alpha, .beta = h.beta};
           },
           [](const graph::HardSwish&) -> Result { return ActivationDesc{.op = ActivationOp::hard_swish}; },
+          [](const graph::Silu&) -> Result { return ActivationDesc{.op = ActivationOp::silu}; },
           [](const graph::LeakyRelu& l) -> Result {
             return ActivationDesc{.op = ActivationOp::leaky_relu, .alpha = l.alpha};
           },
@@ -108,6 +109,7 @@ Activation lower_activation(graph::Activation activation) {
     case graph::Activation::relu6: return Activation::Relu6;
     case graph::Activation::hard_swish: return Activation::HardSwish;
     case graph::Activation::hard_sigmoid: return Activation::HardSigmoid;
+    case graph::Activation::silu: return Activation::Silu;
   }
   return Activation::None;
 }

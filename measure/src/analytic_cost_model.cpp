@@ -43,8 +43,8 @@ bool is_flexible(const graph::Op& op) {
     return (slice->axis == 1 || slice->axis == -3) && slice->step == 1;
   return holds_any<graph::BatchNorm, graph::Pool2d, graph::GlobalAvgPool, graph::Pad, graph::ChannelShuffle,
                    graph::Relu, graph::Clip, graph::Sigmoid, graph::Tanh, graph::HardSigmoid, graph::HardSwish,
-                   graph::LeakyRelu, graph::Add, graph::Sub, graph::Mul, graph::Div, graph::Max, graph::Min,
-                   graph::PRelu>(op);
+                   graph::Silu, graph::LeakyRelu, graph::Add, graph::Sub, graph::Mul, graph::Div, graph::Max,
+                   graph::Min, graph::PRelu>(op);
 }
 
 }  // namespace

@@ -147,6 +147,7 @@ Graph every_new_operator() {
       {x});
   out("slice", Slice{.axis = 1, .start = 1, .end = 7, .step = 2}, {x});
   out("shuffle", ChannelShuffle{.groups = 4}, {x});
+  out("silu", Silu{}, {x});
   return g;
 }
 
@@ -200,6 +201,21 @@ TEST_CASE("the hard activations of a fused epilogue round-trip by name") {
   CHECK(std::get<Conv2d>(graph_from_json(document).node(0).op) == std::get<Conv2d>(g.node(0).op));
   document["nodes"][0]["attrs"]["epilogue"]["activation"] = "gelu";
   CHECK_THROWS_WITH_AS(graph_from_json(document),
-                       "node 'conv': attribute 'activation' must be none, relu, relu6, hard_swish or hard_sigmoid",
+                       "node 'conv': attribute 'activation' must be none, relu, relu6, hard_swish, hard_sigmoid "
+                       "or silu",
                        GraphError);
+}
+
+TEST_CASE("silu round-trips as an operator and as a conv's fused activation") {
+  Graph g("silu");
+  const ValueId c = conv(g, "conv", g.add_input("x", {{1, 4, 6, 6}}), 4, 3, 1, 1);
+  g.add_output(g.add_node("act", Silu{}, {c}));
+  std::get<Conv2d>(g.node(0).op).epilogue.activation = Activation::silu;
+  const json document = to_json(g);
+  CHECK(document["nodes"][0]["attrs"]["epilogue"]["activation"] == "silu");
+  CHECK(document["nodes"][1]["op"] == "silu");
+  const Graph back = graph_from_json(document);
+  CHECK(std::get<Conv2d>(back.node(0).op) == std::get<Conv2d>(g.node(0).op));
+  CHECK(std::holds_alternative<Silu>(back.node(1).op));
+  CHECK(back.value(back.node(1).output).type == g.value(g.node(1).output).type);
 }

@@ -9,6 +9,7 @@
 #include "layoutopt/graph/passes/fuse_epilogues.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
+#include "layoutopt/graph/passes/recognize_gated_activations.h"
 #include "layoutopt/graph/passes/remove_identities.h"
 #include "layoutopt/graph/statistics.h"
 #include "layoutopt/graph/validate.h"
@@ -338,4 +339,81 @@ TEST_CASE("hard swish after a residual add fuses as the post-residual activation
   CHECK(fuse_epilogues(g) == 2);
   CHECK(std::get<Conv2d>(g.node(0).op).epilogue ==
         Epilogue{.bias = false, .residual = true, .post_activation = Activation::hard_swish});
+}
+
+namespace {
+
+// conv -> gate -> Mul(conv, gate) (or Mul(gate, conv)), as PyTorch exports SiLU and, below
+// opset 14, hard swish; the Mul is the graph output "act".
+Graph exported_gated_activation(const Op& gate, bool gate_first = false) {
+  Graph g("gated");
+  const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
+  const ValueId c = conv(g, "conv", x, 4, 1, 1, 0);
+  const ValueId gated = g.add_node("gate", gate, {c});
+  g.add_output(g.add_node("act", Mul{}, gate_first ? std::vector{gated, c} : std::vector{c, gated}));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("x * sigmoid(x) becomes one silu node in either operand order, which then fuses into the conv") {
+  for (const bool gate_first : {false, true}) {
+    CAPTURE(gate_first);
+    Graph g = exported_gated_activation(Sigmoid{}, gate_first);
+    CHECK(recognize_gated_activations(g) == 1);
+    CHECK(count_ops(g, "sigmoid") == 0);
+    CHECK(count_ops(g, "mul") == 0);
+    const Node& act = g.node(*g.find_node("act"));
+    CHECK(std::holds_alternative<Silu>(act.op));
+    CHECK(act.inputs == std::vector{*g.find_value("conv")});
+    CHECK(g.outputs() == std::vector{act.output});
+    validate(g);
+    CHECK(fuse_epilogues(g) == 1);
+    CHECK(std::get<Conv2d>(g.node(0).op).epilogue.activation == Activation::silu);
+  }
+}
+
+TEST_CASE("x * hard_sigmoid(x) becomes hard swish with PyTorch's coefficients only") {
+  Graph pytorch = exported_gated_activation(HardSigmoid{.alpha = 1.0f / 6.0f, .beta = 0.5f}, true);
+  CHECK(recognize_gated_activations(pytorch) == 1);
+  CHECK(std::holds_alternative<HardSwish>(pytorch.node(*pytorch.find_node("act")).op));
+  CHECK(count_ops(pytorch, "hard_sigmoid") == 0);
+
+  Graph onnx_default = exported_gated_activation(HardSigmoid{.alpha = 0.2f, .beta = 0.5f});
+  CHECK(recognize_gated_activations(onnx_default) == 0);
+  CHECK(count_ops(onnx_default, "mul") == 1);
+  CHECK(count_ops(onnx_default, "hard_sigmoid") == 1);
+}
+
+TEST_CASE("a gate read elsewhere, a gate that is a graph output, or a gate of another value stays") {
+  Graph gate_read = exported_gated_activation(Sigmoid{});
+  gate_read.add_output(gate_read.add_node("gate_relu", Relu{}, {*gate_read.find_value("gate")}));
+  CHECK(recognize_gated_activations(gate_read) == 0);
+
+  Graph gate_output = exported_gated_activation(Sigmoid{});
+  gate_output.add_output(*gate_output.find_value("gate"));  // the graph's user sees the sigmoid
+  CHECK(recognize_gated_activations(gate_output) == 0);
+
+  Graph other_operand("gate_of_other");
+  const ValueId x = other_operand.add_input("x", {{1, 4, 6, 6}});
+  const ValueId c = conv(other_operand, "conv", x, 4, 1, 1, 0);
+  const ValueId gate = other_operand.add_node("gate", Sigmoid{}, {c});
+  other_operand.add_output(other_operand.add_node("act", Mul{}, {x, gate}));  // x * sigmoid(conv(x))
+  CHECK(recognize_gated_activations(other_operand) == 0);
+
+  for (Graph* g : {&gate_read, &gate_output, &other_operand}) {
+    CHECK(count_ops(*g, "sigmoid") == 1);
+    CHECK(count_ops(*g, "mul") == 1);
+    CHECK(count_ops(*g, "silu") == 0);
+  }
+}
+
+TEST_CASE("prepare_for_inference recognizes gated activations before fusing them, and reports them") {
+  Graph g = exported_gated_activation(Sigmoid{});
+  const PipelineReport report = prepare_for_inference(g);
+  CHECK(report.gated_activations_recognized == 1);
+  CHECK(report.epilogue_nodes_fused == 1);
+  CHECK(report.summary().find("recognized 0 channel shuffles and 1 gated activations") != std::string::npos);
+  REQUIRE(g.nodes().size() == 1);
+  CHECK(std::get<Conv2d>(g.node(0).op).epilogue.activation == Activation::silu);
 }

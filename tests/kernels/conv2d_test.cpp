@@ -138,3 +138,14 @@ TEST_CASE("the default conv2d tile fits the host's register file") {
     check_schedule(desc, schedule);
   }
 }
+
+TEST_CASE("conv2d with silu fused before and after a residual add") {
+  // EfficientNet's conv + SiLU; the reduction spreads outputs over both of sigmoid's tails.
+  Conv2dDesc d = square_conv(16, 6, 7, 24, 3, 1, 1);
+  for (const Epilogue& epilogue : {Epilogue{true, Activation::Silu, false, Activation::None},
+                                   Epilogue{false, Activation::Relu, true, Activation::Silu}}) {
+    d.epilogue = epilogue;
+    check_schedule(d, {4, 24, 4, true, 1});  // 16 + 8 lanes: both chunk kinds
+    check_schedule(d, {16, 8, 7, false, 2});
+  }
+}

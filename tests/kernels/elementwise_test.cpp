@@ -69,6 +69,8 @@ HostTensor reference_activation(const ActivationDesc& desc, const HostTensor& x)
       return reference::hard_sigmoid(x, desc.alpha, desc.beta);
     case ActivationOp::hard_swish:
       return reference::unary(reference::UnaryOp::hard_swish, x);
+    case ActivationOp::silu:
+      return reference::unary(reference::UnaryOp::silu, x);
     case ActivationOp::leaky_relu:
       return reference::leaky_relu(x, desc.alpha);
   }
@@ -388,4 +390,22 @@ TEST_CASE("elementwise schedule spaces, layouts and invalid descs") {
   CHECK_THROWS_WITH_AS(compile_elementwise_binary({{1, 16, 2, 2, 16}, BinaryOp::add}, {})(no_scale),
                        doctest::Contains("no residual was passed"), KernelError);
   CHECK_NOTHROW(compile_activation({{1, 16, 2, 2, 16}, ActivationOp::relu}, {})(no_scale));
+}
+
+TEST_CASE("silu in every block, and at both ends where its sigmoid saturates") {
+  for (const auto& shape : kShapes) {
+    const HostTensor x = random_tensor(shape, 17, -8.0F, 8.0F);
+    const HostTensor expected = reference_activation({.op = ActivationOp::silu}, x);
+    for (const auto& [block, schedule] : cases_for(shape[1])) {
+      const ActivationDesc desc{tensor_of(shape, block), ActivationOp::silu};
+      check_close(expected, run_activation(desc, schedule, x), 1e-6, 1e-6, desc.str() + " " + schedule.str());
+    }
+  }
+  HostTensor x({1, 4, 1, 2});
+  x.data = {-200.0F, -30.0F, -1e-3F, 0.0F, 1e-3F, 20.0F, 88.0F, 1000.0F};
+  const HostTensor actual = run_activation({{1, 4, 1, 2, 4}, ActivationOp::silu}, {}, x);
+  CHECK(actual.data[0] == 0.0F);  // sigmoid 0, not NaN, where e^200 overflows
+  CHECK(actual.data[3] == 0.0F);
+  CHECK(actual.data[7] == 1000.0F);
+  check_close(reference_activation({.op = ActivationOp::silu}, x), actual, 1e-5, 0.0, "saturation");
 }

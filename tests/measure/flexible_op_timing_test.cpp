@@ -56,6 +56,7 @@ graph::Graph elementwise_operators() {
       g.add_node("tanh", graph::Tanh{}, {x}),
       g.add_node("hardsigmoid", graph::HardSigmoid{}, {x}),
       g.add_node("hardswish", graph::HardSwish{}, {x}),
+      g.add_node("silu", graph::Silu{}, {x}),
       g.add_node("leaky", graph::LeakyRelu{}, {x}),
       g.add_node("prelu", graph::PRelu{}, {x, per_channel}),
       g.add_node("sub_left", graph::Sub{}, {per_channel, x}),
@@ -95,6 +96,7 @@ TEST_CASE("elementwise operators and channel shuffle are timed on their own kern
   };
   CHECK(timed("hardsigmoid").at("desc") == "hard_sigmoid0.2_0.5_n1_c16_h6_w6_x8");
   CHECK(timed("leaky").at("desc") == "leaky_relu0.01_n1_c16_h6_w6_x8");
+  CHECK(timed("silu").at("desc") == "silu_n1_c16_h6_w6_x8");
   CHECK(timed("prelu").at("desc") == "prelu_channel_n1_c16_h6_w6_x8");
   CHECK(timed("sub_left").at("desc") == "sub_swapped_channel_n1_c16_h6_w6_x8");
   CHECK(timed("max").at("kernel") == "elementwise_binary");

@@ -14,6 +14,7 @@ std::optional<Activation> as_activation(const Op& op) {
   if (std::holds_alternative<Relu>(op)) return Activation::relu;
   if (const auto* clip = std::get_if<Clip>(&op); clip && clip->min == 0.0f && clip->max == 6.0f) return Activation::relu6;
   if (std::holds_alternative<HardSwish>(op)) return Activation::hard_swish;
+  if (std::holds_alternative<Silu>(op)) return Activation::silu;
   if (const auto* hard = std::get_if<HardSigmoid>(&op); hard && hard->alpha == 1.0f / 6.0f && hard->beta == 0.5f)
     return Activation::hard_sigmoid;
   return std::nullopt;

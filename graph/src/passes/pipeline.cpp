@@ -5,6 +5,7 @@
 #include "layoutopt/graph/passes/fold_pads.h"
 #include "layoutopt/graph/passes/fuse_epilogues.h"
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
+#include "layoutopt/graph/passes/recognize_gated_activations.h"
 #include "layoutopt/graph/passes/remove_identities.h"
 #include "layoutopt/graph/validate.h"
 
@@ -14,13 +15,15 @@ std::string PipelineReport::summary() const {
   return "removed " + std::to_string(identities_removed) + " identities, folded " + std::to_string(pads_folded) +
          " pads and " + std::to_string(batch_norms_folded) + " batch norms, fused " +
          std::to_string(epilogue_nodes_fused) + " epilogue nodes, chained " + std::to_string(concats_chained) +
-         " concats, recognized " + std::to_string(channel_shuffles_recognized) + " channel shuffles";
+         " concats, recognized " + std::to_string(channel_shuffles_recognized) + " channel shuffles and " +
+         std::to_string(gated_activations_recognized) + " gated activations";
 }
 
 PipelineReport prepare_for_inference(Graph& graph) {
   PipelineReport report;
   report.identities_removed = remove_identities(graph);
   report.channel_shuffles_recognized = recognize_channel_shuffle(graph);
+  report.gated_activations_recognized = recognize_gated_activations(graph);
   report.pads_folded = fold_pads(graph);
   report.concats_chained = chain_concats(graph);
   report.batch_norms_folded = fold_batch_norm(graph);

@@ -1,5 +1,6 @@
 #include "jit/epilogue_ir.h"
 
+#include "jit/math_ir.h"
 #include "jit/vector_ops.h"
 
 namespace layoutopt::kernels::jit {
@@ -40,6 +41,7 @@ llvm::Value* emit_activation(llvm::IRBuilder<>& builder, Activation activation, 
     case Activation::Relu6: return min_with(builder, max_with(builder, value, 0.0F), 6.0F);
     case Activation::HardSwish: return builder.CreateFMul(value, emit_hard_sigmoid(builder, value, kSixth, 0.5F));
     case Activation::HardSigmoid: return emit_hard_sigmoid(builder, value, kSixth, 0.5F);
+    case Activation::Silu: return builder.CreateFMul(value, emit_sigmoid(builder, value));
   }
   return value;
 }

@@ -51,6 +51,11 @@ llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
                               constant(std::numeric_limits<float>::infinity()), result);
 }
 
+llvm::Value* emit_sigmoid(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  llvm::Value* one = llvm::ConstantFP::get(x->getType(), 1.0F);
+  return builder.CreateFDiv(one, builder.CreateFAdd(one, emit_exp(builder, builder.CreateFNeg(x))));
+}
+
 llvm::Value* emit_tanh(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* type = x->getType();
   const auto constant = [type](float value) { return llvm::ConstantFP::get(type, value); };

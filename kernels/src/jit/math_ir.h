@@ -11,6 +11,9 @@ namespace layoutopt::kernels::jit {
 /// except that results which would be denormal are flushed to 0.
 [[nodiscard]] llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x);
 
+/// 1 / (1 + e^-x) per lane, on emit_exp: 0 for x below -88.3 (where e^-x is +inf).
+[[nodiscard]] llvm::Value* emit_sigmoid(llvm::IRBuilder<>& builder, llvm::Value* x);
+
 /// tanh(x) per lane (~2 ulp relative error): an odd polynomial for |x| < 0.625, above that
 /// (1 - e) / (1 + e) with e = e^(-2|x|), so it saturates to +-1 without overflow.
 [[nodiscard]] llvm::Value* emit_tanh(llvm::IRBuilder<>& builder, llvm::Value* x);

@@ -17,17 +17,12 @@ namespace {
 
 llvm::Value* constant(llvm::Value* like, float value) { return llvm::ConstantFP::get(like->getType(), value); }
 
-llvm::Value* sigmoid(llvm::IRBuilder<>& builder, llvm::Value* x) {
-  llvm::Value* one = constant(x, 1.0F);
-  return builder.CreateFDiv(one, builder.CreateFAdd(one, jit::emit_exp(builder, builder.CreateFNeg(x))));
-}
-
 llvm::Value* leaky_relu(llvm::IRBuilder<>& builder, llvm::Value* x, float alpha) {
   llvm::Value* negative = builder.CreateFCmpOLT(x, constant(x, 0.0F));
   return builder.CreateSelect(negative, builder.CreateFMul(x, constant(x, alpha)), x);
 }
 
-// relu, relu6 and hard swish are epilogue activations: the same code as when fused into conv2d.
+// relu, relu6, hard swish and silu are epilogue activations: the same code as when fused into conv2d.
 llvm::Value* apply(llvm::IRBuilder<>& builder, const ActivationDesc& desc, llvm::Value* x) {
   switch (desc.op) {
     case ActivationOp::relu:
@@ -35,13 +30,15 @@ llvm::Value* apply(llvm::IRBuilder<>& builder, const ActivationDesc& desc, llvm:
     case ActivationOp::relu6:
       return jit::emit_activation(builder, Activation::Relu6, x);
     case ActivationOp::sigmoid:
-      return sigmoid(builder, x);
+      return jit::emit_sigmoid(builder, x);
     case ActivationOp::tanh:
       return jit::emit_tanh(builder, x);
     case ActivationOp::hard_sigmoid:
       return jit::emit_hard_sigmoid(builder, x, desc.alpha, desc.beta);
     case ActivationOp::hard_swish:
       return jit::emit_activation(builder, Activation::HardSwish, x);
+    case ActivationOp::silu:
+      return jit::emit_activation(builder, Activation::Silu, x);
     case ActivationOp::leaky_relu:
       return leaky_relu(builder, x, desc.alpha);
   }
@@ -90,6 +87,8 @@ const char* to_string(ActivationOp op) {
       return "hard_sigmoid";
     case ActivationOp::hard_swish:
       return "hard_swish";
+    case ActivationOp::silu:
+      return "silu";
     case ActivationOp::leaky_relu:
       return "leaky_relu";
   }

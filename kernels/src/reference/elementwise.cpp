@@ -23,6 +23,7 @@ float apply_unary(UnaryOp op, float v) {
     case UnaryOp::sigmoid: return 1.0f / (1.0f + std::exp(-v));
     case UnaryOp::tanh: return std::tanh(v);
     case UnaryOp::hard_swish: return v * std::clamp(v / 6.0f + 0.5f, 0.0f, 1.0f);
+    case UnaryOp::silu: return v / (1.0f + std::exp(-v));
   }
   return v;
 }

@@ -494,6 +494,56 @@ TEST_CASE("channel shuffles run blocked in every layout, their blocks mixing cha
 
 namespace {
 
+/// EfficientNet's activations as PyTorch exports them: x * sigmoid(x) on the input (no conv
+/// to fuse into, so a standalone silu), after a conv (fuses), x * hard_sigmoid(x) after a
+/// conv (opset < 14 hard swish, fuses), and a squeeze-excite gate that multiplies another
+/// value (stays a sigmoid and a mul).
+graph::Graph gated_activation_network(int64_t batch) {
+  graph::Graph g("gated");
+  const graph::ValueId x = g.add_input("x", {{batch, 16, 6, 5}});
+  const auto stem = g.add_node("stem_silu", graph::Mul{}, {x, g.add_node("stem_gate", graph::Sigmoid{}, {x})});
+  const graph::ValueId w = constant(g, "conv.weight", {24, 16, 3, 3}, 0.0F, 0.3F);
+  const auto conv = g.add_node("conv", graph::Conv2d{.kernel = {3, 3}, .pads = {1, 1, 1, 1}}, {stem, w});
+  const auto silu = g.add_node("conv_silu", graph::Mul{}, {g.add_node("conv_gate", graph::Sigmoid{}, {conv}), conv});
+  const auto project = conv1x1(g, "project", silu, 24);
+  const auto hard_gate = g.add_node("project_gate", graph::HardSigmoid{.alpha = 1.0F / 6.0F, .beta = 0.5F}, {project});
+  const auto hard_swish = g.add_node("project_hardswish", graph::Mul{}, {project, hard_gate});
+  const auto pooled = g.add_node("pool", graph::GlobalAvgPool{}, {hard_swish});
+  const auto excite = g.add_node("se_gate", graph::Sigmoid{}, {conv1x1(g, "se", pooled, 24)});
+  g.add_output(g.add_node("se_scale", graph::Mul{}, {hard_swish, excite}));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("x * sigmoid(x) and x * hard_sigmoid(x) run fused into their conv or as one blocked silu") {
+  for (const int64_t batch : {1, 2}) {
+    CAPTURE(batch);
+    const graph::Graph unfused = gated_activation_network(batch);
+    graph::Graph g = unfused;
+    const graph::PipelineReport report = graph::prepare_for_inference(g);
+    CHECK(report.gated_activations_recognized == 3);
+    // Three gates recognized away, then the silu and hard swish after a conv fused into it.
+    CHECK(g.nodes().size() == unfused.nodes().size() - 5);
+    CHECK(std::holds_alternative<graph::Silu>(g.node(*g.find_node("stem_silu")).op));
+    CHECK(std::get<graph::Conv2d>(g.node(*g.find_node("conv")).op).epilogue.activation == graph::Activation::silu);
+    CHECK(std::get<graph::Conv2d>(g.node(*g.find_node("project")).op).epilogue.activation ==
+          graph::Activation::hard_swish);
+    CHECK(std::holds_alternative<graph::Sigmoid>(g.node(*g.find_node("se_gate")).op));
+    const ReferenceRuns reference = reference_runs(unfused);
+    std::mt19937 rng(10);
+    for (int trial = 0; trial < 4; ++trial) {
+      CAPTURE(trial);
+      auto network = kernels::CompiledNetwork::compile(
+          g, trial == 0 ? kernels::default_network_schedule(g) : random_schedule(g, rng));
+      check_runs(network, reference);
+      CHECK(network.summary().fallbacks == 0);
+    }
+  }
+}
+
+namespace {
+
 /// ShuffleNet-v2's unit: a 1x1 conv, its channels split in halves, one half through another
 /// 1x1 conv, the halves joined again and shuffled.
 graph::Graph split_unit(int64_t batch) {

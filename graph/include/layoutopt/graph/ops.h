@@ -36,8 +36,9 @@ struct Pads2d {
 };
 
 /// What a conv, dense or batch norm node applies to its result. hard_swish and hard_sigmoid
-/// are PyTorch's (alpha 1/6, beta 1/2), the only ones MobileNet-v3 uses after a conv.
-enum class Activation { none, relu, relu6, hard_swish, hard_sigmoid };
+/// are PyTorch's (alpha 1/6, beta 1/2), the only ones MobileNet-v3 uses after a conv; silu
+/// is x * sigmoid(x), EfficientNet's.
+enum class Activation { none, relu, relu6, hard_swish, hard_sigmoid, silu };
 
 /// What a conv or dense kernel does after its reduction, in this order:
 /// out = post_activation(activation(acc + bias) + residual).
@@ -95,6 +96,11 @@ struct HardSigmoid {
 /// x * max(0, min(1, x / 6 + 1 / 2)).
 struct HardSwish {
   bool operator==(const HardSwish&) const = default;
+};
+/// x * sigmoid(x) (swish with beta 1); exported by PyTorch as Mul(x, Sigmoid(x)), which
+/// passes/recognize_gated_activations.h turns into this node.
+struct Silu {
+  bool operator==(const Silu&) const = default;
 };
 /// x for x >= 0, alpha * x below.
 struct LeakyRelu {
@@ -246,7 +252,7 @@ struct Identity {
 using Op = std::variant<Conv2d, Dense, BatchNorm, Relu, Clip, Sigmoid, Add, Mul, Concat, Pool2d, GlobalAvgPool,
                         Flatten, Reshape, Transpose, Softmax, Pad, Dropout, Identity, Tanh, HardSigmoid, HardSwish,
                         LeakyRelu, PRelu, Sub, Div, Max, Min, ReduceMean, ConvTranspose2d, Lrn, Resize, Slice,
-                        ChannelShuffle>;
+                        ChannelShuffle, Silu>;
 
 /// Stable lower-case name of an operator ("conv2d", "max_pool2d", ...), used in messages,
 /// JSON and DOT output.

@@ -1,7 +1,7 @@
 #pragma once
 // Standalone activations on an NCHW[x]c tensor: relu, relu6, sigmoid, tanh, hard sigmoid,
-// hard swish and leaky relu (the conv2d epilogue fuses relu / relu6 / hard swish / PyTorch's
-// hard sigmoid; these cover the unfused cases and the rest, e.g. squeeze-excite's sigmoid).
+// hard swish, silu and leaky relu (the conv2d epilogue fuses relu / relu6 / hard swish / silu /
+// PyTorch's hard sigmoid; these cover the unfused cases and the rest, e.g. squeeze-excite's sigmoid).
 // Elementwise, so the layout only has to match between input and output.
 
 #include <string>
@@ -14,7 +14,7 @@
 
 namespace layoutopt::kernels {
 
-enum class ActivationOp { relu, relu6, sigmoid, tanh, hard_sigmoid, hard_swish, leaky_relu };
+enum class ActivationOp { relu, relu6, sigmoid, tanh, hard_sigmoid, hard_swish, silu, leaky_relu };
 
 [[nodiscard]] const char* to_string(ActivationOp op);
 
@@ -40,7 +40,7 @@ struct ActivationLayouts {
 /// elementwise_space over the whole tensor (one stream).
 [[nodiscard]] ConfigSpace activation_space(const ActivationDesc& desc);
 [[nodiscard]] ActivationLayouts activation_layouts(const ActivationDesc& desc);
-/// KernelArgs: input, output. Sigmoid and tanh use a polynomial exp (~1e-7 relative error).
+/// KernelArgs: input, output. Sigmoid, silu and tanh use a polynomial exp (~1e-7 relative error).
 [[nodiscard]] Kernel compile_activation(const ActivationDesc& desc, const ElementwiseSchedule& schedule);
 
 }  // namespace layoutopt::kernels

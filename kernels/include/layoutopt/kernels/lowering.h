@@ -25,7 +25,7 @@ namespace layoutopt::kernels {
 /// activation included); throws KernelError for any other operator.
 [[nodiscard]] BatchNormDesc batch_norm_desc(const graph::Graph& graph, graph::NodeId node, int64_t block);
 /// True for the unary operators an activation kernel computes: relu, clip to [0, 6] (relu6),
-/// sigmoid, tanh, hard sigmoid, hard swish and leaky relu.
+/// sigmoid, tanh, hard sigmoid, hard swish, silu and leaky relu.
 [[nodiscard]] bool has_activation_kernel(const graph::Op& op);
 /// Descriptor of such a node with its 4-D output stored in NCHW[block]c; throws KernelError
 /// for any other operator.

@@ -12,12 +12,13 @@ struct PipelineReport {
   int epilogue_nodes_fused = 0;
   int concats_chained = 0;
   int channel_shuffles_recognized = 0;
+  int gated_activations_recognized = 0;
   [[nodiscard]] std::string summary() const;
 };
 
 /// The inference preparation every later step expects: remove identities, recognize channel
-/// shuffles, fold pads into their readers, chain re-concatenations, fold batch norms, fuse
-/// epilogues, then validate.
+/// shuffles and gated activations (x * sigmoid(x) as silu, so that it fuses), fold pads into
+/// their readers, chain re-concatenations, fold batch norms, fuse epilogues, then validate.
 PipelineReport prepare_for_inference(Graph& graph);
 
 }  // namespace layoutopt::graph

@@ -5,8 +5,8 @@
 
 namespace layoutopt::kernels::reference {
 
-/// hard_swish is x * max(0, min(1, x / 6 + 1 / 2)).
-enum class UnaryOp { relu, sigmoid, tanh, hard_swish };
+/// hard_swish is x * max(0, min(1, x / 6 + 1 / 2)), silu is x * sigmoid(x).
+enum class UnaryOp { relu, sigmoid, tanh, hard_swish, silu };
 [[nodiscard]] HostTensor unary(UnaryOp op, const HostTensor& x);
 [[nodiscard]] HostTensor clip(const HostTensor& x, float min, float max);
 /// max(0, min(1, alpha * x + beta)).
