@@ -51,9 +51,20 @@ BENCH_MODELS = ["resnet-50", "inception-v3", "densenet-201", "vgg-19-bn", "mobil
 DEFAULT_OUT = os.path.join(ROOT, "out", "peers", "models")
 
 
+class MainOutput(torch.nn.Module):
+    """A segmentation model returns {"out": tensor}; every peer times and compares that tensor."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):
+        return self.model(x)["out"]
+
+
 def build_model(name, seed=SEED):
     """Returns (model in eval mode, input shape) for a torchvision network named as in
-    export_torchvision.TORCHVISION_MODELS; the same seed gives the same weights."""
+    MODELS; the same seed gives the same weights."""
     if name not in MODELS:
         raise KeyError(f"unknown model '{name}' (known: {', '.join(MODELS)})")
     constructor, kwargs, shape = MODELS[name]
@@ -66,12 +77,9 @@ def build_model(name, seed=SEED):
                 module.bias.uniform_(-0.1, 0.1)
                 module.running_mean.uniform_(-0.1, 0.1)
                 module.running_var.uniform_(0.5, 1.5)
+    if isinstance(model, torchvision.models.segmentation.fcn.FCN):
+        model = MainOutput(model)
     return model.eval(), shape
-
-
-def first_output(output):
-    """Segmentation models return {"out": tensor}; the exporter writes the dict's values in order."""
-    return next(iter(output.values())) if isinstance(output, dict) else output
 
 
 def export_model(name, out_dir, force=False):
@@ -83,7 +91,7 @@ def export_model(name, out_dir, force=False):
         return path
     model, shape = build_model(name)
     with torch.no_grad():
-        output = first_output(model(torch.zeros(shape)))
+        output = model(torch.zeros(shape))
     if not bool(torch.isfinite(output).all()):
         sys.exit(f"export_models: {name} gives non-finite outputs with seed {SEED}")
     partial = path + ".partial"

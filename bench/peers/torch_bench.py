@@ -34,7 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # export_models exits with a clear message when torch, torchvision or onnx is missing.
-from export_models import TORCHVISION_MODELS, build_model, torch  # noqa: E402
+from export_models import MODELS, build_model, torch  # noqa: E402
 
 
 def seeded_input(shape, seed):
@@ -109,8 +109,8 @@ def main():
         if not os.path.exists(name):
             sys.exit(f"torch_bench: model file {name} not found")
         name = os.path.basename(name)[: -len(".onnx")]
-    if name not in TORCHVISION_MODELS:
-        sys.exit(f"torch_bench: unknown model '{name}' (known: {', '.join(TORCHVISION_MODELS)})")
+    if name not in MODELS:
+        sys.exit(f"torch_bench: unknown model '{name}' (known: {', '.join(MODELS)})")
 
     torch.set_num_threads(args.threads)
     torch.set_num_interop_threads(1)
