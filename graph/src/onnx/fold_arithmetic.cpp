@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "constant_folding.h"
+#include "index_walk.h"
 
 namespace layoutopt::graph::onnx {
 
@@ -41,14 +42,9 @@ template <class Op>
 ConstantValue broadcast(const FoldContext& c, const ConstantValue& a, const ConstantValue& b, ElementType type, Op op) {
   const Shape out = broadcast_dims(c, a.dims, b.dims);
   ConstantValue result{.type = type, .dims = out, .ints = {}, .reals = {}};
-  std::vector<int64_t> at(out.size(), 0);
-  for (int64_t flat = 0; flat < element_count(out); ++flat) {
+  for_each_index(out, [&](const std::vector<int64_t>& at) {
     op(result, static_cast<size_t>(broadcast_index(a.dims, out, at)), static_cast<size_t>(broadcast_index(b.dims, out, at)));
-    for (size_t d = out.size(); d-- > 0;) {
-      if (++at[d] < out[d]) break;
-      at[d] = 0;
-    }
-  }
+  });
   if (result.floating()) result = ConstantValue::of_reals(result.dims, std::move(result.reals), type);
   return result;
 }
@@ -118,18 +114,13 @@ Values fold_where(const FoldContext& c) {
   if (x.floating() != y.floating()) c.fail("X and Y have different element types");
   const Shape out = broadcast_dims(c, broadcast_dims(c, condition.dims, x.dims), y.dims);
   ConstantValue result{.type = x.type, .dims = out, .ints = {}, .reals = {}};
-  std::vector<int64_t> at(out.size(), 0);
-  for (int64_t flat = 0; flat < element_count(out); ++flat) {
+  for_each_index(out, [&](const std::vector<int64_t>& at) {
     const bool take_x = condition.ints.at(static_cast<size_t>(broadcast_index(condition.dims, out, at))) != 0;
     const ConstantValue& from = take_x ? x : y;
     const auto i = static_cast<size_t>(broadcast_index(from.dims, out, at));
     if (from.floating()) result.reals.push_back(from.reals[i]);
     else result.ints.push_back(from.ints[i]);
-    for (size_t d = out.size(); d-- > 0;) {
-      if (++at[d] < out[d]) break;
-      at[d] = 0;
-    }
-  }
+  });
   return {result};
 }
 

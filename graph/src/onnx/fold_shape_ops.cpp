@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "constant_folding.h"
+#include "index_walk.h"
 #include "slice_range.h"
 #include "tensor_reader.h"
 
@@ -54,15 +55,7 @@ ConstantValue reshaped(const ConstantValue& from, Shape dims) {
 template <class Source>
 std::vector<int64_t> map_indices(const Shape& out, Source source) {
   std::vector<int64_t> picks;
-  std::vector<int64_t> index(out.size(), 0);
-  const int64_t count = element_count(out);
-  for (int64_t flat = 0; flat < count; ++flat) {
-    picks.push_back(source(index));
-    for (size_t d = out.size(); d-- > 0;) {
-      if (++index[d] < out[d]) break;
-      index[d] = 0;
-    }
-  }
+  for_each_index(out, [&](const std::vector<int64_t>& index) { picks.push_back(source(index)); });
   return picks;
 }
 
