@@ -77,20 +77,20 @@ void check_signature(const NodeContext& context, const OpConverter& converter) {
 }
 
 /// What a fold rule may see of the node's inputs, or nothing when some input it needs is
-/// computed by the network.
+/// computed by the network. Decoding waits until every input is known: a weight read
+/// beside an activation (Mul(w, x)) is never decoded for nothing.
 std::optional<std::vector<FoldInput>> fold_inputs(ImportContext& context, const pb::NodeProto& node, const FoldRule& rule) {
+  const auto shape_only = [&](int slot) { return rule.dims_only && slot == 0 && context.bound_shape(node.input(slot)); };
+  for (int slot = 0; slot < node.input_size(); ++slot) {
+    const std::string& name = node.input(slot);
+    if (!name.empty() && !context.constants().contains(name) && !shape_only(slot)) return std::nullopt;
+  }
   std::vector<FoldInput> inputs;
   for (int slot = 0; slot < node.input_size(); ++slot) {
     const std::string& name = node.input(slot);
-    if (name.empty()) {
-      inputs.push_back({});
-    } else if (const ConstantValue* value = context.constants().value(name)) {
-      inputs.push_back({&value->dims, value});
-    } else if (const Shape* shape = context.bound_shape(name); shape && rule.dims_only && slot == 0) {
-      inputs.push_back({shape, nullptr});
-    } else {
-      return std::nullopt;
-    }
+    if (name.empty()) inputs.push_back({});
+    else if (const ConstantValue* value = context.constants().value(name)) inputs.push_back({&value->dims, value});
+    else inputs.push_back({context.bound_shape(name), nullptr});
   }
   return inputs;
 }
