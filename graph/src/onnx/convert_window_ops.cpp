@@ -24,6 +24,14 @@ ValueId convert_pool(NodeContext& node, PoolKind kind) {
                   {x});
 }
 
+/// Input 1 as the 4-D filter of a (transposed) convolution; `expected` says which layout.
+ValueId filter_weight(const NodeContext& node, const std::string& expected) {
+  const ValueId w = node.weight(1);
+  const Shape& shape = node.shape(w);
+  if (shape.size() != 4) node.fail("weight has shape " + to_string(shape) + "; " + expected);
+  return w;
+}
+
 /// Pad's axes input (opset 18), normalized; all axes when absent.
 std::vector<int64_t> pad_axes(const NodeContext& node) {
   if (!node.has_input(3)) return {0, 1, 2, 3};
@@ -40,10 +48,8 @@ std::vector<int64_t> pad_axes(const NodeContext& node) {
 ValueId convert_conv(NodeContext& node) {
   const ValueId x = node.input(0);
   expect_4d(node, x, "only 2-D convolutions over NCHW tensors are supported");
-  const ValueId w = node.weight(1);
+  const ValueId w = filter_weight(node, "only 2-D convolutions ([out, in/groups, kh, kw]) are supported");
   const Shape& w_shape = node.shape(w);
-  if (w_shape.size() != 4)
-    node.fail("weight has shape " + to_string(w_shape) + "; only 2-D convolutions ([out, in/groups, kh, kw]) are supported");
   const Window window = read_window(node, node.shape(x), Hw{w_shape[2], w_shape[3]});
   const bool bias = node.has_input(2);
   const Conv2d conv{.kernel = window.kernel,
@@ -83,9 +89,8 @@ Pads2d transposed_pads(const NodeContext& node, const Shape& in, const Window& w
 ValueId convert_conv_transpose(NodeContext& node) {
   const ValueId x = node.input(0);
   expect_4d(node, x, "only 2-D transposed convolutions over NCHW tensors are supported");
-  const ValueId w = node.weight(1);
+  const ValueId w = filter_weight(node, "expected [in, out/groups, kh, kw]");
   const Shape& w_shape = node.shape(w);
-  if (w_shape.size() != 4) node.fail("weight has shape " + to_string(w_shape) + "; expected [in, out/groups, kh, kw]");
   // read_window resolves auto_pad for a forward window; ConvTranspose's is resolved below.
   Window window = read_window(node, node.shape(x), Hw{w_shape[2], w_shape[3]});
   const std::vector<int64_t> extra = node.attributes().get_ints("output_padding", {0, 0});

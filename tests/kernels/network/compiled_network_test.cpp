@@ -133,6 +133,19 @@ void check_runs(kernels::CompiledNetwork& network, const ReferenceRuns& referenc
   }
 }
 
+/// Compiles `g` with its default schedule and three random ones (from `seed`) and checks
+/// each against the reference, with no operator left to the reference fallback.
+void check_blocked_schedules(const graph::Graph& g, const ReferenceRuns& reference, unsigned seed) {
+  std::mt19937 rng(seed);
+  for (int trial = 0; trial < 4; ++trial) {
+    CAPTURE(trial);
+    auto network = kernels::CompiledNetwork::compile(
+        g, trial == 0 ? kernels::default_network_schedule(g) : random_schedule(g, rng));
+    check_runs(network, reference);
+    CHECK(network.summary().fallbacks == 0);
+  }
+}
+
 void check_against_reference(const std::string& name, int64_t image_size, int schedules) {
   graph::Graph g = prepared_zoo(name, image_size);
   const ReferenceRuns reference = reference_runs(g);
@@ -446,14 +459,7 @@ TEST_CASE("every elementwise operator runs blocked, fused or not, like the refer
     CHECK(std::get<graph::Conv2d>(g.node(*g.find_node("se_expand")).op).epilogue.activation ==
           graph::Activation::hard_sigmoid);
     ReferenceRuns reference = reference_runs(unfused);
-    std::mt19937 rng(7);
-    for (int trial = 0; trial < 4; ++trial) {
-      CAPTURE(trial);
-      auto network = kernels::CompiledNetwork::compile(
-          g, trial == 0 ? kernels::default_network_schedule(g) : random_schedule(g, rng));
-      check_runs(network, reference);
-      CHECK(network.summary().fallbacks == 0);
-    }
+    check_blocked_schedules(g, reference, 7);
   }
 }
 
@@ -481,14 +487,7 @@ TEST_CASE("channel shuffles run blocked in every layout, their blocks mixing cha
     g.add_output(g.add_node("add", graph::Add{}, {four, mixed}));
     graph::prepare_for_inference(g);
     const ReferenceRuns reference = reference_runs(g);
-    std::mt19937 rng(9);
-    for (int trial = 0; trial < 4; ++trial) {
-      CAPTURE(trial);
-      auto network = kernels::CompiledNetwork::compile(
-          g, trial == 0 ? kernels::default_network_schedule(g) : random_schedule(g, rng));
-      check_runs(network, reference);
-      CHECK(network.summary().fallbacks == 0);
-    }
+    check_blocked_schedules(g, reference, 9);
   }
 }
 
@@ -531,14 +530,7 @@ TEST_CASE("x * sigmoid(x) and x * hard_sigmoid(x) run fused into their conv or a
           graph::Activation::hard_swish);
     CHECK(std::holds_alternative<graph::Sigmoid>(g.node(*g.find_node("se_gate")).op));
     const ReferenceRuns reference = reference_runs(unfused);
-    std::mt19937 rng(10);
-    for (int trial = 0; trial < 4; ++trial) {
-      CAPTURE(trial);
-      auto network = kernels::CompiledNetwork::compile(
-          g, trial == 0 ? kernels::default_network_schedule(g) : random_schedule(g, rng));
-      check_runs(network, reference);
-      CHECK(network.summary().fallbacks == 0);
-    }
+    check_blocked_schedules(g, reference, 10);
   }
 }
 
