@@ -7,28 +7,28 @@
 #include <string>
 #include <vector>
 
-#include "layoutopt/measure/progress.h"
-#include "layoutopt/measure/record_log.h"
-#include "layoutopt/measure/transform_table.h"
-#include "layoutopt/measure/transform_timing.h"
+#include "layoutopt/timing/progress.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/costs/transform_table.h"
+#include "layoutopt/costs/transform_timing.h"
 
 namespace layoutopt::apps {
 
 /// Reads a record log (a missing file is an empty log), warning about unreadable lines and
 /// about records of other targets than `target`.
-[[nodiscard]] measure::LoadedLog load_records_warning(const std::filesystem::path& path, const std::string& target,
-                                                      measure::ProgressReporter& progress);
+[[nodiscard]] tuning::LoadedLog load_records_warning(const std::filesystem::path& path, const std::string& target,
+                                                      timing::ProgressReporter& progress);
 
 /// Reads a transform table (a missing file is an empty table), warning about unreadable
 /// entries, which are kept as they are.
-[[nodiscard]] measure::TransformTable load_table_warning(const std::filesystem::path& path,
-                                                         measure::ProgressReporter& progress);
+[[nodiscard]] costs::TransformTable load_table_warning(const std::filesystem::path& path,
+                                                         timing::ProgressReporter& progress);
 
 /// Times the `keys` the table lacks and saves it to `path` at most once a second while it
 /// measures, so an interrupted run keeps all but its last second, and once more at the end.
-measure::FillResult fill_and_save_table(measure::TransformTable& table, const std::filesystem::path& path,
-                                        const std::vector<measure::TransformKey>& keys,
-                                        const measure::TimingPolicy& policy, const std::string& target,
-                                        measure::ProgressReporter& progress);
+costs::FillResult fill_and_save_table(costs::TransformTable& table, const std::filesystem::path& path,
+                                        const std::vector<costs::TransformKey>& keys,
+                                        const timing::TimingPolicy& policy, const std::string& target,
+                                        timing::ProgressReporter& progress);
 
 }  // namespace layoutopt::apps

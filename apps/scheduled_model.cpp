@@ -4,8 +4,8 @@
 
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/kernels/network/default_schedule.h"
-#include "layoutopt/measure/plan.h"
-#include "layoutopt/measure/plan_schedule.h"
+#include "layoutopt/planning/plan.h"
+#include "layoutopt/planning/plan_schedule.h"
 
 namespace layoutopt::apps {
 
@@ -24,11 +24,11 @@ ScheduledModel load_scheduled_model(const ModelArgument& model, const std::strin
     scheduled.schedule = kernels::default_network_schedule(scheduled.model.graph);
     return scheduled;
   }
-  const measure::Plan plan = measure::load_plan(plan_path);
-  scheduled.schedule = measure::network_schedule(plan, scheduled.model.graph);
+  const planning::Plan plan = planning::load_plan(plan_path);
+  scheduled.schedule = planning::network_schedule(plan, scheduled.model.graph);
   scheduled.predicted_ms = plan.predicted_ms;
-  for (const measure::PlanNode& node : plan.nodes) scheduled.predicted_step_ms[step_key(node.name, false, "")] = node.ms;
-  for (const measure::PlanTransform& t : plan.transforms) scheduled.predicted_step_ms[step_key(t.value, true, t.to)] = t.ms;
+  for (const planning::PlanNode& node : plan.nodes) scheduled.predicted_step_ms[step_key(node.name, false, "")] = node.ms;
+  for (const planning::PlanTransform& t : plan.transforms) scheduled.predicted_step_ms[step_key(t.value, true, t.to)] = t.ms;
   std::ostringstream source;
   source << plan_path << " (" << plan.solver << ", " << plan.costs << " costs, predicted " << plan.predicted_ms << " ms)";
   scheduled.schedule_source = source.str();

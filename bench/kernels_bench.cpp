@@ -40,7 +40,7 @@
 #include "layoutopt/kernels/depthwise_conv2d.h"
 #include "layoutopt/kernels/host.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
-#include "layoutopt/measure/peak_flops.h"
+#include "layoutopt/timing/peak_flops.h"
 
 namespace {
 
@@ -59,7 +59,7 @@ struct MachinePeak {
   double fma_and_add_gflops = 0;
 
   void measure() {
-    const layoutopt::measure::PeakFlops peak = layoutopt::measure::measure_peak_flops();
+    const layoutopt::timing::PeakFlops peak = layoutopt::timing::measure_peak_flops();
     fma_gflops = std::max(fma_gflops, peak.gflops);
     fma_and_add_gflops = std::max(fma_and_add_gflops, peak.fma_and_add_gflops);
   }

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "layoutopt/layout/transform.h"
-#include "layoutopt/measure/random_fill.h"
-#include "layoutopt/measure/thread_scope.h"
+#include "layoutopt/timing/random_fill.h"
+#include "layoutopt/timing/thread_scope.h"
 
 namespace {
 
@@ -55,8 +55,8 @@ struct Buffers {
   std::vector<float> src, dst;
   explicit Buffers(int64_t elements) : src(static_cast<size_t>(elements)), dst(static_cast<size_t>(elements)) {
     // Real numbers in both buffers, and every page touched before timing starts.
-    layoutopt::measure::fill_random(src, 1);
-    layoutopt::measure::fill_random(dst, 2);
+    layoutopt::timing::fill_random(src, 1);
+    layoutopt::timing::fill_random(dst, 2);
   }
 };
 
@@ -69,7 +69,7 @@ void bench_layoutopt(benchmark::State& state, const Case& c, int threads) {
   const LayoutTransform transform =
       LayoutTransform::for_activation(c.shape, blocked(c.src_block), blocked(c.dst_block));
   Buffers buffers(transform.elements());
-  const layoutopt::measure::ThreadScope scope(threads);
+  const layoutopt::timing::ThreadScope scope(threads);
   for (auto _ : state) {
     transform.run(buffers.src.data(), buffers.dst.data());
     benchmark::DoNotOptimize(buffers.dst.data());

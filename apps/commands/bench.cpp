@@ -23,10 +23,10 @@
 #include "commands.h"
 #include "scheduled_model.h"
 #include "layoutopt/kernels/network/compiled_network.h"
-#include "layoutopt/measure/cpu_info.h"
-#include "layoutopt/measure/network_timing.h"
-#include "layoutopt/measure/statistics.h"
-#include "layoutopt/measure/thread_scope.h"
+#include "layoutopt/timing/cpu_info.h"
+#include "layoutopt/costs/network_timing.h"
+#include "layoutopt/timing/statistics.h"
+#include "layoutopt/timing/thread_scope.h"
 
 namespace layoutopt::apps {
 
@@ -100,7 +100,7 @@ struct Profile {
 /// Median time of each step over `runs` profiled runs, next to the plan's prediction for it.
 Profile profile_steps(kernels::CompiledNetwork& network, const ScheduledModel& scheduled, int runs) {
   const std::vector<kernels::NetworkStep>& steps = network.steps();
-  const measure::NetworkProfile measured = measure::profile_network(network, runs);
+  const costs::NetworkProfile measured = costs::profile_network(network, runs);
   Profile profile{{}, measured.run_ms};
   for (size_t s = 0; s < steps.size(); ++s) {
     StepTime& time = profile.steps.emplace_back(StepTime{&steps[s], measured.step_ms[s]});
@@ -164,12 +164,12 @@ nlohmann::ordered_json profile_json(const Profile& profile) {
 void bench(const BenchFlags& flags) {
   const ScheduledModel scheduled = load_scheduled_model(flags.model, flags.plan);
   const graph::Graph& graph = scheduled.model.graph;
-  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
-  const measure::ThreadScope scope(threads);
+  const int threads = flags.threads > 0 ? flags.threads : timing::detect_cpu().default_threads;
+  const timing::ThreadScope scope(threads);
   warn_if_passive_openmp_wait();
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
-  const measure::Timing timing = measure::time_network(network, graph, measure::network_policy(threads, flags.min_seconds * 1e3));
-  const measure::Summary& ms = timing.ms;
+  const timing::Timing timing = costs::time_network(network, graph, costs::network_policy(threads, flags.min_seconds * 1e3));
+  const timing::Summary& ms = timing.ms;
   const kernels::CompileSummary& compiled = network.summary();
   if (flags.json) {
     nlohmann::ordered_json out{{"model", graph.name()},

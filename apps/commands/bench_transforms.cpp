@@ -13,12 +13,12 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "measurement_files.h"
-#include "layoutopt/measure/cost_policy.h"
-#include "layoutopt/measure/cpu_info.h"
-#include "layoutopt/measure/record_log.h"
-#include "layoutopt/measure/target.h"
-#include "layoutopt/measure/transform_timing.h"
-#include "layoutopt/measure/tuning_session.h"
+#include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/timing/cpu_info.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/target.h"
+#include "layoutopt/costs/transform_timing.h"
+#include "layoutopt/tuning/tuning_session.h"
 
 namespace layoutopt::apps {
 
@@ -35,20 +35,20 @@ struct BenchTransformsFlags {
 };
 
 // Blocks of the tuned candidates of each task, when a record log is given.
-std::map<std::string, measure::TensorBlocks> tuned_blocks(const graph::Graph& graph, const std::string& records,
+std::map<std::string, costs::TensorBlocks> tuned_blocks(const graph::Graph& graph, const std::string& records,
                                                           const std::string& target,
-                                                          measure::ProgressReporter& progress) {
+                                                          timing::ProgressReporter& progress) {
   if (records.empty()) return {};
-  const measure::LoadedLog log = measure::load_record_log(records);
-  if (!log.issues.empty()) progress.note("warning: " + measure::describe_issues(records, log.issues), true);
-  const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
-  std::map<std::string, measure::TensorBlocks> blocks = measure::tuned_blocks(tasks, log.records, target);
+  const tuning::LoadedLog log = tuning::load_record_log(records);
+  if (!log.issues.empty()) progress.note("warning: " + tuning::describe_issues(records, log.issues), true);
+  const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
+  std::map<std::string, costs::TensorBlocks> blocks = costs::tuned_blocks(tasks, log.records, target);
   progress.note("layouts of " + std::to_string(blocks.size()) + "/" + std::to_string(tasks.size()) +
                 " tasks from tuned candidates in " + records + "; vector-friendly blocks for the rest");
   return blocks;
 }
 
-std::string key_text(const measure::TransformKey& key) {
+std::string key_text(const costs::TransformKey& key) {
   std::string shape;
   for (int64_t d : key.shape) shape += (shape.empty() ? "" : ",") + std::to_string(d);
   return "[" + shape + "] " + key.src + " -> " + key.dst;
@@ -62,19 +62,19 @@ bool within_10_percent(double ratio) { return ratio >= 0.9 && ratio <= 1.1; }
 
 // Re-times `count` entries spread evenly over `keys` (with the same passes as the table)
 // and prints measured / stored.
-void verify_sample(const measure::TransformTable& table, const std::vector<measure::TransformKey>& keys, size_t count,
-                   const measure::TimingPolicy& policy, const std::string& target, measure::ProgressReporter& progress) {
-  std::vector<measure::TransformKey> sample;
-  std::vector<const measure::TransformEntry*> stored;
+void verify_sample(const costs::TransformTable& table, const std::vector<costs::TransformKey>& keys, size_t count,
+                   const timing::TimingPolicy& policy, const std::string& target, timing::ProgressReporter& progress) {
+  std::vector<costs::TransformKey> sample;
+  std::vector<const costs::TransformEntry*> stored;
   for (size_t i = 0; i < count && i < keys.size(); ++i) {
-    const measure::TransformKey& key = keys[i * keys.size() / std::min(count, keys.size())];
-    if (const measure::TransformEntry* entry = table.find(target, policy.threads, key)) {
+    const costs::TransformKey& key = keys[i * keys.size() / std::min(count, keys.size())];
+    if (const costs::TransformEntry* entry = table.find(target, policy.threads, key)) {
       sample.push_back(key);
       stored.push_back(entry);
     }
   }
   if (sample.empty()) return;
-  const std::vector<measure::TransformEntry> again = measure::time_transforms(sample, policy, target, &progress);
+  const std::vector<costs::TransformEntry> again = costs::time_transforms(sample, policy, target, &progress);
   progress.finish();
   std::cout << "verify: re-timed " << sample.size() << " entries (new / stored median)\n";
   std::vector<double> ratios;
@@ -98,16 +98,16 @@ void verify_sample(const measure::TransformTable& table, const std::vector<measu
 
 void run_bench_transforms(const BenchTransformsFlags& flags) {
   const LoadedModel model = load_model(flags.model.spec, flags.model.options);
-  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
-  const std::string target = measure::host_target(threads);
-  const measure::TimingPolicy policy = measure::cost_policy(threads, flags.min_repeat_ms);
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
-  measure::TransformTable table = load_table_warning(flags.output, progress);
+  const int threads = flags.threads > 0 ? flags.threads : timing::detect_cpu().default_threads;
+  const std::string target = tuning::host_target(threads);
+  const timing::TimingPolicy policy = timing::cost_policy(threads, flags.min_repeat_ms);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(flags.quiet)});
+  costs::TransformTable table = load_table_warning(flags.output, progress);
   const auto keys =
-      measure::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress));
+      costs::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress));
   progress.note(std::to_string(keys.size()) + " transforms for " + model.graph.name() + " on " + target + ", timed one at a time on " +
                 std::to_string(threads) + " threads (concurrent timing would disturb the results)");
-  const measure::FillResult filled = fill_and_save_table(table, flags.output, keys, policy, target, progress);
+  const costs::FillResult filled = fill_and_save_table(table, flags.output, keys, policy, target, progress);
   std::cout << keys.size() << " transforms: " << filled.measured << " timed now, " << filled.reused
             << " reused; table " << flags.output << " holds " << table.entries().size() << " entries\n";
   if (flags.verify > 0) verify_sample(table, keys, flags.verify, policy, target, progress);

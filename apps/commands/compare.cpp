@@ -11,9 +11,9 @@
 #include "commands.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/zoo/zoo.h"
-#include "layoutopt/measure/analytic_cost_model.h"
-#include "layoutopt/measure/layout_problem.h"
-#include "layoutopt/measure/solver_comparison.h"
+#include "layoutopt/planning/analytic_cost_model.h"
+#include "layoutopt/planning/layout_problem.h"
+#include "layoutopt/evaluation/solver_comparison.h"
 #include "layoutopt/solvers/generator.h"
 #include "layoutopt/solvers/instance_io.h"
 #include "layoutopt/solvers/solver.h"
@@ -34,16 +34,16 @@ struct CompareFlags {
   bool save_instances = false;
 };
 
-measure::ComparisonProblem model_problem(const std::string& spec, const measure::AnalyticCostModel& model) {
+evaluation::ComparisonProblem model_problem(const std::string& spec, const planning::AnalyticCostModel& model) {
   LoadedModel loaded = load_model(spec);
   graph::prepare_for_inference(loaded.graph);
-  const measure::LayoutProblem problem(loaded.graph, model);
+  const planning::LayoutProblem problem(loaded.graph, model);
   return {loaded.graph.name(), "network (analytic model)", problem.problem()};
 }
 
-std::vector<measure::ComparisonProblem> default_problems(const CompareFlags& flags) {
-  std::vector<measure::ComparisonProblem> problems;
-  const measure::AnalyticCostModel model({.max_conv_candidates = flags.candidates});
+std::vector<evaluation::ComparisonProblem> default_problems(const CompareFlags& flags) {
+  std::vector<evaluation::ComparisonProblem> problems;
+  const planning::AnalyticCostModel model({.max_conv_candidates = flags.candidates});
   for (const auto& entry : graph::zoo::entries()) problems.push_back(model_problem(entry.name, model));
   for (const std::string& structure : flags.structures)
     for (int size : flags.sizes) {
@@ -64,9 +64,9 @@ bool is_graph_document(const std::filesystem::path& path) {
   return document.is_object() && document.value("format", "") == "layoutopt-graph";
 }
 
-std::vector<measure::ComparisonProblem> named_problems(const CompareFlags& flags) {
-  std::vector<measure::ComparisonProblem> problems;
-  const measure::AnalyticCostModel model({.max_conv_candidates = flags.candidates});
+std::vector<evaluation::ComparisonProblem> named_problems(const CompareFlags& flags) {
+  std::vector<evaluation::ComparisonProblem> problems;
+  const planning::AnalyticCostModel model({.max_conv_candidates = flags.candidates});
   for (const std::string& spec : flags.problems) {
     const std::filesystem::path path(spec);
     if (path.extension() == ".json" && !graph::zoo::contains(spec) && !is_graph_document(path)) {
@@ -78,7 +78,7 @@ std::vector<measure::ComparisonProblem> named_problems(const CompareFlags& flags
   return problems;
 }
 
-void print_progress(const measure::ComparisonRow& row, size_t done, size_t total) {
+void print_progress(const evaluation::ComparisonRow& row, size_t done, size_t total) {
   std::cout << "[" << std::setw(3) << done << "/" << total << "] " << std::left << std::setw(22) << row.problem
             << std::setw(8) << row.solver << std::right;
   if (!row.solution) {
@@ -95,10 +95,10 @@ void run_compare(const CompareFlags& flags) {
   if (std::filesystem::exists(flags.output / "report.html") && !flags.force)
     throw std::runtime_error("'" + (flags.output / "report.html").string() + "' exists; pass --force to overwrite it");
   const auto problems = flags.problems.empty() ? default_problems(flags) : named_problems(flags);
-  measure::ComparisonOptions options{.solvers = flags.solvers};
+  evaluation::ComparisonOptions options{.solvers = flags.solvers};
   options.solve.time_limit_seconds = flags.time_limit;
-  const auto rows = measure::compare_solvers(problems, options, print_progress);
-  measure::write_comparison_report(rows, flags.output);
+  const auto rows = evaluation::compare_solvers(problems, options, print_progress);
+  evaluation::write_comparison_report(rows, flags.output);
   if (flags.save_instances)
     for (const auto& p : problems) solvers::save_instance(p.problem, flags.output / (p.name + ".instance.json"));
   std::cout << "wrote " << (flags.output / "report.html").string() << " and comparison.csv ("

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "commands.h"
-#include "layoutopt/measure/cpu_info.h"
-#include "layoutopt/measure/peak_flops.h"
+#include "layoutopt/timing/cpu_info.h"
+#include "layoutopt/timing/peak_flops.h"
 
 namespace layoutopt::apps {
 
@@ -21,7 +21,7 @@ struct CpuFlags {
   bool json = false;
 };
 
-std::string cache_name(const measure::CacheInfo& cache) {
+std::string cache_name(const timing::CacheInfo& cache) {
   const char kind = cache.type == "Data" ? 'd' : cache.type == "Instruction" ? 'i' : '\0';
   return "L" + std::to_string(cache.level) + (kind ? std::string(1, kind) : "");
 }
@@ -31,7 +31,7 @@ std::string bytes_text(int64_t bytes) {
   return std::to_string(bytes >> 10) + " KiB";
 }
 
-nlohmann::json cpu_json(const measure::CpuInfo& cpu, const measure::PeakFlops& peak) {
+nlohmann::json cpu_json(const timing::CpuInfo& cpu, const timing::PeakFlops& peak) {
   nlohmann::json caches = nlohmann::json::array();
   for (const auto& cache : cpu.caches)
     caches.push_back({{"name", cache_name(cache)},
@@ -57,7 +57,7 @@ nlohmann::json cpu_json(const measure::CpuInfo& cpu, const measure::PeakFlops& p
             {"mad_ms", peak.timing.ms.mad}}}};
 }
 
-void print_cpu(const measure::CpuInfo& cpu, const measure::PeakFlops& peak) {
+void print_cpu(const timing::CpuInfo& cpu, const timing::PeakFlops& peak) {
   std::ostringstream isa, caches;
   for (const auto& feature : cpu.simd_features()) isa << feature << " ";
   for (const auto& cache : cpu.caches)
@@ -85,10 +85,10 @@ void add_cpu_command(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
-    const measure::CpuInfo cpu = measure::detect_cpu();
-    measure::TimingPolicy policy = measure::peak_flops_policy();
+    const timing::CpuInfo cpu = timing::detect_cpu();
+    timing::TimingPolicy policy = timing::peak_flops_policy();
     policy.threads = flags->threads;
-    const measure::PeakFlops peak = measure::measure_peak_flops(policy);
+    const timing::PeakFlops peak = timing::measure_peak_flops(policy);
     if (flags->json) std::cout << cpu_json(cpu, peak).dump(2) << "\n";
     else print_cpu(cpu, peak);
   });

@@ -10,7 +10,7 @@
 #include "output_file.h"
 #include "layoutopt/graph/dot_export.h"
 #include "layoutopt/graph/passes/pipeline.h"
-#include "layoutopt/measure/plan_dot.h"
+#include "layoutopt/planning/plan_dot.h"
 
 namespace layoutopt::apps {
 
@@ -32,9 +32,9 @@ void run_dot(const DotFlags& flags) {
     write_rendered_dot(graph::to_dot(model.graph), flags.output.path);
     return;
   }
-  const measure::Plan plan = measure::load_plan(flags.plan);
-  measure::validate_plan(plan, model.graph);
-  write_rendered_dot(graph::to_dot(model.graph, measure::plan_dot_style(plan, model.graph)), flags.output.path);
+  const planning::Plan plan = planning::load_plan(flags.plan);
+  planning::validate_plan(plan, model.graph);
+  write_rendered_dot(graph::to_dot(model.graph, planning::plan_dot_style(plan, model.graph)), flags.output.path);
 }
 
 }  // namespace

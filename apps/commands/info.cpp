@@ -8,7 +8,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/graph/statistics.h"
-#include "layoutopt/measure/tuning_task.h"
+#include "layoutopt/tuning/tuning_task.h"
 
 namespace layoutopt::apps {
 
@@ -42,7 +42,7 @@ struct TaskRow {
 std::vector<TaskRow> task_rows(const graph::Graph& g) {
   const std::vector<graph::Workload> workloads = graph::extract_workloads(g);
   std::vector<TaskRow> rows;
-  for (const measure::TuningTask& task : measure::extract_tasks(g))
+  for (const tuning::TuningTask& task : tuning::extract_tasks(g))
     rows.push_back({kernels::to_string(task.op.family()), workloads.at(static_cast<size_t>(task.workload))});
   return rows;
 }

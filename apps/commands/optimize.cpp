@@ -22,21 +22,21 @@
 #include "commands.h"
 #include "measurement_files.h"
 #include "layoutopt/graph/passes/pipeline.h"
-#include "layoutopt/measure/config_confirmation.h"
-#include "layoutopt/measure/cost_policy.h"
-#include "layoutopt/measure/cpu_info.h"
-#include "layoutopt/measure/default_configs.h"
-#include "layoutopt/measure/end_to_end.h"
-#include "layoutopt/measure/kernel_measurer.h"
-#include "layoutopt/measure/measured_cost_source.h"
-#include "layoutopt/measure/network_timing.h"
-#include "layoutopt/measure/record_log.h"
-#include "layoutopt/measure/target.h"
-#include "layoutopt/measure/thread_scope.h"
-#include "layoutopt/measure/transform_calibration.h"
-#include "layoutopt/measure/transform_enumeration.h"
-#include "layoutopt/measure/transform_timing.h"
-#include "layoutopt/measure/tuning_session.h"
+#include "layoutopt/costs/config_confirmation.h"
+#include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/timing/cpu_info.h"
+#include "layoutopt/tuning/default_configs.h"
+#include "layoutopt/evaluation/end_to_end.h"
+#include "layoutopt/tuning/kernel_measurer.h"
+#include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/costs/network_timing.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/target.h"
+#include "layoutopt/timing/thread_scope.h"
+#include "layoutopt/costs/transform_calibration.h"
+#include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/costs/transform_timing.h"
+#include "layoutopt/tuning/tuning_session.h"
 #include "layoutopt/solvers/error.h"
 
 namespace layoutopt::apps {
@@ -53,7 +53,7 @@ struct OptimizeFlags {
   std::string plan;
   bool force = false;
   std::string json_summary;
-  int calibrate_rounds = measure::CalibrationOptions{}.max_rounds;
+  int calibrate_rounds = costs::CalibrationOptions{}.max_rounds;
   bool quiet = false;
 };
 
@@ -90,41 +90,41 @@ Paths resolve_paths(const OptimizeFlags& flags, const graph::Graph& graph) {
 }
 
 /// Tunes under the budget and measures the default configs, appending every trial to the log.
-std::vector<measure::MeasureRecord> tune(const std::vector<measure::TuningTask>& tasks, const Paths& paths,
+std::vector<tuning::MeasureRecord> tune(const std::vector<tuning::TuningTask>& tasks, const Paths& paths,
                                          const std::string& target, int threads, double seconds, bool quiet) {
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
-  measure::LoadedLog log = load_records_warning(paths.records, target, progress);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(quiet)});
+  tuning::LoadedLog log = load_records_warning(paths.records, target, progress);
   progress.note("[1/4] tuning " + std::to_string(tasks.size()) + " tasks for " + std::to_string(static_cast<int>(seconds)) +
                 " s on " + target + (log.records.empty() ? "" : ", resuming from " + std::to_string(log.records.size()) +
                                                                      " records") + " (" + paths.records.string() + ")");
-  measure::KernelMeasurer measurer(measure::cost_policy(threads));
-  measure::RecordWriter writer(paths.records);
-  measure::SessionOptions options;
+  tuning::KernelMeasurer measurer(timing::cost_policy(threads));
+  tuning::RecordWriter writer(paths.records);
+  tuning::SessionOptions options;
   options.target = target;
   options.time_budget_s = seconds;
-  auto append = [&](const measure::MeasureRecord& r) {
+  auto append = [&](const tuning::MeasureRecord& r) {
     writer.append(r);
     log.records.push_back(r);
   };
-  const std::vector<measure::MeasureRecord> history = log.records;
-  (void)measure::tune_tasks(tasks, history, measurer, append, options, &progress);
+  const std::vector<tuning::MeasureRecord> history = log.records;
+  (void)tuning::tune_tasks(tasks, history, measurer, append, options, &progress);
   progress.finish();
   // The default baseline runs each workload's direct algorithm only.
-  const std::vector<measure::TuningTask> defaulted = measure::default_algorithm_tasks(tasks);
-  const auto defaults = measure::measure_default_configs(defaulted, log.records, measurer, target, append);
+  const std::vector<tuning::TuningTask> defaulted = tuning::default_algorithm_tasks(tasks);
+  const auto defaults = tuning::measure_default_configs(defaulted, log.records, measurer, target, append);
   progress.note("[2/4] default configs: " + std::to_string(defaults.size()) + " measured now, " +
                 std::to_string(defaulted.size() - defaults.size()) + " from the log");
   return log.records;
 }
 
-measure::TransformTable bench_transforms(const graph::Graph& graph, const std::vector<measure::TuningTask>& tasks,
-                                         const Paths& paths, const std::vector<measure::MeasureRecord>& records,
+costs::TransformTable bench_transforms(const graph::Graph& graph, const std::vector<tuning::TuningTask>& tasks,
+                                         const Paths& paths, const std::vector<tuning::MeasureRecord>& records,
                                          const std::string& target, int threads, bool quiet) {
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
-  measure::TransformTable table = load_table_warning(paths.transforms, progress);
-  const auto keys = measure::enumerate_transforms(graph, measure::tuned_blocks(tasks, records, target));
-  const measure::FillResult filled =
-      fill_and_save_table(table, paths.transforms, keys, measure::cost_policy(threads), target, progress);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(quiet)});
+  costs::TransformTable table = load_table_warning(paths.transforms, progress);
+  const auto keys = costs::enumerate_transforms(graph, costs::tuned_blocks(tasks, records, target));
+  const costs::FillResult filled =
+      fill_and_save_table(table, paths.transforms, keys, timing::cost_policy(threads), target, progress);
   progress.note("[3/4] transforms: " + std::to_string(keys.size()) + " needed, " + std::to_string(filled.measured) +
                 " timed now, " + std::to_string(filled.reused) + " from " + paths.transforms.string());
   return table;
@@ -134,74 +134,74 @@ measure::TransformTable bench_transforms(const graph::Graph& graph, const std::v
 /// until each has 3 timings (config_confirmation.h), so every row predicts from medians and
 /// the graph-tuned plan weighs the default configs at the same prices the default row pays.
 /// Returns the default configs' prices read from the grown log (default_configs.h).
-std::map<std::string, double> confirm_configs(const graph::Graph& graph, const std::vector<measure::TuningTask>& tasks,
-                                              measure::MeasuredCostSource& costs,
-                                              std::vector<measure::MeasureRecord>& records,
-                                              const measure::PlannerOptions& planner, const Paths& paths, int threads,
+std::map<std::string, double> confirm_configs(const graph::Graph& graph, const std::vector<tuning::TuningTask>& tasks,
+                                              costs::MeasuredCostSource& costs,
+                                              std::vector<tuning::MeasureRecord>& records,
+                                              const planning::PlannerOptions& planner, const Paths& paths, int threads,
                                               bool quiet) {
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
-  measure::KernelMeasurer measurer(measure::cost_policy(threads));
-  measure::RecordWriter writer(paths.records);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(quiet)});
+  tuning::KernelMeasurer measurer(timing::cost_policy(threads));
+  tuning::RecordWriter writer(paths.records);
   // The default row's choices do not depend on its configs' prices, so one reading serves
   // every round.
-  const auto default_seconds = measure::default_config_seconds(tasks, records, planner.target);
+  const auto default_seconds = tuning::default_config_seconds(tasks, records, planner.target);
   const auto replan = [&] {
-    std::vector<measure::Plan> plans;
-    for (const measure::Variant& variant : measure::standard_variants())
-      if (variant.costs != measure::VariantCosts::measured || variant.solver == "dp")
+    std::vector<planning::Plan> plans;
+    for (const evaluation::Variant& variant : evaluation::standard_variants())
+      if (variant.costs != evaluation::VariantCosts::measured || variant.solver == "dp")
         plans.push_back(
-            measure::plan_variant(graph, {variant.name, variant.costs, "auto"}, costs, default_seconds, planner).plan);
+            evaluation::plan_variant(graph, {variant.name, variant.costs, "auto"}, costs, default_seconds, planner).plan);
     return plans;
   };
-  const measure::ConfirmationReport report = measure::confirm_chosen_configs(
-      graph, costs, records, measurer, [&](const measure::MeasureRecord& r) { writer.append(r); }, replan,
+  const costs::ConfirmationReport report = costs::confirm_chosen_configs(
+      graph, costs, records, measurer, [&](const tuning::MeasureRecord& r) { writer.append(r); }, replan,
       {.target = planner.target}, &progress);
   progress.finish();
   progress.note("[4/4] confirmed: " + report.summary());
-  return measure::default_config_seconds(tasks, records, planner.target);
+  return tuning::default_config_seconds(tasks, records, planner.target);
 }
 
 /// Prices the transforms the graph-tuned plan chooses by their time inside its compiled
 /// network, planning again until it chooses only transforms so timed (transform_calibration.h).
 /// Every measured row (history best, graph tuned) is then planned with those prices.
-void calibrate_transforms(const graph::Graph& graph, measure::MeasuredCostSource& costs,
-                          const std::map<std::string, double>& default_seconds, const measure::PlannerOptions& planner,
+void calibrate_transforms(const graph::Graph& graph, costs::MeasuredCostSource& costs,
+                          const std::map<std::string, double>& default_seconds, const planning::PlannerOptions& planner,
                           int rounds, bool quiet) {
   if (rounds <= 0) return;
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(quiet)});
-  const measure::Variant graph_tuned{"graph tuned", measure::VariantCosts::measured, "auto"};
-  const auto replan = [&] { return measure::plan_variant(graph, graph_tuned, costs, default_seconds, planner).plan; };
-  const measure::CalibrationReport report =
-      measure::calibrate_transforms(graph, costs, replan, {.max_rounds = rounds}, &progress);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(quiet)});
+  const evaluation::Variant graph_tuned{"graph tuned", evaluation::VariantCosts::measured, "auto"};
+  const auto replan = [&] { return evaluation::plan_variant(graph, graph_tuned, costs, default_seconds, planner).plan; };
+  const costs::CalibrationReport report =
+      costs::calibrate_transforms(graph, costs, replan, {.max_rounds = rounds}, &progress);
   progress.finish();
   progress.note("[4/4] " + report.summary());
 }
 
 /// The graph-tuned row with the lowest predicted latency (DP's when it ran: it is proven optimal).
-const measure::VariantResult& best_graph_tuned(const std::vector<measure::VariantResult>& rows) {
-  const measure::VariantResult* best = nullptr;
-  for (const measure::VariantResult& row : rows)
-    if (row.variant.costs == measure::VariantCosts::measured && (!best || row.predicted_ms() < best->predicted_ms() - 1e-9))
+const evaluation::VariantResult& best_graph_tuned(const std::vector<evaluation::VariantResult>& rows) {
+  const evaluation::VariantResult* best = nullptr;
+  for (const evaluation::VariantResult& row : rows)
+    if (row.variant.costs == evaluation::VariantCosts::measured && (!best || row.predicted_ms() < best->predicted_ms() - 1e-9))
       best = &row;
   if (best == nullptr) throw std::runtime_error("no graph-tuned plan could be made");
   return *best;
 }
 
 /// The first row before rows[i] that runs the same schedule, or null.
-const measure::VariantResult* same_plan_before(const std::vector<measure::VariantResult>& rows, size_t i) {
+const evaluation::VariantResult* same_plan_before(const std::vector<evaluation::VariantResult>& rows, size_t i) {
   for (size_t j = 0; j < i; ++j)
-    if (measure::same_schedule(rows[j].planned.plan, rows[i].planned.plan)) return &rows[j];
+    if (planning::same_schedule(rows[j].planned.plan, rows[i].planned.plan)) return &rows[j];
   return nullptr;
 }
 
-void print_table(const std::vector<measure::VariantResult>& rows) {
+void print_table(const std::vector<evaluation::VariantResult>& rows) {
   std::cout << "\n" << std::left << std::setw(20) << "variant" << std::right << std::setw(14) << "predicted ms"
             << std::setw(13) << "measured ms" << std::setw(16) << "round range" << std::setw(12) << "meas/pred"
             << std::setw(10) << "speedup" << std::setw(12) << "transforms" << std::setw(10) << "optimal" << std::setw(11)
             << "solve ms" << "\n";
   const double baseline = rows.front().measured.median;
-  for (const measure::VariantResult& r : rows) {
-    const measure::Summary& ms = r.measured;
+  for (const evaluation::VariantResult& r : rows) {
+    const timing::Summary& ms = r.measured;
     std::ostringstream quartiles;
     quartiles << std::fixed << std::setprecision(2) << ms.min << "-" << ms.max;
     std::cout << std::left << std::setw(20) << r.variant.name << std::right << std::fixed << std::setprecision(3)
@@ -213,20 +213,20 @@ void print_table(const std::vector<measure::VariantResult>& rows) {
   }
   // Rows with one schedule compile to the same network: what sets them apart is noise.
   for (size_t i = 0; i < rows.size(); ++i)
-    if (const measure::VariantResult* same = same_plan_before(rows, i))
+    if (const evaluation::VariantResult* same = same_plan_before(rows, i))
       std::cout << rows[i].variant.name << " runs the same plan as " << same->variant.name
                 << ": their measured difference is the timing's noise\n";
 }
 
 nlohmann::ordered_json summary_json(const graph::Graph& graph, const std::string& target, int threads,
-                                    const Paths& paths, const std::vector<measure::VariantResult>& rows) {
+                                    const Paths& paths, const std::vector<evaluation::VariantResult>& rows) {
   nlohmann::ordered_json out{{"model", graph.name()},     {"target", target},
                              {"threads", threads},        {"records", paths.records.string()},
                              {"transforms", paths.transforms.string()}, {"plan", paths.plan.string()},
                              {"variants", nlohmann::json::array()}};
   for (size_t i = 0; i < rows.size(); ++i) {
-    const measure::VariantResult& r = rows[i];
-    const measure::VariantResult* same = same_plan_before(rows, i);
+    const evaluation::VariantResult& r = rows[i];
+    const evaluation::VariantResult* same = same_plan_before(rows, i);
     out["variants"].push_back({{"name", r.variant.name},
                                {"solver", r.planned.solver},
                                {"predicted_ms", r.predicted_ms()},
@@ -248,23 +248,23 @@ void optimize(const OptimizeFlags& flags) {
   const graph::PipelineReport prepared = graph::prepare_for_inference(model.graph);
   const graph::Graph& graph = model.graph;
   const Paths paths = resolve_paths(flags, graph);
-  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
-  const std::string target = measure::host_target(threads);
-  const measure::ThreadScope scope(threads);
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
+  const int threads = flags.threads > 0 ? flags.threads : timing::detect_cpu().default_threads;
+  const std::string target = tuning::host_target(threads);
+  const timing::ThreadScope scope(threads);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(flags.quiet)});
   progress.note("optimizing " + graph.name() + " (" + model.source + "; " + prepared.summary() + ") on " +
                 std::to_string(threads) + " threads");
 
-  const std::vector<measure::TuningTask> tasks = measure::extract_tasks(graph);
-  std::vector<measure::MeasureRecord> records = tune(tasks, paths, target, threads, budget_seconds(flags), flags.quiet);
-  const measure::TransformTable table = bench_transforms(graph, tasks, paths, records, target, threads, flags.quiet);
-  measure::MeasuredCostSource costs(
+  const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
+  std::vector<tuning::MeasureRecord> records = tune(tasks, paths, target, threads, budget_seconds(flags), flags.quiet);
+  const costs::TransformTable table = bench_transforms(graph, tasks, paths, records, target, threads, flags.quiet);
+  costs::MeasuredCostSource costs(
       graph, records, table,
-      {target, threads, measure::cost_policy(threads), paths.records, paths.transforms, flags.model.spec});
+      {target, threads, timing::cost_policy(threads), paths.records, paths.transforms, flags.model.spec});
 
   warn_if_passive_openmp_wait();
-  measure::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = target, .costs = "measured"},
-                                   measure::network_policy(threads, 300.0)};
+  evaluation::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = target, .costs = "measured"},
+                                   costs::network_policy(threads, 300.0)};
   options.planner.solve.time_limit_seconds = 10;
   options.planner.solve.memory_budget_bytes = dp_memory_budget();
   options.rounds = 5;
@@ -273,13 +273,13 @@ void optimize(const OptimizeFlags& flags) {
   progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
                 std::to_string(options.rounds) + " alternating rounds");
   std::vector<std::string> refused;
-  const std::vector<measure::VariantResult> rows =
-      measure::evaluate_variants(graph, measure::standard_variants(), costs, default_seconds, options, &refused);
+  const std::vector<evaluation::VariantResult> rows =
+      evaluation::evaluate_variants(graph, evaluation::standard_variants(), costs, default_seconds, options, &refused);
   progress.finish();
   print_table(rows);
   for (const std::string& why : refused) std::cout << "not run: " << why << "\n";
-  const measure::VariantResult& best = best_graph_tuned(rows);
-  measure::save_plan(best.planned.plan, paths.plan);
+  const evaluation::VariantResult& best = best_graph_tuned(rows);
+  planning::save_plan(best.planned.plan, paths.plan);
   std::cout << "\nwrote " << paths.plan.string() << " (" << best.variant.name << "); run it with `layoutopt bench "
             << flags.model.spec << " --plan " << paths.plan.string() << " --threads " << threads << "`\n";
   if (!flags.json_summary.empty()) {

@@ -22,17 +22,17 @@
 #include "measurement_files.h"
 #include "output_file.h"
 #include "layoutopt/graph/passes/pipeline.h"
-#include "layoutopt/measure/analytic_cost_model.h"
-#include "layoutopt/measure/config_confirmation.h"
-#include "layoutopt/measure/cost_policy.h"
-#include "layoutopt/measure/cpu_info.h"
-#include "layoutopt/measure/kernel_measurer.h"
-#include "layoutopt/measure/measured_cost_source.h"
-#include "layoutopt/measure/planner.h"
-#include "layoutopt/measure/record_log.h"
-#include "layoutopt/measure/target.h"
-#include "layoutopt/measure/thread_scope.h"
-#include "layoutopt/measure/transform_calibration.h"
+#include "layoutopt/planning/analytic_cost_model.h"
+#include "layoutopt/costs/config_confirmation.h"
+#include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/timing/cpu_info.h"
+#include "layoutopt/tuning/kernel_measurer.h"
+#include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/planning/planner.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/target.h"
+#include "layoutopt/timing/thread_scope.h"
+#include "layoutopt/costs/transform_calibration.h"
 
 namespace layoutopt::apps {
 
@@ -48,7 +48,7 @@ struct PlanFlags {
   int threads = 0;
   double time_limit_s = 10.0;
   int confirm = 3;
-  int calibrate_rounds = measure::CalibrationOptions{}.max_rounds;
+  int calibrate_rounds = costs::CalibrationOptions{}.max_rounds;
 };
 
 void require_file(const std::string& path, const std::string& what, const std::string& hint) {
@@ -56,23 +56,23 @@ void require_file(const std::string& path, const std::string& what, const std::s
   if (!std::filesystem::exists(path)) throw std::runtime_error(what + " file '" + path + "' does not exist: " + hint);
 }
 
-measure::LoadedLog load_records(const PlanFlags& flags, const std::string& model, const std::string& target) {
+tuning::LoadedLog load_records(const PlanFlags& flags, const std::string& model, const std::string& target) {
   require_file(flags.records, "records", "run `layoutopt tune " + model + " --records " + flags.records + "` first");
-  measure::ProgressReporter warnings(std::cerr, {.mode = measure::ProgressMode::lines});
+  timing::ProgressReporter warnings(std::cerr, {.mode = timing::ProgressMode::lines});
   return load_records_warning(flags.records, target, warnings);
 }
 
-measure::TransformTable load_table(const PlanFlags& flags, const std::string& model) {
+costs::TransformTable load_table(const PlanFlags& flags, const std::string& model) {
   require_file(flags.transforms, "transforms",
                "run `layoutopt bench-transforms " + model + " --records " + flags.records + " -o " + flags.transforms +
                    "` first");
-  measure::ProgressReporter warnings(std::cerr, {.mode = measure::ProgressMode::lines});
+  timing::ProgressReporter warnings(std::cerr, {.mode = timing::ProgressMode::lines});
   return load_table_warning(flags.transforms, warnings);
 }
 
-void print_result(const measure::PlanResult& result, const std::string& cost_source) {
+void print_result(const planning::PlanResult& result, const std::string& cost_source) {
   const solvers::Solution& s = result.solution;
-  const measure::Plan& plan = result.plan;
+  const planning::Plan& plan = result.plan;
   std::cout << std::fixed << std::setprecision(4) << "costs:       " << plan.costs << " (" << cost_source << ")\n"
             << "problem:     " << result.problem_nodes << " decision nodes, " << result.candidates
             << " candidates offered\n"
@@ -90,14 +90,14 @@ void print_result(const measure::PlanResult& result, const std::string& cost_sou
 
 /// Times the chosen configs again until each has `flags.confirm` timings (appended to the
 /// records), so the plan rests on medians instead of the tuner's luckiest timings.
-void confirm_configs(const PlanFlags& flags, const graph::Graph& graph, measure::MeasuredCostSource& costs,
-                     std::vector<measure::MeasureRecord> records, const measure::PlannerOptions& options, int threads) {
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(false)});
-  measure::KernelMeasurer measurer(measure::cost_policy(threads));
-  measure::RecordWriter writer(flags.records);
-  const measure::ConfirmationReport report = measure::confirm_chosen_configs(
-      graph, costs, records, measurer, [&](const measure::MeasureRecord& r) { writer.append(r); },
-      [&] { return std::vector<measure::Plan>{measure::plan_layouts(graph, costs, options).plan}; },
+void confirm_configs(const PlanFlags& flags, const graph::Graph& graph, costs::MeasuredCostSource& costs,
+                     std::vector<tuning::MeasureRecord> records, const planning::PlannerOptions& options, int threads) {
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(false)});
+  tuning::KernelMeasurer measurer(timing::cost_policy(threads));
+  tuning::RecordWriter writer(flags.records);
+  const costs::ConfirmationReport report = costs::confirm_chosen_configs(
+      graph, costs, records, measurer, [&](const tuning::MeasureRecord& r) { writer.append(r); },
+      [&] { return std::vector<planning::Plan>{planning::plan_layouts(graph, costs, options).plan}; },
       {.target = options.target, .timings = flags.confirm}, &progress);
   progress.finish();
   std::cout << "confirmed:   " << report.summary() << "; appended to " << flags.records << "\n";
@@ -105,12 +105,12 @@ void confirm_configs(const PlanFlags& flags, const graph::Graph& graph, measure:
 
 /// Prices the transforms the plan chooses by their time inside its compiled network, run on
 /// `threads` threads like every timing behind the plan.
-void calibrate_transforms(const PlanFlags& flags, const graph::Graph& graph, measure::MeasuredCostSource& costs,
-                          const measure::PlannerOptions& options, int threads) {
-  const measure::ThreadScope scope(threads);
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(false)});
-  const measure::CalibrationReport report = measure::calibrate_transforms(
-      graph, costs, [&] { return measure::plan_layouts(graph, costs, options).plan; },
+void calibrate_transforms(const PlanFlags& flags, const graph::Graph& graph, costs::MeasuredCostSource& costs,
+                          const planning::PlannerOptions& options, int threads) {
+  const timing::ThreadScope scope(threads);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(false)});
+  const costs::CalibrationReport report = costs::calibrate_transforms(
+      graph, costs, [&] { return planning::plan_layouts(graph, costs, options).plan; },
       {.max_rounds = flags.calibrate_rounds}, &progress);
   progress.finish();
   std::cout << "calibrated:  " << report.summary() << "\n";
@@ -120,29 +120,29 @@ void run_plan(const PlanFlags& flags) {
   flags.output.check_writable();
   LoadedModel model = load_model(flags.model.spec, flags.model.options);
   (void)graph::prepare_for_inference(model.graph);
-  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
-  measure::PlannerOptions options{.solver = flags.solver, .solve = {}, .target = measure::host_target(threads),
+  const int threads = flags.threads > 0 ? flags.threads : timing::detect_cpu().default_threads;
+  planning::PlannerOptions options{.solver = flags.solver, .solve = {}, .target = tuning::host_target(threads),
                                   .costs = flags.model_costs ? "modelled" : "measured"};
   options.solve.time_limit_seconds = flags.time_limit_s;
   options.solve.memory_budget_bytes = dp_memory_budget();
-  std::unique_ptr<measure::CostSource> costs;
-  std::optional<measure::TransformTable> table;  // outlives `costs`, which points into it
+  std::unique_ptr<planning::CostSource> costs;
+  std::optional<costs::TransformTable> table;  // outlives `costs`, which points into it
   if (flags.model_costs) {
-    costs = std::make_unique<measure::AnalyticCostModel>();
+    costs = std::make_unique<planning::AnalyticCostModel>();
   } else {
-    const measure::LoadedLog log = load_records(flags, flags.model.spec, options.target);
+    const tuning::LoadedLog log = load_records(flags, flags.model.spec, options.target);
     table = load_table(flags, flags.model.spec);
-    auto measured = std::make_unique<measure::MeasuredCostSource>(
+    auto measured = std::make_unique<costs::MeasuredCostSource>(
         model.graph, log.records, *table,
-        measure::MeasuredCostOptions{options.target, threads, measure::cost_policy(threads), flags.records,
+        costs::MeasuredCostOptions{options.target, threads, timing::cost_policy(threads), flags.records,
                                      flags.transforms, flags.model.spec});
     if (flags.confirm > 1) confirm_configs(flags, model.graph, *measured, log.records, options, threads);
     if (flags.calibrate_rounds > 0) calibrate_transforms(flags, model.graph, *measured, options, threads);
     costs = std::move(measured);
   }
-  const measure::PlanResult result = measure::plan_layouts(model.graph, *costs, options);
+  const planning::PlanResult result = planning::plan_layouts(model.graph, *costs, options);
   print_result(result, costs->name());
-  measure::save_plan(result.plan, flags.output.path);
+  planning::save_plan(result.plan, flags.output.path);
   std::cout << "wrote " << flags.output.path.string() << " (" << result.plan.nodes.size() << " nodes)\n";
 }
 

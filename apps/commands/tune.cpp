@@ -14,12 +14,12 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "measurement_files.h"
-#include "layoutopt/measure/cost_policy.h"
-#include "layoutopt/measure/cpu_info.h"
-#include "layoutopt/measure/kernel_measurer.h"
-#include "layoutopt/measure/record_log.h"
-#include "layoutopt/measure/target.h"
-#include "layoutopt/measure/tuning_session.h"
+#include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/timing/cpu_info.h"
+#include "layoutopt/tuning/kernel_measurer.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/target.h"
+#include "layoutopt/tuning/tuning_session.h"
 
 namespace layoutopt::apps {
 
@@ -43,7 +43,7 @@ struct TuneFlags {
 
 // Sweeps a task's whole space: a tuner with no model (random order) and no early stop
 // visits every config exactly once.
-measure::SessionOptions exhaustive_options(measure::SessionOptions options, const measure::TuningTask& task) {
+tuning::SessionOptions exhaustive_options(tuning::SessionOptions options, const tuning::TuningTask& task) {
   options.trials = task.op.space().size();
   options.time_budget_s = 0;
   options.tuner.random_warmup = options.trials + 1;
@@ -51,9 +51,9 @@ measure::SessionOptions exhaustive_options(measure::SessionOptions options, cons
   return options;
 }
 
-measure::SessionOptions session_options(const TuneFlags& flags, int threads) {
-  measure::SessionOptions options;
-  options.target = measure::host_target(threads);
+tuning::SessionOptions session_options(const TuneFlags& flags, int threads) {
+  tuning::SessionOptions options;
+  options.target = tuning::host_target(threads);
   options.trials = flags.trials;
   options.time_budget_s = flags.time_budget_s;
   options.batch_size = flags.batch_size;
@@ -63,25 +63,25 @@ measure::SessionOptions session_options(const TuneFlags& flags, int threads) {
   return options;
 }
 
-std::string short_name(const measure::TuningTask& task) {
+std::string short_name(const tuning::TuningTask& task) {
   const std::string& name = task.name;
   return name.substr(0, name.find('.'));
 }
 
 // "[1,64,56,56] w[128,64,3,3] s2": data and weight shapes, and the stride unless 1.
-std::string workload_text(const measure::TuningTask& task) {
+std::string workload_text(const tuning::TuningTask& task) {
   std::string text = task.args.at(0).at(1).dump() + " w" + task.args.at(1).at(1).dump();
   const nlohmann::json& stride = task.args.at(2);
   if (stride.is_array() && stride != nlohmann::json::array({1, 1})) text += " s" + std::to_string(stride.at(0).get<int64_t>());
   return text;
 }
 
-void print_summary(const std::vector<measure::TuningTask>& tasks, const measure::SessionResult& result) {
+void print_summary(const std::vector<tuning::TuningTask>& tasks, const tuning::SessionResult& result) {
   std::cout << "\n" << std::right << std::setw(4) << "#" << "  " << std::left << std::setw(24) << "task" << std::setw(34)
             << "workload" << std::right << std::setw(6) << "weight" << std::setw(8) << "trials" << std::setw(13)
             << "best GFLOPS" << std::setw(10) << "best ms" << std::setw(7) << "pairs" << "\n";
   for (size_t i = 0; i < tasks.size(); ++i) {
-    const measure::TaskOutcome& o = result.tasks[i];
+    const tuning::TaskOutcome& o = result.tasks[i];
     const std::string shapes = workload_text(tasks[i]);
     const bool tuned = o.best_index.has_value();
     std::cout << std::right << std::setw(4) << i + 1 << "  " << std::left << std::setw(24) << short_name(tasks[i])
@@ -90,7 +90,7 @@ void print_summary(const std::vector<measure::TuningTask>& tasks, const measure:
               << std::setw(10) << (tuned ? o.best_seconds * 1e3 : 0.0) << std::setw(7) << o.candidates.pair_count() << "\n";
   }
   std::cout << "estimated conv/dense time per inference (sum of weight x best, the faster algorithm of each workload): "
-            << std::setprecision(3) << measure::estimated_latency(tasks, result) * 1e3
+            << std::setprecision(3) << tuning::estimated_latency(tasks, result) * 1e3
             << " ms; " << result.new_trials << " new trials in " << std::setprecision(1) << result.seconds << " s\n";
 }
 
@@ -98,25 +98,25 @@ void run_tune(const TuneFlags& flags) {
   if (flags.trials <= 0 && flags.time_budget_s <= 0 && flags.exhaustive == 0)
     throw std::runtime_error("give a budget: --trials N or --time-budget SECONDS (or --exhaustive TASK)");
   const LoadedModel model = load_model(flags.model.spec, flags.model.options);
-  std::vector<measure::TuningTask> tasks = measure::extract_tasks(model.graph);
+  std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(model.graph);
   const size_t only = flags.exhaustive > 0 ? flags.exhaustive : flags.task;
   if (only > tasks.size())
     throw std::runtime_error("task " + std::to_string(only) + " does not exist: the model has " +
                              std::to_string(tasks.size()) + " tasks (see `layoutopt info`)");
   if (only > 0) tasks = {tasks[only - 1]};
-  const int threads = flags.threads > 0 ? flags.threads : measure::detect_cpu().default_threads;
-  measure::SessionOptions options = session_options(flags, threads);
+  const int threads = flags.threads > 0 ? flags.threads : timing::detect_cpu().default_threads;
+  tuning::SessionOptions options = session_options(flags, threads);
   if (flags.exhaustive > 0) options = exhaustive_options(options, tasks.front());
-  measure::ProgressReporter progress(std::cerr, {.mode = measure::default_progress_mode(flags.quiet)});
-  const measure::LoadedLog log = load_records_warning(flags.records, options.target, progress);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(flags.quiet)});
+  const tuning::LoadedLog log = load_records_warning(flags.records, options.target, progress);
   if (!log.records.empty())
     progress.note("resuming from " + std::to_string(log.records.size()) + " records in " + flags.records);
   progress.note("tuning " + std::to_string(tasks.size()) + " tasks of " + model.graph.name() + " on " +
                 options.target + "; records appended to " + flags.records);
-  measure::KernelMeasurer measurer(measure::cost_policy(threads, flags.min_repeat_ms));
-  measure::RecordWriter writer(flags.records);
-  const measure::SessionResult result = measure::tune_tasks(
-      tasks, log.records, measurer, [&](const measure::MeasureRecord& r) { writer.append(r); }, options, &progress);
+  tuning::KernelMeasurer measurer(timing::cost_policy(threads, flags.min_repeat_ms));
+  tuning::RecordWriter writer(flags.records);
+  const tuning::SessionResult result = tuning::tune_tasks(
+      tasks, log.records, measurer, [&](const tuning::MeasureRecord& r) { writer.append(r); }, options, &progress);
   progress.finish();
   if (result.unmatched_records > 0)
     progress.note("note: " + std::to_string(result.unmatched_records) +

@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
-#include "layoutopt/measure/measured_cost_source.h"
-#include "layoutopt/measure/record_log.h"
-#include "layoutopt/measure/transform_enumeration.h"
-#include "layoutopt/measure/tuning_session.h"
+#include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/tuning/tuning_session.h"
 
-namespace layoutopt::measure::testing {
+namespace layoutopt::testing {
 
 inline constexpr const char* kTarget = "llvm -mcpu=test-cpu -num-cores=1";
 
@@ -44,37 +44,37 @@ inline graph::Graph tiny_graph(const TinyOptions& options = {}) {
 }
 
 /// Which configs of a task get a record (all when empty).
-using ConfigFilter = std::function<bool(const measure::TuningTask&, const kernels::OpLayouts&)>;
+using ConfigFilter = std::function<bool(const tuning::TuningTask&, const kernels::OpLayouts&)>;
 
 /// One record per distinct layout pair of each task (up to 6) that `keep` keeps, the later
 /// pairs slower.
-inline void write_records(const std::filesystem::path& path, const std::vector<measure::TuningTask>& tasks,
+inline void write_records(const std::filesystem::path& path, const std::vector<tuning::TuningTask>& tasks,
                           const ConfigFilter& keep = {}) {
-  measure::RecordWriter writer(path);
-  for (const measure::TuningTask& task : tasks) {
+  tuning::RecordWriter writer(path);
+  for (const tuning::TuningTask& task : tasks) {
     std::set<std::pair<std::string, std::string>> pairs;
     for (int64_t index = 0; index < task.op.space().size() && pairs.size() < 6; ++index) {
       const kernels::OpLayouts layouts = task.op.layouts(index);
       if (keep && !keep(task, layouts)) continue;
       if (!pairs.insert({layouts.input.str(), layouts.output.str()}).second) continue;
-      measure::MeasureResult result;
+      tuning::MeasureResult result;
       result.costs_s = {1e-5 * static_cast<double>(pairs.size())};
-      writer.append(measure::make_record(kTarget, task, index, result));
+      writer.append(tuning::make_record(kTarget, task, index, result));
     }
   }
 }
 
 /// Every transform bench-transforms would time for the graph, 1 us each.
-inline measure::TransformTable synthetic_table(const graph::Graph& graph) {
-  measure::TransformTable table;
-  for (const measure::TransformKey& key : measure::enumerate_transforms(graph))
+inline costs::TransformTable synthetic_table(const graph::Graph& graph) {
+  costs::TransformTable table;
+  for (const costs::TransformKey& key : costs::enumerate_transforms(graph))
     table.insert({kTarget, 1, key, 0.001, 0.001, 0.001, 5, 0});
   return table;
 }
 
-inline measure::MeasuredCostOptions fast_options(const std::filesystem::path& records) {
-  measure::TimingPolicy policy{.warmup_runs = 1, .min_repeats = 2, .min_repeat_ms = 0.2, .threads = 1};
+inline costs::MeasuredCostOptions fast_options(const std::filesystem::path& records) {
+  timing::TimingPolicy policy{.warmup_runs = 1, .min_repeats = 2, .min_repeat_ms = 0.2, .threads = 1};
   return {kTarget, 1, policy, records, "t.json"};
 }
 
-}  // namespace layoutopt::measure::testing
+}  // namespace layoutopt::testing

@@ -10,19 +10,19 @@
 #include <unistd.h>
 
 #include "layoutopt/kernels/conv2d_desc.h"
-#include "layoutopt/measure/measurer.h"
-#include "layoutopt/measure/tuning_task.h"
+#include "layoutopt/tuning/measurer.h"
+#include "layoutopt/tuning/tuning_task.h"
 
-namespace layoutopt::measure::testing {
+namespace layoutopt::testing {
 
 /// A 3x3 conv, 32 -> 32 channels on 14x14: a space of a few hundred points.
-inline TuningTask small_conv_task(int64_t channels = 32, int64_t weight = 1) {
+inline tuning::TuningTask small_conv_task(int64_t channels = 32, int64_t weight = 1) {
   kernels::Conv2dDesc d;
   d.in_channels = d.out_channels = channels;
   d.in_h = d.in_w = 14;
   d.kernel_h = d.kernel_w = 3;
   d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = 1;
-  return make_task(kernels::TunableOp::conv2d(d), weight);
+  return tuning::make_task(kernels::TunableOp::conv2d(d), weight);
 }
 
 /// Synthetic cost: fastest at tile_oc 16, tile_ow 7, tile_ic 8, unroll on; smooth elsewhere.
@@ -33,11 +33,11 @@ inline double synthetic_seconds(const std::map<std::string, int64_t>& k) {
 }
 
 /// Measures nothing: returns synthetic_seconds and counts calls per (task, config).
-class FakeMeasurer : public Measurer {
+class FakeMeasurer : public tuning::Measurer {
  public:
-  MeasureResult measure(const TuningTask& task, int64_t index) override {
+  tuning::MeasureResult measure(const tuning::TuningTask& task, int64_t index) override {
     ++calls[{task.key(), index}];
-    MeasureResult r;
+    tuning::MeasureResult r;
     r.costs_s = {synthetic_seconds(task.op.knobs(index))};
     r.timestamp = 1.7e9;
     return r;
@@ -66,4 +66,4 @@ class ScratchFile {
   std::filesystem::path path_;
 };
 
-}  // namespace layoutopt::measure::testing
+}  // namespace layoutopt::testing

@@ -1,0 +1,138 @@
+#pragma once
+// MeasuredCostSource: the CostSource of real runs on this machine.
+//
+//  - conv2d / depthwise / grouped conv / dense: the best tuned config of the node's task per
+//    distinct (input layout, output layout) pair, read from a tuning record log with the
+//    tuner's own functions (summarize_history), configs timed only once scaled by their
+//    task's selection bias (selection_bias.h). A task without records is an error naming
+//    the node: run `layoutopt tune` first.
+//  - layout-flexible ops (flexible_op_timing.h): NCHW and every NCHW[x]c whose block divides
+//    all their tensors' channels (and that are offered, see below), each compiled and
+//    timed once per (kernel desc, layout).
+//  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
+//    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
+//    input, and the others only appear on tiny classifier tensors at the end of a network.
+//  - transforms: the transform table's median time, or the time inside a compiled network once
+//    one was measured there (transform_calibration.h); 0 when both layouts place every
+//    element at the same offset. A missing entry is an error: run `layoutopt bench-transforms`.
+//
+// The solver asks for the transform time of every pair of layouts a tensor's producer and
+// readers may use, not only the pairs it will pick, so the layouts offered for a shape are
+// those bench-transforms times for the same records (enumerate_transforms: the tuned
+// candidates' within 2x of the best, the default configs', plain NCHW), as far as the table
+// prices every pair of them (priceable_layouts). Candidates with another layout are dropped
+// before the solver sees them; a conv left without any is an error naming it.
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "layoutopt/planning/cost_source.h"
+#include "layoutopt/costs/flexible_op_timing.h"
+#include "layoutopt/tuning/layout_candidates.h"
+#include "layoutopt/tuning/measure_record.h"
+#include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/costs/transform_table.h"
+#include "layoutopt/tuning/tuning_session.h"
+#include "layoutopt/tuning/tuning_task.h"
+
+namespace layoutopt::costs {
+
+struct MeasuredCostOptions {
+  std::string target;   ///< records and table entries of other targets are ignored
+  int threads = 1;      ///< thread count of the table entries to use
+  timing::TimingPolicy policy;  ///< for flexible ops: the policy bench-transforms times with (cost_policy)
+  std::filesystem::path records_path = "tune.jsonl";     ///< for messages only
+  std::filesystem::path table_path = "transforms.json";  ///< for messages only
+  std::string model;  ///< MODEL as the user gave it, for messages; empty: the graph's name
+};
+
+/// The node candidate of one tuned config of a task: its layouts (plain layouts spelled
+/// NCHW / NC), time, knobs as the label, and a payload {"kind": "tuned", "task", "family",
+/// "config_index", "knobs"} that plan_schedule reads back. A fused residual input is not
+/// included: callers add it (it is read in the output's layout).
+[[nodiscard]] planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tuning::LayoutCandidate& tuned);
+
+class MeasuredCostSource final : public planning::CostSource {
+ public:
+  /// Reads the tuned candidates of `graph`'s tasks from `records` once; `graph` and `table`
+  /// must outlive the source, which answers only for `graph`.
+  MeasuredCostSource(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
+                     const TransformTable& table, MeasuredCostOptions options);
+
+  [[nodiscard]] std::string name() const override { return "tuning records and transform table"; }
+  /// Throws std::runtime_error naming the node for an untuned task, a node of another graph
+  /// or a conv none of whose tuned layouts the table knows.
+  [[nodiscard]] std::vector<planning::NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const override;
+  /// Throws std::runtime_error naming the shape and layouts for a missing table entry.
+  [[nodiscard]] double transform_ms(const graph::Shape& shape, const layout::Layout& from,
+                                    const layout::Layout& to) const override;
+
+  /// Tasks of the graph with no record for the target (empty when everything is tuned).
+  [[nodiscard]] const std::vector<std::string>& untuned_tasks() const { return untuned_; }
+  /// The graph's tuning tasks (extract_tasks), whose records this source reads.
+  [[nodiscard]] const std::vector<tuning::TuningTask>& tasks() const { return tasks_; }
+
+  /// Reads the tuned candidates again from `records` (e.g. after configs were re-timed);
+  /// flexible-op timings are kept.
+  void read_records(const std::vector<tuning::MeasureRecord>& records);
+
+  /// From now on prices task `task`'s configs not in `fresh` at `factor` times what their
+  /// timings say: a confirmation found the task's logged timings from another state of the
+  /// host (config_confirmation.h), `factor` is how far they drifted, and `fresh` holds the
+  /// configs timed since. A later call for a task replaces the earlier; applies from the
+  /// next read_records.
+  void price_stale_task(size_t task, double factor, std::set<int64_t> fresh);
+
+  /// From now on prices these transforms by their times inside a compiled network instead
+  /// of the table's (transform_calibration.h), a later time for a key replacing an earlier,
+  /// and every transform not timed in a network by its table time times the median ratio
+  /// of in-network to table time over those that were (as configs timed once are scaled by
+  /// their selection bias): a table that prices transforms at half what networks pay makes
+  /// every untried transform look cheap, and the planner chases them round after round.
+  void price_transforms_in_network(const InNetworkTransformTimes& times);
+  /// The in-network times in use.
+  [[nodiscard]] const InNetworkTransformTimes& in_network_transforms() const { return in_network_; }
+  /// What transforms not timed in a network are scaled by (1 before any was).
+  [[nodiscard]] double untimed_transform_factor() const { return untimed_factor_; }
+
+ private:
+  /// The records' best config per layout pair of every task.
+  [[nodiscard]] tuning::SessionResult summarize_records(const std::vector<tuning::MeasureRecord>& records) const;
+  /// Takes the tuned candidates from known_.
+  void read_summary();
+  [[nodiscard]] std::vector<planning::NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;
+  [[nodiscard]] std::vector<planning::NodeCandidate> flexible_candidates(const graph::Graph& graph, graph::NodeId id) const;
+  /// NCHW[block]c for the node's output and activation inputs; nullopt when the table cannot
+  /// price one of them.
+  [[nodiscard]] std::optional<planning::NodeCandidate> blocked_layouts(const graph::Graph& graph, graph::NodeId id,
+                                                             int64_t block) const;
+  /// The flexible op's cost, with the node named when its kernel cannot be built.
+  [[nodiscard]] FlexibleOpCost timed(const graph::Graph& graph, graph::NodeId id, int64_t block) const;
+  /// Whether the table can price every transform of `shape` to and from `layout`.
+  [[nodiscard]] bool priceable(const graph::Shape& shape, const layout::Layout& layout) const;
+  /// The table's time for `key`; throws std::runtime_error naming it when missing.
+  [[nodiscard]] double table_ms(const TransformKey& key) const;
+  [[nodiscard]] std::string model_spec() const;
+  [[nodiscard]] std::string tune_hint() const;
+  [[nodiscard]] std::string bench_hint() const;
+
+  const graph::Graph* graph_;
+  const TransformTable* table_;
+  MeasuredCostOptions options_;
+  FlexibleOpTimer flexible_;
+  std::vector<tuning::TuningTask> tasks_;
+  std::map<graph::NodeId, std::vector<size_t>> tasks_of_;    // conv/dense node -> its algorithms' tasks
+  std::vector<std::vector<planning::NodeCandidate>> tuned_;            // by task: best per layout pair
+  tuning::SessionResult known_;                                     // the records' summary tuned_ was read from
+  std::map<size_t, tuning::CandidatePricing> stale_;                // task -> its stale pricing
+  ShapeLayouts offered_;  // layouts offered per shape: priceable_layouts of the records' enumeration
+  std::vector<std::string> untuned_;
+  InNetworkTransformTimes in_network_;
+  double untimed_factor_ = 1.0;
+};
+
+}  // namespace layoutopt::costs

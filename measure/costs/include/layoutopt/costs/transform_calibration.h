@@ -1,0 +1,70 @@
+#pragma once
+// Transforms priced by what they take inside a compiled network: calibrate_transforms plans,
+// compiles the plan, times each of its layout transforms in the running network and plans
+// again with those times, until the plan chooses only transforms so timed.
+//
+// Why: the transform table times each transform alone (cost_policy.h), its source where a
+// row-split producer leaves it and its destination in the last-level cache. Inside a network
+// the source may sit in the other core's cache (a producer split by channel blocks) and the
+// destination wherever the arena slot's last tenant left it, so a transform's cost depends on
+// where it runs. On a Zen 4 host a resnet-50 plan's 39 transforms took 1.22 ms inside the
+// network against 0.69 ms predicted (0.5-4.2x each); timed with their destination evicted
+// instead, another plan's 44 took 0.77-0.90 ms against 1.62 predicted (0.3-1.2x each). No
+// one placement is right everywhere, and a planner trusting the table buys more transforms
+// than pay. As with config confirmation (config_confirmation.h), the plan's own choices are
+// the ones measured again: a transform the plan stops choosing costs nothing, one it never
+// chose keeps the table's price.
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/planning/plan.h"
+#include "layoutopt/timing/progress.h"
+#include "layoutopt/costs/transform_table.h"
+
+namespace layoutopt::costs {
+
+/// Runs `network` `warmup` times, then `runs` times step by step on random inputs of
+/// `graph`'s input shapes, and returns each transform key's time: the median over its steps
+/// (a tensor transformed at several places) of each step's median over the runs.
+[[nodiscard]] InNetworkTransformTimes time_transforms_in_network(kernels::CompiledNetwork& network,
+                                                                 const graph::Graph& graph, int runs, int warmup = 3);
+
+struct CalibrationOptions {
+  int max_rounds = 4;      ///< plans compiled and timed at most
+  int profiled_runs = 20;  ///< runs per round
+};
+
+struct CalibrationReport {
+  int rounds = 0;                     ///< plans compiled and timed
+  size_t transforms = 0;              ///< distinct transform keys timed in a network
+  bool settled = false;               ///< the last plan chose only transforms timed in a network
+  double table_ms = 0;                ///< the first plan's transforms, priced by the table
+  double network_ms = 0;              ///< the same transforms, as timed in its network
+  double untimed_factor = 1;          ///< what the transforms no network ran are scaled by
+  /// "T transforms timed in the network (R plans); the first plan's: table X ms, network Y ms;
+  /// the others priced at Fx the table".
+  [[nodiscard]] std::string summary() const;
+};
+
+/// Each round: `replan` makes the plan from `costs` as they stand, its network is compiled
+/// and timed on the calling thread's OpenMP team, and `costs` prices every transform timed
+/// so far by its in-network time (MeasuredCostSource::price_transforms_in_network): the
+/// fastest of the rounds that timed it. Why the fastest: a shared host's slow spells (see
+/// the README) slow memory-bound steps up to 4x for minutes. On inception-v3 the first
+/// plan's transforms took 1.18x their table time in its network; a spell then hit the later
+/// rounds, which re-timed them, and the median in-network / table ratio that prices every
+/// untimed transform came out at 4.67: the last plan avoided transforms it should have bought. Stops
+/// when a plan's transforms were all timed in an earlier round, or after max_rounds. Throws
+/// what planning and compiling throw.
+[[nodiscard]] CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSource& costs,
+                                                     const std::function<planning::Plan()>& replan,
+                                                     const CalibrationOptions& options,
+                                                     timing::ProgressReporter* progress = nullptr);
+
+}  // namespace layoutopt::costs

@@ -1,0 +1,107 @@
+#pragma once
+// Which layout transforms the graph solver may need: for every activation tensor that a
+// layout-sensitive operator (conv2d, dense) reads or writes, the layouts it may be stored
+// in are the plain one (NCHW / NC) and the channel blocks of the kernels that touch it:
+// the blocks of the tuned candidates when records exist (blocks_of: the fastest, at most 3 a
+// side), otherwise every vector-friendly divisor of the channel count, and always the blocks
+// of the task's untuned default config. Every ordered pair of distinct layouts of a tensor
+// shape is one transform: NCHW <-> NCHW[x]c and NCHW[x]c <-> NCHW[y]c (and NC <-> NC[x]c
+// for dense).
+// A block of 1 is written as the plain layout: NCHW1c and NCHW share their memory order.
+
+#include <compare>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/layout/layout.h"
+#include "layoutopt/tuning/layout_candidates.h"
+#include "layoutopt/tuning/measure_record.h"
+#include "layoutopt/tuning/tuning_session.h"
+#include "layoutopt/tuning/tuning_task.h"
+
+namespace layoutopt::costs {
+
+class TransformTable;  // transform_table.h, which needs TransformKey
+
+struct TransformKey {
+  std::vector<int64_t> shape;  ///< logical shape, NCHW or NC
+  std::string src;             ///< e.g. "NCHW"
+  std::string dst;             ///< e.g. "NCHW16c"
+  auto operator<=>(const TransformKey&) const = default;
+};
+
+/// The key a transform table times the transform of `shape` from `from` to `to` under: a
+/// layout that places every element where the plain layout does (NCHW1c, or any block of a
+/// 1x1 map) is spelled as the plain layout.
+[[nodiscard]] TransformKey table_key(const std::vector<int64_t>& shape, const layout::Layout& from,
+                                     const layout::Layout& to);
+
+/// Channel blocks a task's kernels may read (input) and write (output).
+struct TensorBlocks {
+  std::set<int64_t> input;
+  std::set<int64_t> output;
+};
+
+/// Divisors of `channels` among 4, 8, 16, 32 and 64: blocks that fill SIMD lanes.
+[[nodiscard]] std::vector<int64_t> vector_friendly_blocks(int64_t channels);
+
+/// Blocks of the candidates whose time is within `slack` x the best candidate's, at most
+/// `max_blocks` per side, those of the fastest candidates first: layouts a solver would
+/// realistically pick for the task.
+///
+/// Why a cap: a 1x1 conv's speed hardly depends on its input block, so every divisor of the
+/// channels the tuner tried lands within the slack (densenet-201's 480-channel 28x28 input
+/// took 22 layouts, 462 transforms for one shape), and the table needs every pair of them.
+/// On session 16's records of five networks, 3 blocks a side left the DP plans' predicted
+/// latency within timing noise (0.4%) of the uncapped ones, with 3-9x fewer transforms to
+/// time: densenet-201 1,958 instead of 18,456, inception-v3 1,228 instead of 3,172. Two
+/// blocks cost vgg-19-bn 1.5%.
+[[nodiscard]] TensorBlocks blocks_of(const std::vector<tuning::LayoutCandidate>& candidates, double slack = 2.0,
+                                     size_t max_blocks = 3);
+
+/// blocks_of the tuned candidates of every task that `records` of `target` cover, by
+/// TuningTask::key(); tasks without records are left out (enumerate_transforms then uses
+/// their vector-friendly blocks).
+[[nodiscard]] std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::TuningTask>& tasks,
+                                                               const std::vector<tuning::MeasureRecord>& records,
+                                                               const std::string& target);
+/// The same from the records' summary (summarize_history of `tasks`), for a caller that has
+/// one already.
+[[nodiscard]] std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::TuningTask>& tasks,
+                                                               const tuning::SessionResult& known);
+
+/// "NCHW" / "NCHW16c" (rank 4) or "NC" / "NC16c" (rank 2); block 1 gives the plain layout.
+[[nodiscard]] std::string blocked_layout(size_t rank, int64_t block);
+
+/// Layouts per logical shape.
+using ShapeLayouts = std::map<std::vector<int64_t>, std::set<std::string>>;
+
+/// The layouts of the graph's conv/dense tensors, per shape: plain, and the blocks of the
+/// kernels that touch them. `tuned` maps TuningTask::key() to the blocks of its tuned
+/// candidates; other tasks use vector_friendly_blocks.
+[[nodiscard]] ShapeLayouts enumerate_layouts(const graph::Graph& graph,
+                                             const std::map<std::string, TensorBlocks>& tuned = {});
+
+/// Every transform among enumerate_layouts: each ordered pair of distinct layouts of a
+/// shape, sorted, without duplicates.
+[[nodiscard]] std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
+                                                             const std::map<std::string, TensorBlocks>& tuned = {});
+
+/// The layouts a cost source may offer for each shape of `layouts` (an enumeration): a set
+/// in which `table` (entries of `target` and `threads`) prices every ordered pair, so the
+/// solver can ask for any of them. The plain layout always belongs; each other layout of
+/// `layouts` joins, smallest block first, when the table prices its transforms to and from
+/// every layout already in (pairs with the same memory order need no entry).
+///
+/// Why from the enumeration and not from the table: the table only grows and keeps the
+/// layouts of every earlier run's tuned candidates. Offering them all would need every pair
+/// among them timed, on every run, for layouts the current records no longer rank within
+/// reach.
+[[nodiscard]] ShapeLayouts priceable_layouts(const ShapeLayouts& layouts, const TransformTable& table,
+                                             const std::string& target, int threads);
+
+}  // namespace layoutopt::costs

@@ -1,0 +1,234 @@
+#include "layoutopt/costs/measured_cost_source.h"
+
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <stdexcept>
+
+#include "layoutopt/graph/statistics.h"
+#include "layoutopt/kernels/config_space.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/layout/transform.h"
+#include "layoutopt/planning/flexible_blocks.h"
+#include "layoutopt/tuning/selection_bias.h"
+#include "layoutopt/timing/statistics.h"
+#include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/tuning/tuning_session.h"
+
+namespace layoutopt::costs {
+
+namespace {
+
+using layout::Layout;
+
+/// Kernels report NCHW as NCHW1c; the problem must see one spelling per layout, so every
+/// layout is rewritten as blocked_layout (block 1 = the plain layout).
+Layout normalized(const Layout& layout, size_t rank) { return Layout::parse(blocked_layout(rank, layout.block_of('C'))); }
+
+std::string shape_text(const graph::Shape& shape) { return graph::to_string(shape); }
+
+planning::NodeCandidate canonical_candidate(const graph::Graph& graph, graph::NodeId id) {
+  planning::NodeCandidate candidate{.output = layout::canonical_data_layout(graph.value(graph.node(id).output).type.shape.size()),
+                          .ms = 0.0,
+                          .label = "canonical (not timed: 0 ms)",
+                          .payload = R"({"kind":"canonical"})"};
+  for (graph::ValueId input : activation_inputs(graph, id))
+    candidate.inputs.push_back(layout::canonical_data_layout(graph.value(input).type.shape.size()));
+  return candidate;
+}
+
+/// Blocks dividing the channels of every activation tensor of the node: the divisors of their
+/// greatest common divisor. Tuned convs use blocks such as 24 or 40, so powers of two are not
+/// enough; the table decides which of these are offered (priceable).
+std::vector<int64_t> common_blocks(const graph::Graph& graph, graph::NodeId id) {
+  const int64_t channels = planning::flexible_channel_bound(graph, id);
+  std::vector<int64_t> blocks;
+  for (int64_t block = 1; block <= channels; ++block)
+    if (channels % block == 0) blocks.push_back(block);
+  return blocks;
+}
+
+}  // namespace
+
+planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tuning::LayoutCandidate& tuned) {
+  const size_t rank = task.op.family() == kernels::OpFamily::dense ? 2 : 4;
+  const std::map<std::string, int64_t> knobs = task.op.knobs(tuned.index);
+  const nlohmann::json payload = {{"kind", "tuned"},
+                                  {"task", task.name},
+                                  {"family", kernels::to_string(task.op.family())},
+                                  {"config_index", tuned.index},
+                                  {"knobs", knobs}};
+  return {.inputs = {normalized(tuned.layouts.input, rank)},
+          .output = normalized(tuned.layouts.output, rank),
+          .ms = tuned.seconds * 1e3,
+          .label = kernels::knob_text(knobs),
+          .payload = payload.dump()};
+}
+
+MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
+                                       const TransformTable& table, MeasuredCostOptions options)
+    : graph_(&graph), table_(&table), options_(std::move(options)), flexible_(options_.policy),
+      tasks_(tuning::extract_tasks(graph)),
+      tasks_of_(tuning::tasks_by_node(tasks_)) {
+  read_records(records);
+  // The layouts bench-transforms times for these records, as far as the table prices them
+  // (a pair's best config gives the same blocks as its top 3, which tuned_blocks reads).
+  offered_ = priceable_layouts(enumerate_layouts(graph, tuned_blocks(tasks_, known_)), table, options_.target,
+                               options_.threads);
+}
+
+tuning::SessionResult MeasuredCostSource::summarize_records(const std::vector<tuning::MeasureRecord>& records) const {
+  // One config per layout pair: only the cheapest of a pair can be optimal.
+  tuning::TunerOptions tuner;
+  tuner.top_k = 1;
+  return tuning::summarize_history(tasks_, records, options_.target, tuner);
+}
+
+void MeasuredCostSource::read_records(const std::vector<tuning::MeasureRecord>& records) {
+  known_ = summarize_records(records);
+  read_summary();
+}
+
+void MeasuredCostSource::price_stale_task(size_t task, double factor, std::set<int64_t> fresh) {
+  if (task >= tasks_.size()) throw std::out_of_range("price_stale_task: no task " + std::to_string(task));
+  stale_[task] = {.stale_factor = factor, .fresh = std::move(fresh)};
+}
+
+void MeasuredCostSource::read_summary() {
+  const std::vector<double> once_timed = tuning::once_timed_factors_of(known_);
+  // A stale task's own retiming ratios mix its selection bias with its drift (fresh timings
+  // over an old tuning timing), and its stale factor carries the drift already: it takes the
+  // selection bias of every task pooled.
+  const std::vector<double> pooled =
+      stale_.empty() ? std::vector<double>{} : tuning::once_timed_factors_of(known_, std::numeric_limits<size_t>::max());
+  tuned_.clear();
+  untuned_.clear();
+  for (size_t t = 0; t < tasks_.size(); ++t) {
+    std::vector<planning::NodeCandidate>& kept = tuned_.emplace_back();
+    tuning::CandidatePricing pricing = stale_.contains(t) ? stale_.at(t) : tuning::CandidatePricing{};
+    pricing.once_timed_factor = stale_.contains(t) ? pooled[t] : once_timed[t];
+    for (const tuning::LayoutCandidate& candidate : known_.tasks[t].candidates.all(pricing))
+      kept.push_back(tuned_candidate(tasks_[t], candidate));
+    if (kept.empty()) untuned_.push_back(tasks_[t].key());
+  }
+}
+
+std::string MeasuredCostSource::model_spec() const {
+  return options_.model.empty() ? graph_->name() : options_.model;
+}
+
+std::string MeasuredCostSource::tune_hint() const {
+  return "run `layoutopt tune " + model_spec() + " --records " + options_.records_path.string() +
+         " --threads " + std::to_string(options_.threads) + "` first";
+}
+
+std::string MeasuredCostSource::bench_hint() const {
+  return "run `layoutopt bench-transforms " + model_spec() + " --records " + options_.records_path.string() +
+         " -o " + options_.table_path.string() + " --threads " + std::to_string(options_.threads) + "`";
+}
+
+std::vector<planning::NodeCandidate> MeasuredCostSource::candidates(const graph::Graph& graph, graph::NodeId id) const {
+  if (&graph != graph_)
+    throw std::runtime_error("measured costs were read for graph '" + graph_->name() + "', not for node '" +
+                             graph.node(id).name + "' of another graph");
+  if (graph::has_workload(graph.node(id))) return tuned_candidates(graph, id);
+  if (FlexibleOpTimer::handles(graph, id)) return flexible_candidates(graph, id);
+  return {canonical_candidate(graph, id)};
+}
+
+std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const graph::Graph& graph, graph::NodeId id) const {
+  const graph::Node& node = graph.node(id);
+  // Every algorithm's tuned layout pairs: the solver keeps the cheapest of each pair.
+  std::vector<planning::NodeCandidate> tuned;
+  for (size_t task : tasks_of_.at(id)) tuned.insert(tuned.end(), tuned_[task].begin(), tuned_[task].end());
+  if (tuned.empty())
+    throw std::runtime_error("node '" + node.name + "' (" + graph::workload_of(graph, id).signature() +
+                             ") has no tuning records for target '" + options_.target + "' in " +
+                             options_.records_path.string() + " (" + std::to_string(untuned_.size()) + " of " +
+                             std::to_string(tasks_.size()) + " tasks are untuned): " + tune_hint());
+  const graph::Shape& in = graph.value(node.inputs[0]).type.shape;
+  const graph::Shape& out = graph.value(node.output).type.shape;
+  const bool residual = activation_inputs(graph, id).size() == 2;  // a fused residual reads the output's layout
+  std::vector<planning::NodeCandidate> kept;
+  for (planning::NodeCandidate candidate : tuned) {
+    if (!priceable(in, candidate.inputs[0]) || !priceable(out, candidate.output)) continue;
+    if (residual) candidate.inputs.push_back(candidate.output);
+    kept.push_back(std::move(candidate));
+  }
+  if (kept.empty())
+    throw std::runtime_error("none of the " + std::to_string(tuned.size()) + " tuned layouts of node '" + node.name +
+                             "' (input " + shape_text(in) + ", output " + shape_text(out) +
+                             ") has transform times in " + options_.table_path.string() + ": " + bench_hint());
+  return kept;
+}
+
+std::vector<planning::NodeCandidate> MeasuredCostSource::flexible_candidates(const graph::Graph& graph, graph::NodeId id) const {
+  std::vector<planning::NodeCandidate> result;
+  for (int64_t block : common_blocks(graph, id)) {
+    std::optional<planning::NodeCandidate> candidate = blocked_layouts(graph, id, block);
+    if (!candidate) continue;
+    const FlexibleOpCost cost = timed(graph, id, block);
+    candidate->ms = cost.ms;
+    candidate->label = cost.label;
+    candidate->payload = nlohmann::json{{"kind", "flexible"}, {"kernel", nlohmann::json::parse(cost.schedule)}}.dump();
+    result.push_back(std::move(*candidate));
+  }
+  return result;
+}
+
+std::optional<planning::NodeCandidate> MeasuredCostSource::blocked_layouts(const graph::Graph& graph, graph::NodeId id,
+                                                                 int64_t block) const {
+  const graph::Shape& out = graph.value(graph.node(id).output).type.shape;
+  planning::NodeCandidate candidate{.output = Layout::parse(blocked_layout(out.size(), block))};
+  if (!priceable(out, candidate.output)) return std::nullopt;
+  for (graph::ValueId input : activation_inputs(graph, id)) {
+    const graph::Shape& shape = graph.value(input).type.shape;
+    candidate.inputs.push_back(Layout::parse(blocked_layout(shape.size(), block)));
+    if (!priceable(shape, candidate.inputs.back())) return std::nullopt;
+  }
+  return candidate;
+}
+
+FlexibleOpCost MeasuredCostSource::timed(const graph::Graph& graph, graph::NodeId id, int64_t block) const {
+  try {
+    return flexible_.cost(graph, id, block);
+  } catch (const kernels::KernelError& e) {
+    throw std::runtime_error("cannot time node '" + graph.node(id).name + "' (" + graph::op_name(graph.node(id).op) +
+                             ") in " + blocked_layout(4, block) + ": " + e.what());
+  }
+}
+
+bool MeasuredCostSource::priceable(const graph::Shape& shape, const Layout& layout) const {
+  const Layout plain = layout::canonical_data_layout(shape.size());
+  if (layout == plain) return true;
+  const auto known = offered_.find(shape);
+  if (known != offered_.end() && known->second.contains(layout.str())) return true;
+  // Same memory as the plain layout (e.g. NCHW16c of [1, C, 1, 1]): priced as plain.
+  return layout::same_memory_order(shape, layout, plain);
+}
+
+double MeasuredCostSource::transform_ms(const graph::Shape& shape, const Layout& from, const Layout& to) const {
+  if (layout::same_memory_order(shape, from, to)) return 0.0;
+  const TransformKey key = table_key(shape, from, to);
+  if (const auto measured = in_network_.find(key); measured != in_network_.end()) return measured->second;
+  return table_ms(key) * untimed_factor_;
+}
+
+double MeasuredCostSource::table_ms(const TransformKey& key) const {
+  const TransformEntry* entry = table_->find(options_.target, options_.threads, key);
+  if (entry == nullptr)
+    throw std::runtime_error("transform table " + options_.table_path.string() + " has no time for " +
+                             shape_text(key.shape) + " " + key.src + " -> " + key.dst + " on '" +
+                             options_.target + "': " + bench_hint());
+  return entry->median_ms;
+}
+
+void MeasuredCostSource::price_transforms_in_network(const InNetworkTransformTimes& times) {
+  for (const auto& [key, ms] : times) in_network_[key] = ms;
+  std::vector<double> ratios;
+  for (const auto& [key, ms] : in_network_)
+    if (const double table = table_ms(key); table > 0) ratios.push_back(ms / table);
+  untimed_factor_ = ratios.empty() ? 1.0 : timing::summarize(ratios).median;
+}
+
+}  // namespace layoutopt::costs

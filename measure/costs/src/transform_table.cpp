@@ -1,0 +1,101 @@
+#include "layoutopt/costs/transform_table.h"
+
+
+#include <unistd.h>
+
+#include <fstream>
+#include <stdexcept>
+
+namespace layoutopt::costs {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormat = "layoutopt-transform-table";
+constexpr int kVersion = 1;
+
+json entry_json(const TransformEntry& e) {
+  return {{"target", e.target},   {"threads", e.threads},       {"shape", e.key.shape},
+          {"src", e.key.src},     {"dst", e.key.dst},           {"median_ms", e.median_ms},
+          {"q1_ms", e.q1_ms},     {"q3_ms", e.q3_ms},           {"repeats", e.repeats},
+          {"timestamp", e.timestamp}};
+}
+
+TransformEntry entry_of(const json& j) {
+  TransformEntry e;
+  e.target = j.at("target").get<std::string>();
+  e.threads = j.at("threads").get<int>();
+  e.key = {j.at("shape").get<std::vector<int64_t>>(), j.at("src").get<std::string>(), j.at("dst").get<std::string>()};
+  e.median_ms = j.at("median_ms").get<double>();
+  e.q1_ms = j.value("q1_ms", e.median_ms);
+  e.q3_ms = j.value("q3_ms", e.median_ms);
+  e.repeats = j.value("repeats", 0);
+  e.timestamp = j.value("timestamp", 0.0);
+  if (!(e.median_ms >= 0)) throw std::invalid_argument("median_ms must be a non-negative number");
+  return e;
+}
+
+}  // namespace
+
+TransformTable TransformTable::from_json(const json& j) {
+  if (!j.is_object() || j.value("format", "") != kFormat || !j.contains("entries") || !j.at("entries").is_array())
+    throw std::runtime_error(std::string("not a transform table (expected an object with \"format\": \"") + kFormat +
+                             "\" and an \"entries\" list)");
+  TransformTable table;
+  const json& entries = j.at("entries");
+  for (size_t i = 0; i < entries.size(); ++i) {
+    try {
+      table.insert(entry_of(entries[i]));
+    } catch (const std::exception& e) {
+      table.issues_.push_back({i, e.what()});
+      table.unreadable_.push_back(entries[i]);
+    }
+  }
+  return table;
+}
+
+TransformTable TransformTable::load(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) return {};
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read transform table '" + path.string() + "'");
+  try {
+    return from_json(json::parse(in));
+  } catch (const std::exception& e) {
+    throw std::runtime_error("transform table '" + path.string() + "': " + e.what() +
+                             " (the file is left untouched; pass another -o path)");
+  }
+}
+
+json TransformTable::to_json() const {
+  json entries = json::array();
+  for (const TransformEntry& e : entries_) entries.push_back(entry_json(e));
+  for (const json& raw : unreadable_) entries.push_back(raw);
+  return {{"format", kFormat}, {"version", kVersion}, {"entries", entries}};
+}
+
+void TransformTable::save(const std::filesystem::path& path) const {
+  const std::filesystem::path temporary = path.string() + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(temporary);
+    out << to_json().dump(1) << "\n";
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write transform table '" + temporary.string() + "'");
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+const TransformEntry* TransformTable::find(const std::string& target, int threads, const TransformKey& key) const {
+  const auto found = index_.find({target, threads, key});
+  return found == index_.end() ? nullptr : &entries_[found->second];
+}
+
+void TransformTable::insert(const TransformEntry& entry) {
+  const auto [slot, added] = index_.try_emplace({entry.target, entry.threads, entry.key}, entries_.size());
+  if (added)
+    entries_.push_back(entry);
+  else
+    entries_[slot->second] = entry;
+}
+
+}  // namespace layoutopt::costs

@@ -1,0 +1,70 @@
+#include "layoutopt/evaluation/end_to_end.h"
+
+#include <memory>
+
+#include "layoutopt/costs/baseline_costs.h"
+#include "layoutopt/costs/network_timing.h"
+#include "layoutopt/planning/plan_schedule.h"
+#include "layoutopt/solvers/error.h"
+
+namespace layoutopt::evaluation {
+
+const std::vector<Variant>& standard_variants() {
+  static const std::vector<Variant> variants{
+      {"default", VariantCosts::default_schedules, "auto"},
+      {"history best", VariantCosts::fastest_kernels, "auto"},
+      {"graph tuned (DP)", VariantCosts::measured, "dp"},
+      {"graph tuned (PBQP)", VariantCosts::measured, "pbqp"},
+  };
+  return variants;
+}
+
+namespace {
+
+std::unique_ptr<planning::CostSource> restrict_costs(const graph::Graph& graph, const Variant& variant, const planning::CostSource& measured,
+                                           const std::map<std::string, double>& default_seconds) {
+  if (variant.costs == VariantCosts::default_schedules)
+    return std::make_unique<costs::DefaultScheduleCosts>(measured, graph, default_seconds);
+  if (variant.costs == VariantCosts::fastest_kernels) return std::make_unique<costs::FastestKernelCosts>(measured);
+  return nullptr;
+}
+
+}  // namespace
+
+planning::PlanResult plan_variant(const graph::Graph& graph, const Variant& variant, const planning::CostSource& measured,
+                        const std::map<std::string, double>& default_seconds, const planning::PlannerOptions& options) {
+  const std::unique_ptr<planning::CostSource> restricted = restrict_costs(graph, variant, measured, default_seconds);
+  planning::PlannerOptions planner = options;
+  planner.solver = variant.solver;
+  return planning::plan_layouts(graph, restricted ? *restricted : measured, planner);
+}
+
+std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const std::vector<Variant>& variants,
+                                             const planning::CostSource& measured,
+                                             const std::map<std::string, double>& default_seconds,
+                                             const EndToEndOptions& options, std::vector<std::string>* refused) {
+  std::vector<VariantResult> results;
+  std::vector<kernels::CompiledNetwork> networks;
+  for (const Variant& variant : variants) {
+    try {
+      results.push_back({variant, plan_variant(graph, variant, measured, default_seconds, options.planner), {}, {}, 0});
+    } catch (const solvers::SolverError& e) {
+      if (refused) refused->push_back(variant.name + ": " + e.what());
+      continue;
+    }
+    networks.push_back(kernels::CompiledNetwork::compile(graph, planning::network_schedule(results.back().planned.plan, graph)));
+    results.back().compiled = networks.back().summary();
+  }
+  std::vector<std::vector<double>> round_medians(results.size());
+  for (int round = 0; round < options.rounds; ++round) {
+    for (size_t v = 0; v < results.size(); ++v) {
+      const timing::Timing timing = costs::time_network(networks[v], graph, options.timing);
+      round_medians[v].push_back(timing.ms.median);
+      results[v].runs += timing.repeats;
+    }
+  }
+  for (size_t v = 0; v < results.size(); ++v) results[v].measured = timing::summarize(round_medians[v]);
+  return results;
+}
+
+}  // namespace layoutopt::evaluation

@@ -1,0 +1,40 @@
+#pragma once
+// Where the layout-assignment problem gets its numbers: the ways to run each node (with the
+// layouts each way reads and writes) and the time of each layout transform. Measured costs
+// (tuning records and the transform table) and the analytic model implement the same
+// interface, so the problem builder and the solvers never know which one they got.
+
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/layout/layout.h"
+
+namespace layoutopt::planning {
+
+/// One way to run a node.
+struct NodeCandidate {
+  /// Layout required of each activation input (the node's inputs that are not parameters,
+  /// in input order). A residual input is listed like any other.
+  std::vector<layout::Layout> inputs;
+  layout::Layout output;
+  double ms = 0.0;
+  std::string label;    ///< what a person reads: "tile_ic=16 tile_oc=32 tile_ow=14"
+  std::string payload;  ///< what the cost source needs to rebuild this choice (opaque here)
+};
+
+class CostSource {
+ public:
+  virtual ~CostSource() = default;
+  [[nodiscard]] virtual std::string name() const = 0;
+  /// Every way to run node `id`; never empty for a node the graph can run.
+  [[nodiscard]] virtual std::vector<NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const = 0;
+  /// Time to convert a tensor of logical shape `shape` between two layouts; 0 when both
+  /// place every element at the same offset.
+  [[nodiscard]] virtual double transform_ms(const graph::Shape& shape, const layout::Layout& from,
+                                            const layout::Layout& to) const = 0;
+};
+
+using graph::activation_inputs;
+
+}  // namespace layoutopt::planning

@@ -1,0 +1,100 @@
+#pragma once
+// Plan: the layout decisions for one model, as a file a later compile step reads. Per node
+// the chosen kernel (label for people, payload with the config / schedule as JSON for the
+// compiler), the layouts it reads and writes and its predicted time; the transforms to insert
+// between nodes; and where the numbers came from (cost source, solver, target).
+//
+//   {"format": "layoutopt-plan", "version": 1, "model": "resnet-50",
+//    "target": "llvm -mcpu=znver5 -num-cores=2", "costs": "measured", "solver": "dp",
+//    "predicted_ms": 14.03, "kernel_ms": 13.2, "transform_ms": 0.83,
+//    "nodes": [{"name": "conv1", "op": "conv2d", "workload": "conv2d x[1,3,224,224] ...",
+//               "label": "tile_ic=1 tile_oc=16 ...", "payload": "{...}",
+//               "inputs": ["NCHW"], "output": "NCHW16c", "ms": 0.41}, ...],
+//    "transforms": [{"value": "conv1_out", "from": "NCHW16c", "to": "NCHW8c", "ms": 0.012}]}
+//
+// A plan is made for the graph after graph::prepare_for_inference; validate_plan checks that
+// a graph is the one a plan was made for before anything uses it.
+
+#include <filesystem>
+#include <nlohmann/json_fwd.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/planning/layout_problem.h"
+
+namespace layoutopt::planning {
+
+/// A plan file that cannot be read, or a plan that does not fit a graph.
+class PlanError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct PlanNode {
+  std::string name;
+  std::string op;        ///< graph::op_name
+  std::string workload;  ///< graph::Workload::signature() for conv2d / dense, else empty
+  std::string label;
+  std::string payload;   ///< the cost source's JSON: tuned config, flexible kernel schedule, ...
+  std::vector<std::string> inputs;  ///< layout per activation input
+  std::string output;
+  double ms = 0.0;
+};
+
+struct PlanTransform {
+  std::string value;  ///< name of the converted tensor
+  std::string from, to;
+  double ms = 0.0;
+};
+
+struct Plan {
+  std::string model;
+  std::string target;
+  std::string costs;   ///< "measured" or "modelled"
+  std::string solver;  ///< the solver that produced the assignment
+  double predicted_ms = 0.0;  ///< kernels plus transforms: the solver's objective
+  std::vector<PlanNode> nodes;  ///< in graph node order
+  std::vector<PlanTransform> transforms;
+
+  [[nodiscard]] double kernel_ms() const;
+  [[nodiscard]] double transform_ms() const;
+};
+
+/// Where a plan's numbers came from.
+struct PlanOrigin {
+  std::string target;
+  std::string costs;
+  std::string solver;
+};
+
+/// The plan of a decoded assignment of `graph`'s layout problem.
+[[nodiscard]] Plan make_plan(const graph::Graph& graph, const LayoutAssignment& assignment, const PlanOrigin& origin);
+
+/// Fields in the documented order (format and version first), for people reading the file.
+[[nodiscard]] nlohmann::ordered_json to_json(const Plan& plan);
+/// Throws PlanError for a document that is not a version-1 layoutopt plan.
+[[nodiscard]] Plan plan_from_json(const nlohmann::json& document);
+/// Writes the file; refusing to replace an existing one is the caller's decision.
+void save_plan(const Plan& plan, const std::filesystem::path& path);
+/// Throws PlanError naming the file when it is missing, not JSON or not a plan.
+[[nodiscard]] Plan load_plan(const std::filesystem::path& path);
+
+/// Throws PlanError saying what differs when `graph` is not the graph `plan` was made for:
+/// another node count, a node name the plan does not know, another operator, or a conv /
+/// dense whose workload changed.
+void validate_plan(const Plan& plan, const graph::Graph& graph);
+
+/// Whether two plans compile to the same network: every node runs the same kernel (payload)
+/// on the same layouts, and the same transforms are inserted. Predicted times, solver and
+/// cost labels may differ: two rows of `optimize` with the same schedule differ only by
+/// the noise of their timings.
+[[nodiscard]] bool same_schedule(const Plan& a, const Plan& b);
+
+/// Graph nodes that read `transform`'s converted tensor: the readers of the value whose
+/// planned input layout is the transform's destination. Requires a validated plan.
+[[nodiscard]] std::vector<graph::NodeId> transform_readers(const Plan& plan, const graph::Graph& graph,
+                                                           const PlanTransform& transform);
+
+}  // namespace layoutopt::planning

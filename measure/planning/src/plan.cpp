@@ -1,0 +1,170 @@
+#include "layoutopt/planning/plan.h"
+
+#include <algorithm>
+#include <fstream>
+#include <tuple>
+#include <nlohmann/json.hpp>
+
+#include "layoutopt/graph/statistics.h"
+
+namespace layoutopt::planning {
+
+namespace {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+constexpr const char* kFormat = "layoutopt-plan";
+constexpr int kVersion = 1;
+
+std::string workload_signature(const graph::Graph& graph, graph::NodeId id) {
+  return graph::has_workload(graph.node(id)) ? graph::workload_of(graph, id).signature() : "";
+}
+
+PlanNode plan_node(const graph::Graph& graph, graph::NodeId id, const NodeCandidate& choice) {
+  const graph::Node& node = graph.node(id);
+  PlanNode planned{node.name, graph::op_name(node.op), workload_signature(graph, id), choice.label, choice.payload,
+                   {},        choice.output.str(),     choice.ms};
+  for (const layout::Layout& input : choice.inputs) planned.inputs.push_back(input.str());
+  return planned;
+}
+
+ordered_json node_json(const PlanNode& n) {
+  return {{"name", n.name},       {"op", n.op},         {"workload", n.workload}, {"label", n.label},
+          {"payload", n.payload}, {"inputs", n.inputs}, {"output", n.output},     {"ms", n.ms}};
+}
+
+PlanNode node_of(const json& j) {
+  return {j.at("name").get<std::string>(),    j.at("op").get<std::string>(),
+          j.at("workload").get<std::string>(), j.at("label").get<std::string>(),
+          j.at("payload").get<std::string>(), j.at("inputs").get<std::vector<std::string>>(),
+          j.at("output").get<std::string>(),  j.at("ms").get<double>()};
+}
+
+ordered_json transform_json(const PlanTransform& t) {
+  return {{"value", t.value}, {"from", t.from}, {"to", t.to}, {"ms", t.ms}};
+}
+
+PlanTransform transform_of(const json& j) {
+  return {j.at("value").get<std::string>(), j.at("from").get<std::string>(), j.at("to").get<std::string>(),
+          j.at("ms").get<double>()};
+}
+
+void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeId id, const std::string& model) {
+  const std::string op = graph::op_name(graph.node(id).op);
+  if (planned.op != op)
+    throw PlanError("node '" + planned.name + "' is " + op + " in this graph but " + planned.op + " in the plan for '" +
+                    model + "': make a new plan");
+  if (const std::string workload = workload_signature(graph, id); planned.workload != workload)
+    throw PlanError("node '" + planned.name + "' changed: the plan for '" + model + "' has workload '" +
+                    planned.workload + "', this graph '" + workload + "': make a new plan");
+}
+
+}  // namespace
+
+bool same_schedule(const Plan& a, const Plan& b) {
+  const auto node_choice = [](const PlanNode& n) { return std::tie(n.name, n.payload, n.inputs, n.output); };
+  const auto transform_choice = [](const PlanTransform& t) { return std::tie(t.value, t.from, t.to); };
+  return std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(), b.nodes.end(),
+                    [&](const PlanNode& x, const PlanNode& y) { return node_choice(x) == node_choice(y); }) &&
+         std::equal(a.transforms.begin(), a.transforms.end(), b.transforms.begin(), b.transforms.end(),
+                    [&](const PlanTransform& x, const PlanTransform& y) { return transform_choice(x) == transform_choice(y); });
+}
+
+double Plan::kernel_ms() const {
+  double total = 0.0;
+  for (const PlanNode& node : nodes) total += node.ms;
+  return total;
+}
+
+double Plan::transform_ms() const {
+  double total = 0.0;
+  for (const PlanTransform& transform : transforms) total += transform.ms;
+  return total;
+}
+
+Plan make_plan(const graph::Graph& graph, const LayoutAssignment& assignment, const PlanOrigin& origin) {
+  Plan plan{graph.name(), origin.target, origin.costs, origin.solver, assignment.total_ms(), {}, {}};
+  for (size_t n = 0; n < graph.nodes().size(); ++n)
+    plan.nodes.push_back(plan_node(graph, static_cast<graph::NodeId>(n), assignment.choice.at(n)));
+  for (const TensorTransform& t : assignment.transforms)
+    plan.transforms.push_back({graph.value(t.value).name, t.from.str(), t.to.str(), t.ms});
+  return plan;
+}
+
+ordered_json to_json(const Plan& plan) {
+  ordered_json nodes = ordered_json::array();
+  for (const PlanNode& node : plan.nodes) nodes.push_back(node_json(node));
+  ordered_json transforms = ordered_json::array();
+  for (const PlanTransform& transform : plan.transforms) transforms.push_back(transform_json(transform));
+  return {{"format", kFormat},        {"version", kVersion},          {"model", plan.model},
+          {"target", plan.target},    {"costs", plan.costs},          {"solver", plan.solver},
+          {"predicted_ms", plan.predicted_ms}, {"kernel_ms", plan.kernel_ms()}, {"transform_ms", plan.transform_ms()},
+          {"nodes", nodes},           {"transforms", transforms}};
+}
+
+Plan plan_from_json(const json& document) {
+  if (!document.is_object() || document.value("format", "") != kFormat)
+    throw PlanError(std::string("not a plan (expected an object with \"format\": \"") + kFormat + "\")");
+  if (document.value("version", 0) != kVersion)
+    throw PlanError("plan version " + document.value("version", json()).dump() + " is not supported (this layoutopt reads version " +
+                    std::to_string(kVersion) + ")");
+  try {
+    Plan plan{document.at("model").get<std::string>(),  document.at("target").get<std::string>(),
+              document.at("costs").get<std::string>(),  document.at("solver").get<std::string>(),
+              document.at("predicted_ms").get<double>(), {}, {}};
+    for (const json& node : document.at("nodes")) plan.nodes.push_back(node_of(node));
+    for (const json& transform : document.at("transforms")) plan.transforms.push_back(transform_of(transform));
+    return plan;
+  } catch (const json::exception& e) {
+    throw PlanError(std::string("damaged plan: ") + e.what());
+  }
+}
+
+void save_plan(const Plan& plan, const std::filesystem::path& path) {
+  std::ofstream out(path);
+  out << to_json(plan).dump(1) << "\n";
+  out.flush();
+  if (!out) throw PlanError("cannot write plan '" + path.string() + "'");
+}
+
+Plan load_plan(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  if (!in) throw PlanError("cannot read plan '" + path.string() + "'");
+  try {
+    return plan_from_json(json::parse(in));
+  } catch (const std::exception& e) {
+    throw PlanError("plan '" + path.string() + "': " + e.what());
+  }
+}
+
+void validate_plan(const Plan& plan, const graph::Graph& graph) {
+  if (plan.nodes.size() != graph.nodes().size())
+    throw PlanError("the plan was made for '" + plan.model + "' with " + std::to_string(plan.nodes.size()) +
+                    " nodes; graph '" + graph.name() + "' has " + std::to_string(graph.nodes().size()) +
+                    " (after inference preparation): make a new plan for this model");
+  for (const PlanNode& planned : plan.nodes) {
+    const std::optional<graph::NodeId> id = graph.find_node(planned.name);
+    if (!id)
+      throw PlanError("the plan for '" + plan.model + "' names node '" + planned.name + "', which graph '" +
+                      graph.name() + "' does not have: make a new plan for this model");
+    check_node(planned, graph, *id, plan.model);
+  }
+}
+
+std::vector<graph::NodeId> transform_readers(const Plan& plan, const graph::Graph& graph,
+                                             const PlanTransform& transform) {
+  std::vector<graph::NodeId> readers;
+  for (const PlanNode& planned : plan.nodes) {
+    const graph::NodeId id = graph.find_node(planned.name).value();
+    const std::vector<graph::ValueId> inputs = activation_inputs(graph, id);
+    for (size_t slot = 0; slot < inputs.size() && slot < planned.inputs.size(); ++slot)
+      if (graph.value(inputs[slot]).name == transform.value && planned.inputs[slot] == transform.to) {
+        readers.push_back(id);
+        break;
+      }
+  }
+  return readers;
+}
+
+}  // namespace layoutopt::planning

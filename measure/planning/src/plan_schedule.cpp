@@ -1,0 +1,53 @@
+#include "layoutopt/planning/plan_schedule.h"
+
+#include <nlohmann/json.hpp>
+
+#include "layoutopt/graph/statistics.h"
+
+namespace layoutopt::planning {
+
+namespace {
+
+layout::Layout parse_layout(const PlanNode& node, const std::string& text) {
+  try {
+    return layout::Layout::parse(text);
+  } catch (const layout::LayoutError& e) {
+    throw PlanError("node '" + node.name + "' of the plan: " + e.what());
+  }
+}
+
+std::map<std::string, int64_t> tuned_knobs(const PlanNode& node, const std::string& model) {
+  nlohmann::json payload;
+  try {
+    if (!node.payload.empty()) payload = nlohmann::json::parse(node.payload);
+  } catch (const nlohmann::json::exception&) {
+    throw PlanError("node '" + node.name + "' of the plan for '" + model + "' has a payload that is not JSON");
+  }
+  if (!payload.is_object() || payload.value("kind", "") != "tuned" || !payload.contains("knobs"))
+    throw PlanError("node '" + node.name + "' (" + node.op + ") of the plan for '" + model +
+                    "' names no tuned kernel config (plans made with --model-costs cannot be compiled): plan with "
+                    "measured costs");
+  try {
+    return payload.at("knobs").get<std::map<std::string, int64_t>>();
+  } catch (const nlohmann::json::exception& e) {
+    throw PlanError("node '" + node.name + "' of the plan for '" + model + "': unreadable knobs: " + e.what());
+  }
+}
+
+}  // namespace
+
+kernels::NetworkSchedule network_schedule(const Plan& plan, const graph::Graph& graph) {
+  validate_plan(plan, graph);
+  kernels::NetworkSchedule schedule;
+  for (size_t n = 0; n < plan.nodes.size(); ++n) {
+    const PlanNode& planned = plan.nodes[n];
+    kernels::NodeSchedule node;
+    for (const std::string& input : planned.inputs) node.inputs.push_back(parse_layout(planned, input));
+    node.output = parse_layout(planned, planned.output);
+    if (graph::has_workload(graph.node(static_cast<graph::NodeId>(n)))) node.knobs = tuned_knobs(planned, plan.model);
+    schedule.nodes.push_back(std::move(node));
+  }
+  return schedule;
+}
+
+}  // namespace layoutopt::planning

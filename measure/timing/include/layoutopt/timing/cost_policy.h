@@ -1,0 +1,67 @@
+#pragma once
+// The timing policy behind every cost the graph solver adds up: kernel measurements during
+// tuning and layout-transform timings use this one policy, so a node cost and an edge cost
+// mean the same thing (median of warm runs at a fixed thread count).
+//
+// Preemption guard: on an oversubscribed machine an OpenMP region whose thread is
+// descheduled waits at the barrier for a scheduler time slice; when that hits most runs,
+// the median is a time slice (~5-10 ms), not the operator. A timing whose median exceeds
+// twice its fastest run is such a case: it is repeated (at most 3 timings in all) and the
+// one with the lowest median is kept.
+
+#include <functional>
+
+#include "layoutopt/timing/timing.h"
+
+namespace layoutopt::timing {
+
+/// 2 warm-up runs, at least 5 timed runs and `min_repeat_ms` of timed runs, on `threads`
+/// OpenMP threads (0 = default), with kInNetworkFlushBytes written before every run.
+/// Kernels with weights also cycle through cold_weight_copies of them (see below), and
+/// kernels and transforms find their activation inputs where a network's previous step
+/// left them, each thread's rows in its own core's cache, and multi-stage kernels find their
+/// intermediates in memory, not in any cache (both in activation_placement.h).
+///
+/// Why the flush: timed alone, run after run, a kernel finds its weights and tensors in L1 /
+/// L2; inside a network the layers before it have replaced them, and it finds them in the
+/// last-level cache at best. Summed isolated times then predict a network 25-40% too fast
+/// (squeezenet-1.1 on Zen 5: predicted 3.04 ms, measured 4.12 ms). Evicting the private
+/// caches (but not the last-level cache, which a network's working set largely fits) before
+/// each run brings the sum within a few percent of the measured network (3.23 vs 3.15 ms).
+[[nodiscard]] TimingPolicy cost_policy(int threads, double min_repeat_ms = 20.0);
+
+/// Bytes written between cost timings: twice the private L2 of two cores of current x86
+/// server parts (1-2 MiB each); far below their last-level caches.
+inline constexpr size_t kInNetworkFlushBytes = size_t{4} << 20;
+
+/// Why cold weights: a network's weights rarely fit the last-level cache (resnet-50: 102 MB),
+/// so between two runs of a layer the other layers' weights evict its own and every run
+/// streams them from memory. A kernel timed with one weight tensor finds it in the
+/// last-level cache after the first run: ResNet-50's layer3 3x3 conv (tile_ic=1) measured
+/// 0.50 ms so, 0.66 ms cycling through cold copies of its weights and 0.65 ms inside the
+/// network, and the penalty differs between schedules (7% for tile_ic=128 on the same
+/// layer). So kernels are timed cycling through copies of their weights that together span
+/// cold_weight_bytes(): each run reads weights no recent run touched.
+///
+/// The span follows the host's last-level cache. A fixed 64 MiB (twice a Zen 5 CCD's L3)
+/// was too little on an Intel host reporting 480 MiB: inception-v3's Winograd
+/// 448->384 conv on 8x8 (25 MB of transformed weights) timed 0.66 ms over 64 MiB of copies,
+/// 1.15-1.21 ms over 128 MiB to 1 GiB, and 1.19 ms inside the network.
+[[nodiscard]] size_t cold_weight_bytes();
+
+/// Copies of a `weight_bytes` tensor that span cold_weight_bytes() (at least 1).
+[[nodiscard]] int64_t cold_weight_copies(size_t weight_bytes);
+
+/// Names this policy in target strings (measure/target.h), so records and transform tables
+/// timed under an earlier policy are told apart instead of mixing in.
+/// ("cold-weights": 64 MiB of weight copies and flushed activations; "cold-weights-placed-rows":
+/// activations placed as a network leaves them, still 64 MiB of copies;
+/// "cold-weights-2xllc-placed-rows": copies spanning twice the LLC, scratch left cached.)
+inline constexpr const char* kCostPolicyName = "cold-weights-2xllc-cold-scratch-placed-rows";
+
+/// Times `body` with time_runs under `policy` (and its `prepare`), with the preemption guard
+/// above.
+[[nodiscard]] Timing time_cost(const TimingPolicy& policy, const std::function<void()>& body,
+                               const std::function<void()>& prepare = {});
+
+}  // namespace layoutopt::timing

@@ -1,0 +1,26 @@
+#pragma once
+// Features the cost model sees for one config: the knob values plus what makes direct
+// NCHW[x]c convolutions fast or slow on SIMD CPUs (accumulator registers in use and whether
+// they spill, vector-lane utilisation of the output block, remainder tiles along the width,
+// weight-tile footprint, parallel work items and their order, the whole weight tensor's
+// size and whether the kernel prefetches it), and the kernel family. The
+// same layout for every family: depthwise and dense configs map onto the conv knobs (tile_c
+// is both channel blocks, dense is a 1x1 conv over a 1x1 image), so one model can learn
+// from every task of a session (TuningExperience).
+
+#include <cstdint>
+#include <vector>
+
+#include "layoutopt/tuning/tuning_task.h"
+
+namespace layoutopt::tuning {
+
+inline constexpr size_t kConfigFeatureCount = 22;
+
+/// Features of config `index`, kConfigFeatureCount values.
+[[nodiscard]] std::vector<float> config_features(const TuningTask& task, int64_t index);
+
+/// Features of many configs, row-major (indices.size() x kConfigFeatureCount).
+[[nodiscard]] std::vector<float> config_feature_rows(const TuningTask& task, const std::vector<int64_t>& indices);
+
+}  // namespace layoutopt::tuning

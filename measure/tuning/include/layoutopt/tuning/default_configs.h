@@ -1,0 +1,36 @@
+#pragma once
+// The untuned default config of every task (TunableOp::default_index: 16 / 8 channel
+// blocks, the family's default tiles), measured like any tuning trial and kept in the same
+// record log, so the "default" baseline's node costs come from the same harness, and the
+// same file, as the tuned ones.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "layoutopt/tuning/measure_record.h"
+#include "layoutopt/tuning/measurer.h"
+#include "layoutopt/tuning/tuning_session.h"
+#include "layoutopt/tuning/tuning_task.h"
+
+namespace layoutopt::tuning {
+
+/// Estimated seconds of each task's default config among `records` of `target`, by
+/// TuningTask::key(), priced exactly as the measured cost source prices tuned configs
+/// (layout_candidates.h): the median of its latest later timings when it was timed again,
+/// else its one timing times the task's selection-bias factor. Priced otherwise, the
+/// default row would predict from raw timings and the graph-tuned row from corrected ones,
+/// and the default could look faster than a plan that is free to choose it (mobilenet-v2 on
+/// Zen 4: default predicted 2.94 ms, graph tuned 3.21 ms). Tasks whose default was not
+/// measured (or failed) are missing.
+[[nodiscard]] std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
+                                                                   const std::vector<MeasureRecord>& records,
+                                                                   const std::string& target);
+
+/// Measures the default configs that `records` lack, handing each new record to `sink`
+/// (append it to the log). Returns the new records.
+std::vector<MeasureRecord> measure_default_configs(const std::vector<TuningTask>& tasks,
+                                                   const std::vector<MeasureRecord>& records, Measurer& measurer,
+                                                   const std::string& target, const RecordSink& sink);
+
+}  // namespace layoutopt::tuning

@@ -1,0 +1,45 @@
+#pragma once
+// TuningExperience: measured configs as training rows (features, log GFLOPS) of an XGBoost
+// cost model that is refitted only when rows arrived since its last fit. Each TaskTuner
+// keeps one for its own task; a tuning session keeps one for all its tasks, the shared
+// cost model of AutoTVM's transfer learning across tasks.
+//
+// config_features describe a config relative to its task (accumulators in use, vector
+// fill, footprints against the workload, the kernel family) and the label is log GFLOPS,
+// so what makes one conv fast mostly makes the next one fast too. A task with too few
+// measurements of its own for its own model is ranked by this one instead of being sampled
+// at random: under a short budget, where a task gets a dozen trials in all, those trials
+// then go to configs that already worked elsewhere.
+//
+//   TuningExperience experience(params);
+//   experience.add(config_features(task_a, i), log_gflops);   // as measurements arrive
+//   std::vector<float> scores = experience.predict(config_feature_rows(task_b, pool));
+
+#include <span>
+#include <vector>
+
+#include "layoutopt/tuning/xgboost_model.h"
+
+namespace layoutopt::tuning {
+
+class TuningExperience {
+ public:
+  explicit TuningExperience(XGBoostParams params = {}) : model_(params) {}
+
+  /// One measured config: its kConfigFeatureCount features and its log GFLOPS.
+  void add(std::span<const float> features, float label);
+  [[nodiscard]] size_t rows() const { return labels_.size(); }
+
+  /// Predicted log GFLOPS per row (row-major, kConfigFeatureCount each) by a model trained
+  /// on every row added so far (refitted only when rows arrived since the last fit).
+  /// Throws std::invalid_argument when nothing has been added.
+  [[nodiscard]] std::vector<float> predict(std::span<const float> rows);
+
+ private:
+  XGBoostModel model_;
+  std::vector<float> features_;
+  std::vector<float> labels_;
+  bool stale_ = true;
+};
+
+}  // namespace layoutopt::tuning

@@ -1,0 +1,76 @@
+#pragma once
+// Tuning tasks: the distinct conv2d / depthwise / grouped conv / dense workloads of a graph,
+// each with its weight (how often it occurs), named and described exactly as AutoTVM's x86
+// task extraction does, so record logs read the same in both tools:
+//
+//   conv2d_NCHWc.x86            [data, kernel, strides, padding(t,l,b,r), dilation, "NCHW", "NCHW", "float32"]
+//   depthwise_conv2d_NCHWc.x86  same arguments, kernel [C, 1, KH, KW]
+//   group_conv2d_nchw.x86       [data, kernel, strides, padding, dilation, groups, "float32"]
+//   dense_nopack.x86            [data, weight, null, "float32"]
+//   conv2d_NCHWc_winograd.x86   as conv2d_NCHWc.x86 (ours: AutoTVM has no x86 Winograd template)
+//
+// A 3x3 stride-1 conv workload has two tasks, one per algorithm (direct and Winograd), with the
+// same weight and nodes: alternatives, of which each node runs one.
+// where data / kernel are ["TENSOR", shape, "float32"]. As in AutoTVM the fused epilogue is
+// not part of a task: every occurrence shares one tuned schedule.
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/tunable_op.h"
+#include "layoutopt/tuning/measure_record.h"
+
+namespace layoutopt::tuning {
+
+struct TuningTask {
+  std::string name;      ///< AutoTVM task name, e.g. "conv2d_NCHWc.x86"
+  nlohmann::json args;   ///< AutoTVM task arguments (see above)
+  kernels::TunableOp op;
+  int64_t weight = 1;    ///< occurrences in the graph
+  std::vector<graph::NodeId> nodes;
+  /// Position of its workload among the graph's; the algorithms of one workload share it
+  /// (-1: a task made on its own, alternative to none).
+  int64_t workload = -1;
+
+  /// Identity of the task inside record logs: name and arguments.
+  [[nodiscard]] std::string key() const;
+  /// Config index of knob values read from a record. Accepts AutoTVM's own spellings:
+  /// depthwise tile_ic == tile_oc for tile_c, and knobs our space has but AutoTVM's lacks
+  /// (tile_oh, unroll_kw of 1x1 convs, oc_inner) take AutoTVM's fixed choice. nullopt when the
+  /// values are not a point of this task's space.
+  [[nodiscard]] std::optional<int64_t> config_index(std::map<std::string, int64_t> knobs) const;
+};
+
+/// The task of one operator (epilogue dropped), with the given weight.
+[[nodiscard]] TuningTask make_task(const kernels::TunableOp& op, int64_t weight = 1);
+
+/// One task per algorithm of each distinct conv2d / dense workload, workloads in order of first
+/// occurrence, the direct algorithm first.
+[[nodiscard]] std::vector<TuningTask> extract_tasks(const graph::Graph& graph);
+
+/// The algorithm an untuned framework runs for each workload: the first task of each
+/// (the direct one), and every task made on its own.
+[[nodiscard]] std::vector<TuningTask> default_algorithm_tasks(const std::vector<TuningTask>& tasks);
+
+/// The tasks of each conv / dense node: positions in `tasks`, in their order (so the direct
+/// algorithm first).
+[[nodiscard]] std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<TuningTask>& tasks);
+
+/// Which of a list of tasks a record measures, by TuningTask::key().
+class TaskIndex {
+ public:
+  explicit TaskIndex(const std::vector<TuningTask>& tasks);
+  /// Position in the list of the task `record` measures; nullopt when the record is of
+  /// another target or measures a task not in the list.
+  [[nodiscard]] std::optional<size_t> find(const MeasureRecord& record, const std::string& target) const;
+
+ private:
+  std::map<std::string, size_t> by_key_;
+};
+
+}  // namespace layoutopt::tuning

@@ -1,0 +1,115 @@
+#include "layoutopt/tuning/config_features.h"
+
+#include <cmath>
+#include <map>
+#include <string>
+
+#include "layoutopt/kernels/host.h"
+
+namespace layoutopt::tuning {
+
+namespace {
+
+// AVX-512 has 32 vector registers; a few hold weights and the broadcast input.
+constexpr double kAccumulatorBudget = 28;
+
+// The schedule as a conv tile, whatever the family.
+struct Tile {
+  double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1, oc_inner = 0, prefetch = 0;
+};
+
+// The workload dimensions the tile is judged against.
+struct Extent {
+  double batch = 1, in_channels = 1, out_channels = 1, out_h = 1, out_w = 1, kernel_h = 1, kernel_w = 1;
+};
+
+double knob(const std::map<std::string, int64_t>& knobs, const char* name, double fallback) {
+  const auto found = knobs.find(name);
+  return found == knobs.end() ? fallback : static_cast<double>(found->second);
+}
+
+Tile tile_of(const std::map<std::string, int64_t>& k) {
+  const double channel = knob(k, "tile_c", 1);
+  return {knob(k, "tile_ic", knob(k, "tile_in", channel)), knob(k, "tile_oc", knob(k, "tile_out", channel)),
+          knob(k, "tile_ow", knob(k, "tile_t", 1)), knob(k, "tile_oh", 1), knob(k, "unroll_kw", 1), knob(k, "oc_inner", 0),
+          knob(k, "prefetch_weights", 0)};
+}
+
+// Winograd is judged by its middle stage, the batched product: one "row" per tile position
+// (alpha^2 of them) of T tiles, and alpha^2 transformed weights per channel pair.
+Extent winograd_extent(const kernels::Conv2dDesc& d, const std::map<std::string, int64_t>& knobs) {
+  const double m = knob(knobs, "tile_m", 4), alpha = m + 2;
+  const double tiles = std::ceil(static_cast<double>(d.out_h()) / m) * std::ceil(static_cast<double>(d.out_w()) / m);
+  return {static_cast<double>(d.batch), static_cast<double>(d.in_channels), static_cast<double>(d.out_channels),
+          alpha * alpha, tiles, alpha, alpha};
+}
+
+Extent extent_of(const kernels::TunableOp& op, const std::map<std::string, int64_t>& knobs) {
+  if (op.family() == kernels::OpFamily::winograd_conv2d) return winograd_extent(op.conv_desc(), knobs);
+  if (op.family() == kernels::OpFamily::dense) {
+    const kernels::DenseDesc& d = op.dense_desc();
+    return {static_cast<double>(d.batch), static_cast<double>(d.in_features), static_cast<double>(d.out_features)};
+  }
+  const kernels::Conv2dDesc& d = op.conv_desc();
+  const bool depthwise = op.family() == kernels::OpFamily::depthwise_conv2d;
+  const auto as_double = [](int64_t v) { return static_cast<double>(v); };
+  return {as_double(d.batch),
+          as_double(depthwise ? d.in_channels : d.in_channels_per_group()),
+          as_double(depthwise ? d.out_channels : d.out_channels_per_group()),
+          as_double(d.out_h()),
+          as_double(d.out_w()),
+          as_double(d.kernel_h),
+          as_double(d.kernel_w)};
+}
+
+std::vector<float> features_of(const Tile& t, const Extent& e, double lanes, kernels::OpFamily family) {
+  const double vectors = std::ceil(t.out_block / lanes);
+  const double accumulators = t.oh * t.ow * vectors;
+  const double width_tail = std::fmod(e.out_w, t.ow);
+  const double work_items = e.batch * (e.out_channels / t.out_block) * std::ceil(e.out_h / t.oh);
+  const std::vector<double> f{
+      std::log2(t.in_block),
+      std::log2(t.out_block),
+      t.ow,
+      t.oh,
+      t.unroll,
+      std::log2(t.in_block * t.out_block),
+      accumulators,
+      accumulators > kAccumulatorBudget ? 1.0 : 0.0,
+      std::fmod(t.out_block, lanes) == 0 ? 1.0 : 0.0,
+      t.out_block / (vectors * lanes),
+      width_tail == 0 ? 1.0 : 0.0,
+      width_tail / t.ow,
+      std::log2(t.in_block * t.out_block * e.kernel_h * e.kernel_w * 4),
+      std::log2(work_items),
+      std::log2(e.in_channels / t.in_block),
+      t.ow * t.oh,
+      accumulators + vectors,
+      std::fmod(t.in_block, lanes) == 0 ? 1.0 : 0.0,
+      t.oc_inner,
+      // Prefetching weights pays off when they come from memory: it depends on their size.
+      t.prefetch,
+      std::log2(e.in_channels * e.out_channels * e.kernel_h * e.kernel_w * 4),
+      static_cast<double>(family)};
+  return {f.begin(), f.end()};
+}
+
+}  // namespace
+
+std::vector<float> config_features(const TuningTask& task, int64_t index) {
+  const double lanes = kernels::host_info().vector_lanes;
+  const std::map<std::string, int64_t> knobs = task.op.knobs(index);
+  return features_of(tile_of(knobs), extent_of(task.op, knobs), lanes, task.op.family());
+}
+
+std::vector<float> config_feature_rows(const TuningTask& task, const std::vector<int64_t>& indices) {
+  std::vector<float> rows;
+  rows.reserve(indices.size() * kConfigFeatureCount);
+  for (int64_t index : indices) {
+    const std::vector<float> row = config_features(task, index);
+    rows.insert(rows.end(), row.begin(), row.end());
+  }
+  return rows;
+}
+
+}  // namespace layoutopt::tuning

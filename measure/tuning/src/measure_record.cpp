@@ -1,0 +1,116 @@
+#include "layoutopt/tuning/measure_record.h"
+
+#include <limits>
+#include <numeric>
+#include <set>
+
+namespace layoutopt::tuning {
+
+namespace {
+
+using nlohmann::json;
+
+// AutoTVM writes this cost for failed trials so that readers taking the minimum skip them.
+constexpr double kFailedCost = 1e9;
+
+// Knobs that are splits in AutoTVM's templates; the rest are "other" options.
+bool is_split_knob(const std::string& name) {
+  static const std::set<std::string> splits{"tile_ic", "tile_oc", "tile_ow", "tile_c", "tile_in", "tile_out"};
+  return splits.contains(name);
+}
+
+json entity_of(const std::string& name, int64_t value) {
+  if (is_split_knob(name)) return json::array({name, "sp", json::array({-1, value})});
+  if (name == "unroll_kw" || name == "oc_inner" || name == "prefetch_weights")
+    return json::array({name, "ot", value != 0});
+  return json::array({name, "ot", value});
+}
+
+int64_t entity_value(const json& entity) {
+  const std::string kind = entity.at(1).get<std::string>();
+  const json& value = entity.at(2);
+  if (kind == "sp") {
+    if (!value.is_array() || value.empty()) throw RecordError("split knob without factors");
+    return value.back().get<int64_t>();
+  }
+  if (kind != "ot") throw RecordError("knob kind '" + kind + "' is not used by x86 conv/dense templates");
+  if (value.is_boolean()) return value.get<bool>() ? 1 : 0;
+  return value.get<int64_t>();
+}
+
+KnobValues knobs_of(const json& entities) {
+  if (!entities.is_array()) throw RecordError("config.entity is not a list");
+  KnobValues knobs;
+  for (const json& entity : entities) {
+    if (!entity.is_array() || entity.size() != 3) throw RecordError("config entity is not [name, kind, value]");
+    knobs.emplace_back(entity.at(0).get<std::string>(), entity_value(entity));
+  }
+  return knobs;
+}
+
+MeasureResult result_of(const json& r) {
+  if (!r.is_array() || r.size() != 4) throw RecordError("result is not [costs, error_no, all_cost, timestamp]");
+  MeasureResult result;
+  result.error_no = r.at(1).get<int>();
+  if (result.error_no == 0) result.costs_s = r.at(0).get<std::vector<double>>();
+  if (result.error_no == 0 && result.costs_s.empty()) throw RecordError("successful result without costs");
+  result.all_cost_s = r.at(2).get<double>();
+  result.timestamp = r.at(3).get<double>();
+  return result;
+}
+
+MeasureRecord record_of(const json& j) {
+  if (!j.is_object()) throw RecordError("not a JSON object");
+  if (!j.contains("input") || !j.contains("config") || !j.contains("result"))
+    throw RecordError("missing \"input\", \"config\" or \"result\" (not an AutoTVM v0.2 record)");
+  const json& input = j.at("input");
+  if (!input.is_array() || input.size() < 3) throw RecordError("input is not [target, task_name, args, kwargs]");
+  MeasureRecord record;
+  record.target = input.at(0).get<std::string>();
+  record.task_name = input.at(1).get<std::string>();
+  record.args = input.at(2);
+  record.config_index = j.at("config").at("index").get<int64_t>();
+  record.knobs = knobs_of(j.at("config").at("entity"));
+  record.result = result_of(j.at("result"));
+  return record;
+}
+
+}  // namespace
+
+double MeasureResult::seconds() const {
+  if (!ok()) return std::numeric_limits<double>::infinity();
+  return std::accumulate(costs_s.begin(), costs_s.end(), 0.0) / static_cast<double>(costs_s.size());
+}
+
+std::string MeasureRecord::task_key() const { return task_name + " " + args.dump(); }
+
+std::string to_json_line(const MeasureRecord& record) {
+  json entities = json::array();
+  for (const auto& [name, value] : record.knobs) entities.push_back(entity_of(name, value));
+  const MeasureResult& r = record.result;
+  const json costs = r.error_no == 0 ? json(r.costs_s) : json::array({kFailedCost});
+  // ordered_json keeps AutoTVM's key order (input, config, result, ...) for human readers.
+  const nlohmann::ordered_json line = {
+      {"input", json::array({record.target, record.task_name, record.args, json::object()})},
+      {"config", {{"index", record.config_index}, {"code_hash", nullptr}, {"entity", entities}}},
+      {"result", json::array({costs, r.error_no, r.all_cost_s, r.timestamp})},
+      {"version", 0.2},
+      {"tvm_version", "0.x (layoutopt)"}};
+  return line.dump();
+}
+
+MeasureRecord parse_record(std::string_view line) {
+  json j;
+  try {
+    j = json::parse(line);
+  } catch (const json::parse_error& e) {
+    throw RecordError(std::string("not valid JSON (truncated or corrupt line?): ") + e.what());
+  }
+  try {
+    return record_of(j);
+  } catch (const json::exception& e) {
+    throw RecordError(std::string("unexpected record structure: ") + e.what());
+  }
+}
+
+}  // namespace layoutopt::tuning

@@ -1,0 +1,124 @@
+#include "layoutopt/tuning/task_tuner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "layoutopt/tuning/config_features.h"
+
+namespace layoutopt::tuning {
+
+namespace {
+
+// Rejection sampling gives up after this many draws per wanted config and falls back to
+// enumerating the unmeasured configs (only happens when few are left).
+constexpr int64_t kDrawsPerConfig = 64;
+
+std::vector<int64_t> shuffled_prefix(std::vector<int64_t> pool, int64_t count, std::mt19937_64& rng) {
+  std::shuffle(pool.begin(), pool.end(), rng);
+  if (static_cast<int64_t>(pool.size()) > count) pool.resize(static_cast<size_t>(count));
+  return pool;
+}
+
+}  // namespace
+
+TaskTuner::TaskTuner(const TuningTask& task, TunerOptions options, TuningExperience* experience)
+    : task_(&task),
+      options_(options),
+      rng_(options.seed),
+      own_(options.model),
+      experience_(experience),
+      candidates_(options.top_k) {}
+
+void TaskTuner::observe(int64_t index, const MeasureResult& result) {
+  const double seconds = result.seconds();
+  last_seconds_ = seconds;
+  const bool first_time = measured_.insert(index).second;
+  if (result.ok()) candidates_.add({index, seconds, task_->op.layouts(index)});
+  if (!first_time) return;
+  if (result.ok()) {
+    const auto log_gflops = static_cast<float>(std::log(task_->op.flops() / seconds * 1e-9));
+    const std::vector<float> features = config_features(*task_, index);
+    own_.add(features, log_gflops);
+    if (experience_) experience_->add(features, log_gflops);
+  }
+  if (seconds < best_seconds_) {
+    best_seconds_ = seconds;
+    best_index_ = index;
+    last_improvement_trial_ = trials();
+  }
+  best_history_.push_back(best_seconds_);
+}
+
+bool TaskTuner::early_stopped() const {
+  return options_.early_stopping > 0 && trials() - last_improvement_trial_ >= options_.early_stopping;
+}
+
+std::vector<int64_t> TaskTuner::propose(int64_t count) {
+  const int64_t left = task_->op.space().size() - trials();
+  count = std::min(count, left);
+  if (count <= 0) return {};
+  std::unordered_set<int64_t> taken;
+  std::vector<int64_t> batch;
+  const Ranking ranking = this->ranking();
+  const bool use_model = ranking != Ranking::random;
+  const auto explore = use_model ? static_cast<int64_t>(std::floor(options_.epsilon * static_cast<double>(count))) : count;
+  if (use_model) {
+    for (int64_t index : model_ranked(ranking, taken)) {
+      if (static_cast<int64_t>(batch.size()) >= count - explore) break;
+      batch.push_back(index);
+      taken.insert(index);
+    }
+  }
+  for (int64_t index : random_unmeasured(count - static_cast<int64_t>(batch.size()), taken)) batch.push_back(index);
+  return batch;
+}
+
+std::vector<int64_t> TaskTuner::random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken) {
+  const int64_t size = task_->op.space().size();
+  std::uniform_int_distribution<int64_t> any(0, size - 1);
+  std::unordered_set<int64_t> chosen;
+  std::vector<int64_t> result;
+  for (int64_t draw = 0; static_cast<int64_t>(result.size()) < count && draw < kDrawsPerConfig * count; ++draw) {
+    const int64_t index = any(rng_);
+    if (measured(index) || taken.contains(index) || !chosen.insert(index).second) continue;
+    result.push_back(index);
+  }
+  if (static_cast<int64_t>(result.size()) == count) return result;
+  std::vector<int64_t> pool;
+  for (int64_t index = 0; index < size; ++index)
+    if (!measured(index) && !taken.contains(index) && !chosen.contains(index)) pool.push_back(index);
+  for (int64_t index : shuffled_prefix(std::move(pool), count - static_cast<int64_t>(result.size()), rng_))
+    result.push_back(index);
+  return result;
+}
+
+TaskTuner::Ranking TaskTuner::ranking() const {
+  const auto enough = [&](size_t rows) { return static_cast<int64_t>(rows) >= options_.random_warmup; };
+  if (enough(own_.rows())) return Ranking::own_model;
+  if (experience_ && enough(experience_->rows())) return Ranking::shared_model;
+  return Ranking::random;
+}
+
+std::vector<int64_t> TaskTuner::model_ranked(Ranking ranking, const std::unordered_set<int64_t>& taken) {
+  const int64_t size = task_->op.space().size();
+  std::vector<int64_t> pool;
+  if (size - trials() <= options_.max_scored) {
+    for (int64_t index = 0; index < size; ++index)
+      if (!measured(index) && !taken.contains(index)) pool.push_back(index);
+  } else {
+    pool = random_unmeasured(options_.max_scored, taken);
+  }
+  if (pool.empty()) return pool;
+  TuningExperience& model = ranking == Ranking::own_model ? own_ : *experience_;
+  const std::vector<float> scores = model.predict(config_feature_rows(*task_, pool));
+  std::vector<size_t> order(pool.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
+  std::vector<int64_t> ranked;
+  ranked.reserve(pool.size());
+  for (size_t i : order) ranked.push_back(pool[i]);
+  return ranked;
+}
+
+}  // namespace layoutopt::tuning

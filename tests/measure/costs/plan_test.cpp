@@ -1,0 +1,202 @@
+// Plans: the file round trip, refusing a plan made for another graph, and the measured cost
+// source feeding the planner from a synthetic record log and transform table. No timing is
+// asserted: the flexible ops are timed, but only their presence in the plan is checked.
+
+#include "layoutopt/planning/plan.h"
+
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/planning/analytic_cost_model.h"
+#include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/planning/plan_dot.h"
+#include "layoutopt/planning/planner.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/tuning_session.h"
+#include "plan_fixtures.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt;
+using testing::ScratchFile;
+
+namespace {
+
+using namespace layoutopt::testing;
+
+planning::LayoutAssignment analytic_assignment(const graph::Graph& graph, const planning::CostSource& costs) {
+  const planning::LayoutProblem problem(graph, costs);
+  std::vector<int> first(problem.problem().node_count(), 0);  // any assignment will do for a plan
+  return problem.decode(first, costs);
+}
+
+planning::Plan analytic_plan(const graph::Graph& graph) {
+  const planning::AnalyticCostModel model;
+  return planning::make_plan(graph, analytic_assignment(graph, model), {kTarget, "modelled", "none"});
+}
+
+}  // namespace
+
+TEST_CASE("a plan survives the JSON round trip") {
+  const graph::Graph g = tiny_graph();
+  planning::Plan plan = analytic_plan(g);
+  plan.transforms.push_back({"conv1", "NCHW16c", "NCHW8c", 0.012});
+  const ScratchFile file("plan.json");
+  planning::save_plan(plan, file.path());
+  const planning::Plan loaded = planning::load_plan(file.path());
+  CHECK(planning::to_json(loaded) == planning::to_json(plan));
+  CHECK(loaded.nodes.at(0).workload == plan.nodes.at(0).workload);
+  CHECK(!loaded.nodes.at(0).workload.empty());
+  CHECK(loaded.transforms.at(0).to == "NCHW8c");
+  CHECK_THROWS_WITH_AS(planning::plan_from_json(nlohmann::json{{"format", "something-else"}}),
+                       doctest::Contains("not a plan"), planning::PlanError);
+}
+
+TEST_CASE("plans with the same kernels, layouts and transforms are the same schedule, whatever they predict") {
+  const planning::Plan plan = analytic_plan(tiny_graph());
+  REQUIRE(plan.nodes.size() >= 2);
+  planning::Plan relabelled = plan;
+  relabelled.solver = "pbqp";
+  relabelled.costs = "measured";
+  relabelled.predicted_ms *= 1.5;
+  relabelled.nodes.at(0).ms *= 2;
+  relabelled.nodes.at(0).label = "another label";
+  CHECK(planning::same_schedule(plan, relabelled));
+
+  planning::Plan other_config = plan;
+  other_config.nodes.at(0).payload += " ";
+  CHECK_FALSE(planning::same_schedule(plan, other_config));
+  planning::Plan other_layout = plan;
+  other_layout.nodes.at(1).output = other_layout.nodes.at(1).output == "NCHW" ? "NCHW8c" : "NCHW";
+  CHECK_FALSE(planning::same_schedule(plan, other_layout));
+  planning::Plan with_transform = plan;
+  with_transform.transforms.push_back({"conv1", "NCHW16c", "NCHW8c", 0.012});
+  CHECK_FALSE(planning::same_schedule(plan, with_transform));
+  planning::Plan other_transform = with_transform;
+  other_transform.transforms.back().to = "NCHW4c";
+  CHECK_FALSE(planning::same_schedule(with_transform, other_transform));
+  CHECK(planning::same_schedule(with_transform, with_transform));
+}
+
+TEST_CASE("validate_plan rejects a plan made for another graph") {
+  const planning::Plan plan = analytic_plan(tiny_graph());
+  CHECK_NOTHROW(planning::validate_plan(plan, tiny_graph()));
+  CHECK_THROWS_WITH_AS(planning::validate_plan(plan, tiny_graph({.conv2_name = "conv2b"})),
+                       doctest::Contains("names node 'conv2'"), planning::PlanError);
+  CHECK_THROWS_WITH_AS(planning::validate_plan(plan, tiny_graph({.conv1_stride = 2})),
+                       doctest::Contains("node 'conv1' changed"), planning::PlanError);
+  CHECK_THROWS_WITH_AS(planning::validate_plan(plan, graph::zoo::build("squeezenet-1.1")),
+                       doctest::Contains("nodes"), planning::PlanError);
+}
+
+TEST_CASE("measured costs plan a tiny graph consistently") {
+  const graph::Graph g = tiny_graph();
+  const ScratchFile records("records.jsonl");
+  write_records(records.path(), tuning::extract_tasks(g));
+  const costs::TransformTable table = synthetic_table(g);
+  const costs::MeasuredCostSource costs(g, tuning::load_record_log(records.path()).records, table,
+                                          fast_options(records.path()));
+  CHECK(costs.untuned_tasks().empty());
+  const planning::PlanResult result =
+      planning::plan_layouts(g, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"});
+  const planning::Plan& plan = result.plan;
+  REQUIRE(result.solution.optimal);
+  CHECK(plan.predicted_ms == doctest::Approx(result.solution.cost));
+  CHECK(plan.kernel_ms() + plan.transform_ms() == doctest::Approx(plan.predicted_ms));
+  CHECK(plan.solver == "dp");
+  CHECK_NOTHROW(planning::validate_plan(plan, g));
+  const auto payload = [&](const char* name) {
+    for (const planning::PlanNode& node : plan.nodes)
+      if (node.name == name) return nlohmann::json::parse(node.payload);
+    FAIL("no node " << name);
+    return nlohmann::json();
+  };
+  CHECK(payload("conv1").at("kind") == "tuned");
+  CHECK(payload("conv1").contains("config_index"));
+  CHECK(payload("fc").at("kind") == "tuned");
+  CHECK(payload("pool1").at("kind") == "flexible");
+  CHECK(payload("pool1").at("kernel").at("kernel") == "pool2d");
+  CHECK(payload("flatten").at("kind") == "canonical");
+}
+
+TEST_CASE("layouts the table holds from earlier runs are not offered; the records' are") {
+  const graph::Graph g = tiny_graph();
+  const ScratchFile records("records.jsonl");
+  // Every kernel tuned only in 8-channel blocks; the table knows every friendly block
+  // (4, 8, 16, 32), as one grown over runs with other records would.
+  // (fc's 10 outputs take no block.)
+  write_records(records.path(), tuning::extract_tasks(g), [](const tuning::TuningTask& task, const kernels::OpLayouts& l) {
+    const bool dense = task.op.family() == kernels::OpFamily::dense;
+    return l.input.block_of('C') == 8 && l.output.block_of('C') == (dense ? 1 : 8);
+  });
+  const costs::TransformTable table = synthetic_table(g);
+  const costs::MeasuredCostSource costs(g, tuning::load_record_log(records.path()).records, table,
+                                          fast_options(records.path()));
+  std::set<int64_t> pool_blocks;
+  for (const planning::NodeCandidate& c : costs.candidates(g, *g.find_node("pool1")))
+    pool_blocks.insert(c.output.block_of('C'));
+  CHECK(pool_blocks.contains(1));
+  CHECK(pool_blocks.contains(8));
+  // The default configs' blocks (the largest of 16 and 8) are offered as well; 4 and 32 are
+  // neither tuned nor default.
+  CHECK_FALSE(pool_blocks.contains(4));
+  CHECK_FALSE(pool_blocks.contains(32));
+}
+
+TEST_CASE("missing records and transform times are errors naming the node or shape") {
+  const graph::Graph g = tiny_graph();
+  const ScratchFile records("records.jsonl");
+  write_records(records.path(), {tuning::extract_tasks(g).front()});  // conv1 only
+  const costs::TransformTable table = synthetic_table(g);
+  const costs::MeasuredCostSource costs(g, tuning::load_record_log(records.path()).records, table,
+                                          fast_options(records.path()));
+  CHECK(costs.untuned_tasks().size() == 3);  // conv1's Winograd algorithm, conv2 and fc
+  CHECK_THROWS_WITH_AS(planning::LayoutProblem(g, costs), doctest::Contains("node 'conv2'"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(planning::LayoutProblem(g, costs), doctest::Contains("layoutopt tune tiny"), std::runtime_error);
+
+  const costs::TransformTable empty;
+  const costs::MeasuredCostSource no_table(g, {}, empty, fast_options(records.path()));
+  const graph::Shape shape{1, 32, 4, 4};
+  CHECK_THROWS_WITH_AS((void)no_table.transform_ms(shape, layout::Layout::nchw(), layout::Layout::nchwc(8)),
+                       doctest::Contains("[1, 32, 4, 4] NCHW -> NCHW8c"), std::runtime_error);
+  CHECK_THROWS_WITH_AS((void)no_table.transform_ms(shape, layout::Layout::nchw(), layout::Layout::nchwc(8)),
+                       doctest::Contains("layoutopt bench-transforms"), std::runtime_error);
+  // Same memory order: free, with or without a table.
+  CHECK(no_table.transform_ms({1, 32, 1, 1}, layout::Layout::nchwc(8), layout::Layout::nchw()) == 0.0);
+}
+
+TEST_CASE("a drawn plan colours nodes by layout and puts transforms on their edges") {
+  const graph::Graph g = tiny_graph();
+  planning::Plan plan = analytic_plan(g);
+  const std::string conv1_out = g.value(g.node(*g.find_node("conv1")).output).name;
+  for (planning::PlanNode& node : plan.nodes) {
+    if (node.name == "conv1") node.output = "NCHW16c";
+    if (node.name == "relu1") node.inputs = {"NCHW8c"};
+  }
+  plan.transforms = {{conv1_out, "NCHW16c", "NCHW8c", 0.012}};
+  const std::string dot = graph::to_dot(g, planning::plan_dot_style(plan, g));
+  CHECK(dot.find("e0 [shape=diamond") != std::string::npos);
+  CHECK(dot.find("NCHW16c -> NCHW8c, 0.012 ms") != std::string::npos);
+  CHECK(dot.find("n0 -> e0;") != std::string::npos);  // conv1 feeds the transform ...
+  CHECK(dot.find("e0 -> n1;") != std::string::npos);  // ... which feeds relu1
+  CHECK(dot.find("n0 -> n1;") == std::string::npos);
+  CHECK(dot.find("#c8e6c9") != std::string::npos);  // NCHW16c's colour on conv1
+}
+
+TEST_CASE("auto falls back to pbqp when dp refuses the problem") {
+  const graph::Graph g = tiny_graph();
+  const planning::AnalyticCostModel model;
+  planning::PlannerOptions options{.solver = "auto", .solve = {}, .target = kTarget, .costs = "modelled"};
+  options.solve.memory_budget_bytes = 1;  // no table fits: dp must refuse
+  const planning::PlanResult result = planning::plan_layouts(g, model, options);
+  CHECK(result.solver == "pbqp");
+  CHECK(result.plan.solver == "pbqp");
+  CHECK(!result.fallback_reason.empty());
+  CHECK(result.plan.predicted_ms == doctest::Approx(result.solution.cost));
+  // The dominated candidates were dropped once, for both solvers, and the answer is PBQP's own.
+  CHECK(result.solution.stats.contains("removed_candidates"));
+  options.solver = "pbqp";
+  CHECK(result.solution.cost == doctest::Approx(planning::plan_layouts(g, model, options).solution.cost));
+}

@@ -1,0 +1,134 @@
+// Transforms priced by their time inside a compiled network: the table's spelling of a
+// transform, the keys timed in a network, and the calibration loop over a tiny graph's plans.
+// No time is asserted beyond being positive: the machine's speed is not the subject.
+
+#include "layoutopt/costs/transform_calibration.h"
+
+#include <doctest/doctest.h>
+
+#include <set>
+
+#include "layoutopt/layout/layout.h"
+#include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/planning/plan_schedule.h"
+#include "layoutopt/planning/planner.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/timing/statistics.h"
+#include "layoutopt/timing/thread_scope.h"
+#include "layoutopt/tuning/tuning_session.h"
+#include "plan_fixtures.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt;
+using layout::Layout;
+using testing::ScratchFile;
+
+namespace {
+
+using namespace layoutopt::testing;
+
+/// The transforms a plan's compiled network runs, by table key.
+std::set<costs::TransformKey> network_transforms(const graph::Graph& g, const planning::Plan& plan) {
+  const kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(g, planning::network_schedule(plan, g));
+  std::set<costs::TransformKey> keys;
+  for (const kernels::NetworkStep& step : network.steps())
+    if (step.transform) keys.insert(costs::table_key(step.transform->shape, step.transform->from, step.transform->to));
+  return keys;
+}
+
+/// Records in which the conv reading the NCHW graph input reads only blocked layouts, so every
+/// plan transforms that input.
+void write_blocked_input_records(const std::filesystem::path& path, const graph::Graph& g) {
+  const std::vector<int64_t> input = g.value(g.inputs().front()).type.shape;
+  write_records(path, tuning::extract_tasks(g), [&](const tuning::TuningTask& task, const kernels::OpLayouts& layouts) {
+    return task.op.input_shape() != input || layouts.input.block_of('C') > 1;
+  });
+}
+
+/// The tiny graph planned from those records and a 1 us transform table, on one thread.
+struct Planning {
+  timing::ThreadScope threads{1};
+  graph::Graph graph = tiny_graph();
+  ScratchFile records{"records.jsonl"};
+  costs::TransformTable table = synthetic_table(graph);
+  costs::MeasuredCostSource costs = make_costs();
+
+  [[nodiscard]] planning::Plan plan() const {
+    return planning::plan_layouts(graph, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"}).plan;
+  }
+
+ private:
+  costs::MeasuredCostSource make_costs() {
+    write_blocked_input_records(records.path(), graph);
+    return {graph, tuning::load_record_log(records.path()).records, table, fast_options(records.path())};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a transform is keyed as the table spells it: plain-equivalent layouts as the plain layout") {
+  const std::vector<int64_t> map{1, 64, 7, 7}, vector{1, 64, 1, 1};
+  const costs::TransformKey blocked = costs::table_key(map, Layout::parse("NCHW16c"), Layout::parse("NCHW8c"));
+  CHECK(blocked == costs::TransformKey{map, "NCHW16c", "NCHW8c"});
+  CHECK(costs::table_key(map, Layout::parse("NCHW1c"), Layout::parse("NCHW16c")).src == "NCHW");
+  // On a 1x1 map every block places each element where NCHW does.
+  CHECK(costs::table_key(vector, Layout::parse("NCHW16c"), Layout::parse("NCHW")).src == "NCHW");
+}
+
+TEST_CASE("calibration times the plan's transforms in its network and prices them so until the plan settles") {
+  Planning planning;
+  const graph::Graph& g = planning.graph;
+  const costs::TransformTable& table = planning.table;
+  costs::MeasuredCostSource& costs = planning.costs;
+  const auto replan = [&] { return planning.plan(); };
+  const planning::Plan first = replan();
+  const std::set<costs::TransformKey> first_keys = network_transforms(g, first);
+  REQUIRE(!first_keys.empty());  // the NCHW graph input feeds a conv reading a blocked layout
+
+  const costs::CalibrationReport report =
+      costs::calibrate_transforms(g, costs, replan, {.max_rounds = 4, .profiled_runs = 3});
+
+  CHECK(report.rounds >= 1);
+  CHECK(report.rounds <= 4);
+  CHECK((report.settled || report.rounds == 4));
+  CHECK(report.table_ms == doctest::Approx(first.transform_ms()));
+  CHECK(report.network_ms > 0);
+  const costs::InNetworkTransformTimes& timed = costs.in_network_transforms();
+  CHECK(report.transforms == timed.size());
+  for (const costs::TransformKey& key : first_keys) CHECK(timed.contains(key));  // round 1 timed them all
+  for (const auto& [key, ms] : timed) {
+    CHECK(ms > 0);
+    // The cost source now answers with the in-network time, not the table's 1 us.
+    CHECK(costs.transform_ms(key.shape, Layout::parse(key.src), Layout::parse(key.dst)) == ms);
+  }
+  if (report.settled)
+    for (const costs::TransformKey& key : network_transforms(g, replan())) CHECK(timed.contains(key));
+
+  // Transforms no network ran cost the table's 1 us times the median in-network / table ratio.
+  std::vector<double> ratios;
+  for (const auto& [key, ms] : timed) ratios.push_back(ms / 0.001);
+  const double factor = timing::summarize(ratios).median;
+  CHECK(costs.untimed_transform_factor() == doctest::Approx(factor));
+  CHECK(report.untimed_factor == doctest::Approx(factor));
+  int untimed = 0;
+  for (const costs::TransformEntry& entry : table.entries()) {
+    const costs::TransformKey& key = entry.key;
+    const costs::TransformKey spelled = costs::table_key(key.shape, Layout::parse(key.src), Layout::parse(key.dst));
+    if (timed.contains(key) || spelled.src == spelled.dst) continue;  // timed, or no data moves at all
+    ++untimed;
+    CHECK(costs.transform_ms(key.shape, Layout::parse(key.src), Layout::parse(key.dst)) == doctest::Approx(0.001 * factor));
+  }
+  CHECK(untimed > 0);
+}
+
+TEST_CASE("transform times in a network cover exactly the transforms it runs") {
+  Planning planning;
+  const graph::Graph& g = planning.graph;
+  const planning::Plan plan = planning.plan();
+  kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(g, planning::network_schedule(plan, g));
+  const costs::InNetworkTransformTimes times = costs::time_transforms_in_network(network, g, 3, 1);
+  std::set<costs::TransformKey> keys;
+  for (const auto& [key, ms] : times) keys.insert(key);
+  CHECK(keys == network_transforms(g, plan));
+  CHECK(times.size() >= 1);
+}

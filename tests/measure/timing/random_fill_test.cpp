@@ -1,0 +1,46 @@
+#include "layoutopt/timing/random_fill.h"
+
+#include <doctest/doctest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <set>
+#include <vector>
+
+using layoutopt::timing::fill_random;
+
+TEST_CASE("fill_random covers [-1, 1) with ordinary numbers") {
+  std::vector<float> data(100000, std::nanf(""));
+  fill_random(data, 42);
+  CHECK(std::all_of(data.begin(), data.end(), [](float x) { return std::isnormal(x) || x == 0.0f; }));
+  CHECK(*std::min_element(data.begin(), data.end()) >= -1.0f);
+  CHECK(*std::max_element(data.begin(), data.end()) < 1.0f);
+  CHECK(*std::min_element(data.begin(), data.end()) < -0.99f);
+  CHECK(*std::max_element(data.begin(), data.end()) > 0.99f);
+  const double mean = std::accumulate(data.begin(), data.end(), 0.0) / static_cast<double>(data.size());
+  CHECK(std::abs(mean) < 0.02);
+  const auto zeros = std::count(data.begin(), data.end(), 0.0f);
+  CHECK(zeros < 10);
+  CHECK(std::set<float>(data.begin(), data.end()).size() > 90000);
+}
+
+TEST_CASE("fill_random is deterministic per seed and independent of threads") {
+  std::vector<float> first(200000), second(200000), other(200000);
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(1);
+  fill_random(first, 7);
+  omp_set_num_threads(2);
+  fill_random(second, 7);
+  omp_set_num_threads(saved);
+  fill_random(other, 8);
+  CHECK(first == second);
+  CHECK(first != other);
+}
+
+TEST_CASE("fill_random accepts an empty span") {
+  std::vector<float> empty;
+  fill_random(empty, 1);
+  CHECK(empty.empty());
+}

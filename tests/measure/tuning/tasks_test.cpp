@@ -1,0 +1,124 @@
+#include <doctest/doctest.h>
+
+#include <numeric>
+
+#include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/tuning/config_features.h"
+#include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/tuning/target.h"
+#include "layoutopt/tuning/tuning_task.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt;
+using tuning::TuningTask;
+
+TEST_CASE("resnet-18 has 12 distinct workloads, named and weighted as AutoTVM extracts them, 4 with a Winograd task") {
+  const graph::Graph g = graph::zoo::build("resnet-18");
+  const std::vector<TuningTask> all = tuning::extract_tasks(g);
+  REQUIRE(all.size() == 16);
+  std::vector<TuningTask> tasks;  // the direct algorithm of each workload, as AutoTVM extracts them
+  for (size_t i = 0; i < all.size(); ++i) {
+    if (all[i].op.family() != kernels::OpFamily::winograd_conv2d) {
+      CHECK(all[i].workload == static_cast<int64_t>(tasks.size()));
+      tasks.push_back(all[i]);
+      continue;
+    }
+    // A Winograd task follows its workload's direct task and shares everything but the name.
+    const TuningTask& direct = all.at(i - 1);
+    CHECK(all[i].name == "conv2d_NCHWc_winograd.x86");
+    CHECK(all[i].args == direct.args);
+    CHECK(all[i].weight == direct.weight);
+    CHECK(all[i].nodes == direct.nodes);
+    CHECK(all[i].workload == direct.workload);
+    CHECK(direct.args.at(1).at(1).at(2) == 3);  // 3x3
+    CHECK(direct.args.at(2) == nlohmann::json::array({1, 1}));  // stride 1
+  }
+  REQUIRE(tasks.size() == 12);
+  const std::vector<TuningTask> defaulted = tuning::default_algorithm_tasks(all);
+  REQUIRE(defaulted.size() == 12);
+  for (size_t i = 0; i < tasks.size(); ++i) CHECK(defaulted[i].key() == tasks[i].key());
+  const int64_t occurrences = std::accumulate(tasks.begin(), tasks.end(), int64_t{0},
+                                              [](int64_t sum, const TuningTask& t) { return sum + t.weight; });
+  CHECK(occurrences == 21);  // 20 convolutions and the classifier
+  CHECK(tuning::tasks_by_node(all).at(all[1].nodes.front()) == std::vector<size_t>{1, 2});  // layer1's 3x3: both algorithms
+  CHECK(tasks.front().name == "conv2d_NCHWc.x86");
+  CHECK(tasks.front().args == nlohmann::json::parse(
+                                  R"([["TENSOR", [1, 3, 224, 224], "float32"], ["TENSOR", [64, 3, 7, 7], "float32"],
+                                      [2, 2], [3, 3, 3, 3], [1, 1], "NCHW", "NCHW", "float32"])"));
+  CHECK(tasks[1].weight == 4);  // layer1's four 3x3 convs
+  CHECK(tasks.back().name == "dense_nopack.x86");
+  CHECK(tasks.back().args ==
+        nlohmann::json::parse(R"([["TENSOR", [1, 512], "float32"], ["TENSOR", [1000, 512], "float32"], null, "float32"])"));
+}
+
+TEST_CASE("depthwise and grouped convolutions get their AutoTVM task names") {
+  kernels::Conv2dDesc d;
+  d.in_channels = d.out_channels = d.groups = 32;
+  d.in_h = d.in_w = 8;
+  d.kernel_h = d.kernel_w = 3;
+  CHECK(tuning::make_task(kernels::TunableOp::conv2d(d)).name == "depthwise_conv2d_NCHWc.x86");
+  d.groups = 4;
+  const TuningTask grouped = tuning::make_task(kernels::TunableOp::conv2d(d));
+  CHECK(grouped.name == "group_conv2d_nchw.x86");
+  CHECK(grouped.args.at(5) == 4);
+}
+
+TEST_CASE("AutoTVM's depthwise knobs tile_ic == tile_oc map onto tile_c") {
+  kernels::Conv2dDesc d;
+  d.in_channels = d.out_channels = d.groups = 32;
+  d.in_h = d.in_w = 8;
+  d.kernel_h = d.kernel_w = 3;
+  const TuningTask task = tuning::make_task(kernels::TunableOp::conv2d(d));
+  const auto index = task.config_index({{"tile_ic", 16}, {"tile_oc", 16}, {"tile_ow", 4}, {"unroll_kw", 1}});
+  REQUIRE(index.has_value());
+  CHECK(task.op.knobs(*index).at("tile_c") == 16);
+  CHECK_FALSE(task.config_index({{"tile_ic", 16}, {"tile_oc", 8}, {"tile_ow", 4}}).has_value());
+}
+
+TEST_CASE("TunableOp: index_of inverts knobs, layouts and buffer sizes follow the schedule") {
+  const TuningTask task = testing::small_conv_task(8);
+  const kernels::TunableOp& op = task.op;
+  for (int64_t i = 0; i < op.space().size(); ++i) REQUIRE(op.index_of(op.knobs(i)) == std::optional<int64_t>(i));
+  CHECK_FALSE(op.index_of({{"tile_ic", 3}}).has_value());
+  // A schedule written before prefetch_weights existed names the kernel it ran: the knob's 0.
+  std::map<std::string, int64_t> without_prefetch = op.knobs(op.default_index());
+  REQUIRE(without_prefetch.at("prefetch_weights") == 0);
+  without_prefetch.erase("prefetch_weights");
+  CHECK(op.index_of(without_prefetch) == std::optional<int64_t>(op.default_index()));
+  std::map<std::string, int64_t> unknown = op.knobs(op.default_index());
+  unknown["tile_zz"] = 1;
+  CHECK_FALSE(op.index_of(unknown).has_value());
+
+  const auto index = task.config_index({{"tile_ic", 4}, {"tile_oc", 8}, {"tile_ow", 7}, {"unroll_kw", 1}});
+  REQUIRE(index.has_value());
+  const kernels::OpLayouts layouts = op.layouts(*index);
+  CHECK(layouts.input.str() == "NCHW4c");
+  CHECK(layouts.output.str() == "NCHW8c");
+  const kernels::BufferSizes sizes = op.buffer_sizes(*index);
+  CHECK(sizes.input == 8 * 14 * 14);
+  CHECK(sizes.weight == 8 * 8 * 3 * 3);
+  CHECK(sizes.output == 8 * 14 * 14);
+  CHECK(sizes.bias == 0);
+  CHECK(op.flops() == doctest::Approx(2.0 * 8 * 14 * 14 * 8 * 9));
+  CHECK(tuning::config_features(task, *index).size() == tuning::kConfigFeatureCount);
+}
+
+TEST_CASE("TunableOp compiles and runs a config on random buffers") {
+  const TuningTask task = testing::small_conv_task(8);
+  const int64_t index = 5;
+  const kernels::BufferSizes sizes = task.op.buffer_sizes(index);
+  std::vector<float> in(static_cast<size_t>(sizes.input), 0.5F), w(static_cast<size_t>(sizes.weight), 0.25F),
+      out(static_cast<size_t>(sizes.output), -1.0F);
+  const kernels::Kernel kernel = task.op.compile(index);
+  kernel({in.data(), w.data(), nullptr, nullptr, out.data()});
+  // Interior pixels see 8 channels x 9 taps x 0.5 x 0.25.
+  CHECK(*std::max_element(out.begin(), out.end()) == doctest::Approx(8 * 9 * 0.125));
+}
+
+TEST_CASE("the target names the JIT's CPU, the thread count and the cost policy") {
+  const std::string target = tuning::host_target(2);
+  CHECK(target.rfind("llvm -mcpu=", 0) == 0);
+  CHECK(target.find(" -num-cores=2") != std::string::npos);
+  CHECK(target.find(std::string(" -cost=") + timing::kCostPolicyName) != std::string::npos);
+  CHECK_THROWS_AS((void)tuning::host_target(0), std::invalid_argument);
+}

@@ -1,0 +1,228 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include <stdexcept>
+
+#include "layoutopt/tuning/config_features.h"
+#include "layoutopt/tuning/task_scheduler.h"
+#include "layoutopt/tuning/task_tuner.h"
+#include "layoutopt/tuning/tuning_session.h"
+#include "tuning_fixtures.h"
+
+using namespace layoutopt::tuning;
+using layoutopt::testing::FakeMeasurer;
+using layoutopt::testing::small_conv_task;
+using layoutopt::testing::synthetic_seconds;
+
+namespace {
+
+SessionOptions trial_budget(int64_t trials) {
+  SessionOptions options;
+  options.target = "llvm -mcpu=test";
+  options.trials = trials;
+  options.tuner.random_warmup = 8;
+  options.tuner.model.rounds = 20;
+  return options;
+}
+
+double true_optimum(const TuningTask& task) {
+  double best = INFINITY;
+  for (int64_t i = 0; i < task.op.space().size(); ++i) best = std::min(best, synthetic_seconds(task.op.knobs(i)));
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("the tuner proposes distinct unmeasured configs and exhausts a space without repeats") {
+  const TuningTask task = small_conv_task(4);  // tiny space
+  TunerOptions options;
+  options.random_warmup = 4;
+  options.early_stopping = 0;
+  options.model.rounds = 5;
+  TaskTuner tuner(task, options);
+  FakeMeasurer measurer;
+  std::set<int64_t> seen;
+  while (!tuner.exhausted()) {
+    const auto batch = tuner.propose(7);
+    REQUIRE_FALSE(batch.empty());
+    for (int64_t index : batch) {
+      CHECK(seen.insert(index).second);
+      tuner.observe(index, measurer.measure(task, index));
+    }
+  }
+  CHECK(static_cast<int64_t>(seen.size()) == task.op.space().size());
+  CHECK(tuner.propose(3).empty());
+}
+
+TEST_CASE("model-guided search finds a near-optimal config in a fraction of the space") {
+  const TuningTask task = small_conv_task();
+  FakeMeasurer measurer;
+  const SessionResult result = tune_tasks({task}, {}, measurer, [](const MeasureRecord&) {}, trial_budget(96));
+  REQUIRE(result.tasks.size() == 1);
+  CHECK(result.new_trials == 96);
+  CHECK(task.op.space().size() > 500);
+  CHECK(result.tasks[0].best_seconds <= 1.1 * true_optimum(task));
+}
+
+TEST_CASE("a task's first trials go where other tasks' measurements point (shared experience)") {
+  // Two tasks of one landscape: measuring the first teaches the shared model where it is
+  // fast, so the second task's first batch is ranked instead of drawn at random.
+  const TuningTask learned = small_conv_task(32);
+  const TuningTask fresh = small_conv_task(64);
+  TunerOptions options;
+  options.random_warmup = 8;
+  options.epsilon = 0;
+  options.model.rounds = 20;
+  TuningExperience experience(options.model);
+  FakeMeasurer measurer;
+  TaskTuner teacher(learned, options, &experience);
+  while (teacher.trials() < 64)
+    for (int64_t index : teacher.propose(8)) teacher.observe(index, measurer.measure(learned, index));
+  CHECK(experience.rows() == 64);
+
+  const auto batch_costs = [&](TaskTuner& tuner) {
+    std::vector<double> costs;
+    for (int64_t index : tuner.propose(8)) costs.push_back(synthetic_seconds(fresh.op.knobs(index)));
+    std::sort(costs.begin(), costs.end());
+    return costs;
+  };
+  TaskTuner guided(fresh, options, &experience);
+  TaskTuner alone(fresh, options);
+  const std::vector<double> guided_costs = batch_costs(guided);
+  const std::vector<double> random_costs = batch_costs(alone);
+  CHECK(guided_costs.front() <= 1.1 * true_optimum(fresh));
+  CHECK(guided_costs[guided_costs.size() / 2] < random_costs[random_costs.size() / 2]);
+}
+
+TEST_CASE("shared experience: rows of the wrong width and predictions from nothing are refused") {
+  TuningExperience experience;
+  const std::vector<float> row(kConfigFeatureCount, 1.0F);
+  CHECK_THROWS_AS((void)experience.predict(row), std::invalid_argument);
+  CHECK_THROWS_AS(experience.add(std::vector<float>(kConfigFeatureCount - 1, 1.0F), 0.5F), std::invalid_argument);
+  CHECK(experience.rows() == 0);
+  experience.add(row, 0.5F);
+  CHECK(experience.predict(row).size() == 1);
+}
+
+TEST_CASE("resume: configs in the history are never measured again and retrain the model") {
+  const TuningTask task = small_conv_task();
+  std::vector<MeasureRecord> log;
+  const RecordSink sink = [&](const MeasureRecord& r) { log.push_back(r); };
+  FakeMeasurer first;
+  (void)tune_tasks({task}, {}, first, sink, trial_budget(40));
+  REQUIRE(log.size() == 40);
+
+  FakeMeasurer second;
+  const SessionResult resumed = tune_tasks({task}, log, second, sink, trial_budget(40));
+  CHECK(resumed.tasks[0].resumed == 40);
+  CHECK(resumed.tasks[0].trials == 80);
+  for (const auto& [key, calls] : second.calls) {
+    CHECK(calls == 1);
+    CHECK_FALSE(first.calls.contains(key));
+  }
+  std::set<int64_t> distinct;
+  for (const MeasureRecord& r : log) distinct.insert(r.config_index);
+  CHECK(distinct.size() == 80);
+}
+
+TEST_CASE("resume reopens an early-stopped task whose space gained a knob its records never name") {
+  const TuningTask task = small_conv_task();
+  SessionOptions options = trial_budget(400);
+  options.tuner.early_stopping = 10;
+  std::vector<MeasureRecord> log;
+  FakeMeasurer first;
+  const SessionResult tuned = tune_tasks({task}, {}, first, [&](const MeasureRecord& r) { log.push_back(r); }, options);
+  REQUIRE(tuned.new_trials < 400);  // early-stopped, not out of budget
+  // The same log again: nothing left to do.
+  FakeMeasurer again;
+  CHECK(tune_tasks({task}, log, again, [](const MeasureRecord&) {}, options).new_trials == 0);
+  // The log as written before prefetch_weights existed: its kernels, without the knob's name.
+  std::erase_if(log, [](const MeasureRecord& r) { return r.knob_map().at("prefetch_weights") != 0; });
+  for (MeasureRecord& r : log) std::erase_if(r.knobs, [](const auto& knob) { return knob.first == "prefetch_weights"; });
+  REQUIRE_FALSE(log.empty());
+  FakeMeasurer reopened;
+  const SessionResult result = tune_tasks({task}, log, reopened, [](const MeasureRecord&) {}, options);
+  CHECK(result.tasks[0].resumed == static_cast<int64_t>(log.size()));
+  CHECK(result.new_trials >= options.tuner.early_stopping);
+}
+
+TEST_CASE("resume ignores records of another target and of other tasks") {
+  const TuningTask task = small_conv_task();
+  std::vector<MeasureRecord> log;
+  FakeMeasurer first;
+  (void)tune_tasks({task}, {}, first, [&](const MeasureRecord& r) { log.push_back(r); }, trial_budget(16));
+  for (MeasureRecord& r : log) r.target = "llvm -mcpu=other";
+  FakeMeasurer second;
+  const SessionResult result = tune_tasks({small_conv_task(16), task}, log, second, [](const MeasureRecord&) {},
+                                          trial_budget(0));
+  CHECK(result.tasks[1].resumed == 0);
+  CHECK(summarize_history({task}, log, "llvm -mcpu=other").tasks[0].resumed == 16);
+}
+
+TEST_CASE("failed configs are kept as trials with an error and do not stop tuning") {
+  const TuningTask task = small_conv_task();
+  struct Failing : Measurer {
+    MeasureResult measure(const TuningTask&, int64_t index) override {
+      MeasureResult r;
+      if (index % 2 == 0) r.error_no = static_cast<int>(MeasureErrorNo::compile_host);
+      else r.costs_s = {1e-3};
+      return r;
+    }
+  } measurer;
+  std::vector<MeasureRecord> log;
+  const SessionResult result =
+      tune_tasks({task}, {}, measurer, [&](const MeasureRecord& r) { log.push_back(r); }, trial_budget(24));
+  CHECK(log.size() == 24);
+  CHECK(std::any_of(log.begin(), log.end(), [](const MeasureRecord& r) { return r.result.error_no != 0; }));
+  CHECK(result.tasks[0].best_seconds == doctest::Approx(1e-3));
+}
+
+TEST_CASE("top candidates are kept per distinct (input, output) layout pair") {
+  const TuningTask task = small_conv_task();
+  FakeMeasurer measurer;
+  SessionOptions options = trial_budget(120);
+  options.tuner.top_k = 2;
+  const SessionResult result = tune_tasks({task}, {}, measurer, [](const MeasureRecord&) {}, options);
+  const TaskOutcome& outcome = result.tasks[0];
+  CHECK(outcome.candidates.pair_count() > 1);
+  std::map<std::pair<std::string, std::string>, int> per_pair;
+  for (const LayoutCandidate& c : outcome.candidates.all()) ++per_pair[{c.layouts.input.str(), c.layouts.output.str()}];
+  CHECK(per_pair.size() == outcome.candidates.pair_count());
+  for (const auto& [pair, count] : per_pair) CHECK(count <= 2);
+}
+
+TEST_CASE("the task scheduler gives more trials to the heavier task") {
+  // Two identical tasks except for weight: the same improvement curve per trial.
+  std::vector<TaskStatus> tasks{{1.0, {}, false}, {4.0, {}, false}};
+  const auto best_after = [](size_t trials) { return 1e-3 * (1 + 4.0 / (1 + static_cast<double>(trials))); };
+  for (int step = 0; step < 400; ++step) {
+    const auto next = pick_next_task(tasks);
+    REQUIRE(next.has_value());
+    auto& history = tasks[*next].best_history;
+    history.push_back(best_after(history.size() + 1));
+  }
+  const auto light = tasks[0].best_history.size();
+  const auto heavy = tasks[1].best_history.size();
+  CHECK(light >= 16);  // warm-up reached every task
+  CHECK(heavy > 2 * light);
+  CHECK(estimated_latency(tasks) > 0);
+}
+
+TEST_CASE("alternative algorithms of one workload count once, at their fastest, and share its gain") {
+  const std::vector<TaskStatus> tasks{{2.0, {3e-3}, false, 0}, {2.0, {1e-3}, false, 0}, {1.0, {5e-3}, false, -1}};
+  CHECK(estimated_latency(tasks) == doctest::Approx(2 * 1e-3 + 5e-3));
+  // One trial each, so no recent improvement: the gain is the exploration term alone. Both
+  // alternatives are scaled by the workload's fastest best and get half a lone task's share.
+  const std::vector<TaskStatus> lone{{2.0, {1e-3}, false, -1}};
+  CHECK(estimated_gain(tasks, 0) == doctest::Approx(estimated_gain(lone, 0) / 2));
+  CHECK(estimated_gain(tasks, 1) == doctest::Approx(estimated_gain(lone, 0) / 2));
+  CHECK(estimated_gain(tasks, 2) == doctest::Approx(estimated_gain({{1.0, {5e-3}, false, -1}}, 0)));
+}
+
+TEST_CASE("the task scheduler skips finished tasks and warms up tasks without a working config") {
+  std::vector<TaskStatus> tasks{{10.0, std::vector<double>(20, 1e-3), true}, {1.0, {}, false}};
+  CHECK(pick_next_task(tasks) == std::optional<size_t>(1));
+  tasks[1].finished = true;
+  CHECK_FALSE(pick_next_task(tasks).has_value());
+}
