@@ -5,6 +5,7 @@ runs correctly, and how fast its default schedule is next to ONNX Runtime.
     /usr/bin/python3 bench/onnx_coverage.py [--models M ...] [--opsets 9 13 17] [--quick]
         [--skip-export] [--no-dynamic] [--threads 2] [--out out/coverage] [--timeout 600]
         [--export-timeout 1800] [--bench-seconds 1] [--prune-mb N] [--min-free-gb 20]
+        [--resume] [--layoutopt PATH]
 
 Export: every classification CNN torchvision has (torchvision.models.list_models(), less the
 transformer families below) and its segmentation models, weights=None and
@@ -31,7 +32,10 @@ first output. Every step has a timeout; a failing step fails its row and the swe
 Prints one row per file (model | opset | dynamic | imported | ran | max rel err | ORT ms |
 default ms) and writes out/coverage/coverage.md, coverage.csv and rows.jsonl (every field,
 full error messages). --quick takes a representative subset; --skip-export only uses files
-already exported. Exporting everything with weights needs tens of GB (vgg and regnet_y_128gf
+already exported. Each finished row is also kept as runs/FILE/row.json: --resume reuses those,
+so a sweep stopped part way goes on where it was. --layoutopt runs another binary than
+build/apps/layoutopt (a copy, so that rebuilding during a sweep does not break its rows).
+Exporting everything with weights needs tens of GB (vgg and regnet_y_128gf
 are big): --prune-mb N deletes files over N MB once their row is done, and no export starts
 with less than --min-free-gb free. The whole sweep takes hours on 2 cores; --quick about
 half an hour.
@@ -50,7 +54,7 @@ import time
 import zlib
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-LAYOUTOPT = os.path.join(ROOT, "build", "apps", "layoutopt")
+DEFAULT_LAYOUTOPT = os.path.join(ROOT, "build", "apps", "layoutopt")
 ORT_RUN = os.path.join(ROOT, "bench", "peers", "ort_run.js")
 PYTHON = "/usr/bin/python3"  # Debian's interpreter: the one with torch and torchvision
 
@@ -224,12 +228,18 @@ def max_relative_error(ours_path, reference_path):
     return float(np.abs(ours.astype(np.float64) - reference).max()) / (scale if scale > 0 else 1.0)
 
 
+def run_folder(args, row):
+    name = f"{row['model']}-opset{row['opset']}{'-dynamic' if row['dynamic'] else ''}"
+    return os.path.join(args.out, "runs", name)
+
+
 def check_file(args, row, path):
     """Fills row's imported, ran, max_rel_err, ort_ms, default_ms (and errors) for one file."""
+    layoutopt = args.layoutopt
     batch = DYNAMIC_BATCH if row["dynamic"] else 1
     batch_flags = ["--batch", str(batch)] if row["dynamic"] else []
     threads = ["--threads", str(args.threads)]
-    work = os.path.join(args.out, "runs", os.path.basename(path)[:-len(".onnx")])
+    work = run_folder(args, row)
     os.makedirs(work, exist_ok=True)
     x = random_input(args.out, row["model"], batch)
     ours, reference = os.path.join(work, "layoutopt.npy"), os.path.join(work, "ort.npy")
@@ -241,12 +251,12 @@ def check_file(args, row, path):
     else:
         row["ort_error"] = error
 
-    ok, _, error = run_tool([LAYOUTOPT, "info", path, "--json"] + batch_flags, args.timeout)
+    ok, _, error = run_tool([layoutopt, "info", path, "--json"] + batch_flags, args.timeout)
     row["imported"] = ok
     if not ok:
         row["error"] = error
         return
-    ok, _, error = run_tool([LAYOUTOPT, "run", path, "--input", x, "-o", ours, "--force"] + batch_flags + threads,
+    ok, _, error = run_tool([layoutopt, "run", path, "--input", x, "-o", ours, "--force"] + batch_flags + threads,
                             args.timeout)
     row["ran"] = ok
     if not ok:
@@ -257,7 +267,7 @@ def check_file(args, row, path):
             row["max_rel_err"] = max_relative_error(ours, reference)
         except ValueError as mismatch:
             row["error"] = str(mismatch)
-    ok, out, error = run_tool([LAYOUTOPT, "bench", path, "--json", "--min-seconds", str(args.bench_seconds)]
+    ok, out, error = run_tool([layoutopt, "bench", path, "--json", "--min-seconds", str(args.bench_seconds)]
                               + batch_flags + threads, args.timeout)
     if ok:
         row["default_ms"] = last_json(out)["median_ms"]
@@ -292,7 +302,7 @@ def family_messages(args, transformers):
         if path is None:
             messages[prefix] = f"{representative}: {reason}"
             continue
-        ok, _, error = run_tool([LAYOUTOPT, "info", path, "--json"], args.timeout)
+        ok, _, error = run_tool([args.layoutopt, "info", path, "--json"], args.timeout)
         messages[prefix] = f"{representative}: " + ("imports (no longer unsupported?)" if ok else error)
     return messages
 
@@ -381,14 +391,23 @@ def sweep(args):
           f"{len(transformers)} transformer models; threads {args.threads}; {args.out}\n", flush=True)
     print("  ".join(c.ljust(w) for c, w in zip(COLUMNS, WIDTHS)).rstrip())
     start = time.time()
+    resumed = 0
     for index, row in enumerate(rows):
         if row.get("family") == "unsupported":
             prefix = next(p for p in UNSUPPORTED_FAMILIES if row["model"].startswith(p))
             row["status"] = "unsupported: " + messages[prefix]
             print_row(row)
             continue
+        saved = os.path.join(run_folder(args, row), "row.json")
+        if args.resume and os.path.exists(saved):
+            with open(saved) as f:
+                row.update(json.load(f))
+            print_row(row)
+            resumed += 1
+            continue
         elapsed = time.time() - start
-        eta = "" if index == 0 else f", ETA {format_minutes(elapsed / index * (len(rows) - index))}"
+        done = index - resumed
+        eta = "" if done == 0 else f", ETA {format_minutes(elapsed / done * (len(rows) - index))}"
         print(f"[{index + 1}/{len(rows)}] {row['model']} opset {row['opset']}{' dynamic' if row['dynamic'] else ''}"
               f" ({format_minutes(elapsed)} so far{eta})", file=sys.stderr, flush=True)
         export_start = time.time()
@@ -400,6 +419,10 @@ def sweep(args):
             row["file"] = os.path.relpath(path, ROOT) if path.startswith(ROOT + os.sep) else path
             check_file(args, row, path)
             prune(args, path)
+        if not row.get("status", "").startswith("export timed out"):  # a timeout may pass when the host is quiet
+            os.makedirs(run_folder(args, row), exist_ok=True)
+            with open(os.path.join(run_folder(args, row), "row.json"), "w") as f:
+                json.dump(row, f)
         print_row(row)
         write_outputs(args, rows[:index + 1], messages)  # partial results survive an interrupted sweep
     write_outputs(args, rows, messages)
@@ -422,11 +445,13 @@ def parse_args():
     parser.add_argument("--bench-seconds", type=float, default=1.0, help="least timed seconds per runtime")
     parser.add_argument("--prune-mb", type=float, help="delete exports over this size once their row is done")
     parser.add_argument("--min-free-gb", type=float, default=20, help="start no export with less disk free")
+    parser.add_argument("--resume", action="store_true", help="reuse the rows a stopped sweep finished")
+    parser.add_argument("--layoutopt", default=DEFAULT_LAYOUTOPT, help="the layoutopt binary to check")
     parser.add_argument("--export-one", nargs=4, metavar=("MODEL", "OPSET", "DYNAMIC", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.export_one is None:
-        if not os.access(LAYOUTOPT, os.X_OK):
-            fail(f"{LAYOUTOPT} is missing: build the project first (cmake --build build)")
+        if not os.access(args.layoutopt, os.X_OK):
+            fail(f"{args.layoutopt} is missing: build the project first (cmake --build build)")
         if shutil.which("node") is None or not os.path.isdir(os.path.join(ROOT, "bench", "peers", "node_modules",
                                                                             "onnxruntime-node")):
             fail("ONNX Runtime is missing: needs node and `bash scripts/install-deps.sh --peers`")
