@@ -7,18 +7,11 @@ namespace layoutopt::graph {
 
 namespace {
 
-layout::Layout default_layout(const Value& value) {
-  const size_t rank = value.type.shape.size();
-  if (value.kind == ValueKind::parameter || rank < 2 || rank > 4) return {};
-  return layout::canonical_data_layout(rank);
-}
-
 }  // namespace
 
 ValueId Graph::add_value(Value value) {
   if (value.name.empty()) throw GraphError("value without a name in graph '" + name_ + "'");
   if (value_names_.contains(value.name)) throw GraphError("duplicate value name '" + value.name + "'");
-  value.layout = default_layout(value);
   const auto id = static_cast<ValueId>(values_.size());
   value_names_.emplace(value.name, id);
   values_.push_back(std::move(value));

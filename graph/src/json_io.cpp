@@ -64,7 +64,6 @@ json value_to_json(const Value& value) {
               {"kind", kind_name(value.kind)},
               {"shape", value.type.shape},
               {"dtype", to_string(value.type.dtype)}};
-  if (!value.layout.empty()) doc["layout"] = value.layout.str();
   if (value.weights) doc["weights"] = weights_to_json(*value.weights);
   return doc;
 }
@@ -88,13 +87,20 @@ class NameTable {
   const Graph& graph_;
 };
 
-void apply_layout(Graph& graph, ValueId id, const json& doc, const std::string& context) {
+/// Files written before layouts moved to the plan name each activation's layout, always the
+/// canonical one: accept that, and refuse any other rather than drop it silently.
+void check_legacy_layout(const Graph& graph, ValueId id, const json& doc, const std::string& context) {
   if (!doc.contains("layout")) return;
+  layout::Layout given;
   try {
-    graph.value(id).layout = layout::Layout::parse(require<std::string>(doc, "layout", context));
+    given = layout::Layout::parse(require<std::string>(doc, "layout", context));
   } catch (const layout::LayoutError& e) {
     throw GraphError(context + ": " + e.what());
   }
+  const size_t rank = graph.value(id).type.shape.size();
+  if (rank >= 2 && rank <= 4 && given == layout::canonical_data_layout(rank)) return;
+  throw GraphError(context + ": layout '" + given.str() +
+                   "' in a graph file: graphs hold no layouts (a plan file assigns them); remove the field");
 }
 
 /// Adds the node that produces intermediate value `output` (described by `doc`).
@@ -115,7 +121,7 @@ void load_node(Graph& graph, const json& doc, const json& value_doc) {
   const ValueId out = graph.add_node_typed(name, op, std::move(inputs), type);
   if (graph.value(out).name != output)
     throw GraphError(context + ": output must be named like the node ('" + name + "'), found '" + output + "'");
-  apply_layout(graph, out, value_doc, value_context);
+  check_legacy_layout(graph, out, value_doc, value_context);
 }
 
 /// Inputs and parameters come first, then each node with its output value: documents
@@ -128,7 +134,7 @@ void load_values_and_nodes(Graph& graph, const json& document) {
     const ValueKind kind = parse_kind(require<std::string>(doc, "kind", context), context);
     const TensorType type{require<Shape>(doc, "shape", context),
                           parse_dtype(require<std::string>(doc, "dtype", context))};
-    if (kind == ValueKind::input) apply_layout(graph, graph.add_input(name, type), doc, context);
+    if (kind == ValueKind::input) check_legacy_layout(graph, graph.add_input(name, type), doc, context);
     if (kind == ValueKind::parameter)
       graph.add_parameter(name, type.shape,
                           weights_from_json(require<json>(doc, "weights", context), element_count(type.shape), context));

@@ -35,10 +35,8 @@ struct Value {
   NodeId producer = kNoProducer;
   /// Contents of a parameter; empty for inputs and intermediates.
   std::optional<WeightData> weights;
-  /// Physical layout of an activation (NCHW, NCHW16c, ...). Starts canonical for its rank
-  /// and is changed only by layout assignment; empty for parameters and for ranks without
-  /// a data layout (their operators are layout-rigid).
-  layout::Layout layout;
+  // No physical layout here: the graph is the algorithm. Which layout each value takes is
+  // data of the plan (planning::Plan), materialized by the compiler, as in XLA.
 };
 
 struct Node {
