@@ -44,13 +44,13 @@ __attribute__((target("avx512f"))) void gather_row_avx512(const GatherRow& row) 
 
 }  // namespace
 
-GatherPlan::GatherPlan(IndexMap src, const IndexMap& dst)
+GatherStrategy::GatherStrategy(IndexMap src, const IndexMap& dst)
     : src_(std::move(src)), outer_axes_(dst.physical_axes()), inner_(outer_axes_.back()) {
   outer_axes_.pop_back();
   rows_ = dst.size() / inner_.extent;
 }
 
-void GatherPlan::run(const float* src, float* dst) const {
+void GatherStrategy::run(const float* src, float* dst) const {
 #if defined(__x86_64__)
   const auto gather_row = has_avx512f() ? gather_row_avx512 : gather_row_baseline;
 #else

@@ -6,14 +6,14 @@
 #include <vector>
 
 #include "layoutopt/layout/index_map.h"
-#include "plan.h"
+#include "transform_strategy.h"
 
 namespace layoutopt::layout::detail {
 
-class GatherPlan final : public Plan {
+class GatherStrategy final : public TransformStrategy {
  public:
   /// Both maps describe the same logical tensor.
-  GatherPlan(IndexMap src, const IndexMap& dst);
+  GatherStrategy(IndexMap src, const IndexMap& dst);
 
   void run(const float* src, float* dst) const override;
   [[nodiscard]] TransformPath path() const override { return TransformPath::gather; }

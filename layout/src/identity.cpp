@@ -5,7 +5,7 @@
 
 namespace layoutopt::layout::detail {
 
-void IdentityPlan::run(const float* src, float* dst) const {
+void IdentityStrategy::run(const float* src, float* dst) const {
   // 64 KiB chunks: big enough for memcpy's wide loops, small enough to spread over threads.
   constexpr int64_t kChunk = 16 * 1024;
   const int64_t chunks = (elements_ + kChunk - 1) / kChunk;

@@ -4,13 +4,13 @@
 
 #include <cstdint>
 
-#include "plan.h"
+#include "transform_strategy.h"
 
 namespace layoutopt::layout::detail {
 
-class IdentityPlan final : public Plan {
+class IdentityStrategy final : public TransformStrategy {
  public:
-  explicit IdentityPlan(int64_t elements) : elements_(elements) {}
+  explicit IdentityStrategy(int64_t elements) : elements_(elements) {}
   void run(const float* src, float* dst) const override;
   [[nodiscard]] TransformPath path() const override { return TransformPath::identity; }
 

@@ -99,21 +99,21 @@ RunCopyFn pick_run_copy(int64_t run) {
 
 }  // namespace
 
-ReblockPlan::ReblockPlan(const ChannelBlocked& src, const ChannelBlocked& dst)
+ReblockStrategy::ReblockStrategy(const ChannelBlocked& src, const ChannelBlocked& dst)
     : src_(src), dst_block_(dst.block), run_(std::gcd(src.block, dst.block)) {
   const int64_t bs = src_.block;
   for (int64_t c = 0; c < src_.channels; c += run_) run_offsets_.push_back((c / bs) * src_.spatial * bs + c % bs);
 }
 
-bool ReblockPlan::supports(const ChannelBlocked& src, const ChannelBlocked& dst) {
+bool ReblockStrategy::supports(const ChannelBlocked& src, const ChannelBlocked& dst) {
   return src.same_tensor(dst) && (std::min(src.block, dst.block) == 1 || std::gcd(src.block, dst.block) >= 2);
 }
 
-TransformPath ReblockPlan::path() const {
+TransformPath ReblockStrategy::path() const {
   return std::min(src_.block, dst_block_) == 1 ? TransformPath::transpose : TransformPath::copy_runs;
 }
 
-void ReblockPlan::run(const float* src, float* dst) const {
+void ReblockStrategy::run(const float* src, float* dst) const {
   if (path() == TransformPath::transpose)
     run_transpose(src, dst);
   else
@@ -123,7 +123,7 @@ void ReblockPlan::run(const float* src, float* dst) const {
 // With b the larger block, panel p (= outer index * C/b + block index) occupies the same
 // b * spatial floats in both tensors: a b x spatial matrix on the unblocked side and its
 // spatial x b transpose on the blocked side.
-void ReblockPlan::run_transpose(const float* src, float* dst) const {
+void ReblockStrategy::run_transpose(const float* src, float* dst) const {
   const int64_t b = std::max(src_.block, dst_block_);
   const int64_t spatial = src_.spatial;
   const bool src_unblocked = src_.block == 1;
@@ -139,7 +139,7 @@ void ReblockPlan::run_transpose(const float* src, float* dst) const {
 
 // Panel p is one dst block (outer index n, block cb); each of its channel chunks is a list
 // of runs whose src offsets were precomputed.
-void ReblockPlan::run_copy(const float* src, float* dst) const {
+void ReblockStrategy::run_copy(const float* src, float* dst) const {
   const int64_t bd = dst_block_;
   const int64_t dst_blocks = src_.channels / bd;
   const int64_t slice = src_.channels * src_.spatial;

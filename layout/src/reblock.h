@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "channel_blocked.h"
-#include "plan.h"
+#include "transform_strategy.h"
 
 namespace layoutopt::layout::detail {
 
-class ReblockPlan final : public Plan {
+class ReblockStrategy final : public TransformStrategy {
  public:
   /// Requires src.same_tensor(dst) and src.block != dst.block.
-  ReblockPlan(const ChannelBlocked& src, const ChannelBlocked& dst);
+  ReblockStrategy(const ChannelBlocked& src, const ChannelBlocked& dst);
   /// True when this pair is handled: one side unblocked, or a common run of >= 2 channels.
   static bool supports(const ChannelBlocked& src, const ChannelBlocked& dst);
 

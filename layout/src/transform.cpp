@@ -19,17 +19,18 @@ std::string shape_string(const std::vector<int64_t>& shape) {
 }
 
 // Fastest strategy first: identity, then channel re-blocking, then the generic gather.
-std::shared_ptr<const detail::Plan> make_plan(const std::vector<int64_t>& logical, const Layout& canonical,
-                                              const Layout& src, const Layout& dst) {
+std::shared_ptr<const detail::TransformStrategy> make_strategy(const std::vector<int64_t>& logical,
+                                                               const Layout& canonical, const Layout& src,
+                                                               const Layout& dst) {
   IndexMap src_map(logical, canonical, src);
   const IndexMap dst_map(logical, canonical, dst);
-  if (src_map.same_offsets(dst_map)) return std::make_shared<detail::IdentityPlan>(src_map.size());
+  if (src_map.same_offsets(dst_map)) return std::make_shared<detail::IdentityStrategy>(src_map.size());
   const char channel = canonical.primal_axes().size() >= 2 ? canonical.primal_axes()[1] : 0;
   const auto src_view = detail::as_channel_blocked(src_map, src.block_of(channel));
   const auto dst_view = detail::as_channel_blocked(dst_map, dst.block_of(channel));
-  if (src_view && dst_view && detail::ReblockPlan::supports(*src_view, *dst_view))
-    return std::make_shared<detail::ReblockPlan>(*src_view, *dst_view);
-  return std::make_shared<detail::GatherPlan>(std::move(src_map), dst_map);
+  if (src_view && dst_view && detail::ReblockStrategy::supports(*src_view, *dst_view))
+    return std::make_shared<detail::ReblockStrategy>(*src_view, *dst_view);
+  return std::make_shared<detail::GatherStrategy>(std::move(src_map), dst_map);
 }
 
 }  // namespace
@@ -51,7 +52,7 @@ LayoutTransform::LayoutTransform(std::vector<int64_t> logical, Layout canonical,
       throw LayoutError("transform " + src_.str() + " -> " + dst_.str() + ": shape " + shape_string(logical_) +
                         " has an empty axis");
   try {
-    plan_ = make_plan(logical_, canonical_, src_, dst_);
+    strategy_ = make_strategy(logical_, canonical_, src_, dst_);
   } catch (const LayoutError& e) {
     throw LayoutError("transform " + src_.str() + " -> " + dst_.str() + " of shape " + shape_string(logical_) + " (" +
                       canonical_.str() + "): " + e.what());
@@ -65,7 +66,7 @@ LayoutTransform LayoutTransform::for_activation(std::vector<int64_t> logical, La
   return {std::move(logical), std::move(canonical), std::move(src), std::move(dst)};
 }
 
-void LayoutTransform::run(const float* src, float* dst) const { plan_->run(src, dst); }
+void LayoutTransform::run(const float* src, float* dst) const { strategy_->run(src, dst); }
 
 void LayoutTransform::run(std::span<const float> src, std::span<float> dst) const {
   const auto expected = static_cast<size_t>(elements_);
@@ -82,7 +83,7 @@ std::vector<float> LayoutTransform::apply(std::span<const float> src) const {
   return dst;
 }
 
-TransformPath LayoutTransform::path() const { return plan_->path(); }
+TransformPath LayoutTransform::path() const { return strategy_->path(); }
 
 bool same_memory_order(const std::vector<int64_t>& logical, const Layout& a, const Layout& b) {
   return a == b || LayoutTransform::for_activation(logical, a, b).path() == TransformPath::identity;

@@ -14,7 +14,7 @@
 //   transpose    channel-blocked with one side unblocked, e.g. NCHW <-> NCHW16c, NHWC <-> NCHW
 //   gather       anything else the Layout algebra expresses (e.g. OIHW -> OIHW8i16o), by
 //                per-axis offset tables (see IndexMap)
-// A transform is an immutable value; copies share the plan and may run concurrently.
+// A transform is an immutable value; copies share the strategy and may run concurrently.
 
 #include <cstdint>
 #include <memory>
@@ -27,7 +27,7 @@
 namespace layoutopt::layout {
 
 namespace detail {
-class Plan;
+class TransformStrategy;
 }
 
 enum class TransformPath { identity, copy_runs, transpose, gather };
@@ -60,7 +60,7 @@ class LayoutTransform {
   std::vector<int64_t> logical_;
   Layout canonical_, src_, dst_;
   int64_t elements_ = 0;
-  std::shared_ptr<const detail::Plan> plan_;
+  std::shared_ptr<const detail::TransformStrategy> strategy_;
 };
 
 /// True when both layouts of an activation of `logical` shape put every element at the same

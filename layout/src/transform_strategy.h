@@ -1,5 +1,5 @@
 #pragma once
-// Plan: the executable strategy behind a LayoutTransform. One implementation per strategy
+// TransformStrategy: the executable strategy behind a LayoutTransform. One implementation per strategy
 // (identity copy, channel re-blocking, generic gather), chosen once when the transform is built.
 
 #include <string_view>
@@ -8,9 +8,9 @@
 
 namespace layoutopt::layout::detail {
 
-class Plan {
+class TransformStrategy {
  public:
-  virtual ~Plan() = default;
+  virtual ~TransformStrategy() = default;
   /// Writes every element of `dst`; `src` and `dst` must not overlap.
   virtual void run(const float* src, float* dst) const = 0;
   [[nodiscard]] virtual TransformPath path() const = 0;
