@@ -7,7 +7,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/tuning/tuning_task.h"
 
 namespace layoutopt::apps {

@@ -4,7 +4,7 @@
 
 #include "graph_fixtures.h"
 #include "layoutopt/graph/error.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/topology.h"
 #include "layoutopt/graph/validate.h"
 

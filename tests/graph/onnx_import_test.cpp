@@ -15,7 +15,7 @@
 
 #include "layoutopt/graph/error.h"
 #include "layoutopt/graph/passes/pipeline.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/validate.h"
 #include "onnx_test_models.h"
 

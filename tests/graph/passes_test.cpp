@@ -11,7 +11,7 @@
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
 #include "layoutopt/graph/passes/recognize_gated_activations.h"
 #include "layoutopt/graph/passes/remove_identities.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/validate.h"
 
 using namespace layoutopt::graph;

@@ -1,5 +1,5 @@
 #include "layoutopt/graph/shape_inference.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 
 #include <doctest/doctest.h>
 

@@ -10,7 +10,7 @@
 #include "layoutopt/graph/error.h"
 #include "layoutopt/graph/json_io.h"
 #include "layoutopt/graph/passes/pipeline.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/validate.h"
 
 using namespace layoutopt::graph;

@@ -15,7 +15,7 @@
 
 #include "layoutopt/graph/error.h"
 #include "layoutopt/graph/onnx/onnx_import.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/validate.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/kernels/reference/host_tensor.h"

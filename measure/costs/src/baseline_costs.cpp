@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/planning/flexible_blocks.h"
 #include "layoutopt/costs/measured_cost_source.h"
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <stdexcept>
 
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/kernels/config_space.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/layout/transform.h"

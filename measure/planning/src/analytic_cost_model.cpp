@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/weight_init.h"
 #include "layoutopt/layout/transform.h"
 #include "layoutopt/planning/flexible_blocks.h"

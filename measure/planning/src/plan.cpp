@@ -5,7 +5,7 @@
 #include <tuple>
 #include <nlohmann/json.hpp>
 
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 
 namespace layoutopt::planning {
 

@@ -2,7 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 
 namespace layoutopt::planning {
 

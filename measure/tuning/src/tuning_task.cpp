@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/kernels/lowering.h"
 
 namespace layoutopt::tuning {

@@ -19,7 +19,7 @@
 #include "../../graph/graph_fixtures.h"
 #include "../op_check.h"
 #include "layoutopt/graph/passes/pipeline.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/lowering.h"

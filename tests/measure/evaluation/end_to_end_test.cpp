@@ -9,7 +9,7 @@
 #include <cmath>
 
 #include "layoutopt/graph/passes/pipeline.h"
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/planning/analytic_cost_model.h"

@@ -1,4 +1,4 @@
-#include "layoutopt/graph/statistics.h"
+#include "layoutopt/graph/workloads.h"
 
 #include <map>
 #include <set>

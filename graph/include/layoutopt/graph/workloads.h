@@ -1,5 +1,5 @@
 #pragma once
-// Network statistics: parameters, multiply-accumulates, and the distinct compute
+// What a network computes: its parameters, multiply-accumulates, and the distinct compute
 // workloads ("tasks") that tuning will measure.
 
 #include <string>
