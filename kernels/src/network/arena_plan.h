@@ -8,11 +8,10 @@
 // Optionally a small buffer's memory rests for a few steps after its last use before another
 // buffer gets it. Memory a step has just read is likely in every core's cache (a 1x1 conv
 // split over output channels reads all of its input on each core); a step writing over it
-// must first take each line back from the other core. That costs a memory-bound step
-// dearly: a depthwise 3x3 conv over 384 x 14 x 14 took 6.7 us writing lines its own core
-// held, 19.7 us writing lines both cores had read (the 1x1 conv before it: 42 vs 45 us).
-// Only buffers that fit in a core's cache rest: most lines of a larger one have left the
-// other core's cache by the time it is written again, and resting them costs arena.
+// must first take each line back from the other core, which can triple a memory-bound
+// step's time. Only buffers that fit in a core's cache rest: most lines of a larger one
+// have left the other core's cache by the time it is written again, and resting them costs
+// arena. Evidence: docs/design/step-outputs.md.
 
 #include <cstdint>
 #include <vector>

@@ -13,12 +13,11 @@
 //
 // The transforms' traffic is the schedule's to choose (band_rows). Run whole, each stage
 // over the image, the intermediates are alpha^2 / m^2 times the input and output (2.25x for
-// m = 4) and go through memory: inception-v3's 147x147 32->64 conv writes and reads 19 MB of
-// them, and ran 1.5x slower in the network than timed alone, the more so the busier the
-// memory. Banded, a thread takes a few tile rows through all three stages and its
+// m = 4) and go through memory, so on large images that traffic, not the arithmetic, sets
+// the time. Banded, a thread takes a few tile rows through all three stages and its
 // intermediates stay in its L2; the price is that every band reads all the weights, and
 // that few bands balance the threads poorly, so whole passes remain the choice where the
-// weights are large and the image small.
+// weights are large and the image small. Evidence: docs/design/banded-winograd.md.
 //
 // The weight "layout" is the middle stage's: the transformed filters as a logical
 // [alpha^2 * out_channels, in_channels, 1, 1] OIHW tensor, blocked OIHW[ic_bn]i[oc_bn]o;
