@@ -1,0 +1,34 @@
+#pragma once
+// The measurement files several subcommands read and extend: the tuning record log and the
+// transform table. One place says what is wrong with them (as warnings: unreadable lines and
+// entries are skipped or kept, never fatal) and how a table grows without losing anything.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "layoutopt/timing/progress.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/costs/transform_table.h"
+#include "layoutopt/costs/transform_timing.h"
+
+namespace layoutopt::apps {
+
+/// Reads a record log (a missing file is an empty log), warning about unreadable lines and
+/// about records of other targets than `target`.
+[[nodiscard]] tuning::LoadedLog load_records_warning(const std::filesystem::path& path, const std::string& target,
+                                                      timing::ProgressReporter& progress);
+
+/// Reads a transform table (a missing file is an empty table), warning about unreadable
+/// entries, which are kept as they are.
+[[nodiscard]] costs::TransformTable load_table_warning(const std::filesystem::path& path,
+                                                         timing::ProgressReporter& progress);
+
+/// Times the `keys` the table lacks and saves it to `path` at most once a second while it
+/// measures, so an interrupted run keeps all but its last second, and once more at the end.
+costs::FillResult fill_and_save_table(costs::TransformTable& table, const std::filesystem::path& path,
+                                        const std::vector<costs::TransformKey>& keys,
+                                        const timing::TimingPolicy& policy, const std::string& target,
+                                        timing::ProgressReporter& progress);
+
+}  // namespace layoutopt::apps
