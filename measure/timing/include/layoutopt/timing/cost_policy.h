@@ -24,39 +24,34 @@ namespace layoutopt::timing {
 ///
 /// Why the flush: timed alone, run after run, a kernel finds its weights and tensors in L1 /
 /// L2; inside a network the layers before it have replaced them, and it finds them in the
-/// last-level cache at best. Summed isolated times then predict a network 25-40% too fast
-/// (squeezenet-1.1 on Zen 5: predicted 3.04 ms, measured 4.12 ms). Evicting the private
-/// caches (but not the last-level cache, which a network's working set largely fits) before
-/// each run brings the sum within a few percent of the measured network (3.23 vs 3.15 ms).
+/// last-level cache at best, so summed isolated times predict a network too fast. Evicting
+/// the private caches (but not the last-level cache, which a network's working set largely
+/// fits) before each run brings the sum close to the measured network. Evidence:
+/// docs/design/cold-weights.md.
 [[nodiscard]] TimingPolicy cost_policy(int threads, double min_repeat_ms = 20.0);
 
 /// Bytes written between cost timings: twice the private L2 of two cores of current x86
 /// server parts (1-2 MiB each); far below their last-level caches.
 inline constexpr size_t kInNetworkFlushBytes = size_t{4} << 20;
 
-/// Why cold weights: a network's weights rarely fit the last-level cache (resnet-50: 102 MB),
-/// so between two runs of a layer the other layers' weights evict its own and every run
-/// streams them from memory. A kernel timed with one weight tensor finds it in the
-/// last-level cache after the first run: ResNet-50's layer3 3x3 conv (tile_ic=1) measured
-/// 0.50 ms so, 0.66 ms cycling through cold copies of its weights and 0.65 ms inside the
-/// network, and the penalty differs between schedules (7% for tile_ic=128 on the same
-/// layer). So kernels are timed cycling through copies of their weights that together span
+/// Why cold weights: a network's weights rarely fit the last-level cache (resnet-50's are
+/// 102 MB), so between two runs of a layer the other layers' weights evict its own and every
+/// run streams them from memory, at a cost that differs between schedules. A kernel timed
+/// with one weight tensor finds it in the last-level cache after the first run. So kernels
+/// are timed cycling through copies of their weights that together span
 /// cold_weight_bytes(): each run reads weights no recent run touched.
 ///
-/// The span follows the host's last-level cache. A fixed 64 MiB (twice a Zen 5 CCD's L3)
-/// was too little on an Intel host reporting 480 MiB: inception-v3's Winograd
-/// 448->384 conv on 8x8 (25 MB of transformed weights) timed 0.66 ms over 64 MiB of copies,
-/// 1.15-1.21 ms over 128 MiB to 1 GiB, and 1.19 ms inside the network.
+/// The span is twice the last-level cache the CPU reports (default_flush_bytes), at least
+/// 64 MiB: a fixed span stays cached on a host whose last-level cache is larger. Evidence:
+/// docs/design/cold-weights.md.
 [[nodiscard]] size_t cold_weight_bytes();
 
 /// Copies of a `weight_bytes` tensor that span cold_weight_bytes() (at least 1).
 [[nodiscard]] int64_t cold_weight_copies(size_t weight_bytes);
 
-/// Names this policy in target strings (measure/target.h), so records and transform tables
-/// timed under an earlier policy are told apart instead of mixing in.
-/// ("cold-weights": 64 MiB of weight copies and flushed activations; "cold-weights-placed-rows":
-/// activations placed as a network leaves them, still 64 MiB of copies;
-/// "cold-weights-2xllc-placed-rows": copies spanning twice the LLC, scratch left cached.)
+/// Names this policy in target strings (layoutopt/tuning/target.h), so records and transform
+/// tables timed under an earlier policy are told apart instead of mixing in. Earlier names
+/// and what each meant: docs/design/record-compatibility.md.
 inline constexpr const char* kCostPolicyName = "cold-weights-2xllc-cold-scratch-placed-rows";
 
 /// Times `body` with time_runs under `policy` (and its `prepare`), with the preemption guard

@@ -14,8 +14,9 @@
 // outside the timed region. Inputs must hold real data: see fill_random.
 //
 // On an oversubscribed machine (more runnable processes than cores), libgomp's spinning
-// workers make every multi-threaded run wait for a scheduler slice: a 50 us transform then
-// measures ~12 ms. Run such measurements with OMP_WAIT_POLICY=passive (read at start-up).
+// workers make every multi-threaded run wait for a scheduler slice, which swamps a short
+// operator. Run such measurements with OMP_WAIT_POLICY=passive (read at start-up).
+// Evidence: docs/design/omp-wait-policy.md.
 
 #include <cstddef>
 #include <functional>
