@@ -6,20 +6,18 @@
 // Split by output rows, each thread reads the input rows it needs, which the previous step's
 // same thread wrote (a spatially split producer): they are in its own L2. Split by output-
 // channel blocks, each thread reads every input channel of every row, half of them written
-// by the other core, whose L2 holds them modified. On a 2-core AVX-512 Xeon, ResNet-50's
-// 1x1 256->64 conv on 56x56 took 0.59 ms in the network split by channel blocks and 0.26 ms
-// split by rows, while timed with flushed caches (inputs in neither core's L2) both took
-// 0.29 ms: the timing could not tell the two apart, and the plan picked the slow one.
+// by the other core, whose L2 holds them modified, which can more than double the step's
+// time. Timed with flushed caches (inputs in neither core's L2), the two splits look alike,
+// and a plan picks the slow one where it is slow. Evidence: docs/design/step-inputs.md.
 //
 // So kernel and transform timings put their activation inputs where a network of
 // spatially split steps leaves them: each thread rewrites its rows just before the run.
 //
 // A multi-stage kernel's intermediates (Winograd's transformed tiles) are the opposite case:
 // inside a network the steps since the last Winograd step have streamed their weights
-// through the caches, so its scratch is in memory. Timed run after run it stays cached: on
-// inception-v3's first Winograd conv (32->32 on 149x149, 12.6 MB of scratch) 0.79 ms, and
-// 1.15-1.21 ms with the scratch evicted before each run, against 1.25-1.53 ms for its first
-// run inside the network. So kernel timings evict the scratch before every run.
+// through the caches, so its scratch is in memory, while timed run after run it stays cached
+// and the kernel times too fast. So kernel timings evict the scratch before every run.
+// Evidence: docs/design/cold-weights.md (cold scratch).
 
 #include <cstdint>
 #include <span>

@@ -20,9 +20,8 @@ namespace layoutopt::tuning {
 /// (layout_candidates.h): the median of its latest later timings when it was timed again,
 /// else its one timing times the task's selection-bias factor. Priced otherwise, the
 /// default row would predict from raw timings and the graph-tuned row from corrected ones,
-/// and the default could look faster than a plan that is free to choose it (mobilenet-v2 on
-/// Zen 4: default predicted 2.94 ms, graph tuned 3.21 ms). Tasks whose default was not
-/// measured (or failed) are missing.
+/// and the default could look faster than a plan that is free to choose it (evidence:
+/// docs/design/baselines.md). Tasks whose default was not measured (or failed) are missing.
 [[nodiscard]] std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
                                                                    const std::vector<MeasureRecord>& records,
                                                                    const std::string& target);

@@ -8,14 +8,14 @@
 // run, not the fastest kernel. Timing the chosen configs again (config_confirmation.h)
 // gives unbiased figures: a config timed again costs the median of its latest later timings
 // (at most kLatestTimings of them), and its tuning timing, the one the search selected on,
-// is left out. Only the latest count because a shared host drifts over hours: vgg-19-bn's
-// 411 MB dense layer timed 6.3-6.8 ms in one session and ran 11.9 ms in a network two
-// sessions later, with the memory bandwidth, and timings from the fast days would outvote
-// fresh ones (config_confirmation.h spot-checks chosen configs for such drift). A config
-// timed only once costs its timing times a factor: how much slower the task's re-timed
-// configs came out than their tuning timings (selection_bias.h). Without that factor a
-// confirmed config would lose to any unconfirmed rival whose only timing was lucky, and a
-// plan of such rivals would predict the network too fast.
+// is left out. Only the latest count because a shared host drifts over hours (a large layer
+// follows the memory bandwidth), and timings from a fast state would outvote fresh ones
+// (config_confirmation.h spot-checks chosen configs for such drift; evidence:
+// docs/design/stale-records.md). A config timed only once costs its timing times a factor:
+// how much slower the task's re-timed configs came out than their tuning timings
+// (selection_bias.h). Without that factor a confirmed config would lose to any unconfirmed
+// rival whose only timing was lucky, and a plan of such rivals would predict the network
+// too fast.
 
 #include <cstdint>
 #include <map>

@@ -5,10 +5,9 @@
 // A tuning log times each config once, and the planner picks, per task and layout pair, the
 // config with the lowest timing among hundreds of near-equal ones. On a shared machine that
 // minimum is partly luck. Configs a plan chose are timed again (config_confirmation.h), and
-// the ratio of their later timings to their tuning timing measures the luck: on inception-v3
-// after a 10-minute tuning run its median was 1.064, and the plan's configs still timed once
-// ran 11% over their logged time inside the network. Scaling every once-timed config of a
-// task by that ratio makes it comparable with its re-timed rivals and its prediction honest.
+// the ratio of their later timings to their tuning timing measures the luck. Scaling every
+// once-timed config of a task by that ratio makes it comparable with its re-timed rivals
+// and its prediction honest. Evidence: docs/design/confirmation.md (selection bias).
 //
 // The ratio is the task's own when enough of its configs were re-timed (the noise of a
 // 0.05 ms kernel is not that of a 2 ms one), else the one of all tasks pooled, else 1.

@@ -29,8 +29,8 @@ struct ActivationExtent {
 /// Random values spanning twice cold_weight_bytes() (cost_policy.h) in one page block, made
 /// on first use and shared by every kernel timed in the process: each takes its weight
 /// copies from it, and every weight up to the span finds all cold_weight_copies() of its
-/// copies there. Faulting in and filling that much memory takes seconds (960 MiB: 2.7 s on
-/// a 2-core host), so it is done once, not for every task.
+/// copies there. Faulting in and filling that much memory takes seconds on a 2-core host,
+/// so it is done once, not for every task (evidence: docs/design/cold-weights.md).
 class ColdWeightPool {
  public:
   [[nodiscard]] static const ColdWeightPool& shared();
