@@ -5,24 +5,23 @@
 // Why: a tuning log holds one timing per config, and the tuner keeps the fastest of
 // thousands of them. On a shared machine that winner is partly the luckiest timing, so a
 // plan summing winners predicts the network too fast, and the more configs tuned the worse
-// (inception-v3 after a 10-minute tuning run: 27.2 ms predicted, 35.0 ms measured). A config
-// timed several times costs the median of its timings (layout_candidates.h), which the
-// selection cannot bias. A re-timed config may lose to another, so the plan is made again
-// and its new choices re-timed in turn.
+// (evidence: docs/design/confirmation.md). A config timed several times costs the median of
+// its timings (layout_candidates.h), which the selection cannot bias. A re-timed config may
+// lose to another, so the plan is made again and its new choices re-timed in turn.
 //
 // Configs chosen with their timings already taken are spot-checked: timed once more per
 // confirmation, since their timings may come from an earlier state of the host. A config
 // costs the median of its latest timings (layout_candidates.h), so one spot check moves
 // nothing on its own. But when a task's spot check drifts from its neighbours' by more than
-// `stale_drift` (drift_check.h; vgg-19-bn's dense fc6: 1.42x its logged time, with the
-// memory bandwidth, while its convs held still), its chosen configs are timed `timings`
+// `stale_drift` (drift_check.h; a memory-bound layer follows the host's memory bandwidth
+// while its compute-bound neighbours hold still), its chosen configs are timed `timings`
 // times afresh. If their fresh timings drift as far (and off their logged time), the task is
 // stale: every other config of it costs the task's drift times its timings
 // (MeasuredCostSource::price_stale_task) until a plan chooses it and it is timed afresh in
 // turn, the drift being the median over the task's configs timed afresh so far. Its rivals'
 // logged times are as stale as the chosen one's; left as they were, the solver would swap in
-// a stale-fast rival each round (fc6 has over 200 layout pairs), and re-timing them all
-// costs hundreds of timings.
+// a stale-fast rival each round (a task can have hundreds of layout pairs), and re-timing
+// them all costs hundreds of timings. Evidence: docs/design/stale-records.md.
 //
 // Re-timings are ordinary records, appended through the sink, so the next plan reuses them.
 

@@ -7,10 +7,9 @@
 // from their neighbours' (the timings taken just before and after them) by more than a limit.
 // Neighbours, not the round as a whole, are the reference because a slow spell of the host
 // can start or end partway through a round and move every timing within it alike: judged
-// against the round, the timings on the quiet side of a spell's edge would all look stale
-// (resnet-50: a spell from its layer3 on put the round's median drift at 1.63x, and every
-// earlier task, at 1.00x, apart). A memory-bound layer whose bandwidth moved (vgg-19-bn's
-// fc6 at 1.42x among convs at 1.00x) stands out against any neighbours.
+// against the round, the timings on the quiet side of a spell's edge would all look stale.
+// A memory-bound layer whose bandwidth moved stands out against any neighbours. Evidence:
+// docs/design/stale-records.md.
 
 #include <cstddef>
 #include <map>

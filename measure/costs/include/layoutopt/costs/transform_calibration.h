@@ -7,13 +7,11 @@
 // row-split producer leaves it and its destination in the last-level cache. Inside a network
 // the source may sit in the other core's cache (a producer split by channel blocks) and the
 // destination wherever the arena slot's last tenant left it, so a transform's cost depends on
-// where it runs. On a Zen 4 host a resnet-50 plan's 39 transforms took 1.22 ms inside the
-// network against 0.69 ms predicted (0.5-4.2x each); timed with their destination evicted
-// instead, another plan's 44 took 0.77-0.90 ms against 1.62 predicted (0.3-1.2x each). No
-// one placement is right everywhere, and a planner trusting the table buys more transforms
-// than pay. As with config confirmation (config_confirmation.h), the plan's own choices are
-// the ones measured again: a transform the plan stops choosing costs nothing, one it never
-// chose keeps the table's price.
+// where it runs. No one placement is right everywhere, and a planner trusting the table buys
+// more transforms than pay. As with config confirmation (config_confirmation.h), the plan's
+// own choices are the ones measured again: a transform the plan stops choosing costs
+// nothing, one it never chose keeps the table's price. Evidence:
+// docs/design/transform-calibration.md.
 
 #include <functional>
 #include <map>
@@ -55,13 +53,12 @@ struct CalibrationReport {
 /// Each round: `replan` makes the plan from `costs` as they stand, its network is compiled
 /// and timed on the calling thread's OpenMP team, and `costs` prices every transform timed
 /// so far by its in-network time (MeasuredCostSource::price_transforms_in_network): the
-/// fastest of the rounds that timed it. Why the fastest: a shared host's slow spells (see
-/// the README) slow memory-bound steps up to 4x for minutes. On inception-v3 the first
-/// plan's transforms took 1.18x their table time in its network; a spell then hit the later
-/// rounds, which re-timed them, and the median in-network / table ratio that prices every
-/// untimed transform came out at 4.67: the last plan avoided transforms it should have bought. Stops
-/// when a plan's transforms were all timed in an earlier round, or after max_rounds. Throws
-/// what planning and compiling throw.
+/// fastest of the rounds that timed it. Why the fastest: a shared host's slow spells
+/// (docs/design/slow-spells.md) slow memory-bound steps several-fold for minutes, and a
+/// spell over the later rounds would raise the median in-network / table ratio that prices
+/// every untimed transform, so the last plan would avoid transforms it should buy (evidence:
+/// docs/design/transform-calibration.md). Stops when a plan's transforms were all timed in
+/// an earlier round, or after max_rounds. Throws what planning and compiling throw.
 [[nodiscard]] CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSource& costs,
                                                      const std::function<planning::Plan()>& replan,
                                                      const CalibrationOptions& options,

@@ -54,12 +54,10 @@ struct TensorBlocks {
 /// realistically pick for the task.
 ///
 /// Why a cap: a 1x1 conv's speed hardly depends on its input block, so every divisor of the
-/// channels the tuner tried lands within the slack (densenet-201's 480-channel 28x28 input
-/// took 22 layouts, 462 transforms for one shape), and the table needs every pair of them.
-/// On session 16's records of five networks, 3 blocks a side left the DP plans' predicted
-/// latency within timing noise (0.4%) of the uncapped ones, with 3-9x fewer transforms to
-/// time: densenet-201 1,958 instead of 18,456, inception-v3 1,228 instead of 3,172. Two
-/// blocks cost vgg-19-bn 1.5%.
+/// channels the tuner tried lands within the slack, and the table needs every pair of them.
+/// 3 blocks a side keep the plans' predicted latency within timing noise of the uncapped
+/// ones for several times fewer transforms to time; 2 cost some plans more. Evidence:
+/// docs/design/transform-enumeration.md.
 [[nodiscard]] TensorBlocks blocks_of(const std::vector<tuning::LayoutCandidate>& candidates, double slack = 2.0,
                                      size_t max_blocks = 3);
 

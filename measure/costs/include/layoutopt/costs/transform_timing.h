@@ -6,10 +6,11 @@
 // like the kernels it sits between.
 //
 // A list of transforms is timed in passes. A shared machine drifts for seconds at a time
-// (neighbours on the host, clocks): timed back to back, a run of consecutive entries came
-// out 30% slow together and disagreed with a re-measurement. Each pass times every key
-// with a share of the policy's min_repeat_ms, and an entry is the median of its passes, so
-// one slow stretch moves one sample per key, not the entry.
+// (neighbours on the host, clocks): timed back to back, a run of consecutive entries comes
+// out slow together and disagrees with a re-measurement. Each pass times every key with a
+// share of the policy's min_repeat_ms, and an entry is the median of its passes, so one
+// slow stretch moves one sample per key, not the entry. Evidence:
+// docs/design/reproducible-timings.md.
 
 #include <cstdint>
 #include <functional>
