@@ -130,9 +130,8 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   // Streams the next output block's weights toward L2 while this block computes (see
   // plan_weight_stream for how the fetch is shared out). A large layer's weights come from
   // memory on every inference (the other layers' weights evict them), and a block whose
-  // weights are not on their way waits for them: ResNet-50's layer4 3x3 conv took 1.04 ms
-  // with cold weights, 0.70 ms with them in the last-level cache. The last block fetches
-  // itself (already cached, so nearly free).
+  // weights are not on their way waits for them (evidence: docs/design/weight-prefetch.md).
+  // The last block fetches itself (already cached, so nearly free).
   WeightPrefetch weight_prefetch(const Item& item, const Tap& tap, Value* first_column) {
     if (stream_.lines_per_slot == 0) return {};
     Value* sharer = g_.out_block_inner ? constant(0) : item.row_tile;

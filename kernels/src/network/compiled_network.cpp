@@ -26,8 +26,7 @@ constexpr int64_t kAlignment = 64;
 // Steps the memory of a tensor that fits in a core's L2 rests before another tensor gets it
 // (see arena_plan.h). With 2, an inverted-residual block's depthwise conv writes where the
 // expand conv of the block before wrote (lines its own core holds), not over what the
-// project conv just read on both cores. mobilenet-v2's depthwise steps: 0.25-0.27 ms in all
-// instead of 0.32-0.33, its 1x1 convs (now writing over shared lines) 0.01-0.04 ms slower.
+// project conv just read on both cores. Evidence: docs/design/step-outputs.md.
 constexpr int kRestSteps = 2;
 constexpr int64_t kAssumedL2Bytes = int64_t{1} << 20;  // where the OS does not say
 

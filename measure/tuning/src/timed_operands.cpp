@@ -27,9 +27,8 @@ kernels::PageBlock random_block(size_t floats, uint64_t seed) {
 }
 
 // Twice the span: cold_weight_copies(w) copies of a w-byte weight take up to span + w bytes,
-// and a pool of just the span held one copy fewer of large weights. Inception-v3's 25 MB of
-// Winograd weights then cycled through 2 copies (50 MB) instead of 3 on a 32 MiB L3, and
-// timed 0.32-0.57 ms, against 0.58-0.67 ms over 3 copies and 0.75 ms in the network.
+// and a pool of just the span held one copy fewer of large weights, which then timed too
+// fast. Evidence: docs/design/cold-weights.md.
 ColdWeightPool::ColdWeightPool() : block_(random_block(2 * timing::cold_weight_bytes() / sizeof(float), 2)) {}
 
 const ColdWeightPool& ColdWeightPool::shared() {
