@@ -12,6 +12,7 @@
 #include "layoutopt/costs/measured_cost_source.h"
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/planning/planner.h"
 #include "layoutopt/tuning/tuning_session.h"
 
 namespace layoutopt::testing {
@@ -70,6 +71,11 @@ inline costs::TransformTable synthetic_table(const graph::Graph& graph) {
   for (const costs::TransformKey& key : costs::enumerate_transforms(graph))
     table.insert({kTarget, 1, key, 0.001, 0.001, 0.001, 5, 0});
   return table;
+}
+
+/// Planning with DP, the plan recording kTarget and `costs`.
+inline planning::PlannerOptions dp_planner(planning::CostKind costs = planning::CostKind::measured) {
+  return {.solver = planning::SolverChoice::dp, .solve = {}, .target = kTarget, .costs = costs};
 }
 
 inline costs::MeasuredCostOptions fast_options(const std::filesystem::path& records) {

@@ -2,11 +2,11 @@
 
 #include <iomanip>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <span>
 #include <sstream>
 #include <utility>
+#include <variant>
 
 #include "layoutopt/costs/drift_check.h"
 #include "layoutopt/timing/statistics.h"
@@ -26,10 +26,9 @@ std::map<ConfigKey, double> chosen_configs(const graph::Graph& graph, const std:
       for (graph::NodeId id : tasks[t].nodes) {
         const planning::PlanNode& node = plan.nodes.at(static_cast<size_t>(id));
         if (node.name != graph.node(id).name) throw planning::PlanError("plan node '" + node.name + "' is out of graph order");
-        const nlohmann::json payload = nlohmann::json::parse(node.payload, nullptr, false);
-        if (!payload.is_object() || payload.value("kind", "") != "tuned") continue;
-        if (payload.value("task", "") != tasks[t].name) continue;  // the config of another algorithm's task
-        chosen.emplace(ConfigKey{t, payload.at("config_index").get<int64_t>()}, node.ms * 1e-3);
+        const auto* tuned = std::get_if<planning::TunedKernel>(&node.kernel);
+        if (tuned == nullptr || tuned->task != tasks[t].name) continue;  // the config of another algorithm's task
+        chosen.emplace(ConfigKey{t, tuned->config_index}, node.ms * 1e-3);
       }
   return chosen;
 }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <functional>
-#include <nlohmann/json.hpp>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -24,22 +24,23 @@ namespace layoutopt::costs {
 
 namespace {
 
-using nlohmann::json;
 using Kernels = std::vector<kernels::Kernel>;
 
-/// A flexible node lowered for one block: what it runs (the cache key and the plan's
-/// payload) and how to compile it.
+using Knobs = std::map<std::string, int64_t>;
+
+/// A flexible node lowered for one block: what it runs (the cache key and the plan's kernel
+/// choice) and how to compile it.
 struct BlockedOp {
-  json schedule;  ///< {"kernel", "desc", "schedule"[, "stand_in_for"]}
+  planning::FlexibleKernel kernel;
   std::string schedule_text;
   std::function<Kernels()> compile;
 };
 
-BlockedOp blocked_op(const std::string& kernel, const std::string& desc, json schedule, std::string schedule_text,
+BlockedOp blocked_op(const std::string& kernel, const std::string& desc, Knobs schedule, std::string schedule_text,
                      std::function<Kernels()> compile, const std::string& stand_in_for = {}) {
-  json text = {{"kernel", kernel}, {"desc", desc}, {"schedule", std::move(schedule)}};
-  if (!stand_in_for.empty()) text["stand_in_for"] = stand_in_for;
-  return {std::move(text), std::move(schedule_text), std::move(compile)};
+  return {{.kernel = kernel, .desc = desc, .schedule = std::move(schedule), .stand_in_for = stand_in_for},
+          std::move(schedule_text),
+          std::move(compile)};
 }
 
 BlockedOp activation(const kernels::ActivationDesc& desc, const std::string& stand_in_for = {}) {
@@ -86,21 +87,21 @@ BlockedOp pool(const graph::Graph& graph, graph::NodeId id, int64_t block) {
 
 BlockedOp global_pool(const graph::Graph& graph, const graph::Node& node, int64_t block) {
   const kernels::TensorDesc input = kernels::tensor_desc(graph, node.inputs[0], block);
-  return blocked_op("global_avg_pool", input.str(), json::object(), "",
+  return blocked_op("global_avg_pool", input.str(), Knobs{}, "",
                     [=] { return Kernels{kernels::compile_global_avg_pool(input)}; });
 }
 
 BlockedOp channel_shuffle(const graph::Graph& graph, const graph::Node& node, int64_t block) {
   const kernels::ChannelShuffleDesc desc{kernels::tensor_desc(graph, node.output, block),
                                          std::get<graph::ChannelShuffle>(node.op).groups};
-  return blocked_op("channel_shuffle", desc.str(), json::object(), "",
+  return blocked_op("channel_shuffle", desc.str(), Knobs{}, "",
                     [=] { return Kernels{kernels::compile_channel_shuffle(desc)}; });
 }
 
 BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int64_t block) {
   const auto& slice = std::get<graph::Slice>(node.op);
   const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice.start, slice.end};
-  return blocked_op("channel_slice", desc.str(), json::object(), "",
+  return blocked_op("channel_slice", desc.str(), Knobs{}, "",
                     [=] { return Kernels{kernels::compile_channel_slice(desc)}; });
 }
 
@@ -187,8 +188,7 @@ double time_kernels(const Kernels& kernels, const graph::Graph& graph, graph::No
 std::string label_of(const graph::Node& node, int64_t block, const BlockedOp& op) {
   std::string label = blocked_layout(4, block) + " " + graph::op_name(node.op);
   if (!op.schedule_text.empty()) label += " " + op.schedule_text;
-  if (op.schedule.contains("stand_in_for"))
-    label += " (stand-in: " + op.schedule.at("kernel").get<std::string>() + " timed)";
+  if (!op.kernel.stand_in_for.empty()) label += " (stand-in: " + op.kernel.kernel + " timed)";
   return label;
 }
 
@@ -213,13 +213,11 @@ bool FlexibleOpTimer::handles(const graph::Graph& graph, graph::NodeId id) {
 FlexibleOpCost FlexibleOpTimer::cost(const graph::Graph& graph, graph::NodeId id, int64_t block) const {
   const graph::Node& node = graph.node(id);
   const BlockedOp op = lower(graph, id, block);
-  const std::string key = op.schedule.dump();
   // Held while timing too: concurrent timings would disturb each other anyway.
   std::lock_guard lock(mutex_);
-  if (auto it = cache_.find(key); it != cache_.end()) return it->second;
-  FlexibleOpCost cost{time_kernels(op.compile(), graph, id, block, policy_),
-                      label_of(node, block, op), key};
-  cache_.emplace(key, cost);
+  if (auto it = cache_.find(op.kernel); it != cache_.end()) return it->second;
+  FlexibleOpCost cost{time_kernels(op.compile(), graph, id, block, policy_), label_of(node, block, op), op.kernel};
+  cache_.emplace(op.kernel, cost);
   return cost;
 }
 

@@ -1,7 +1,6 @@
 #include "layoutopt/costs/measured_cost_source.h"
 
 #include <limits>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <stdexcept>
 
@@ -31,7 +30,7 @@ planning::NodeCandidate canonical_candidate(const graph::Graph& graph, graph::No
   planning::NodeCandidate candidate{.output = layout::canonical_data_layout(graph.value(graph.node(id).output).type.shape.size()),
                           .ms = 0.0,
                           .label = "canonical (not timed: 0 ms)",
-                          .payload = R"({"kind":"canonical"})"};
+                          .kernel = planning::CanonicalKernel{}};
   for (graph::ValueId input : activation_inputs(graph, id))
     candidate.inputs.push_back(layout::canonical_data_layout(graph.value(input).type.shape.size()));
   return candidate;
@@ -53,16 +52,14 @@ std::vector<int64_t> common_blocks(const graph::Graph& graph, graph::NodeId id) 
 planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tuning::LayoutCandidate& tuned) {
   const size_t rank = task.op.family() == kernels::OpFamily::dense ? 2 : 4;
   const std::map<std::string, int64_t> knobs = task.op.knobs(tuned.index);
-  const nlohmann::json payload = {{"kind", "tuned"},
-                                  {"task", task.name},
-                                  {"family", kernels::to_string(task.op.family())},
-                                  {"config_index", tuned.index},
-                                  {"knobs", knobs}};
   return {.inputs = {normalized(tuned.layouts.input, rank)},
           .output = normalized(tuned.layouts.output, rank),
           .ms = tuned.seconds * 1e3,
           .label = kernels::knob_text(knobs),
-          .payload = payload.dump()};
+          .kernel = planning::TunedKernel{.task = task.name,
+                                          .family = kernels::to_string(task.op.family()),
+                                          .config_index = tuned.index,
+                                          .knobs = knobs}};
 }
 
 MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
@@ -170,7 +167,7 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::flexible_candidates(con
     const FlexibleOpCost cost = timed(graph, id, block);
     candidate->ms = cost.ms;
     candidate->label = cost.label;
-    candidate->payload = nlohmann::json{{"kind", "flexible"}, {"kernel", nlohmann::json::parse(cost.schedule)}}.dump();
+    candidate->kernel = cost.kernel;
     result.push_back(std::move(*candidate));
   }
   return result;

@@ -35,7 +35,7 @@ planning::PlanResult plan_variant(const graph::Graph& graph, const Variant& vari
                         const std::map<std::string, double>& default_seconds, const planning::PlannerOptions& options) {
   const std::unique_ptr<planning::CostSource> restricted = restrict_costs(graph, variant, measured, default_seconds);
   planning::PlannerOptions planner = options;
-  planner.solver = variant.solver;
+  planner.solver = planning::parse_solver(variant.solver);
   return planning::plan_layouts(graph, restricted ? *restricted : measured, planner);
 }
 

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
 #include <tuple>
+#include <type_traits>
+#include <variant>
 #include <nlohmann/json.hpp>
 
 #include "layoutopt/graph/workloads.h"
@@ -23,22 +26,95 @@ std::string workload_signature(const graph::Graph& graph, graph::NodeId id) {
 
 PlanNode plan_node(const graph::Graph& graph, graph::NodeId id, const NodeCandidate& choice) {
   const graph::Node& node = graph.node(id);
-  PlanNode planned{node.name, graph::op_name(node.op), workload_signature(graph, id), choice.label, choice.payload,
+  PlanNode planned{node.name, graph::op_name(node.op), workload_signature(graph, id), choice.label, choice.kernel,
                    {},        choice.output.str(),     choice.ms};
   for (const layout::Layout& input : choice.inputs) planned.inputs.push_back(input.str());
   return planned;
 }
 
+// The kernel choice as the plan file's "payload" string (kernel_choice.h). The documents are
+// nlohmann::json, whose objects keep their keys sorted, dumped compactly: the bytes the cost
+// sources wrote when the payload was their own JSON string, so plan files stay as they were.
+std::string payload_text(const KernelChoice& kernel) {
+  return std::visit(
+      [](const auto& choice) -> std::string {
+        using Choice = std::decay_t<decltype(choice)>;
+        if constexpr (std::is_same_v<Choice, UnspecifiedKernel>) {
+          return "";
+        } else if constexpr (std::is_same_v<Choice, TunedKernel>) {
+          return json{{"kind", "tuned"},
+                      {"task", choice.task},
+                      {"family", choice.family},
+                      {"config_index", choice.config_index},
+                      {"knobs", choice.knobs}}
+              .dump();
+        } else if constexpr (std::is_same_v<Choice, FlexibleKernel>) {
+          json run = {{"kernel", choice.kernel}, {"desc", choice.desc}, {"schedule", choice.schedule}};
+          if (!choice.stand_in_for.empty()) run["stand_in_for"] = choice.stand_in_for;
+          return json{{"kind", "flexible"}, {"kernel", std::move(run)}}.dump();
+        } else {
+          static_assert(std::is_same_v<Choice, CanonicalKernel>);
+          return json{{"kind", "canonical"}}.dump();
+        }
+      },
+      kernel);
+}
+
+// Knob values are integers; an object of anything else is a damaged payload.
+std::map<std::string, int64_t> integer_map(const json& object, const char* what) {
+  if (!object.is_object()) throw PlanError(std::string("\"") + what + "\" is not an object");
+  std::map<std::string, int64_t> values;
+  for (const auto& [key, value] : object.items()) {
+    if (!value.is_number_integer())
+      throw PlanError(std::string("\"") + what + "\": \"" + key + "\" is " + value.dump() + ", not an integer");
+    values.emplace(key, value.get<int64_t>());
+  }
+  return values;
+}
+
+KernelChoice kernel_of_payload(const std::string& text) {
+  if (text.empty()) return UnspecifiedKernel{};
+  const json payload = json::parse(text, nullptr, false);
+  if (payload.is_discarded() || !payload.is_object()) throw PlanError("payload is not a JSON object");
+  const std::string kind = payload.value("kind", "");
+  if (kind == "tuned")
+    return TunedKernel{.task = payload.at("task").get<std::string>(),
+                       .family = payload.at("family").get<std::string>(),
+                       .config_index = payload.at("config_index").get<int64_t>(),
+                       .knobs = integer_map(payload.at("knobs"), "knobs")};
+  if (kind == "flexible") {
+    const json& kernel = payload.at("kernel");
+    return FlexibleKernel{.kernel = kernel.at("kernel").get<std::string>(),
+                          .desc = kernel.at("desc").get<std::string>(),
+                          .schedule = integer_map(kernel.at("schedule"), "schedule"),
+                          .stand_in_for = kernel.value("stand_in_for", "")};
+  }
+  if (kind == "canonical") return CanonicalKernel{};
+  throw PlanError("payload of unknown kind '" + kind + "' (expected tuned, flexible or canonical)");
+}
+
 ordered_json node_json(const PlanNode& n) {
-  return {{"name", n.name},       {"op", n.op},         {"workload", n.workload}, {"label", n.label},
-          {"payload", n.payload}, {"inputs", n.inputs}, {"output", n.output},     {"ms", n.ms}};
+  return {{"name", n.name},   {"op", n.op},         {"workload", n.workload}, {"label", n.label},
+          {"payload", payload_text(n.kernel)},      {"inputs", n.inputs},     {"output", n.output},
+          {"ms", n.ms}};
 }
 
 PlanNode node_of(const json& j) {
-  return {j.at("name").get<std::string>(),    j.at("op").get<std::string>(),
-          j.at("workload").get<std::string>(), j.at("label").get<std::string>(),
-          j.at("payload").get<std::string>(), j.at("inputs").get<std::vector<std::string>>(),
-          j.at("output").get<std::string>(),  j.at("ms").get<double>()};
+  const std::string name = j.at("name").get<std::string>();
+  KernelChoice kernel;
+  try {
+    kernel = kernel_of_payload(j.at("payload").get<std::string>());
+  } catch (const std::exception& e) {  // PlanError or json::exception
+    throw PlanError("damaged plan: node '" + name + "': unreadable payload: " + e.what());
+  }
+  return {name,
+          j.at("op").get<std::string>(),
+          j.at("workload").get<std::string>(),
+          j.at("label").get<std::string>(),
+          std::move(kernel),
+          j.at("inputs").get<std::vector<std::string>>(),
+          j.at("output").get<std::string>(),
+          j.at("ms").get<double>()};
 }
 
 ordered_json transform_json(const PlanTransform& t) {
@@ -63,7 +139,7 @@ void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeI
 }  // namespace
 
 bool same_schedule(const Plan& a, const Plan& b) {
-  const auto node_choice = [](const PlanNode& n) { return std::tie(n.name, n.payload, n.inputs, n.output); };
+  const auto node_choice = [](const PlanNode& n) { return std::tie(n.name, n.kernel, n.inputs, n.output); };
   const auto transform_choice = [](const PlanTransform& t) { return std::tie(t.value, t.from, t.to); };
   return std::equal(a.nodes.begin(), a.nodes.end(), b.nodes.begin(), b.nodes.end(),
                     [&](const PlanNode& x, const PlanNode& y) { return node_choice(x) == node_choice(y); }) &&

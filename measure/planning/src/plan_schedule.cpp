@@ -1,6 +1,6 @@
 #include "layoutopt/planning/plan_schedule.h"
 
-#include <nlohmann/json.hpp>
+#include <variant>
 
 #include "layoutopt/graph/workloads.h"
 
@@ -17,21 +17,12 @@ layout::Layout parse_layout(const PlanNode& node, const std::string& text) {
 }
 
 std::map<std::string, int64_t> tuned_knobs(const PlanNode& node, const std::string& model) {
-  nlohmann::json payload;
-  try {
-    if (!node.payload.empty()) payload = nlohmann::json::parse(node.payload);
-  } catch (const nlohmann::json::exception&) {
-    throw PlanError("node '" + node.name + "' of the plan for '" + model + "' has a payload that is not JSON");
-  }
-  if (!payload.is_object() || payload.value("kind", "") != "tuned" || !payload.contains("knobs"))
+  const auto* tuned = std::get_if<TunedKernel>(&node.kernel);
+  if (tuned == nullptr)
     throw PlanError("node '" + node.name + "' (" + node.op + ") of the plan for '" + model +
                     "' names no tuned kernel config (plans made with --model-costs cannot be compiled): plan with "
                     "measured costs");
-  try {
-    return payload.at("knobs").get<std::map<std::string, int64_t>>();
-  } catch (const nlohmann::json::exception& e) {
-    throw PlanError("node '" + node.name + "' of the plan for '" + model + "': unreadable knobs: " + e.what());
-  }
+  return tuned->knobs;
 }
 
 }  // namespace

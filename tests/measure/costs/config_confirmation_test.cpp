@@ -8,9 +8,9 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "layoutopt/planning/planner.h"
@@ -61,9 +61,9 @@ std::set<std::pair<std::string, int64_t>> tuned_choices(const planning::Plan& pl
   std::set<std::pair<std::string, int64_t>> chosen;
   for (const tuning::TuningTask& task : tasks)
     for (graph::NodeId id : task.nodes) {
-      const auto payload = nlohmann::json::parse(plan.nodes.at(static_cast<size_t>(id)).payload);
-      if (payload.at("task") != task.name) continue;  // the node runs another algorithm
-      chosen.emplace(task.key(), payload.at("config_index").get<int64_t>());
+      const auto& tuned = std::get<planning::TunedKernel>(plan.nodes.at(static_cast<size_t>(id)).kernel);
+      if (tuned.task != task.name) continue;  // the node runs another algorithm
+      chosen.emplace(task.key(), tuned.config_index);
     }
   return chosen;
 }
@@ -97,7 +97,7 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
   });
   const costs::TransformTable table = synthetic_table(g);
   costs::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
-  const planning::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const planning::PlannerOptions options = dp_planner();
   const auto plan = [&] { return planning::plan_layouts(g, costs, options).plan; };
 
   // One of the first plan's three choices (conv1's, direct or Winograd; conv2's; fc's) was a
@@ -158,7 +158,7 @@ TEST_CASE("a round times its configs in passes, not one config's timings back to
   std::vector<tuning::MeasureRecord> log = tuning::load_record_log(records.path()).records;
   const costs::TransformTable table = synthetic_table(g);
   costs::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
-  const planning::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const planning::PlannerOptions options = dp_planner();
   const auto plan = [&] { return std::vector<planning::Plan>{planning::plan_layouts(g, costs, options).plan}; };
   TrueTimes measurer(log, tasks);
   measurer.slowdown = 1.0;  // nothing is lucky: the first plan stands, and one round times it
@@ -212,7 +212,7 @@ struct ConfirmedLog {
   graph::NodeId dense_id = dense.nodes.front();
 
   [[nodiscard]] planning::Plan plan() const {
-    return planning::plan_layouts(g, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"}).plan;
+    return planning::plan_layouts(g, costs, dp_planner()).plan;
   }
   /// Confirms the plan's choices, timing with `measurer`; the new records join `log`.
   costs::ConfirmationReport confirm(tuning::Measurer& measurer) {
@@ -331,7 +331,7 @@ TEST_CASE("a stale task's configs timed once take the pooled selection bias, not
   costs::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
   const auto price_of_once_timed = [&] {
     for (const planning::NodeCandidate& c : costs.candidates(g, dense->nodes.front())) {
-      const int64_t index = nlohmann::json::parse(c.payload).at("config_index").get<int64_t>();
+      const int64_t index = std::get<planning::TunedKernel>(c.kernel).config_index;
       if (std::find(fresh.begin(), fresh.end(), index) == fresh.end()) return std::make_pair(index, c.ms);
     }
     FAIL("no dense config timed once");

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 #include <set>
+#include <variant>
 
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/planning/analytic_cost_model.h"
@@ -66,7 +67,7 @@ TEST_CASE("plans with the same kernels, layouts and transforms are the same sche
   CHECK(planning::same_schedule(plan, relabelled));
 
   planning::Plan other_config = plan;
-  other_config.nodes.at(0).payload += " ";
+  other_config.nodes.at(0).kernel = planning::CanonicalKernel{};
   CHECK_FALSE(planning::same_schedule(plan, other_config));
   planning::Plan other_layout = plan;
   other_layout.nodes.at(1).output = other_layout.nodes.at(1).output == "NCHW" ? "NCHW8c" : "NCHW";
@@ -99,26 +100,32 @@ TEST_CASE("measured costs plan a tiny graph consistently") {
   const costs::MeasuredCostSource costs(g, tuning::load_record_log(records.path()).records, table,
                                           fast_options(records.path()));
   CHECK(costs.untuned_tasks().empty());
-  const planning::PlanResult result =
-      planning::plan_layouts(g, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"});
+  const planning::PlanResult result = planning::plan_layouts(g, costs, dp_planner());
   const planning::Plan& plan = result.plan;
   REQUIRE(result.solution.optimal);
   CHECK(plan.predicted_ms == doctest::Approx(result.solution.cost));
   CHECK(plan.kernel_ms() + plan.transform_ms() == doctest::Approx(plan.predicted_ms));
   CHECK(plan.solver == "dp");
   CHECK_NOTHROW(planning::validate_plan(plan, g));
-  const auto payload = [&](const char* name) {
+  const auto kernel = [&](const char* name) {
     for (const planning::PlanNode& node : plan.nodes)
-      if (node.name == name) return nlohmann::json::parse(node.payload);
+      if (node.name == name) return node.kernel;
     FAIL("no node " << name);
-    return nlohmann::json();
+    return planning::KernelChoice();
   };
-  CHECK(payload("conv1").at("kind") == "tuned");
-  CHECK(payload("conv1").contains("config_index"));
-  CHECK(payload("fc").at("kind") == "tuned");
-  CHECK(payload("pool1").at("kind") == "flexible");
-  CHECK(payload("pool1").at("kernel").at("kernel") == "pool2d");
-  CHECK(payload("flatten").at("kind") == "canonical");
+  const planning::KernelChoice conv1 = kernel("conv1");
+  REQUIRE(std::holds_alternative<planning::TunedKernel>(conv1));
+  CHECK(std::get<planning::TunedKernel>(conv1).family == "conv2d");
+  CHECK(std::get<planning::TunedKernel>(conv1).knobs.contains("tile_oc"));
+  CHECK(std::holds_alternative<planning::TunedKernel>(kernel("fc")));
+  const planning::KernelChoice pool1 = kernel("pool1");
+  REQUIRE(std::holds_alternative<planning::FlexibleKernel>(pool1));
+  CHECK(std::get<planning::FlexibleKernel>(pool1).kernel == "pool2d");
+  CHECK(std::holds_alternative<planning::CanonicalKernel>(kernel("flatten")));
+  // The file keeps the choices as they were.
+  const planning::Plan reloaded = planning::plan_from_json(nlohmann::json::parse(planning::to_json(plan).dump()));
+  CHECK(planning::same_schedule(reloaded, plan));
+  CHECK(planning::to_json(reloaded) == planning::to_json(plan));
 }
 
 TEST_CASE("layouts the table holds from earlier runs are not offered; the records' are") {
@@ -188,7 +195,8 @@ TEST_CASE("a drawn plan colours nodes by layout and puts transforms on their edg
 TEST_CASE("auto falls back to pbqp when dp refuses the problem") {
   const graph::Graph g = tiny_graph();
   const planning::AnalyticCostModel model;
-  planning::PlannerOptions options{.solver = "auto", .solve = {}, .target = kTarget, .costs = "modelled"};
+  planning::PlannerOptions options{.solver = planning::SolverChoice::automatic, .solve = {}, .target = kTarget,
+                                   .costs = planning::CostKind::modelled};
   options.solve.memory_budget_bytes = 1;  // no table fits: dp must refuse
   const planning::PlanResult result = planning::plan_layouts(g, model, options);
   CHECK(result.solver == "pbqp");
@@ -197,6 +205,6 @@ TEST_CASE("auto falls back to pbqp when dp refuses the problem") {
   CHECK(result.plan.predicted_ms == doctest::Approx(result.solution.cost));
   // The dominated candidates were dropped once, for both solvers, and the answer is PBQP's own.
   CHECK(result.solution.stats.contains("removed_candidates"));
-  options.solver = "pbqp";
+  options.solver = planning::SolverChoice::pbqp;
   CHECK(result.solution.cost == doctest::Approx(planning::plan_layouts(g, model, options).solution.cost));
 }

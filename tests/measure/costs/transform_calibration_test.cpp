@@ -54,7 +54,7 @@ struct Planning {
   costs::MeasuredCostSource costs = make_costs();
 
   [[nodiscard]] planning::Plan plan() const {
-    return planning::plan_layouts(graph, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"}).plan;
+    return planning::plan_layouts(graph, costs, dp_planner()).plan;
   }
 
  private:

@@ -125,7 +125,7 @@ TEST_CASE("graph tuned is never predicted slower than the default plan it was fr
   }
   const costs::MeasuredCostSource costs(tiny.graph, log, tiny.table, fast_options(tiny.records.path()));
   const auto default_seconds = tuning::default_config_seconds(tasks, log, kTarget);
-  const planning::PlannerOptions options{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"};
+  const planning::PlannerOptions options = dp_planner();
   const auto plan = [&](evaluation::VariantCosts variant_costs) {
     return evaluation::plan_variant(tiny.graph, {"row", variant_costs, "dp"}, costs, default_seconds, options)
         .plan.predicted_ms;
@@ -159,7 +159,7 @@ TEST_CASE("the default baseline runs the default configs in the fixed blocks") {
   REQUIRE(conv1.size() == 1);
   CHECK(conv1[0].inputs[0].str() == "NCHW16c");  // 16 input channels
   CHECK(conv1[0].output.str() == "NCHW16c");      // 32 output channels: the default block is 16
-  CHECK(nlohmann::json::parse(conv1[0].payload).at("kind") == "tuned");
+  CHECK(std::holds_alternative<planning::TunedKernel>(conv1[0].kernel));
   const auto pool = defaults.candidates(tiny.graph, *tiny.graph.find_node("pool1"));
   REQUIRE(pool.size() == 1);
   CHECK(pool[0].output.str() == "NCHW16c");
@@ -171,8 +171,7 @@ TEST_CASE("the default baseline runs the default configs in the fixed blocks") {
 TEST_CASE("a measured plan compiles to a network that computes what the reference computes") {
   const MeasuredTiny tiny;
   const costs::MeasuredCostSource costs = tiny.costs();
-  const planning::PlanResult planned =
-      planning::plan_layouts(tiny.graph, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"});
+  const planning::PlanResult planned = planning::plan_layouts(tiny.graph, costs, dp_planner());
   const kernels::NetworkSchedule schedule = planning::network_schedule(planned.plan, tiny.graph);
   REQUIRE(schedule.nodes.size() == tiny.graph.nodes().size());
   const graph::NodeId conv1 = *tiny.graph.find_node("conv1");
@@ -190,32 +189,30 @@ TEST_CASE("a measured plan compiles to a network that computes what the referenc
 TEST_CASE("plans that cannot be compiled are refused naming the reason") {
   const graph::Graph g = tiny_graph();
   const planning::AnalyticCostModel model;
-  const planning::PlanResult modelled =
-      planning::plan_layouts(g, model, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "modelled"});
+  const planning::PlanResult modelled = planning::plan_layouts(g, model, dp_planner(planning::CostKind::modelled));
   CHECK_THROWS_WITH_AS((void)planning::network_schedule(modelled.plan, g), doctest::Contains("--model-costs"),
                        planning::PlanError);
   CHECK_THROWS_WITH_AS((void)planning::network_schedule(modelled.plan, tiny_graph({.conv2_name = "other"})),
                        doctest::Contains("names node 'conv2'"), planning::PlanError);
   const MeasuredTiny tiny;
   const costs::MeasuredCostSource costs = tiny.costs();
-  planning::Plan broken =
-      planning::plan_layouts(tiny.graph, costs, {.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"}).plan;
+  planning::Plan broken = planning::plan_layouts(tiny.graph, costs, dp_planner()).plan;
   CHECK_NOTHROW((void)planning::network_schedule(broken, tiny.graph));
   broken.nodes[2].output = "NCHW16";  // pool1: not a layout
   CHECK_THROWS_WITH_AS((void)planning::network_schedule(broken, tiny.graph), doctest::Contains("node 'pool1'"),
                        planning::PlanError);
   broken.nodes[2].output = "NCHW8c";
-  broken.nodes[0].payload = R"({"kind": "tuned", "knobs": {"tile_ic": "many"}})";
-  CHECK_THROWS_WITH_AS((void)planning::network_schedule(broken, tiny.graph), doctest::Contains("unreadable knobs"),
-                       planning::PlanError);
+  broken.nodes[0].kernel = planning::CanonicalKernel{};  // conv1 without its tuned config
+  CHECK_THROWS_WITH_AS((void)planning::network_schedule(broken, tiny.graph),
+                       doctest::Contains("node 'conv1' (conv2d)"), planning::PlanError);
 }
 
 TEST_CASE("the four variants of optimize plan, compile and time the same graph") {
   const MeasuredTiny tiny;
   const costs::MeasuredCostSource costs = tiny.costs();
-  evaluation::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"},
-                                   {.warmup_runs = 1, .min_repeats = 3, .min_repeat_ms = 1.0, .threads = 1},
-                                   2};
+  evaluation::EndToEndOptions options{dp_planner(),
+                                      {.warmup_runs = 1, .min_repeats = 3, .min_repeat_ms = 1.0, .threads = 1},
+                                      2};
   std::vector<std::string> refused;
   std::map<std::string, evaluation::VariantResult> rows;
   for (evaluation::VariantResult& row :
@@ -241,9 +238,9 @@ TEST_CASE("the four variants of optimize plan, compile and time the same graph")
 TEST_CASE("a variant whose solver refuses the problem is reported, the others still run") {
   const MeasuredTiny tiny;
   const costs::MeasuredCostSource costs = tiny.costs();
-  evaluation::EndToEndOptions options{{.solver = "dp", .solve = {}, .target = kTarget, .costs = "measured"},
-                                   {.warmup_runs = 0, .min_repeats = 1, .min_repeat_ms = 0.0, .threads = 1},
-                                   1};
+  evaluation::EndToEndOptions options{dp_planner(),
+                                      {.warmup_runs = 0, .min_repeats = 1, .min_repeat_ms = 0.0, .threads = 1},
+                                      1};
   options.planner.solve.memory_budget_bytes = 1;  // no DP table fits
   std::vector<std::string> refused;
   const auto rows = evaluation::evaluate_variants(

@@ -20,6 +20,7 @@
 #include <string>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/planning/kernel_choice.h"
 #include "layoutopt/timing/timing.h"
 
 namespace layoutopt::costs {
@@ -28,7 +29,7 @@ namespace layoutopt::costs {
 struct FlexibleOpCost {
   double ms = 0.0;
   std::string label;     ///< "max_pool2d NCHW16c ow8", with "(stand-in: ...)" for proxies
-  std::string schedule;  ///< JSON: kernel, desc and schedule, what a compile step rebuilds
+  planning::FlexibleKernel kernel;  ///< kernel, desc and schedule: what a compile step rebuilds
 };
 
 class FlexibleOpTimer {
@@ -48,7 +49,7 @@ class FlexibleOpTimer {
  private:
   timing::TimingPolicy policy_;
   mutable std::mutex mutex_;
-  mutable std::map<std::string, FlexibleOpCost> cache_;
+  mutable std::map<planning::FlexibleKernel, FlexibleOpCost> cache_;
 };
 
 }  // namespace layoutopt::costs

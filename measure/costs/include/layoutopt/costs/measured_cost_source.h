@@ -51,9 +51,9 @@ struct MeasuredCostOptions {
 };
 
 /// The node candidate of one tuned config of a task: its layouts (plain layouts spelled
-/// NCHW / NC), time, knobs as the label, and a payload {"kind": "tuned", "task", "family",
-/// "config_index", "knobs"} that plan_schedule reads back. A fused residual input is not
-/// included: callers add it (it is read in the output's layout).
+/// NCHW / NC), time, knobs as the label, and the config as its planning::TunedKernel, which
+/// plan_schedule reads back. A fused residual input is not included: callers add it (it is
+/// read in the output's layout).
 [[nodiscard]] planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tuning::LayoutCandidate& tuned);
 
 class MeasuredCostSource final : public planning::CostSource {

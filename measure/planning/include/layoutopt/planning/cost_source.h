@@ -9,6 +9,7 @@
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/layout/layout.h"
+#include "layoutopt/planning/kernel_choice.h"
 
 namespace layoutopt::planning {
 
@@ -20,7 +21,7 @@ struct NodeCandidate {
   layout::Layout output;
   double ms = 0.0;
   std::string label;    ///< what a person reads: "tile_ic=16 tile_oc=32 tile_ow=14"
-  std::string payload;  ///< what the cost source needs to rebuild this choice (opaque here)
+  KernelChoice kernel;  ///< the kernel this way runs: a tuned config, a flexible op's schedule, ...
 };
 
 class CostSource {

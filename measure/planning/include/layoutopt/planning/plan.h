@@ -1,8 +1,9 @@
 #pragma once
 // Plan: the layout decisions for one model, as a file a later compile step reads. Per node
-// the chosen kernel (label for people, payload with the config / schedule as JSON for the
-// compiler), the layouts it reads and writes and its predicted time; the transforms to insert
-// between nodes; and where the numbers came from (cost source, solver, target).
+// the chosen kernel (label for people, a KernelChoice with the config / schedule for the
+// compiler, written as the JSON string "payload": kernel_choice.h), the layouts it reads and
+// writes and its predicted time; the transforms to insert between nodes; and where the numbers
+// came from (cost source, solver, target).
 //
 //   {"format": "layoutopt-plan", "version": 1, "model": "resnet-50",
 //    "target": "llvm -mcpu=znver5 -num-cores=2", "costs": "measured", "solver": "dp",
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/planning/kernel_choice.h"
 #include "layoutopt/planning/layout_problem.h"
 
 namespace layoutopt::planning {
@@ -37,7 +39,7 @@ struct PlanNode {
   std::string op;        ///< graph::op_name
   std::string workload;  ///< graph::Workload::signature() for conv2d / dense, else empty
   std::string label;
-  std::string payload;   ///< the cost source's JSON: tuned config, flexible kernel schedule, ...
+  KernelChoice kernel;   ///< tuned config, flexible kernel schedule, ... (the file's "payload")
   std::vector<std::string> inputs;  ///< layout per activation input
   std::string output;
   double ms = 0.0;
@@ -74,7 +76,8 @@ struct PlanOrigin {
 
 /// Fields in the documented order (format and version first), for people reading the file.
 [[nodiscard]] nlohmann::ordered_json to_json(const Plan& plan);
-/// Throws PlanError for a document that is not a version-1 layoutopt plan.
+/// Throws PlanError for a document that is not a version-1 layoutopt plan, or a node whose
+/// payload is not a kernel choice (kernel_choice.h), naming the node.
 [[nodiscard]] Plan plan_from_json(const nlohmann::json& document);
 /// Writes the file; refusing to replace an existing one is the caller's decision.
 void save_plan(const Plan& plan, const std::filesystem::path& path);
@@ -86,7 +89,7 @@ void save_plan(const Plan& plan, const std::filesystem::path& path);
 /// dense whose workload changed.
 void validate_plan(const Plan& plan, const graph::Graph& graph);
 
-/// Whether two plans compile to the same network: every node runs the same kernel (payload)
+/// Whether two plans compile to the same network: every node runs the same kernel (KernelChoice)
 /// on the same layouts, and the same transforms are inserted. Predicted times, solver and
 /// cost labels may differ: two rows of `optimize` with the same schedule differ only by
 /// the noise of their timings.

@@ -1,7 +1,7 @@
 #pragma once
 // From a plan file to what the compiler runs: the NetworkSchedule a validated plan
 // describes. Each node's layouts come from the plan; conv2d / dense nodes get the knobs of
-// their tuned config from the plan's payload.
+// their tuned config (the node's TunedKernel).
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/network_schedule.h"
@@ -10,8 +10,8 @@
 namespace layoutopt::planning {
 
 /// Validates the plan against `graph` (validate_plan), then reads it. Throws PlanError naming
-/// the node for a layout that does not parse, a conv / dense without a tuned config (plans
-/// made with --model-costs have none) or an unreadable payload.
+/// the node for a layout that does not parse or a conv / dense without a tuned config (plans
+/// made with --model-costs have none). An unreadable payload fails earlier, in plan_from_json.
 [[nodiscard]] kernels::NetworkSchedule network_schedule(const Plan& plan, const graph::Graph& graph);
 
 }  // namespace layoutopt::planning

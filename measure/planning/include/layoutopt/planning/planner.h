@@ -7,6 +7,7 @@
 //   width and still reports a lower bound.
 
 #include <string>
+#include <string_view>
 
 #include "layoutopt/planning/cost_source.h"
 #include "layoutopt/planning/plan.h"
@@ -14,11 +15,41 @@
 
 namespace layoutopt::planning {
 
+/// Which solver plan_layouts runs. Spelled as on the command line: "auto", "dp", "pbqp".
+enum class SolverChoice { automatic, dp, pbqp };
+/// Where the plan's numbers come from, recorded in the plan: "measured" (tuning records,
+/// transform table, timed flexible ops) or "modelled" (the analytic model).
+enum class CostKind { measured, modelled };
+
+/// Throws std::invalid_argument naming `text` and the allowed spellings.
+[[nodiscard]] SolverChoice parse_solver(std::string_view text);
+[[nodiscard]] CostKind parse_cost_kind(std::string_view text);
+[[nodiscard]] std::string to_string(SolverChoice solver);
+[[nodiscard]] std::string to_string(CostKind costs);
+
+/// Transitional, while apps/ still fills PlannerOptions with the command line's strings
+/// (`.solver = flags.solver`): an Enum that also takes its spelling, parsed at once (a bad
+/// spelling throws the parse error). It reads as the Enum (==, switch, to_string). Once
+/// apps/ passes parse_solver(...) / parse_cost_kind(...) itself, the fields below become the
+/// plain enums and this goes.
+template <class Enum, Enum (*parse)(std::string_view)>
+class AcceptsSpelling {
+ public:
+  constexpr AcceptsSpelling(Enum value) : value_(value) {}
+  AcceptsSpelling(const char* spelling) : value_(parse(spelling)) {}
+  AcceptsSpelling(const std::string& spelling) : value_(parse(spelling)) {}
+  constexpr operator Enum() const { return value_; }
+  [[nodiscard]] constexpr Enum value() const { return value_; }
+
+ private:
+  Enum value_;
+};
+
 struct PlannerOptions {
-  std::string solver = "auto";  ///< "auto" or a solvers::make_solver name
+  AcceptsSpelling<SolverChoice, parse_solver> solver = SolverChoice::automatic;
   solvers::SolveOptions solve;
-  std::string target;           ///< recorded in the plan
-  std::string costs;            ///< "measured" or "modelled", recorded in the plan
+  std::string target;  ///< recorded in the plan
+  AcceptsSpelling<CostKind, parse_cost_kind> costs = CostKind::measured;  ///< recorded in the plan
 };
 
 struct PlanResult {
