@@ -126,12 +126,4 @@ ShapeLayouts priceable_layouts(const ShapeLayouts& layouts, const TransformTable
   return offered;
 }
 
-TransformKey table_key(const std::vector<int64_t>& shape, const layout::Layout& from, const layout::Layout& to) {
-  const layout::Layout plain = layout::canonical_data_layout(shape.size());
-  const auto spelled = [&](const layout::Layout& l) {
-    return (layout::same_memory_order(shape, l, plain) ? plain : l).str();
-  };
-  return {shape, spelled(from), spelled(to)};
-}
-
 }  // namespace layoutopt::costs

@@ -9,13 +9,14 @@
 // for dense).
 // A block of 1 is written as the plain layout: NCHW1c and NCHW share their memory order.
 
-#include <compare>
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "layoutopt/costs/transform_key.h"
+#include "layoutopt/costs/transform_table.h"
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/layout/layout.h"
 #include "layoutopt/tuning/layout_candidates.h"
@@ -24,21 +25,6 @@
 #include "layoutopt/tuning/tuning_task.h"
 
 namespace layoutopt::costs {
-
-class TransformTable;  // transform_table.h, which needs TransformKey
-
-struct TransformKey {
-  std::vector<int64_t> shape;  ///< logical shape, NCHW or NC
-  std::string src;             ///< e.g. "NCHW"
-  std::string dst;             ///< e.g. "NCHW16c"
-  auto operator<=>(const TransformKey&) const = default;
-};
-
-/// The key a transform table times the transform of `shape` from `from` to `to` under: a
-/// layout that places every element where the plain layout does (NCHW1c, or any block of a
-/// 1x1 map) is spelled as the plain layout.
-[[nodiscard]] TransformKey table_key(const std::vector<int64_t>& shape, const layout::Layout& from,
-                                     const layout::Layout& to);
 
 /// Channel blocks a task's kernels may read (input) and write (output).
 struct TensorBlocks {

@@ -20,7 +20,7 @@
 #include <tuple>
 #include <vector>
 
-#include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/costs/transform_key.h"
 
 namespace layoutopt::costs {
 
