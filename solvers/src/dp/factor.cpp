@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cassert>
 
 #include "dp/run_kernels.h"
 
@@ -139,6 +140,15 @@ class SliceView {
   bool broadcast_ = false;       // runs repeat one slice value
 };
 
+// A factor as eliminate() needs it: ascending scope, one dimension per variable equal to its
+// candidate count, a table of their product, and `var` among its variables.
+[[maybe_unused]] bool well_formed(const Factor& factor, int var, const std::vector<int>& candidates) {
+  if (factor.dims.size() != factor.scope.size() || !std::ranges::is_sorted(factor.scope)) return false;
+  for (size_t k = 0; k < factor.scope.size(); ++k)
+    if (factor.dims[k] != candidates[factor.scope[k]]) return false;
+  return factor.table.size() == product(factor.dims, 0) && std::ranges::find(factor.scope, var) != factor.scope.end();
+}
+
 }  // namespace
 
 Factor Factor::unary(int v, const Vector& costs) {
@@ -169,6 +179,10 @@ size_t Factor::stride(int var) const {
 
 Factor eliminate(const std::vector<const Factor*>& factors, int var, const std::vector<int>& candidates,
                  Choices* choices) {
+  assert(!factors.empty() && "eliminate: an empty bucket");
+  assert(candidates[var] <= kMaxChoiceCandidates && "eliminate: more candidates than Choices can name");
+  for ([[maybe_unused]] const Factor* factor : factors)
+    assert(well_formed(*factor, var, candidates) && "eliminate: a factor's scope, dimensions or table do not match");
   Factor result;
   result.scope = joint_scope(factors, var);
   for (int v : result.scope) result.dims.push_back(candidates[v]);

@@ -1,6 +1,7 @@
 #include "dp/variable_elimination.h"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 
 #include "layoutopt/solvers/error.h"
@@ -27,17 +28,23 @@ Cost VariableElimination::run(const std::vector<int>& order) {
   backtrack_.assign(problem_.node_count(), {});
   for (int node : order) {
     const int v = variable_[node];
+    assert(backtrack_[v].choices.empty() && "run: a node appears twice in the elimination order");
     std::vector<int> bucket;
     for (int f : containing_[v])
       if (!consumed_[f]) {
         bucket.push_back(f);
         consumed_[f] = 1;
       }
+    // Its own cost vector at least, unless an earlier bucket swallowed it: which would mean a
+    // message mentioned an eliminated variable.
+    assert(!bucket.empty() && "run: a variable without factors");
     std::vector<const Factor*> factors;
     for (int f : bucket) factors.push_back(&factors_[f]);
     Backtrack& record = backtrack_[v];
     Factor message = eliminate(factors, v, candidates_, &record.choices);
     record.scope = message.scope;
+    for ([[maybe_unused]] int w : message.scope)
+      assert(backtrack_[w].choices.empty() && "run: a message mentions an eliminated variable");
     for (int f : bucket) std::vector<Cost>().swap(factors_[f].table);  // consumed: only the choices are kept
     if (message.scope.empty())
       optimum_ += message.table.front();  // a component finished: its optimum is a constant
@@ -55,6 +62,7 @@ Assignment VariableElimination::recover(const std::vector<int>& order) const {
     size_t index = 0;  // of the message entry for the later variables' choices
     for (int w : record.scope)
       index = index * static_cast<size_t>(candidates_[w]) + static_cast<size_t>(by_variable[w]);
+    assert(index < record.choices.size() && "recover: a choice outside the recorded table");
     by_variable[v] = record.choices[index];
   }
   Assignment assignment(problem_.node_count(), 0);

@@ -1,6 +1,7 @@
 #include "pbqp/compressed_matrix.h"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 
 namespace layoutopt::solvers::pbqp {
@@ -52,12 +53,14 @@ void CompressedMatrix::class_minima(const std::vector<int>& classes, const Eigen
 }
 
 void CompressedMatrix::min_plus_over_cols(const Eigen::Ref<const Vector>& col_add, Eigen::Ref<Vector> out) const {
+  assert(col_add.size() == cols() && out.size() == rows() && "min_plus_over_cols: vector length mismatch");
   class_minima(col_class_, col_add, col_minima_);
   for (Eigen::Index r = 0; r < core_.rows(); ++r) partial_[r] = (core_.row(r).transpose() + col_minima_).minCoeff();
   for (int i = 0; i < rows(); ++i) out[i] = partial_[row_class_[i]];
 }
 
 void CompressedMatrix::min_plus_over_rows(const Eigen::Ref<const Vector>& row_add, Eigen::Ref<Vector> out) const {
+  assert(row_add.size() == rows() && out.size() == cols() && "min_plus_over_rows: vector length mismatch");
   class_minima(row_class_, row_add, row_minima_);
   for (Eigen::Index c = 0; c < core_.cols(); ++c) partial_[c] = (core_.col(c) + row_minima_).minCoeff();
   for (int j = 0; j < cols(); ++j) out[j] = partial_[col_class_[j]];
@@ -65,6 +68,7 @@ void CompressedMatrix::min_plus_over_rows(const Eigen::Ref<const Vector>& row_ad
 
 Cost CompressedMatrix::min_plus(const Eigen::Ref<const Vector>& row_add,
                                 const Eigen::Ref<const Vector>& col_add) const {
+  assert(row_add.size() == rows() && col_add.size() == cols() && "min_plus: vector length mismatch");
   class_minima(row_class_, row_add, row_minima_);
   class_minima(col_class_, col_add, col_minima_);
   return ((core_.colwise() + row_minima_).rowwise() + col_minima_.transpose()).minCoeff();

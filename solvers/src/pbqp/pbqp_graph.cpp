@@ -1,6 +1,7 @@
 #include "pbqp/pbqp_graph.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace layoutopt::solvers::pbqp {
 
@@ -15,6 +16,8 @@ PbqpGraph::PbqpGraph(const Problem& problem) {
   incident_.resize(n);
   alive_count_ = n;
   for (const Edge& edge : problem.edges()) {
+    assert(edge.costs->rows() == costs_[edge.from].size() && edge.costs->cols() == costs_[edge.to].size() &&
+           "edge matrix is not (candidates of from) x (candidates of to)");
     const int id = static_cast<int>(edges_.size());
     edges_.push_back({edge.from, edge.to, edge.costs, true});
     incident_[edge.from].push_back(id);
@@ -58,10 +61,15 @@ PbqpGraph PbqpGraph::extract(const std::vector<int>& nodes) const {
 
 Matrix PbqpGraph::oriented(int e, int v) const {
   const GraphEdge& edge = edges_[e];
+  assert((edge.u == v || edge.v == v) && "oriented(e, v): v is not an end of edge e");
   return edge.u == v ? Matrix(*edge.costs) : Matrix(edge.costs->transpose());
 }
 
 void PbqpGraph::add_edge(int a, int b, const Matrix& costs) {
+  assert(a != b && "add_edge: self-edge");
+  assert(alive_[a] && alive_[b] && "add_edge: an end was removed");
+  assert(costs.rows() == candidates(a) && costs.cols() == candidates(b) &&
+         "add_edge: matrix is not (candidates of a) x (candidates of b)");
   const auto it = edge_by_pair_.find(pair_key(a, b));
   if (it != edge_by_pair_.end()) {
     GraphEdge& edge = edges_[it->second];
@@ -85,6 +93,7 @@ void PbqpGraph::remove_edge(int e) {
 }
 
 void PbqpGraph::remove_node(int v) {
+  assert(alive_[v] && "remove_node: already removed");
   while (!incident_[v].empty()) remove_edge(incident_[v].back());
   alive_[v] = 0;
   --alive_count_;

@@ -4,6 +4,7 @@
 // subgraph extracted for one connected component still reports global choices.
 // Edge matrices stay shared and immutable: merging two edges builds a new matrix.
 
+#include <cassert>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -37,10 +38,14 @@ class PbqpGraph {
   [[nodiscard]] const std::vector<int>& incident(int v) const { return incident_[v]; }
   [[nodiscard]] int degree(int v) const { return static_cast<int>(incident_[v].size()); }
   [[nodiscard]] const GraphEdge& edge(int e) const { return edges_[e]; }
-  [[nodiscard]] int other(int e, int v) const { return edges_[e].u == v ? edges_[e].v : edges_[e].u; }
+  [[nodiscard]] int other(int e, int v) const {
+    assert((edges_[e].u == v || edges_[e].v == v) && "other(e, v): v is not an end of edge e");
+    return edges_[e].u == v ? edges_[e].v : edges_[e].u;
+  }
   /// Cost of edge e when `v` takes candidate i and the other end takes j.
   [[nodiscard]] Cost cost(int e, int v, int i, int j) const {
     const GraphEdge& edge = edges_[e];
+    assert((edge.u == v || edge.v == v) && "cost(e, v, ...): v is not an end of edge e");
     return edge.u == v ? (*edge.costs)(i, j) : (*edge.costs)(j, i);
   }
   /// Edge e's matrix with rows indexed by v's candidates.

@@ -1,5 +1,7 @@
 #include "pbqp/reduction_trace.h"
 
+#include <cassert>
+
 namespace layoutopt::solvers::pbqp {
 
 namespace {
@@ -11,6 +13,10 @@ int best_given_neighbors(const Elimination& step, const Assignment& assignment) 
     Cost total = step.costs[i];
     for (const Elimination::Link& link : step.links) {
       const int j = assignment[link.neighbor];
+      assert((link.node_is_row ? link.costs->rows() : link.costs->cols()) == step.costs.size() &&
+             "back-propagation: edge matrix does not match the eliminated node's candidates");
+      assert(0 <= j && j < (link.node_is_row ? link.costs->cols() : link.costs->rows()) &&
+             "back-propagation: a neighbour's choice is out of its edge's range");
       total += link.node_is_row ? (*link.costs)(i, j) : (*link.costs)(j, i);
     }
     if (total < best_cost) {

@@ -1,6 +1,7 @@
 #include "pbqp/reductions.h"
 
 #include <algorithm>
+#include <cassert>
 #include <deque>
 
 namespace layoutopt::solvers::pbqp {
@@ -19,15 +20,18 @@ Elimination snapshot(const PbqpGraph& graph, int x) {
 }
 
 void apply_r0(PbqpGraph& graph, int x, ReductionTrace& trace) {
+  assert(graph.alive(x) && graph.degree(x) == 0 && "R0 reduces a node of degree 0");
   trace.add_constant(graph.costs(x).minCoeff());
   trace.record(snapshot(graph, x));
   graph.remove_node(x);
 }
 
 void apply_r1(PbqpGraph& graph, int x, ReductionTrace& trace) {
+  assert(graph.alive(x) && graph.degree(x) == 1 && "RI reduces a node of degree 1");
   const int e = graph.incident(x).front();
   const int y = graph.other(e, x);
   const Matrix m = graph.oriented(e, x);  // rows: x
+  assert(m.rows() == graph.candidates(x) && m.cols() == graph.candidates(y) && "RI: edge matrix dimensions");
   // Column j: the best x can do once y picks j.
   const Vector folded = (m.colwise() + graph.costs(x)).colwise().minCoeff().transpose();
   trace.record(snapshot(graph, x));
@@ -36,12 +40,17 @@ void apply_r1(PbqpGraph& graph, int x, ReductionTrace& trace) {
 }
 
 void apply_r2(PbqpGraph& graph, int x, ReductionTrace& trace) {
+  assert(graph.alive(x) && graph.degree(x) == 2 && "RII reduces a node of degree 2");
   const int ey = graph.incident(x)[0];
   const int ez = graph.incident(x)[1];
   const int y = graph.other(ey, x);
   const int z = graph.other(ez, x);
+  // A pair of nodes has at most one edge, so x's two edges lead to two different nodes.
+  assert(y != z && "RII: both edges lead to the same neighbour");
   const Matrix a = graph.oriented(ey, x);  // rows: x, cols: y
   const Matrix b = graph.oriented(ez, x);  // rows: x, cols: z
+  assert(a.rows() == graph.candidates(x) && b.rows() == graph.candidates(x) && "RII: edge matrix rows");
+  assert(a.cols() == graph.candidates(y) && b.cols() == graph.candidates(z) && "RII: edge matrix columns");
   Matrix folded(a.cols(), b.cols());
   for (Eigen::Index j = 0; j < a.cols(); ++j) {
     const Vector via = a.col(j) + graph.costs(x);
@@ -50,6 +59,13 @@ void apply_r2(PbqpGraph& graph, int x, ReductionTrace& trace) {
   trace.record(snapshot(graph, x));
   graph.remove_node(x);
   graph.add_edge(y, z, folded);
+}
+
+// Whether every node left has degree >= 3: what reduce() promises.
+[[maybe_unused]] bool irreducible(const PbqpGraph& graph) {
+  for (int v = 0; v < graph.size(); ++v)
+    if (graph.alive(v) && graph.degree(v) <= 2) return false;
+  return true;
 }
 
 // Reduces from an initial work queue of low-degree nodes, in queue order.
@@ -78,7 +94,9 @@ ReductionCounts reduce(PbqpGraph& graph, ReductionTrace& trace) {
   std::deque<int> work;
   for (int v = 0; v < graph.size(); ++v)
     if (graph.alive(v) && graph.degree(v) <= 2) work.push_back(v);
-  return reduce_from(graph, trace, std::move(work));
+  const ReductionCounts counts = reduce_from(graph, trace, std::move(work));
+  assert(irreducible(graph) && "reduce left a node of degree <= 2");
+  return counts;
 }
 
 ReductionCounts reduce_around(PbqpGraph& graph, ReductionTrace& trace, std::vector<int> touched) {
@@ -93,6 +111,7 @@ ReductionCounts reduce_around(PbqpGraph& graph, ReductionTrace& trace, std::vect
 }
 
 void fix_node(PbqpGraph& graph, int v, int candidate, ReductionTrace& trace) {
+  assert(graph.alive(v) && 0 <= candidate && candidate < graph.candidates(v) && "fix_node: no such candidate");
   for (int e : graph.incident(v)) {
     const int w = graph.other(e, v);
     const GraphEdge& edge = graph.edge(e);
