@@ -23,8 +23,9 @@
 #include "commands.h"
 #include "scheduled_model.h"
 #include "layoutopt/kernels/network/compiled_network.h"
-#include "layoutopt/timing/cpu_info.h"
 #include "layoutopt/costs/network_timing.h"
+#include "layoutopt/pipeline/openmp_wait.h"
+#include "layoutopt/pipeline/threads.h"
 #include "layoutopt/timing/statistics.h"
 #include "layoutopt/timing/thread_scope.h"
 
@@ -164,9 +165,9 @@ nlohmann::ordered_json profile_json(const Profile& profile) {
 void bench(const BenchFlags& flags) {
   const ScheduledModel scheduled = load_scheduled_model(flags.model, flags.plan);
   const graph::Graph& graph = scheduled.model.graph;
-  const int threads = flags.threads > 0 ? flags.threads : timing::detect_cpu().default_threads;
+  const int threads = pipeline::resolve_threads(flags.threads);
   const timing::ThreadScope scope(threads);
-  warn_if_passive_openmp_wait();
+  pipeline::warn_if_passive_openmp_wait();
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
   const timing::Timing timing = costs::time_network(network, graph, costs::network_policy(threads, flags.min_seconds * 1e3));
   const timing::Summary& ms = timing.ms;

@@ -12,9 +12,10 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "measurement_files.h"
+#include "layoutopt/pipeline/measurement_files.h"
+#include "layoutopt/pipeline/progress.h"
+#include "layoutopt/pipeline/threads.h"
 #include "layoutopt/timing/cost_policy.h"
-#include "layoutopt/timing/cpu_info.h"
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/tuning/target.h"
 #include "layoutopt/costs/transform_timing.h"
@@ -98,16 +99,16 @@ void verify_sample(const costs::TransformTable& table, const std::vector<costs::
 
 void run_bench_transforms(const BenchTransformsFlags& flags) {
   const LoadedModel model = load_model(flags.model.spec, flags.model.options);
-  const int threads = flags.threads > 0 ? flags.threads : timing::detect_cpu().default_threads;
+  const int threads = pipeline::resolve_threads(flags.threads);
   const std::string target = tuning::host_target(threads);
   const timing::TimingPolicy policy = timing::cost_policy(threads, flags.min_repeat_ms);
-  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(flags.quiet)});
-  costs::TransformTable table = load_table_warning(flags.output, progress);
+  timing::ProgressReporter progress = pipeline::progress_reporter(flags.quiet);
+  costs::TransformTable table = pipeline::load_table_warning(flags.output, progress);
   const auto keys =
       costs::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress));
   progress.note(std::to_string(keys.size()) + " transforms for " + model.graph.name() + " on " + target + ", timed one at a time on " +
                 std::to_string(threads) + " threads (concurrent timing would disturb the results)");
-  const costs::FillResult filled = fill_and_save_table(table, flags.output, keys, policy, target, progress);
+  const costs::FillResult filled = pipeline::fill_and_save_table(table, flags.output, keys, policy, target, progress);
   std::cout << keys.size() << " transforms: " << filled.measured << " timed now, " << filled.reused
             << " reused; table " << flags.output << " holds " << table.entries().size() << " entries\n";
   if (flags.verify > 0) verify_sample(table, keys, flags.verify, policy, target, progress);

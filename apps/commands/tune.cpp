@@ -13,9 +13,10 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "measurement_files.h"
+#include "layoutopt/pipeline/measurement_files.h"
+#include "layoutopt/pipeline/progress.h"
+#include "layoutopt/pipeline/threads.h"
 #include "layoutopt/timing/cost_policy.h"
-#include "layoutopt/timing/cpu_info.h"
 #include "layoutopt/tuning/kernel_measurer.h"
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/tuning/target.h"
@@ -104,11 +105,11 @@ void run_tune(const TuneFlags& flags) {
     throw std::runtime_error("task " + std::to_string(only) + " does not exist: the model has " +
                              std::to_string(tasks.size()) + " tasks (see `layoutopt info`)");
   if (only > 0) tasks = {tasks[only - 1]};
-  const int threads = flags.threads > 0 ? flags.threads : timing::detect_cpu().default_threads;
+  const int threads = pipeline::resolve_threads(flags.threads);
   tuning::SessionOptions options = session_options(flags, threads);
   if (flags.exhaustive > 0) options = exhaustive_options(options, tasks.front());
-  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(flags.quiet)});
-  const tuning::LoadedLog log = load_records_warning(flags.records, options.target, progress);
+  timing::ProgressReporter progress = pipeline::progress_reporter(flags.quiet);
+  const tuning::LoadedLog log = pipeline::load_records_warning(flags.records, options.target, progress);
   if (!log.records.empty())
     progress.note("resuming from " + std::to_string(log.records.size()) + " records in " + flags.records);
   progress.note("tuning " + std::to_string(tasks.size()) + " tasks of " + model.graph.name() + " on " +

@@ -1,5 +1,5 @@
 #pragma once
-// The measurement files several subcommands read and extend: the tuning record log and the
+// The measurement files several commands read and extend: the tuning record log and the
 // transform table. One place says what is wrong with them (as warnings: unreadable lines and
 // entries are skipped or kept, never fatal) and how a table grows without losing anything.
 
@@ -7,28 +7,33 @@
 #include <string>
 #include <vector>
 
-#include "layoutopt/timing/progress.h"
-#include "layoutopt/tuning/record_log.h"
 #include "layoutopt/costs/transform_table.h"
 #include "layoutopt/costs/transform_timing.h"
+#include "layoutopt/timing/progress.h"
+#include "layoutopt/tuning/record_log.h"
 
-namespace layoutopt::apps {
+namespace layoutopt::pipeline {
+
+/// The two files a measured plan rests on.
+struct MeasurementFiles {
+  std::filesystem::path records;     ///< tuning record log (JSON lines, only appended to)
+  std::filesystem::path transforms;  ///< transform table (JSON, only extended)
+};
 
 /// Reads a record log (a missing file is an empty log), warning about unreadable lines and
 /// about records of other targets than `target`.
 [[nodiscard]] tuning::LoadedLog load_records_warning(const std::filesystem::path& path, const std::string& target,
-                                                      timing::ProgressReporter& progress);
+                                                     timing::ProgressReporter& progress);
 
 /// Reads a transform table (a missing file is an empty table), warning about unreadable
 /// entries, which are kept as they are.
 [[nodiscard]] costs::TransformTable load_table_warning(const std::filesystem::path& path,
-                                                         timing::ProgressReporter& progress);
+                                                       timing::ProgressReporter& progress);
 
 /// Times the `keys` the table lacks and saves it to `path` at most once a second while it
 /// measures, so an interrupted run keeps all but its last second, and once more at the end.
 costs::FillResult fill_and_save_table(costs::TransformTable& table, const std::filesystem::path& path,
-                                        const std::vector<costs::TransformKey>& keys,
-                                        const timing::TimingPolicy& policy, const std::string& target,
-                                        timing::ProgressReporter& progress);
+                                      const std::vector<costs::TransformKey>& keys, const timing::TimingPolicy& policy,
+                                      const std::string& target, timing::ProgressReporter& progress);
 
-}  // namespace layoutopt::apps
+}  // namespace layoutopt::pipeline

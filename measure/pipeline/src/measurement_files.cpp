@@ -1,11 +1,11 @@
-#include "measurement_files.h"
+#include "layoutopt/pipeline/measurement_files.h"
 
 #include <chrono>
 
-namespace layoutopt::apps {
+namespace layoutopt::pipeline {
 
 tuning::LoadedLog load_records_warning(const std::filesystem::path& path, const std::string& target,
-                                        timing::ProgressReporter& progress) {
+                                       timing::ProgressReporter& progress) {
   tuning::LoadedLog log = tuning::load_record_log(path);
   if (!log.issues.empty()) progress.note("warning: " + tuning::describe_issues(path, log.issues), true);
   if (auto warning = tuning::foreign_target_warning(log.records, target)) progress.note("warning: " + *warning, true);
@@ -23,9 +23,8 @@ costs::TransformTable load_table_warning(const std::filesystem::path& path, timi
 }
 
 costs::FillResult fill_and_save_table(costs::TransformTable& table, const std::filesystem::path& path,
-                                        const std::vector<costs::TransformKey>& keys,
-                                        const timing::TimingPolicy& policy, const std::string& target,
-                                        timing::ProgressReporter& progress) {
+                                      const std::vector<costs::TransformKey>& keys, const timing::TimingPolicy& policy,
+                                      const std::string& target, timing::ProgressReporter& progress) {
   // Saving a large table takes milliseconds; once a second bounds both that cost and what
   // an interrupted run loses.
   using Clock = std::chrono::steady_clock;
@@ -40,4 +39,4 @@ costs::FillResult fill_and_save_table(costs::TransformTable& table, const std::f
   return filled;
 }
 
-}  // namespace layoutopt::apps
+}  // namespace layoutopt::pipeline

@@ -1,0 +1,52 @@
+#pragma once
+// The measurements a measured plan rests on, read from their files: the record log, the
+// transform table and the measured cost source over both. Confirmation appends to the
+// records and calibration re-prices the source's transforms; `optimize` then compares its
+// baselines on the same measurements the plan step left.
+
+#include <string>
+#include <vector>
+
+#include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/costs/transform_table.h"
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/pipeline/measurement_files.h"
+#include "layoutopt/timing/progress.h"
+#include "layoutopt/tuning/measure_record.h"
+
+namespace layoutopt::pipeline {
+
+class Measurements {
+ public:
+  /// Reads `files` for `graph` (prepared for inference; it must outlive this object) as
+  /// measured on `threads` threads of this host. Throws std::runtime_error when a file does
+  /// not exist, saying which command makes it for `model` (MODEL as the user gave it; empty:
+  /// the graph's name), and what reading it throws. Unreadable lines, foreign records and
+  /// unreadable table entries are reported on `warnings`, or not at all when it is null
+  /// (the caller read the files already and said so).
+  Measurements(const graph::Graph& graph, const MeasurementFiles& files, const std::string& model, int threads,
+               timing::ProgressReporter* warnings);
+  Measurements(const Measurements&) = delete;
+  Measurements& operator=(const Measurements&) = delete;
+
+  [[nodiscard]] const MeasurementFiles& files() const { return files_; }
+  [[nodiscard]] int threads() const { return threads_; }
+  /// The target string of this host and thread count (tuning::host_target).
+  [[nodiscard]] const std::string& target() const { return target_; }
+  /// Every record of the log (other targets' too), in file order, and those appended since.
+  [[nodiscard]] std::vector<tuning::MeasureRecord>& records() { return records_; }
+  [[nodiscard]] const std::vector<tuning::MeasureRecord>& records() const { return records_; }
+  [[nodiscard]] const costs::TransformTable& table() const { return table_; }
+  [[nodiscard]] costs::MeasuredCostSource& costs() { return costs_; }
+  [[nodiscard]] const costs::MeasuredCostSource& costs() const { return costs_; }
+
+ private:
+  MeasurementFiles files_;
+  int threads_;
+  std::string target_;
+  std::vector<tuning::MeasureRecord> records_;
+  costs::TransformTable table_;
+  costs::MeasuredCostSource costs_;  // reads records_, points into table_
+};
+
+}  // namespace layoutopt::pipeline

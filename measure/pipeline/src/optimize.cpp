@@ -1,0 +1,120 @@
+#include "layoutopt/pipeline/optimize.h"
+
+#include "layoutopt/costs/network_timing.h"
+#include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/pipeline/openmp_wait.h"
+#include "layoutopt/pipeline/progress.h"
+#include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/timing/thread_scope.h"
+#include "layoutopt/tuning/default_configs.h"
+#include "layoutopt/tuning/kernel_measurer.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/target.h"
+#include "layoutopt/tuning/tuning_session.h"
+
+namespace layoutopt::pipeline {
+
+namespace {
+
+/// [1/4] and [2/4]: tunes under the budget and measures the default configs, appending every
+/// trial to the log. Returns the log's records with the new ones.
+std::vector<tuning::MeasureRecord> tune(const std::vector<tuning::TuningTask>& tasks, const OptimizeRequest& request,
+                                        const std::string& target) {
+  timing::ProgressReporter progress = progress_reporter(request.quiet);
+  const std::filesystem::path& records = request.files.records;
+  tuning::LoadedLog log = load_records_warning(records, target, progress);
+  progress.note("[1/4] tuning " + std::to_string(tasks.size()) + " tasks for " +
+                std::to_string(static_cast<int>(request.budget.seconds())) + " s on " + target +
+                (log.records.empty() ? "" : ", resuming from " + std::to_string(log.records.size()) + " records") +
+                " (" + records.string() + ")");
+  tuning::KernelMeasurer measurer(timing::cost_policy(request.threads));
+  tuning::RecordWriter writer(records);
+  tuning::SessionOptions options;
+  options.target = target;
+  options.time_budget_s = request.budget.seconds();
+  auto append = [&](const tuning::MeasureRecord& r) {
+    writer.append(r);
+    log.records.push_back(r);
+  };
+  const std::vector<tuning::MeasureRecord> history = log.records;
+  (void)tuning::tune_tasks(tasks, history, measurer, append, options, &progress);
+  progress.finish();
+  // The default baseline runs each workload's direct algorithm only.
+  const std::vector<tuning::TuningTask> defaulted = tuning::default_algorithm_tasks(tasks);
+  const auto defaults = tuning::measure_default_configs(defaulted, log.records, measurer, target, append);
+  progress.note("[2/4] default configs: " + std::to_string(defaults.size()) + " measured now, " +
+                std::to_string(defaulted.size() - defaults.size()) + " from the log");
+  return log.records;
+}
+
+/// [3/4]: times the transforms the tuned layouts may need that the table lacks.
+void bench_transforms(const graph::Graph& graph, const std::vector<tuning::TuningTask>& tasks,
+                      const std::vector<tuning::MeasureRecord>& records, const OptimizeRequest& request,
+                      const std::string& target) {
+  timing::ProgressReporter progress = progress_reporter(request.quiet);
+  const std::filesystem::path& path = request.files.transforms;
+  costs::TransformTable table = load_table_warning(path, progress);
+  const auto keys = costs::enumerate_transforms(graph, costs::tuned_blocks(tasks, records, target));
+  const costs::FillResult filled =
+      fill_and_save_table(table, path, keys, timing::cost_policy(request.threads), target, progress);
+  progress.note("[3/4] transforms: " + std::to_string(keys.size()) + " needed, " + std::to_string(filled.measured) +
+                " timed now, " + std::to_string(filled.reused) + " from " + path.string());
+}
+
+/// The comparison row a graph-tuned plan of `solver` is.
+std::string graph_tuned_variant(const std::string& solver) {
+  for (const evaluation::Variant& variant : evaluation::standard_variants())
+    if (variant.costs == evaluation::VariantCosts::measured && variant.solver == solver) return variant.name;
+  return "graph tuned (" + solver + ")";
+}
+
+}  // namespace
+
+PlanRequest plan_step_request(const OptimizeRequest& request) {
+  const bool quiet = request.quiet;
+  return {.costs = PlanCosts::measured,
+          .files = request.files,
+          .plan = request.plan,
+          .model = request.model,
+          .threads = request.threads,
+          .policy = request.plan_policy,
+          .quiet = quiet,
+          // The tuning and transform steps read both files and reported their issues.
+          .report_file_issues = false,
+          .events = {.confirmed =
+                         [quiet](const costs::ConfirmationReport& report) {
+                           progress_reporter(quiet).note("[4/4] confirmed: " + report.summary());
+                         },
+                     .calibrated =
+                         [quiet](const costs::CalibrationReport& report) {
+                           progress_reporter(quiet).note("[4/4] " + report.summary());
+                         }}};
+}
+
+OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request) {
+  OptimizeReport report;
+  report.threads = request.threads;
+  report.target = tuning::host_target(request.threads);
+  const timing::ThreadScope scope(request.threads);
+  const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
+  const std::vector<tuning::MeasureRecord> records = tune(tasks, request, report.target);
+  bench_transforms(graph, tasks, records, request, report.target);
+
+  warn_if_passive_openmp_wait();
+  report.plan = plan_network(graph, plan_step_request(request));
+  report.plan_variant = graph_tuned_variant(report.plan.planned.solver);
+  Measurements& measured = *report.plan.measurements;
+
+  timing::ProgressReporter progress = progress_reporter(request.quiet);
+  const evaluation::EndToEndOptions options{planner_options(request.plan_policy, report.target, "measured"),
+                                            costs::network_policy(request.threads, request.round_ms), request.rounds};
+  progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
+                std::to_string(options.rounds) + " alternating rounds");
+  report.rows = evaluation::evaluate_variants(graph, evaluation::standard_variants(), measured.costs(),
+                                              tuning::default_config_seconds(tasks, measured.records(), report.target),
+                                              options, &report.refused);
+  progress.finish();
+  return report;
+}
+
+}  // namespace layoutopt::pipeline

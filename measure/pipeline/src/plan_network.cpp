@@ -1,0 +1,110 @@
+#include "layoutopt/pipeline/plan_network.h"
+
+#include <map>
+#include <vector>
+
+#include "layoutopt/evaluation/end_to_end.h"
+#include "layoutopt/pipeline/progress.h"
+#include "layoutopt/planning/analytic_cost_model.h"
+#include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/timing/thread_scope.h"
+#include "layoutopt/tuning/default_configs.h"
+#include "layoutopt/tuning/kernel_measurer.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/target.h"
+
+namespace layoutopt::pipeline {
+
+namespace {
+
+/// Whether `default_seconds` prices the default config of every workload's direct
+/// algorithm, so the default plan can be made (costs::DefaultScheduleCosts).
+bool defaults_priced(const std::vector<tuning::TuningTask>& tasks, const std::map<std::string, double>& default_seconds) {
+  for (const tuning::TuningTask& task : tuning::default_algorithm_tasks(tasks))
+    if (!default_seconds.contains(task.key())) return false;
+  return true;
+}
+
+/// Times the tuned configs that the default (when priced), history-best and graph-tuned
+/// plans choose again until each has policy.confirm_timings timings, appending them to the
+/// record log.
+costs::ConfirmationReport confirm_configs(const graph::Graph& graph, Measurements& measured,
+                                          const planning::PlannerOptions& planner, const PlanRequest& request) {
+  timing::ProgressReporter progress = progress_reporter(request.quiet);
+  tuning::KernelMeasurer measurer(timing::cost_policy(measured.threads()));
+  tuning::RecordWriter writer(measured.files().records);
+  // The default row's choices do not depend on its configs' prices, so one reading serves
+  // every round.
+  const auto default_seconds = tuning::default_config_seconds(measured.costs().tasks(), measured.records(), planner.target);
+  const bool with_default = defaults_priced(measured.costs().tasks(), default_seconds);
+  const auto replan = [&] {
+    std::vector<planning::Plan> plans;
+    const auto baseline = [&](const char* name, evaluation::VariantCosts costs) {
+      plans.push_back(evaluation::plan_variant(graph, {name, costs, "auto"}, measured.costs(), default_seconds, planner).plan);
+    };
+    if (with_default) baseline("default", evaluation::VariantCosts::default_schedules);
+    baseline("history best", evaluation::VariantCosts::fastest_kernels);
+    plans.push_back(planning::plan_layouts(graph, measured.costs(), planner).plan);
+    return plans;
+  };
+  const costs::ConfirmationReport report = costs::confirm_chosen_configs(
+      graph, measured.costs(), measured.records(), measurer, [&](const tuning::MeasureRecord& r) { writer.append(r); },
+      replan, {.target = planner.target, .timings = request.policy.confirm_timings}, &progress);
+  progress.finish();
+  return report;
+}
+
+/// Prices the transforms the graph-tuned plan chooses by their time inside its compiled
+/// network, planning again until it chooses only transforms so timed.
+costs::CalibrationReport calibrate_transforms(const graph::Graph& graph, Measurements& measured,
+                                              const planning::PlannerOptions& planner, const PlanRequest& request) {
+  timing::ProgressReporter progress = progress_reporter(request.quiet);
+  const costs::CalibrationReport report = costs::calibrate_transforms(
+      graph, measured.costs(), [&] { return planning::plan_layouts(graph, measured.costs(), planner).plan; },
+      {.max_rounds = request.policy.calibrate_rounds}, &progress);
+  progress.finish();
+  return report;
+}
+
+PlanReport plan_modelled(const graph::Graph& graph, const PlanRequest& request) {
+  const planning::AnalyticCostModel model;
+  PlanReport report;
+  report.planned = planning::plan_layouts(
+      graph, model, planner_options(request.policy, tuning::host_target(request.threads), "modelled"));
+  report.cost_source = model.name();
+  return report;
+}
+
+PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) {
+  const timing::ThreadScope scope(request.threads);  // every timing of the step, as the measurements were taken
+  PlanReport report;
+  {
+    timing::ProgressReporter warnings = progress_reporter(request.quiet);
+    report.measurements = std::make_unique<Measurements>(graph, request.files, request.model, request.threads,
+                                                         request.report_file_issues ? &warnings : nullptr);
+  }
+  Measurements& measured = *report.measurements;
+  const planning::PlannerOptions planner = planner_options(request.policy, measured.target(), "measured");
+  if (request.policy.confirm_timings > 1) {
+    report.confirmation = confirm_configs(graph, measured, planner, request);
+    if (request.events.confirmed) request.events.confirmed(*report.confirmation);
+  }
+  if (request.policy.calibrate_rounds > 0) {
+    report.calibration = calibrate_transforms(graph, measured, planner, request);
+    if (request.events.calibrated) request.events.calibrated(*report.calibration);
+  }
+  report.planned = planning::plan_layouts(graph, measured.costs(), planner);
+  report.cost_source = measured.costs().name();
+  return report;
+}
+
+}  // namespace
+
+PlanReport plan_network(const graph::Graph& graph, const PlanRequest& request) {
+  PlanReport report =
+      request.costs == PlanCosts::modelled ? plan_modelled(graph, request) : plan_measured(graph, request);
+  if (!request.plan.empty()) planning::save_plan(report.planned.plan, request.plan);
+  return report;
+}
+
+}  // namespace layoutopt::pipeline

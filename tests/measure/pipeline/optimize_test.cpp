@@ -1,0 +1,52 @@
+// The main job in one call on a two-conv graph with half a second of tuning and a transform
+// table from an earlier run: it tunes, measures the default configs, extends the table,
+// writes the plan step's plan and compares the four variants.
+
+#include "layoutopt/pipeline/optimize.h"
+
+#include <doctest/doctest.h>
+
+#include "layoutopt/planning/plan.h"
+#include "layoutopt/tuning/record_log.h"
+#include "pipeline_fixtures.h"
+
+using namespace layoutopt;
+using namespace layoutopt::testing;
+
+TEST_CASE("optimize_model tunes, times transforms, writes the plan step's plan and compares the variants") {
+  const graph::Graph graph = conv_chain();
+  const ScratchFolder folder("optimize");
+  pipeline::OptimizeRequest request{.model = "conv-chain",
+                                    .files = {folder.path() / "tune.jsonl", folder.path() / "transforms.json"},
+                                    .plan = folder.path() / "plan.json",
+                                    .threads = 1,
+                                    .budget = pipeline::TuningBudget::explicit_seconds(0.5),
+                                    .rounds = 1,
+                                    .round_ms = 1.0,
+                                    .quiet = true};
+  // Every transform the tuned layouts may need is priced already, so none is timed here.
+  write_every_transform({{1, 16, 8, 8}, {1, 32, 8, 8}}, request.files.transforms);
+  const size_t table_entries = costs::TransformTable::load(request.files.transforms).entries().size();
+  request.plan_policy.confirm_timings = 1;
+  request.plan_policy.calibrate_rounds = 0;
+  const pipeline::OptimizeReport report = pipeline::optimize_model(graph, request);
+
+  CHECK(report.threads == 1);
+  CHECK(report.target == host_target());
+  CHECK(report.refused.empty());
+  REQUIRE(report.rows.size() == 4);
+  CHECK(report.rows[0].variant.name == "default");
+  CHECK(report.plan_variant == "graph tuned (DP)");
+  // The written plan is the plan step's, and the DP row planned the same from the same costs.
+  const planning::Plan written = planning::load_plan(request.plan);
+  CHECK(planning::to_json(written) == planning::to_json(report.plan.planned.plan));
+  CHECK(planning::same_schedule(written, report.rows[2].planned.plan));
+  for (const evaluation::VariantResult& row : report.rows) {
+    CAPTURE(row.variant.name);
+    CHECK(row.measured.count == 1);
+    CHECK(row.measured.median > 0);
+  }
+  // The records hold the tuning trials and the default configs; the table what plans may need.
+  CHECK(tuning::load_record_log(request.files.records).records.size() >= 3);
+  CHECK(costs::TransformTable::load(request.files.transforms).entries().size() == table_entries);
+}
