@@ -14,6 +14,7 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/kernels/reference/npy_io.h"
+#include "layoutopt/pipeline/threads.h"
 #include "layoutopt/timing/thread_scope.h"
 
 namespace layoutopt::apps {
@@ -41,7 +42,7 @@ void run(const RunFlags& flags) {
   if (input.shape != wanted.type.shape)  // before compiling: a wrong file fails at once
     throw std::runtime_error("'" + flags.input + "' has shape " + graph::to_string(input.shape) + ", input '" +
                              wanted.name + "' of '" + graph.name() + "' needs " + graph::to_string(wanted.type.shape));
-  const timing::ThreadScope threads(flags.threads);
+  const timing::ThreadScope threads(pipeline::resolve_threads(flags.threads));
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
   const std::vector<kernels::reference::HostTensor> outputs = network.run({input});
   kernels::reference::save_npy(outputs.front(), flags.output.path);
