@@ -21,6 +21,7 @@
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/pipeline/plan_network.h"
 #include "layoutopt/pipeline/threads.h"
+#include "layoutopt/planning/planner.h"
 
 namespace layoutopt::apps {
 
@@ -33,7 +34,8 @@ struct PlanFlags {
   std::string transforms;
   bool model_costs = false;
   int threads = 0;
-  pipeline::PlanPolicy policy;  ///< --solver, --time-limit, --confirm, --calibrate-rounds
+  std::string solver = planning::to_string(pipeline::PlanPolicy{}.solver);
+  pipeline::PlanPolicy policy;  ///< --time-limit, --confirm, --calibrate-rounds; --solver parsed into it
 };
 
 void require_flag(const std::string& value, const std::string& flag) {
@@ -65,6 +67,7 @@ pipeline::PlanRequest plan_request(const PlanFlags& flags) {
                                 .model = flags.model.spec,
                                 .threads = pipeline::resolve_threads(flags.threads),
                                 .policy = flags.policy};
+  request.policy.solver = planning::parse_solver(flags.solver);
   request.events.confirmed = [records = flags.records](const costs::ConfirmationReport& report) {
     std::cout << "confirmed:   " << report.summary() << "; appended to " << records << "\n";
   };
@@ -101,7 +104,7 @@ void add_plan_command(CLI::App& app) {
   command->add_flag("--model-costs", flags->model_costs, "use the analytic cost model instead of measurements")
       ->excludes(records)
       ->excludes(transforms);
-  command->add_option("--solver", flags->policy.solver, "auto: dp, or pbqp when dp refuses the problem")
+  command->add_option("--solver", flags->solver, "auto: dp, or pbqp when dp refuses the problem")
       ->check(CLI::IsMember({"auto", "dp", "pbqp"}))
       ->capture_default_str();
   command->add_option("--threads", flags->threads,

@@ -106,7 +106,7 @@ OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& 
   Measurements& measured = *report.plan.measurements;
 
   timing::ProgressReporter progress = progress_reporter(request.quiet);
-  const evaluation::EndToEndOptions options{planner_options(request.plan_policy, report.target, "measured"),
+  const evaluation::EndToEndOptions options{planner_options(request.plan_policy, report.target, planning::CostKind::measured),
                                             costs::network_policy(request.threads, request.round_ms), request.rounds};
   progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
                 std::to_string(options.rounds) + " alternating rounds");

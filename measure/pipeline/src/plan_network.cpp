@@ -70,7 +70,7 @@ PlanReport plan_modelled(const graph::Graph& graph, const PlanRequest& request) 
   const planning::AnalyticCostModel model;
   PlanReport report;
   report.planned = planning::plan_layouts(
-      graph, model, planner_options(request.policy, tuning::host_target(request.threads), "modelled"));
+      graph, model, planner_options(request.policy, tuning::host_target(request.threads), planning::CostKind::modelled));
   report.cost_source = model.name();
   return report;
 }
@@ -84,7 +84,7 @@ PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) 
                                                          request.report_file_issues ? &warnings : nullptr);
   }
   Measurements& measured = *report.measurements;
-  const planning::PlannerOptions planner = planner_options(request.policy, measured.target(), "measured");
+  const planning::PlannerOptions planner = planner_options(request.policy, measured.target(), planning::CostKind::measured);
   if (request.policy.confirm_timings > 1) {
     report.confirmation = confirm_configs(graph, measured, planner, request);
     if (request.events.confirmed) request.events.confirmed(*report.confirmation);

@@ -14,7 +14,7 @@ size_t dp_memory_budget() {
   return std::max(solver_default, static_cast<size_t>(pages) * static_cast<size_t>(page_bytes) / 4);
 }
 
-planning::PlannerOptions planner_options(const PlanPolicy& policy, const std::string& target, const std::string& costs) {
+planning::PlannerOptions planner_options(const PlanPolicy& policy, const std::string& target, planning::CostKind costs) {
   planning::PlannerOptions options{.solver = policy.solver, .solve = {}, .target = target, .costs = costs};
   options.solve.time_limit_seconds = policy.time_limit_s;
   options.solve.memory_budget_bytes = policy.dp_memory_bytes;

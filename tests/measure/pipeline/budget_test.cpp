@@ -56,14 +56,16 @@ TEST_CASE("an unset thread count is OpenMP's default, a set one is kept") {
 
 TEST_CASE("the plan policy: DP first, 10 s for PBQP, 3 timings per chosen config, 4 calibration plans") {
   const pipeline::PlanPolicy policy;
-  CHECK(policy.solver == "auto");
+  CHECK(policy.solver == planning::SolverChoice::automatic);
   CHECK(policy.time_limit_s == 10.0);
   CHECK(policy.confirm_timings == 3);
   CHECK(policy.calibrate_rounds == 4);
   CHECK(policy.dp_memory_bytes >= solvers::SolveOptions{}.memory_budget_bytes);
   CHECK(policy.dp_memory_bytes == pipeline::dp_memory_budget());
-  const planning::PlannerOptions options = pipeline::planner_options(policy, "llvm -mcpu=x", "measured");
-  CHECK(options.solver == planning::PlannerOptions{}.solver);  // auto
+  const planning::PlannerOptions options =
+      pipeline::planner_options(policy, "llvm -mcpu=x", planning::CostKind::modelled);
+  CHECK(planning::SolverChoice(options.solver) == planning::SolverChoice::automatic);
+  CHECK(planning::CostKind(options.costs) == planning::CostKind::modelled);
   CHECK(options.target == "llvm -mcpu=x");
   CHECK(options.solve.time_limit_seconds == 10.0);
   CHECK(options.solve.memory_budget_bytes == policy.dp_memory_bytes);

@@ -19,8 +19,8 @@ namespace layoutopt::pipeline {
 [[nodiscard]] size_t dp_memory_budget();
 
 struct PlanPolicy {
-  /// auto: DP, or PBQP when DP refuses the problem (planner.h); or dp, pbqp.
-  std::string solver = "auto";
+  /// automatic: DP, or PBQP when DP refuses the problem (planner.h); or dp, pbqp.
+  planning::SolverChoice solver = planning::SolverChoice::automatic;
   /// Seconds PBQP may search.
   double time_limit_s = 10.0;
   /// Bytes DP's tables may take.
@@ -33,9 +33,8 @@ struct PlanPolicy {
   int calibrate_rounds = costs::CalibrationOptions{}.max_rounds;
 };
 
-/// The planner options of `policy` for plans recorded with `target` and `costs`
-/// ("measured" or "modelled").
+/// The planner options of `policy` for plans recorded with `target` and `costs`.
 [[nodiscard]] planning::PlannerOptions planner_options(const PlanPolicy& policy, const std::string& target,
-                                                       const std::string& costs);
+                                                       planning::CostKind costs);
 
 }  // namespace layoutopt::pipeline
