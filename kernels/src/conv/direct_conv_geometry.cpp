@@ -1,8 +1,15 @@
 #include "conv/direct_conv_geometry.h"
 
+#include <cassert>
+
 namespace layoutopt::kernels::conv {
 
 DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
+  // The schedule space only offers channel blocks that divide the channels (TunableOp checks
+  // user configs); a remainder here would silently drop channels.
+  assert(t.in_bn > 0 && d.in_channels % t.in_bn == 0);
+  assert(t.out_bn > 0 && d.out_channels % t.out_bn == 0);
+  assert(t.oh_bn > 0 && t.ow_bn > 0);
   DirectConvGeometry g;
   g.batch = d.batch;
   g.in_h = d.in_h, g.in_w = d.in_w, g.out_h = d.out_h(), g.out_w = d.out_w();
@@ -43,6 +50,15 @@ std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& g) {
   for (; tile < full_tiles; ++tile) segments.push_back({tile * g.ow_bn, 1, g.ow_bn, false});
   const int64_t remainder = g.out_w - full_tiles * g.ow_bn;
   if (remainder > 0) segments.push_back({full_tiles * g.ow_bn, 1, remainder, false});
+#ifndef NDEBUG
+  // The segments tile the output row exactly once, in order.
+  int64_t covered = 0;
+  for (const ColumnSegment& segment : segments) {
+    assert(segment.first_column == covered);
+    covered += segment.tiles * segment.width;
+  }
+  assert(covered == g.out_w);
+#endif
   return segments;
 }
 

@@ -1,6 +1,7 @@
 #include "network/arena_plan.h"
 
 #include <algorithm>
+#include <cassert>
 #include <numeric>
 #include <stdexcept>
 
@@ -53,6 +54,10 @@ ArenaPlan plan_arena(const std::vector<BufferLifetime>& buffers, int64_t alignme
       if (offset + buffer.bytes <= begin) break;  // fits in the gap before this range
       offset = std::max(offset, round_up(end, alignment));
     }
+    assert(offset % alignment == 0);
+    assert(std::none_of(taken.begin(), taken.end(), [&](const auto& range) {
+      return offset < range.second && range.first < offset + buffer.bytes;
+    }));  // buffers held together never share bytes
     plan.offsets[index] = offset;
     plan.bytes = std::max(plan.bytes, round_up(offset + buffer.bytes, alignment));
     placed.push_back(index);
