@@ -1,0 +1,66 @@
+#!/usr/bin/python3
+"""Checks that the libraries depend on each other one way only, as the architecture says.
+
+  python3 scripts/check_layering.py
+
+Every source and header of a library may include the public headers ("layoutopt/<lib>/...")
+of itself and of the libraries listed for it in ALLOWED, nothing else: graph/ knows nothing
+of kernels, solvers/ knows only cost problems, planning links no LLVM or XGBoost (it may read
+the kernels' data-only schedule header), and measure/ runs timing <- tuning <- costs <-
+evaluation <- pipeline. Exits 1 naming every include that breaks the rule, 0 otherwise.
+"""
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+INCLUDE = re.compile(r'^\s*#\s*include\s*"layoutopt/(\w+)/([^"]+)"', re.MULTILINE)
+
+# library folder -> the libraries (by include prefix) it may include besides itself
+ALLOWED = {
+    "layout": set(),
+    "graph": {"layout"},
+    "solvers": set(),
+    "kernels": {"layout", "graph"},
+    "measure/timing": {"graph", "layout"},
+    "measure/planning": {"graph", "layout", "solvers"},
+    "measure/tuning": {"timing", "kernels", "graph", "layout"},
+    "measure/costs": {"timing", "tuning", "planning", "kernels", "graph", "layout", "solvers"},
+    "measure/evaluation": {"timing", "tuning", "planning", "costs", "kernels", "graph", "layout", "solvers"},
+    "measure/pipeline": {"timing", "tuning", "planning", "costs", "evaluation", "kernels", "graph", "layout",
+                         "solvers"},
+}
+# Headers a library may include from a library it does not link: data-only, no code behind them.
+DATA_ONLY = {("measure/planning", "kernels", "network/network_schedule.h")}
+
+
+def own_prefix(folder):
+    return folder.split("/")[-1]
+
+
+def violations():
+    for folder, allowed in ALLOWED.items():
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.suffix not in (".h", ".cpp"):
+                continue
+            for lib, header in INCLUDE.findall(path.read_text()):
+                if lib == own_prefix(folder) or lib in allowed or (folder, lib, header) in DATA_ONLY:
+                    continue
+                yield f"{path.relative_to(ROOT)}: includes layoutopt/{lib}/{header}, but {folder} may not depend on {lib}"
+
+
+def main():
+    found = list(violations())
+    for line in found:
+        print(line)
+    missing = [folder for folder in ALLOWED if not (ROOT / folder).is_dir()]
+    for folder in missing:
+        print(f"{folder}: listed in ALLOWED but not a folder (update scripts/check_layering.py)")
+    print(f"check_layering: {len(found)} include(s) against the layering" if found or missing
+          else f"check_layering: {len(ALLOWED)} libraries, dependencies one way")
+    return 1 if found or missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
