@@ -44,10 +44,6 @@ std::vector<std::pair<int64_t, ElementwiseSchedule>> cases_for(int64_t channels)
   return cases;
 }
 
-TensorDesc tensor_of(const std::vector<int64_t>& shape, int64_t block) {
-  return {shape[0], shape[1], shape[2], shape[3], block};
-}
-
 HostTensor run_activation(const ActivationDesc& desc, const ElementwiseSchedule& schedule, const HostTensor& x) {
   const std::vector<float> in = to_layout(x, desc.tensor.layout());
   std::vector<float> out = nan_buffer(desc.tensor.elements());

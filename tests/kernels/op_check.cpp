@@ -71,4 +71,8 @@ std::vector<int64_t> blocks_dividing(int64_t channels) {
   return blocks;
 }
 
+TensorDesc tensor_of(const std::vector<int64_t>& shape, int64_t block) {
+  return {shape[0], shape[1], shape[2], shape[3], block};
+}
+
 }  // namespace layoutopt::kernels::testing

@@ -14,6 +14,7 @@
 
 #include "layoutopt/kernels/kernel.h"
 #include "layoutopt/kernels/reference/host_tensor.h"
+#include "layoutopt/kernels/tensor_desc.h"
 #include "layoutopt/layout/layout.h"
 
 namespace layoutopt::kernels::testing {
@@ -40,5 +41,7 @@ void check_close(const HostTensor& expected, const HostTensor& actual, double re
 
 /// Channel blocks of the usual candidates {1, 4, 8, 16, 32} that divide `channels`.
 std::vector<int64_t> blocks_dividing(int64_t channels);
+/// The NCHW[block]c tensor of a 4-D `shape`.
+TensorDesc tensor_of(const std::vector<int64_t>& shape, int64_t block);
 
 }  // namespace layoutopt::kernels::testing

@@ -53,6 +53,26 @@ llvm::Value* KernelModule::zero_array(int64_t floats) {
   return global;
 }
 
+namespace {
+
+llvm::Value* read_only_global(llvm::Module& module, llvm::Constant* values, const std::string& name) {
+  auto* global = new llvm::GlobalVariable(module, values->getType(), true, llvm::GlobalValue::PrivateLinkage, values,
+                                          name);
+  global->setAlignment(llvm::Align(64));
+  return global;
+}
+
+}  // namespace
+
+llvm::Value* KernelModule::constant_table(const std::vector<int64_t>& values, const std::string& name) {
+  std::vector<uint64_t> bits(values.begin(), values.end());
+  return read_only_global(*module_, llvm::ConstantDataArray::get(*context_, bits), name);
+}
+
+llvm::Value* KernelModule::constant_table(const std::vector<float>& values, const std::string& name) {
+  return read_only_global(*module_, llvm::ConstantDataArray::get(*context_, values), name);
+}
+
 CompiledFunction KernelModule::compile(int64_t work_items, const Epilogue& epilogue) {
   builder_->CreateRetVoid();
   builder_.reset();

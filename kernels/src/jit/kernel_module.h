@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "layoutopt/kernels/epilogue.h"
 #include "layoutopt/kernels/kernel.h"
@@ -40,6 +41,10 @@ class KernelModule {
   [[nodiscard]] llvm::Value* entry_slot(llvm::Type* type, const std::string& name);
   /// A read-only all-zero array of `floats` floats: padding rows point here.
   [[nodiscard]] llvm::Value* zero_array(int64_t floats);
+  /// Read-only tables of values fixed at compile time (e.g. which input row each output row
+  /// reads), indexed with element_address / a GEP on their element type.
+  [[nodiscard]] llvm::Value* constant_table(const std::vector<int64_t>& values, const std::string& name);
+  [[nodiscard]] llvm::Value* constant_table(const std::vector<float>& values, const std::string& name);
 
   /// Terminates the function, JIT-compiles it and returns its metadata. Consumes the module.
   [[nodiscard]] CompiledFunction compile(int64_t work_items, const Epilogue& epilogue);

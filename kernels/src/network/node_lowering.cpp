@@ -19,6 +19,7 @@
 #include "layoutopt/kernels/lowering.h"
 #include "layoutopt/kernels/pool2d.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
+#include "layoutopt/kernels/resize.h"
 #include "layoutopt/kernels/softmax.h"
 #include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/layout/transform.h"
@@ -154,6 +155,11 @@ LoweredNode lower_activation(const NodeContext& c) {
 LoweredNode lower_channel_shuffle(const NodeContext& c, const graph::ChannelShuffle& shuffle) {
   const ChannelShuffleDesc desc{tensor_desc(c.graph, c.node.output, common_block(c)), shuffle.groups};
   return plain_kernel(c, compile_channel_shuffle(desc));
+}
+
+LoweredNode lower_resize(const NodeContext& c, const graph::Resize& resize) {
+  const ResizeDesc desc{tensor_desc(c.graph, c.node.inputs[0], common_block(c)), resize};
+  return plain_kernel(c, compile_resize(desc));
 }
 
 LoweredNode lower_softmax(const NodeContext& c) {
@@ -333,6 +339,7 @@ LoweredNode lower_op(const NodeContext& c) {
           [&](const graph::Concat& concat) { return lower_concat_or_fallback(c, concat); },
           [&](const graph::ChannelShuffle& s) { return lower_4d(c, [&] { return lower_channel_shuffle(c, s); }); },
           [&](const graph::Slice& slice) { return lower_slice_or_fallback(c, slice); },
+          [&](const graph::Resize& r) { return lower_4d(c, [&] { return lower_resize(c, r); }); },
           [&](const graph::Softmax& s) {
             const bool rows = c.output_shape().size() == 2 && (s.axis == 1 || s.axis == -1);
             return rows ? lower_softmax(c) : fallback(c);

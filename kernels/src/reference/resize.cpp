@@ -41,21 +41,22 @@ int64_t nearest_index(double x, NearestRounding rounding, int64_t extent) {
   return std::clamp(static_cast<int64_t>(chosen), int64_t{0}, extent - 1);
 }
 
-/// Where one output coordinate reads along one axis: (1 - weight) * low + weight * high.
-struct Tap {
-  int64_t low = 0, high = 0;
-  double weight = 0.0;
-};
-
 /// Linear taps: a coordinate past an edge reads the edge pixel alone (ONNX pads by edge).
-Tap linear_tap(double x, int64_t extent) {
+ResizeTap linear_tap(double x, int64_t extent) {
   const double clamped = std::clamp(x, 0.0, static_cast<double>(extent - 1));
   const auto low = static_cast<int64_t>(std::floor(clamped));
   return {low, std::min(low + 1, extent - 1), clamped - static_cast<double>(low)};
 }
 
-std::vector<Tap> axis_taps(const graph::Resize& r, int64_t in_extent, int64_t out_extent, double scale) {
-  std::vector<Tap> taps;
+// A zero weight reads `low` alone, so nearest mode copies values exactly (inf and NaN too).
+double blend(double low, double high, double weight) {
+  return weight == 0.0 ? low : (1.0 - weight) * low + weight * high;
+}
+
+}  // namespace
+
+std::vector<ResizeTap> resize_taps(const graph::Resize& r, int64_t in_extent, int64_t out_extent, double scale) {
+  std::vector<ResizeTap> taps;
   for (int64_t out = 0; out < out_extent; ++out) {
     const double x = source_coordinate(r.coordinates, out, in_extent, out_extent, scale);
     if (r.mode == graph::ResizeMode::linear) taps.push_back(linear_tap(x, in_extent));
@@ -67,26 +68,19 @@ std::vector<Tap> axis_taps(const graph::Resize& r, int64_t in_extent, int64_t ou
   return taps;
 }
 
-// A zero weight reads `low` alone, so nearest mode copies values exactly (inf and NaN too).
-double blend(double low, double high, double weight) {
-  return weight == 0.0 ? low : (1.0 - weight) * low + weight * high;
-}
-
-}  // namespace
-
 HostTensor resize(const HostTensor& x, const graph::Resize& attrs) {
   if (x.shape.size() != 4 || attrs.size.h < 1 || attrs.size.w < 1)
     throw KernelError("reference resize: needs an NCHW input and a positive output size");
   const int64_t planes = x.shape[0] * x.shape[1], h = x.shape[2], w = x.shape[3];
-  const std::vector<Tap> rows = axis_taps(attrs, h, attrs.size.h, attrs.scale_h);
-  const std::vector<Tap> cols = axis_taps(attrs, w, attrs.size.w, attrs.scale_w);
+  const std::vector<ResizeTap> rows = resize_taps(attrs, h, attrs.size.h, attrs.scale_h);
+  const std::vector<ResizeTap> cols = resize_taps(attrs, w, attrs.size.w, attrs.scale_w);
   HostTensor out({x.shape[0], x.shape[1], attrs.size.h, attrs.size.w});
   size_t at = 0;
   for (int64_t p = 0; p < planes; ++p) {
     const float* plane = x.data.data() + p * h * w;
     auto pixel = [&](int64_t y, int64_t xx) { return double{plane[y * w + xx]}; };
-    for (const Tap& r : rows)
-      for (const Tap& c : cols) {
+    for (const ResizeTap& r : rows)
+      for (const ResizeTap& c : cols) {
         const double top = blend(pixel(r.low, c.low), pixel(r.low, c.high), c.weight);
         const double bottom = blend(pixel(r.high, c.low), pixel(r.high, c.high), c.weight);
         out.data[at++] = static_cast<float>(blend(top, bottom, r.weight));
