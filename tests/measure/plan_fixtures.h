@@ -9,9 +9,11 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/costs/flexible_op_timing.h"
 #include "layoutopt/costs/measured_cost_source.h"
-#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/costs/offered_layouts.h"
 #include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/tuning/record_log.h"
 #include "layoutopt/planning/planner.h"
 #include "layoutopt/tuning/tuning_session.h"
 
@@ -78,9 +80,31 @@ inline planning::PlannerOptions dp_planner(planning::CostKind costs = planning::
   return {.solver = planning::SolverChoice::dp, .solve = {}, .target = kTarget, .costs = costs};
 }
 
-inline costs::MeasuredCostOptions fast_options(const std::filesystem::path& records) {
-  timing::TimingPolicy policy{.warmup_runs = 1, .min_repeats = 2, .min_repeat_ms = 0.2, .threads = 1};
-  return {kTarget, 1, policy, records, "t.json"};
+/// Timing for tests: one warm-up, a fraction of a millisecond per kernel.
+inline timing::TimingPolicy fast_policy() {
+  return {.warmup_runs = 1, .min_repeats = 2, .min_repeat_ms = 0.2, .threads = 1};
 }
+
+inline costs::MeasuredCostOptions fast_options(const std::filesystem::path& records) {
+  return {kTarget, 1, records, "t.json"};
+}
+
+/// A measured cost source with the tables it looks up, made as the pipeline makes them: the
+/// records' offered layouts and the flexible ops timed in them (fast_policy). `graph` and
+/// `table` must outlive it; `source` points into the other members, so it is not copied.
+struct MeasuredCosts {
+  MeasuredCosts(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
+                const costs::TransformTable& table, const std::filesystem::path& records_path)
+      : offered(costs::offered_layouts(graph, records, table, kTarget, 1)),
+        flexible(costs::time_flexible_ops(graph, offered, fast_policy(), nullptr)),
+        source(graph, records, {.transforms = table, .offered = offered, .flexible = flexible},
+               fast_options(records_path)) {}
+  MeasuredCosts(const MeasuredCosts&) = delete;
+  MeasuredCosts& operator=(const MeasuredCosts&) = delete;
+
+  costs::ShapeLayouts offered;
+  costs::FlexibleOpTable flexible;
+  costs::MeasuredCostSource source;
+};
 
 }  // namespace layoutopt::testing

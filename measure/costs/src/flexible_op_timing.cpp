@@ -1,148 +1,23 @@
 #include "layoutopt/costs/flexible_op_timing.h"
 
 #include <algorithm>
-#include <functional>
-#include <map>
-#include <optional>
+#include <set>
+#include <sstream>
+#include <stdexcept>
 #include <vector>
 
+#include "layoutopt/costs/flexible_ops.h"
 #include "layoutopt/graph/tensor_type.h"
-#include "layoutopt/kernels/activation.h"
-#include "layoutopt/kernels/batch_norm.h"
-#include "layoutopt/kernels/channel_shuffle.h"
-#include "layoutopt/kernels/channel_slice.h"
-#include "layoutopt/kernels/concat.h"
-#include "layoutopt/kernels/elementwise_binary.h"
-#include "layoutopt/kernels/global_avg_pool.h"
-#include "layoutopt/kernels/lowering.h"
-#include "layoutopt/tuning/activation_placement.h"
+#include "layoutopt/kernels/error.h"
 #include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/tuning/activation_placement.h"
 #include "layoutopt/tuning/timed_operands.h"
-#include "layoutopt/costs/transform_enumeration.h"
 
 namespace layoutopt::costs {
 
 namespace {
 
 using Kernels = std::vector<kernels::Kernel>;
-
-using Knobs = std::map<std::string, int64_t>;
-
-/// A flexible node lowered for one block: what it runs (the cache key and the plan's kernel
-/// choice) and how to compile it.
-struct BlockedOp {
-  planning::FlexibleKernel kernel;
-  std::string schedule_text;
-  std::function<Kernels()> compile;
-};
-
-BlockedOp blocked_op(const std::string& kernel, const std::string& desc, Knobs schedule, std::string schedule_text,
-                     std::function<Kernels()> compile, const std::string& stand_in_for = {}) {
-  return {{.kernel = kernel, .desc = desc, .schedule = std::move(schedule), .stand_in_for = stand_in_for},
-          std::move(schedule_text),
-          std::move(compile)};
-}
-
-BlockedOp activation(const kernels::ActivationDesc& desc, const std::string& stand_in_for = {}) {
-  const kernels::ElementwiseSchedule schedule;
-  return blocked_op("activation", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
-                    [=] { return Kernels{kernels::compile_activation(desc, schedule)}; }, stand_in_for);
-}
-
-/// A relu over the node's output: one read and one write of it, for operators without a
-/// kernel of their own.
-BlockedOp stand_in(const graph::Graph& graph, const graph::Node& node, int64_t block, const std::string& op) {
-  return activation({kernels::tensor_desc(graph, node.output, block), kernels::ActivationOp::relu}, op);
-}
-
-// Clip to bounds other than [0, 6] is timed as relu6.
-BlockedOp clip(const graph::Graph& graph, const graph::Node& node, int64_t block) {
-  return activation({kernels::tensor_desc(graph, node.output, block), kernels::ActivationOp::relu6}, "clip");
-}
-
-// What the compiled network runs (kernels::binary_desc); any other broadcast streams the
-// output once on a stand-in.
-BlockedOp binary(const graph::Graph& graph, graph::NodeId id, int64_t block) {
-  const std::optional<kernels::ElementwiseBinaryDesc> found = kernels::binary_desc(graph, id, block);
-  if (!found) return stand_in(graph, graph.node(id), block, graph::op_name(graph.node(id).op));
-  const kernels::ElementwiseBinaryDesc desc = *found;
-  const kernels::ElementwiseSchedule schedule;
-  return blocked_op("elementwise_binary", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
-                    [=] { return Kernels{kernels::compile_elementwise_binary(desc, schedule)}; });
-}
-
-BlockedOp batch_norm(const graph::Graph& graph, graph::NodeId id, int64_t block) {
-  const kernels::BatchNormDesc desc = kernels::batch_norm_desc(graph, id, block);
-  const kernels::ElementwiseSchedule schedule;
-  return blocked_op("batch_norm", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
-                    [=] { return Kernels{kernels::compile_batch_norm(desc, schedule)}; });
-}
-
-BlockedOp pool(const graph::Graph& graph, graph::NodeId id, int64_t block) {
-  const kernels::Pool2dDesc desc = kernels::pool2d_desc(graph, id, block);
-  const kernels::Pool2dSchedule schedule = kernels::pool2d_default_schedule(desc);
-  return blocked_op("pool2d", desc.str(), {{"ow_bn", schedule.ow_bn}}, schedule.str(),
-                    [=] { return Kernels{kernels::compile_pool2d(desc, schedule)}; });
-}
-
-BlockedOp global_pool(const graph::Graph& graph, const graph::Node& node, int64_t block) {
-  const kernels::TensorDesc input = kernels::tensor_desc(graph, node.inputs[0], block);
-  return blocked_op("global_avg_pool", input.str(), Knobs{}, "",
-                    [=] { return Kernels{kernels::compile_global_avg_pool(input)}; });
-}
-
-BlockedOp channel_shuffle(const graph::Graph& graph, const graph::Node& node, int64_t block) {
-  const kernels::ChannelShuffleDesc desc{kernels::tensor_desc(graph, node.output, block),
-                                         std::get<graph::ChannelShuffle>(node.op).groups};
-  return blocked_op("channel_shuffle", desc.str(), Knobs{}, "",
-                    [=] { return Kernels{kernels::compile_channel_shuffle(desc)}; });
-}
-
-BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int64_t block) {
-  const auto& slice = std::get<graph::Slice>(node.op);
-  const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice.start, slice.end};
-  return blocked_op("channel_slice", desc.str(), Knobs{}, "",
-                    [=] { return Kernels{kernels::compile_channel_slice(desc)}; });
-}
-
-// Only the inputs a compiled network cannot place in their slice of the output are copied
-// (see concat_slice_offsets: at batch 1 their producers write there directly), so only
-// those are timed; a batch-1 concat in one block costs its step and nothing more.
-BlockedOp concat(const graph::Graph& graph, const graph::Node& node, int64_t block) {
-  kernels::ConcatDesc desc{.inputs = {}, .out_block = block};
-  for (graph::ValueId input : node.inputs) desc.inputs.push_back(kernels::tensor_desc(graph, input, block));
-  const std::vector<int64_t> offsets = kernels::concat_slice_offsets(desc);
-  const auto copies = std::count(offsets.begin(), offsets.end(), int64_t{-1});
-  return blocked_op("concat", desc.str(), {{"copies", copies}}, "copies " + std::to_string(copies), [=] {
-    const Kernels all = kernels::compile_concat(desc);
-    Kernels copied;
-    for (size_t i = 0; i < all.size(); ++i)
-      if (offsets[i] < 0) copied.push_back(all[i]);
-    return copied;
-  });
-}
-
-// The elementwise operators are told apart by kernels/lowering.h's mapping, the one list of
-// them; the rest are named here.
-BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
-  const graph::Node& node = graph.node(id);
-  if (kernels::has_activation_kernel(node.op)) return activation(kernels::activation_desc(graph, id, block));
-  if (kernels::binary_op(node.op)) return binary(graph, id, block);
-  return std::visit(
-      [&](const auto& op) -> BlockedOp {
-        using Op = std::decay_t<decltype(op)>;
-        if constexpr (std::is_same_v<Op, graph::Pool2d>) return pool(graph, id, block);
-        else if constexpr (std::is_same_v<Op, graph::GlobalAvgPool>) return global_pool(graph, node, block);
-        else if constexpr (std::is_same_v<Op, graph::Concat>) return concat(graph, node, block);
-        else if constexpr (std::is_same_v<Op, graph::ChannelShuffle>) return channel_shuffle(graph, node, block);
-        else if constexpr (std::is_same_v<Op, graph::Slice>) return channel_slice(graph, node, block);
-        else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, id, block);
-        else if constexpr (std::is_same_v<Op, graph::Clip>) return clip(graph, node, block);
-        else if constexpr (std::is_same_v<Op, graph::Pad>) return stand_in(graph, node, block, "pad");
-        else throw std::logic_error("node '" + node.name + "' (" + graph::op_name(node.op) + ") is not layout-flexible");
-      },
-      node.op);
-}
 
 /// One buffer size for every operand: the largest tensor the node touches. Kernels read only
 /// what their layout needs, so the slack costs memory, not time.
@@ -185,40 +60,59 @@ double time_kernels(const Kernels& kernels, const graph::Graph& graph, graph::No
       .ms.median;
 }
 
-std::string label_of(const graph::Node& node, int64_t block, const BlockedOp& op) {
-  std::string label = blocked_layout(4, block) + " " + graph::op_name(node.op);
-  if (!op.schedule_text.empty()) label += " " + op.schedule_text;
-  if (!op.kernel.stand_in_for.empty()) label += " (stand-in: " + op.kernel.kernel + " timed)";
-  return label;
+/// Runs `step` on node `id` in NCHW[block]c, naming both when a kernel cannot be built.
+template <class Step>
+auto named_errors(const graph::Graph& graph, graph::NodeId id, int64_t block, const Step& step) {
+  try {
+    return step();
+  } catch (const kernels::KernelError& e) {
+    throw std::runtime_error("cannot time node '" + graph.node(id).name + "' (" + graph::op_name(graph.node(id).op) +
+                             ") in " + blocked_layout(4, block) + ": " + e.what());
+  }
+}
+
+/// The first node running each distinct kernel, in node order and then block order: the one
+/// it is timed on.
+struct Timed {
+  graph::NodeId id;
+  int64_t block;
+  FlexibleOp op;
+};
+
+/// Every distinct kernel of the graph's flexible nodes in their offered blocks.
+std::vector<Timed> distinct_ops(const graph::Graph& graph, const ShapeLayouts& offered) {
+  std::vector<Timed> ops;
+  std::set<planning::FlexibleKernel> seen;
+  for (size_t n = 0; n < graph.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    if (!is_layout_flexible(graph, id)) continue;
+    for (int64_t block : offered_blocks(graph, id, offered)) {
+      FlexibleOp op = named_errors(graph, id, block, [&] { return flexible_op(graph, id, block); });
+      if (seen.insert(op.kernel).second) ops.push_back({id, block, std::move(op)});
+    }
+  }
+  return ops;
 }
 
 }  // namespace
 
-bool FlexibleOpTimer::handles(const graph::Graph& graph, graph::NodeId id) {
-  const graph::Node& node = graph.node(id);
-  if (graph.value(node.output).type.shape.size() != 4) return false;
-  if (kernels::has_activation_kernel(node.op) || kernels::binary_op(node.op)) return true;
-  return std::visit(
-      [](const auto& op) {
-        using Op = std::decay_t<decltype(op)>;
-        if constexpr (std::is_same_v<Op, graph::Concat>) return op.axis == 1 || op.axis == -3;
-        if constexpr (std::is_same_v<Op, graph::Slice>) return (op.axis == 1 || op.axis == -3) && op.step == 1;
-        return std::is_same_v<Op, graph::Pool2d> || std::is_same_v<Op, graph::GlobalAvgPool> ||
-               std::is_same_v<Op, graph::BatchNorm> || std::is_same_v<Op, graph::Clip> ||
-               std::is_same_v<Op, graph::Pad> || std::is_same_v<Op, graph::ChannelShuffle>;
-      },
-      node.op);
-}
-
-FlexibleOpCost FlexibleOpTimer::cost(const graph::Graph& graph, graph::NodeId id, int64_t block) const {
-  const graph::Node& node = graph.node(id);
-  const BlockedOp op = lower(graph, id, block);
-  // Held while timing too: concurrent timings would disturb each other anyway.
-  std::lock_guard lock(mutex_);
-  if (auto it = cache_.find(op.kernel); it != cache_.end()) return it->second;
-  FlexibleOpCost cost{time_kernels(op.compile(), graph, id, block, policy_), label_of(node, block, op), op.kernel};
-  cache_.emplace(op.kernel, cost);
-  return cost;
+FlexibleOpTable time_flexible_ops(const graph::Graph& graph, const ShapeLayouts& offered,
+                                  const timing::TimingPolicy& policy, timing::ProgressReporter* progress) {
+  const std::vector<Timed> ops = distinct_ops(graph, offered);
+  FlexibleOpTable table;
+  for (size_t k = 0; k < ops.size(); ++k) {
+    const Timed& timed = ops[k];
+    const double ms = named_errors(graph, timed.id, timed.block, [&] {
+      return time_kernels(timed.op.compile(), graph, timed.id, timed.block, policy);
+    });
+    table.emplace(timed.op.kernel, ms);
+    if (progress) {
+      std::ostringstream status;
+      status << "[Flexible op " << k + 1 << "/" << ops.size() << "] " << timed.op.label << ": " << ms << " ms";
+      progress->update(static_cast<double>(k + 1), static_cast<double>(ops.size()), status.str());
+    }
+  }
+  return table;
 }
 
 }  // namespace layoutopt::costs

@@ -1,17 +1,16 @@
 #include "layoutopt/costs/measured_cost_source.h"
 
 #include <limits>
-#include <optional>
 #include <stdexcept>
+#include <variant>
 
+#include "layoutopt/costs/flexible_ops.h"
+#include "layoutopt/costs/offered_layouts.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/kernels/config_space.h"
-#include "layoutopt/kernels/error.h"
 #include "layoutopt/layout/transform.h"
-#include "layoutopt/planning/flexible_blocks.h"
-#include "layoutopt/tuning/selection_bias.h"
 #include "layoutopt/timing/statistics.h"
-#include "layoutopt/costs/transform_enumeration.h"
+#include "layoutopt/tuning/selection_bias.h"
 #include "layoutopt/tuning/tuning_session.h"
 
 namespace layoutopt::costs {
@@ -36,17 +35,6 @@ planning::NodeCandidate canonical_candidate(const graph::Graph& graph, graph::No
   return candidate;
 }
 
-/// Blocks dividing the channels of every activation tensor of the node: the divisors of their
-/// greatest common divisor. Tuned convs use blocks such as 24 or 40, so powers of two are not
-/// enough; the table decides which of these are offered (priceable).
-std::vector<int64_t> common_blocks(const graph::Graph& graph, graph::NodeId id) {
-  const int64_t channels = planning::flexible_channel_bound(graph, id);
-  std::vector<int64_t> blocks;
-  for (int64_t block = 1; block <= channels; ++block)
-    if (channels % block == 0) blocks.push_back(block);
-  return blocks;
-}
-
 }  // namespace
 
 planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tuning::LayoutCandidate& tuned) {
@@ -63,15 +51,10 @@ planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tu
 }
 
 MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
-                                       const TransformTable& table, MeasuredCostOptions options)
-    : graph_(&graph), table_(&table), options_(std::move(options)), flexible_(options_.policy),
-      tasks_(tuning::extract_tasks(graph)),
-      tasks_of_(tuning::tasks_by_node(tasks_)) {
+                                       const MeasuredTables& tables, MeasuredCostOptions options)
+    : graph_(&graph), table_(&tables.transforms), offered_(&tables.offered), flexible_(&tables.flexible),
+      options_(std::move(options)), tasks_(tuning::extract_tasks(graph)), tasks_of_(tuning::tasks_by_node(tasks_)) {
   read_records(records);
-  // The layouts bench-transforms times for these records, as far as the table prices them
-  // (a pair's best config gives the same blocks as its top 3, which tuned_blocks reads).
-  offered_ = priceable_layouts(enumerate_layouts(graph, tuned_blocks(tasks_, known_)), table, options_.target,
-                               options_.threads);
 }
 
 tuning::SessionResult MeasuredCostSource::summarize_records(const std::vector<tuning::MeasureRecord>& records) const {
@@ -129,7 +112,7 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::candidates(const graph:
     throw std::runtime_error("measured costs were read for graph '" + graph_->name() + "', not for node '" +
                              graph.node(id).name + "' of another graph");
   if (graph::has_workload(graph.node(id))) return tuned_candidates(graph, id);
-  if (FlexibleOpTimer::handles(graph, id)) return flexible_candidates(graph, id);
+  if (is_layout_flexible(graph, id)) return flexible_candidates(graph, id);
   return {canonical_candidate(graph, id)};
 }
 
@@ -148,7 +131,7 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const 
   const bool residual = activation_inputs(graph, id).size() == 2;  // a fused residual reads the output's layout
   std::vector<planning::NodeCandidate> kept;
   for (planning::NodeCandidate candidate : tuned) {
-    if (!priceable(in, candidate.inputs[0]) || !priceable(out, candidate.output)) continue;
+    if (!offers(*offered_, in, candidate.inputs[0]) || !offers(*offered_, out, candidate.output)) continue;
     if (residual) candidate.inputs.push_back(candidate.output);
     kept.push_back(std::move(candidate));
   }
@@ -161,47 +144,21 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const 
 
 std::vector<planning::NodeCandidate> MeasuredCostSource::flexible_candidates(const graph::Graph& graph, graph::NodeId id) const {
   std::vector<planning::NodeCandidate> result;
-  for (int64_t block : common_blocks(graph, id)) {
-    std::optional<planning::NodeCandidate> candidate = blocked_layouts(graph, id, block);
-    if (!candidate) continue;
-    const FlexibleOpCost cost = timed(graph, id, block);
-    candidate->ms = cost.ms;
-    candidate->label = cost.label;
-    candidate->kernel = cost.kernel;
-    result.push_back(std::move(*candidate));
+  for (int64_t block : offered_blocks(graph, id, *offered_)) {
+    planning::NodeCandidate candidate = flexible_candidate(graph, id, block);
+    candidate.ms = flexible_ms(graph, id, candidate);
+    result.push_back(std::move(candidate));
   }
   return result;
 }
 
-std::optional<planning::NodeCandidate> MeasuredCostSource::blocked_layouts(const graph::Graph& graph, graph::NodeId id,
-                                                                 int64_t block) const {
-  const graph::Shape& out = graph.value(graph.node(id).output).type.shape;
-  planning::NodeCandidate candidate{.output = Layout::parse(blocked_layout(out.size(), block))};
-  if (!priceable(out, candidate.output)) return std::nullopt;
-  for (graph::ValueId input : activation_inputs(graph, id)) {
-    const graph::Shape& shape = graph.value(input).type.shape;
-    candidate.inputs.push_back(Layout::parse(blocked_layout(shape.size(), block)));
-    if (!priceable(shape, candidate.inputs.back())) return std::nullopt;
-  }
-  return candidate;
-}
-
-FlexibleOpCost MeasuredCostSource::timed(const graph::Graph& graph, graph::NodeId id, int64_t block) const {
-  try {
-    return flexible_.cost(graph, id, block);
-  } catch (const kernels::KernelError& e) {
-    throw std::runtime_error("cannot time node '" + graph.node(id).name + "' (" + graph::op_name(graph.node(id).op) +
-                             ") in " + blocked_layout(4, block) + ": " + e.what());
-  }
-}
-
-bool MeasuredCostSource::priceable(const graph::Shape& shape, const Layout& layout) const {
-  const Layout plain = layout::canonical_data_layout(shape.size());
-  if (layout == plain) return true;
-  const auto known = offered_.find(shape);
-  if (known != offered_.end() && known->second.contains(layout.str())) return true;
-  // Same memory as the plain layout (e.g. NCHW16c of [1, C, 1, 1]): priced as plain.
-  return layout::same_memory_order(shape, layout, plain);
+double MeasuredCostSource::flexible_ms(const graph::Graph& graph, graph::NodeId id,
+                                       const planning::NodeCandidate& candidate) const {
+  const auto timed = flexible_->find(std::get<planning::FlexibleKernel>(candidate.kernel));
+  if (timed == flexible_->end())
+    throw std::logic_error("the flexible-op table has no time for node '" + graph.node(id).name + "' (" +
+                           candidate.label + "): it was timed for another graph or other offered layouts");
+  return timed->second;
 }
 
 double MeasuredCostSource::transform_ms(const graph::Shape& shape, const Layout& from, const Layout& to) const {

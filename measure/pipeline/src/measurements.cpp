@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "layoutopt/costs/offered_layouts.h"
 #include "layoutopt/timing/cost_policy.h"
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/tuning/target.h"
@@ -36,14 +37,16 @@ costs::TransformTable read_table(const MeasurementFiles& files, const std::strin
 }  // namespace
 
 Measurements::Measurements(const graph::Graph& graph, const MeasurementFiles& files, const std::string& model,
-                           int threads, timing::ProgressReporter* warnings)
+                           int threads, timing::ProgressReporter* warnings, timing::ProgressReporter* progress)
     : files_(files),
       threads_(threads),
       target_(tuning::host_target(threads)),
       records_(read_records(files, model.empty() ? graph.name() : model, target_, warnings)),
       table_(read_table(files, model.empty() ? graph.name() : model, warnings)),
-      costs_(graph, records_, table_,
-             costs::MeasuredCostOptions{target_, threads, timing::cost_policy(threads), files.records, files.transforms,
-                                        model}) {}
+      offered_(costs::offered_layouts(graph, records_, table_, target_, threads)),
+      // The policy kernels and transforms are timed with, so node and edge costs add up.
+      flexible_(costs::time_flexible_ops(graph, offered_, timing::cost_policy(threads), progress)),
+      costs_(graph, records_, {.transforms = table_, .offered = offered_, .flexible = flexible_},
+             costs::MeasuredCostOptions{target_, threads, files.records, files.transforms, model}) {}
 
 }  // namespace layoutopt::pipeline

@@ -79,9 +79,12 @@ PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) 
   const timing::ThreadScope scope(request.threads);  // every timing of the step, as the measurements were taken
   PlanReport report;
   {
-    timing::ProgressReporter warnings = progress_reporter(request.quiet);
+    timing::ProgressReporter progress = progress_reporter(request.quiet);
     report.measurements = std::make_unique<Measurements>(graph, request.files, request.model, request.threads,
-                                                         request.report_file_issues ? &warnings : nullptr);
+                                                         request.report_file_issues ? &progress : nullptr, &progress);
+    progress.note("timed " + std::to_string(report.measurements->flexible().size()) +
+                  " layout-flexible kernels in the offered layouts");
+    progress.finish();
   }
   Measurements& measured = *report.measurements;
   const planning::PlannerOptions planner = planner_options(request.policy, measured.target(), planning::CostKind::measured);

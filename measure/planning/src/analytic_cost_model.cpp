@@ -35,7 +35,7 @@ bool holds_any(const graph::Op& op) {
   return (std::holds_alternative<Ops>(op) || ...);
 }
 
-/// The operators the measured costs time in every block (FlexibleOpTimer::handles, which this
+/// The operators the measured costs time in every block (costs::is_layout_flexible, which this
 /// LLVM-free library cannot call; flexible_op_timing_test checks that the two agree).
 bool is_flexible(const graph::Op& op) {
   if (const auto* concat = std::get_if<graph::Concat>(&op)) return concat->axis == 1 || concat->axis == -3;

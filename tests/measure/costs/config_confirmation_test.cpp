@@ -96,7 +96,8 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
     return r.task_key() == winograd.key() && winograd.config_index(r.knob_map()) == 0;
   });
   const costs::TransformTable table = synthetic_table(g);
-  costs::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
+  MeasuredCosts measured(g, log, table, records.path());
+  costs::MeasuredCostSource& costs = measured.source;
   const planning::PlannerOptions options = dp_planner();
   const auto plan = [&] { return planning::plan_layouts(g, costs, options).plan; };
 
@@ -157,7 +158,8 @@ TEST_CASE("a round times its configs in passes, not one config's timings back to
   write_records(records.path(), tasks);
   std::vector<tuning::MeasureRecord> log = tuning::load_record_log(records.path()).records;
   const costs::TransformTable table = synthetic_table(g);
-  costs::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
+  MeasuredCosts measured(g, log, table, records.path());
+  costs::MeasuredCostSource& costs = measured.source;
   const planning::PlannerOptions options = dp_planner();
   const auto plan = [&] { return std::vector<planning::Plan>{planning::plan_layouts(g, costs, options).plan}; };
   TrueTimes measurer(log, tasks);
@@ -207,7 +209,8 @@ struct ConfirmedLog {
   ScratchFile records{"records.jsonl"};
   std::vector<tuning::MeasureRecord> log = confirmed_records(records.path(), tasks);
   costs::TransformTable table = synthetic_table(g);
-  costs::MeasuredCostSource costs{g, log, table, fast_options(records.path())};
+  MeasuredCosts measured{g, log, table, records.path()};
+  costs::MeasuredCostSource& costs = measured.source;
   const tuning::TuningTask& dense = dense_task_of(tasks);
   graph::NodeId dense_id = dense.nodes.front();
 
@@ -328,7 +331,8 @@ TEST_CASE("a stale task's configs timed once take the pooled selection bias, not
   }
   REQUIRE(fresh.size() == 3);
   const costs::TransformTable table = synthetic_table(g);
-  costs::MeasuredCostSource costs(g, log, table, fast_options(records.path()));
+  MeasuredCosts measured(g, log, table, records.path());
+  costs::MeasuredCostSource& costs = measured.source;
   const auto price_of_once_timed = [&] {
     for (const planning::NodeCandidate& c : costs.candidates(g, dense->nodes.front())) {
       const int64_t index = std::get<planning::TunedKernel>(c.kernel).config_index;

@@ -1,21 +1,42 @@
-// What the flexible-op timer runs, not how fast: the concat it times copies only the inputs a
-// compiled network cannot place in their slice of the output; each elementwise operator runs
-// the kernel the network would, or a stand-in that says so; and the analytic model agrees on
-// which operators are layout-flexible and in which blocks (a channel slice: those dividing
-// its start).
+// What the flexible-op timing step runs, not how fast: the concat it times copies only the
+// inputs a compiled network cannot place in their slice of the output; each elementwise
+// operator runs the kernel the network would, or a stand-in that says so; the analytic model
+// agrees on which operators are layout-flexible and in which blocks (a channel slice: those
+// dividing its start); each distinct kernel is timed once in every offered block, and the
+// measured source only looks the times up.
 
 #include "layoutopt/costs/flexible_op_timing.h"
 
 #include <doctest/doctest.h>
 
+#include <sstream>
 
+#include "layoutopt/costs/flexible_ops.h"
 #include "layoutopt/planning/analytic_cost_model.h"
-#include "layoutopt/timing/cost_policy.h"
 #include "layoutopt/planning/flexible_blocks.h"
+#include "plan_fixtures.h"
+#include "tuning_fixtures.h"
 
 using namespace layoutopt;
 
 namespace {
+
+/// Every 4-D activation tensor of `graph` offered in NCHW[block]c (and NCHW).
+costs::ShapeLayouts offered_in(const graph::Graph& graph, int64_t block) {
+  costs::ShapeLayouts offered;
+  for (const graph::Value& value : graph.values())
+    if (value.type.shape.size() == 4) offered[value.type.shape].insert(costs::blocked_layout(4, block));
+  return offered;
+}
+
+/// The kernel node `name` runs in `block`, checked to be timed by the step.
+planning::FlexibleKernel timed_kernel(const graph::Graph& g, const costs::FlexibleOpTable& table,
+                                      const std::string& name, int64_t block) {
+  const planning::FlexibleKernel kernel = costs::flexible_op(g, *g.find_node(name), block).kernel;
+  REQUIRE(table.contains(kernel));
+  CHECK(table.at(kernel) >= 0.0);
+  return kernel;
+}
 
 graph::Graph three_branch_concat(int64_t batch) {
   graph::Graph g("concat");
@@ -28,10 +49,8 @@ graph::Graph three_branch_concat(int64_t batch) {
 
 int64_t timed_copies(int64_t batch, int64_t block) {
   const graph::Graph g = three_branch_concat(batch);
-  const costs::FlexibleOpTimer timer(timing::cost_policy(1, 1.0));
-  const costs::FlexibleOpCost cost = timer.cost(g, *g.find_node("join"), block);
-  CHECK(cost.ms >= 0.0);
-  return cost.kernel.schedule.at("copies");
+  const costs::FlexibleOpTable table = costs::time_flexible_ops(g, offered_in(g, block), testing::fast_policy(), nullptr);
+  return timed_kernel(g, table, "join", block).schedule.at("copies");
 }
 
 }  // namespace
@@ -80,19 +99,15 @@ TEST_CASE("elementwise operators and channel shuffle are layout-flexible, to the
     const auto id = static_cast<graph::NodeId>(n);
     CAPTURE(g.node(id).name);
     const bool rigid = g.node(id).name == "flatten" || g.node(id).name == "resize";
-    CHECK(costs::FlexibleOpTimer::handles(g, id) == !rigid);
+    CHECK(costs::is_layout_flexible(g, id) == !rigid);
     CHECK((model.candidates(g, id).front().label != "canonical") == !rigid);
   }
 }
 
 TEST_CASE("elementwise operators and channel shuffle are timed on their own kernels, per-channel constants too") {
   const graph::Graph g = elementwise_operators();
-  const costs::FlexibleOpTimer timer(timing::cost_policy(1, 1.0));
-  const auto timed = [&](const std::string& name) {
-    const costs::FlexibleOpCost cost = timer.cost(g, *g.find_node(name), 8);
-    CHECK(cost.ms >= 0.0);
-    return cost.kernel;
-  };
+  const costs::FlexibleOpTable table = costs::time_flexible_ops(g, offered_in(g, 8), testing::fast_policy(), nullptr);
+  const auto timed = [&](const std::string& name) { return timed_kernel(g, table, name, 8); };
   CHECK(timed("hardsigmoid").desc == "hard_sigmoid0.2_0.5_n1_c16_h6_w6_x8");
   CHECK(timed("leaky").desc == "leaky_relu0.01_n1_c16_h6_w6_x8");
   CHECK(timed("silu").desc == "silu_n1_c16_h6_w6_x8");
@@ -138,7 +153,7 @@ TEST_CASE("step-1 channel slices are layout-flexible, to the analytic model too"
     const auto id = static_cast<graph::NodeId>(n);
     CAPTURE(g.node(id).name);
     const bool rigid = g.node(id).name == "strided" || g.node(id).name == "rows";
-    CHECK(costs::FlexibleOpTimer::handles(g, id) == !rigid);
+    CHECK(costs::is_layout_flexible(g, id) == !rigid);
     CHECK((model.candidates(g, id).front().label != "canonical") == !rigid);
   }
 }
@@ -149,8 +164,37 @@ TEST_CASE("a channel slice is offered only in blocks dividing its start and leng
   CHECK(planning::flexible_channel_bound(g, *g.find_node("mid_block")) == 4);
   CHECK(analytic_blocks(g, "second_half") == std::vector<int64_t>{1, 2, 4, 8});
   CHECK(analytic_blocks(g, "mid_block") == std::vector<int64_t>{1, 2, 4});  // 8 would straddle its start
-  const costs::FlexibleOpTimer timer(timing::cost_policy(1, 1.0));
-  const costs::FlexibleOpCost cost = timer.cost(g, *g.find_node("second_half"), 8);
-  CHECK(cost.ms >= 0.0);
-  CHECK(cost.kernel.desc == "channel_slice_8_16_n1_c16_h6_w6_x8");
+  const costs::FlexibleOpTable table = costs::time_flexible_ops(g, offered_in(g, 8), testing::fast_policy(), nullptr);
+  CHECK(timed_kernel(g, table, "second_half", 8).desc == "channel_slice_8_16_n1_c16_h6_w6_x8");
+  CHECK(costs::offered_blocks(g, *g.find_node("mid_block"), offered_in(g, 8)) == std::vector<int64_t>{1});
+}
+
+TEST_CASE("each distinct kernel is timed once in every offered block, with progress as transforms show it") {
+  const graph::Graph g = three_branch_concat(1);
+  std::ostringstream out;
+  timing::ProgressReporter progress(out, {.mode = timing::ProgressMode::lines, .line_interval_s = 0});
+  const costs::FlexibleOpTable table = costs::time_flexible_ops(g, offered_in(g, 8), testing::fast_policy(), &progress);
+  // Relus a and b run one kernel; it and the concat are timed in NCHW and NCHW8c.
+  CHECK(table.size() == 4);
+  CHECK(timed_kernel(g, table, "a", 8) == timed_kernel(g, table, "b", 8));
+  CHECK(timed_kernel(g, table, "join", 1) != timed_kernel(g, table, "join", 8));
+  CHECK(out.str().find("[Flexible op 4/4] NCHW8c concat copies 0: ") != std::string::npos);
+}
+
+TEST_CASE("the measured source looks flexible ops up and names a node the table lacks") {
+  using namespace layoutopt::testing;
+  const graph::Graph g = tiny_graph();
+  const ScratchFile records("records.jsonl");
+  write_records(records.path(), tuning::extract_tasks(g));
+  const std::vector<tuning::MeasureRecord> log = tuning::load_record_log(records.path()).records;
+  const costs::TransformTable table = synthetic_table(g);
+  const MeasuredCosts measured(g, log, table, records.path());
+  const graph::NodeId pool = *g.find_node("pool1");
+  for (const planning::NodeCandidate& candidate : measured.source.candidates(g, pool))
+    CHECK(candidate.ms == measured.flexible.at(std::get<planning::FlexibleKernel>(candidate.kernel)));
+
+  const costs::FlexibleOpTable empty;
+  const costs::MeasuredCostSource untimed(g, log, {.transforms = table, .offered = measured.offered, .flexible = empty},
+                                          fast_options(records.path()));
+  CHECK_THROWS_WITH_AS((void)untimed.candidates(g, pool), doctest::Contains("node 'pool1'"), std::logic_error);
 }

@@ -97,8 +97,8 @@ TEST_CASE("measured costs plan a tiny graph consistently") {
   const ScratchFile records("records.jsonl");
   write_records(records.path(), tuning::extract_tasks(g));
   const costs::TransformTable table = synthetic_table(g);
-  const costs::MeasuredCostSource costs(g, tuning::load_record_log(records.path()).records, table,
-                                          fast_options(records.path()));
+  const MeasuredCosts measured(g, tuning::load_record_log(records.path()).records, table, records.path());
+  const costs::MeasuredCostSource& costs = measured.source;
   CHECK(costs.untuned_tasks().empty());
   const planning::PlanResult result = planning::plan_layouts(g, costs, dp_planner());
   const planning::Plan& plan = result.plan;
@@ -139,8 +139,8 @@ TEST_CASE("layouts the table holds from earlier runs are not offered; the record
     return l.input.block_of('C') == 8 && l.output.block_of('C') == (dense ? 1 : 8);
   });
   const costs::TransformTable table = synthetic_table(g);
-  const costs::MeasuredCostSource costs(g, tuning::load_record_log(records.path()).records, table,
-                                          fast_options(records.path()));
+  const MeasuredCosts measured(g, tuning::load_record_log(records.path()).records, table, records.path());
+  const costs::MeasuredCostSource& costs = measured.source;
   std::set<int64_t> pool_blocks;
   for (const planning::NodeCandidate& c : costs.candidates(g, *g.find_node("pool1")))
     pool_blocks.insert(c.output.block_of('C'));
@@ -157,14 +157,15 @@ TEST_CASE("missing records and transform times are errors naming the node or sha
   const ScratchFile records("records.jsonl");
   write_records(records.path(), {tuning::extract_tasks(g).front()});  // conv1 only
   const costs::TransformTable table = synthetic_table(g);
-  const costs::MeasuredCostSource costs(g, tuning::load_record_log(records.path()).records, table,
-                                          fast_options(records.path()));
+  const MeasuredCosts measured(g, tuning::load_record_log(records.path()).records, table, records.path());
+  const costs::MeasuredCostSource& costs = measured.source;
   CHECK(costs.untuned_tasks().size() == 3);  // conv1's Winograd algorithm, conv2 and fc
   CHECK_THROWS_WITH_AS(planning::LayoutProblem(g, costs), doctest::Contains("node 'conv2'"), std::runtime_error);
   CHECK_THROWS_WITH_AS(planning::LayoutProblem(g, costs), doctest::Contains("layoutopt tune tiny"), std::runtime_error);
 
   const costs::TransformTable empty;
-  const costs::MeasuredCostSource no_table(g, {}, empty, fast_options(records.path()));
+  const MeasuredCosts without_table(g, {}, empty, records.path());
+  const costs::MeasuredCostSource& no_table = without_table.source;
   const graph::Shape shape{1, 32, 4, 4};
   CHECK_THROWS_WITH_AS((void)no_table.transform_ms(shape, layout::Layout::nchw(), layout::Layout::nchwc(8)),
                        doctest::Contains("[1, 32, 4, 4] NCHW -> NCHW8c"), std::runtime_error);

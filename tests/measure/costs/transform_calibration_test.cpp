@@ -51,16 +51,17 @@ struct Planning {
   graph::Graph graph = tiny_graph();
   ScratchFile records{"records.jsonl"};
   costs::TransformTable table = synthetic_table(graph);
-  costs::MeasuredCostSource costs = make_costs();
+  MeasuredCosts measured = make_costs();
+  costs::MeasuredCostSource& costs = measured.source;
 
   [[nodiscard]] planning::Plan plan() const {
     return planning::plan_layouts(graph, costs, dp_planner()).plan;
   }
 
  private:
-  costs::MeasuredCostSource make_costs() {
+  MeasuredCosts make_costs() {
     write_blocked_input_records(records.path(), graph);
-    return {graph, tuning::load_record_log(records.path()).records, table, fast_options(records.path())};
+    return {graph, tuning::load_record_log(records.path()).records, table, records.path()};
   }
 };
 

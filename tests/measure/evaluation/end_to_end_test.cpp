@@ -54,7 +54,7 @@ struct MeasuredTiny {
     default_seconds = tuning::default_config_seconds(tasks, log, kTarget);
     table = synthetic_table(graph);
   }
-  [[nodiscard]] costs::MeasuredCostSource costs() const { return {graph, log, table, fast_options(records.path())}; }
+  [[nodiscard]] MeasuredCosts costs() const { return {graph, log, table, records.path()}; }
 };
 
 }  // namespace
@@ -123,7 +123,8 @@ TEST_CASE("graph tuned is never predicted slower than the default plan it was fr
     again.result.costs_s = {3.0 * tuned.result.seconds()};
     log.push_back(again);
   }
-  const costs::MeasuredCostSource costs(tiny.graph, log, tiny.table, fast_options(tiny.records.path()));
+  const MeasuredCosts measured(tiny.graph, log, tiny.table, tiny.records.path());
+  const costs::MeasuredCostSource& costs = measured.source;
   const auto default_seconds = tuning::default_config_seconds(tasks, log, kTarget);
   const planning::PlannerOptions options = dp_planner();
   const auto plan = [&](evaluation::VariantCosts variant_costs) {
@@ -136,7 +137,8 @@ TEST_CASE("graph tuned is never predicted slower than the default plan it was fr
 
 TEST_CASE("history best offers each conv / dense only its fastest kernel") {
   const MeasuredTiny tiny;
-  const costs::MeasuredCostSource costs = tiny.costs();
+  const MeasuredCosts measured = tiny.costs();
+  const costs::MeasuredCostSource& costs = measured.source;
   const costs::FastestKernelCosts fastest(costs);
   for (size_t n = 0; n < tiny.graph.nodes().size(); ++n) {
     const auto id = static_cast<graph::NodeId>(n);
@@ -153,7 +155,8 @@ TEST_CASE("history best offers each conv / dense only its fastest kernel") {
 
 TEST_CASE("the default baseline runs the default configs in the fixed blocks") {
   const MeasuredTiny tiny;
-  const costs::MeasuredCostSource costs = tiny.costs();
+  const MeasuredCosts measured = tiny.costs();
+  const costs::MeasuredCostSource& costs = measured.source;
   const costs::DefaultScheduleCosts defaults(costs, tiny.graph, tiny.default_seconds);
   const auto conv1 = defaults.candidates(tiny.graph, *tiny.graph.find_node("conv1"));
   REQUIRE(conv1.size() == 1);
@@ -170,7 +173,8 @@ TEST_CASE("the default baseline runs the default configs in the fixed blocks") {
 
 TEST_CASE("a measured plan compiles to a network that computes what the reference computes") {
   const MeasuredTiny tiny;
-  const costs::MeasuredCostSource costs = tiny.costs();
+  const MeasuredCosts measured = tiny.costs();
+  const costs::MeasuredCostSource& costs = measured.source;
   const planning::PlanResult planned = planning::plan_layouts(tiny.graph, costs, dp_planner());
   const kernels::NetworkSchedule schedule = planning::network_schedule(planned.plan, tiny.graph);
   REQUIRE(schedule.nodes.size() == tiny.graph.nodes().size());
@@ -195,7 +199,8 @@ TEST_CASE("plans that cannot be compiled are refused naming the reason") {
   CHECK_THROWS_WITH_AS((void)planning::network_schedule(modelled.plan, tiny_graph({.conv2_name = "other"})),
                        doctest::Contains("names node 'conv2'"), planning::PlanError);
   const MeasuredTiny tiny;
-  const costs::MeasuredCostSource costs = tiny.costs();
+  const MeasuredCosts measured = tiny.costs();
+  const costs::MeasuredCostSource& costs = measured.source;
   planning::Plan broken = planning::plan_layouts(tiny.graph, costs, dp_planner()).plan;
   CHECK_NOTHROW((void)planning::network_schedule(broken, tiny.graph));
   broken.nodes[2].output = "NCHW16";  // pool1: not a layout
@@ -209,7 +214,8 @@ TEST_CASE("plans that cannot be compiled are refused naming the reason") {
 
 TEST_CASE("the four variants of optimize plan, compile and time the same graph") {
   const MeasuredTiny tiny;
-  const costs::MeasuredCostSource costs = tiny.costs();
+  const MeasuredCosts measured = tiny.costs();
+  const costs::MeasuredCostSource& costs = measured.source;
   evaluation::EndToEndOptions options{dp_planner(),
                                       {.warmup_runs = 1, .min_repeats = 3, .min_repeat_ms = 1.0, .threads = 1},
                                       2};
@@ -237,7 +243,8 @@ TEST_CASE("the four variants of optimize plan, compile and time the same graph")
 
 TEST_CASE("a variant whose solver refuses the problem is reported, the others still run") {
   const MeasuredTiny tiny;
-  const costs::MeasuredCostSource costs = tiny.costs();
+  const MeasuredCosts measured = tiny.costs();
+  const costs::MeasuredCostSource& costs = measured.source;
   evaluation::EndToEndOptions options{dp_planner(),
                                       {.warmup_runs = 0, .min_repeats = 1, .min_repeat_ms = 0.0, .threads = 1},
                                       1};

@@ -4,7 +4,7 @@
 // thread, but with synthetic times: no tuning, no transform timing.
 //
 // The graph is two convs and nothing else, so every cost the planner sees comes from the
-// files (layout-flexible ops would be timed afresh by each cost source) and planning twice
+// files (layout-flexible ops would be timed afresh by each plan step) and planning twice
 // from the same files plans the same.
 
 #include <cstdint>

@@ -1,14 +1,14 @@
 #pragma once
-// MeasuredCostSource: the CostSource of real runs on this machine.
+// MeasuredCostSource: the CostSource of real runs on this machine, a pure lookup in
+// measurements taken before it is built.
 //
 //  - conv2d / depthwise / grouped conv / dense: the best tuned config of the node's task per
 //    distinct (input layout, output layout) pair, read from a tuning record log with the
 //    tuner's own functions (summarize_history), configs timed only once scaled by their
 //    task's selection bias (selection_bias.h). A task without records is an error naming
 //    the node: run `layoutopt tune` first.
-//  - layout-flexible ops (flexible_op_timing.h): NCHW and every NCHW[x]c whose block divides
-//    all their tensors' channels (and that are offered, see below), each compiled and
-//    timed once per (kernel desc, layout).
+//  - layout-flexible ops (flexible_ops.h): every block they are offered in, at the time the
+//    flexible-op table holds for the kernel they run there (flexible_op_timing.h).
 //  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
 //    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
 //    input, and the others only appear on tiny classifier tensors at the end of a network.
@@ -16,26 +16,21 @@
 //    one was measured there (transform_calibration.h); 0 when both layouts place every
 //    element at the same offset. A missing entry is an error: run `layoutopt bench-transforms`.
 //
-// The solver asks for the transform time of every pair of layouts a tensor's producer and
-// readers may use, not only the pairs it will pick, so the layouts offered for a shape are
-// those bench-transforms times for the same records (enumerate_transforms: the tuned
-// candidates' within 2x of the best, the default configs', plain NCHW), as far as the table
-// prices every pair of them (priceable_layouts). Candidates with another layout are dropped
-// before the solver sees them; a conv left without any is an error naming it.
+// Only the offered layouts (offered_layouts.h) are used: candidates with another layout are
+// dropped before the solver sees them; a conv left without any is an error naming it.
 
 #include <filesystem>
 #include <map>
-#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
-#include "layoutopt/planning/cost_source.h"
 #include "layoutopt/costs/flexible_op_timing.h"
-#include "layoutopt/tuning/layout_candidates.h"
-#include "layoutopt/tuning/measure_record.h"
 #include "layoutopt/costs/transform_enumeration.h"
 #include "layoutopt/costs/transform_table.h"
+#include "layoutopt/planning/cost_source.h"
+#include "layoutopt/tuning/layout_candidates.h"
+#include "layoutopt/tuning/measure_record.h"
 #include "layoutopt/tuning/tuning_session.h"
 #include "layoutopt/tuning/tuning_task.h"
 
@@ -44,7 +39,6 @@ namespace layoutopt::costs {
 struct MeasuredCostOptions {
   std::string target;   ///< records and table entries of other targets are ignored
   int threads = 1;      ///< thread count of the table entries to use
-  timing::TimingPolicy policy;  ///< for flexible ops: the policy bench-transforms times with (cost_policy)
   std::filesystem::path records_path = "tune.jsonl";     ///< for messages only
   std::filesystem::path table_path = "transforms.json";  ///< for messages only
   std::string model;  ///< MODEL as the user gave it, for messages; empty: the graph's name
@@ -56,16 +50,26 @@ struct MeasuredCostOptions {
 /// read in the output's layout).
 [[nodiscard]] planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tuning::LayoutCandidate& tuned);
 
+/// What a measured source looks up besides the records, made once per graph and record log
+/// before any source and left unchanged while sources are rebuilt from more records: each
+/// must outlive every source built on it.
+struct MeasuredTables {
+  const TransformTable& transforms;
+  const ShapeLayouts& offered;      ///< offered_layouts of the records the first source read
+  const FlexibleOpTable& flexible;  ///< time_flexible_ops over `offered`
+};
+
 class MeasuredCostSource final : public planning::CostSource {
  public:
-  /// Reads the tuned candidates of `graph`'s tasks from `records` once; `graph` and `table`
-  /// must outlive the source, which answers only for `graph`.
+  /// Reads the tuned candidates of `graph`'s tasks from `records` once; `graph` must outlive
+  /// the source, which answers only for `graph`.
   MeasuredCostSource(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
-                     const TransformTable& table, MeasuredCostOptions options);
+                     const MeasuredTables& tables, MeasuredCostOptions options);
 
   [[nodiscard]] std::string name() const override { return "tuning records and transform table"; }
   /// Throws std::runtime_error naming the node for an untuned task, a node of another graph
-  /// or a conv none of whose tuned layouts the table knows.
+  /// or a conv none of whose tuned layouts is offered, and std::logic_error naming it for a
+  /// flexible kernel the flexible-op table lacks (it was timed for another graph or layouts).
   [[nodiscard]] std::vector<planning::NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const override;
   /// Throws std::runtime_error naming the shape and layouts for a missing table entry.
   [[nodiscard]] double transform_ms(const graph::Shape& shape, const layout::Layout& from,
@@ -106,14 +110,10 @@ class MeasuredCostSource final : public planning::CostSource {
   void read_summary();
   [[nodiscard]] std::vector<planning::NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;
   [[nodiscard]] std::vector<planning::NodeCandidate> flexible_candidates(const graph::Graph& graph, graph::NodeId id) const;
-  /// NCHW[block]c for the node's output and activation inputs; nullopt when the table cannot
-  /// price one of them.
-  [[nodiscard]] std::optional<planning::NodeCandidate> blocked_layouts(const graph::Graph& graph, graph::NodeId id,
-                                                             int64_t block) const;
-  /// The flexible op's cost, with the node named when its kernel cannot be built.
-  [[nodiscard]] FlexibleOpCost timed(const graph::Graph& graph, graph::NodeId id, int64_t block) const;
-  /// Whether the table can price every transform of `shape` to and from `layout`.
-  [[nodiscard]] bool priceable(const graph::Shape& shape, const layout::Layout& layout) const;
+  /// The flexible-op table's time for `candidate`'s kernel; throws std::logic_error naming
+  /// the node when it is missing.
+  [[nodiscard]] double flexible_ms(const graph::Graph& graph, graph::NodeId id,
+                                   const planning::NodeCandidate& candidate) const;
   /// The table's time for `key`; throws std::runtime_error naming it when missing.
   [[nodiscard]] double table_ms(const TransformKey& key) const;
   [[nodiscard]] std::string model_spec() const;
@@ -122,14 +122,14 @@ class MeasuredCostSource final : public planning::CostSource {
 
   const graph::Graph* graph_;
   const TransformTable* table_;
+  const ShapeLayouts* offered_;
+  const FlexibleOpTable* flexible_;
   MeasuredCostOptions options_;
-  FlexibleOpTimer flexible_;
   std::vector<tuning::TuningTask> tasks_;
   std::map<graph::NodeId, std::vector<size_t>> tasks_of_;    // conv/dense node -> its algorithms' tasks
   std::vector<std::vector<planning::NodeCandidate>> tuned_;            // by task: best per layout pair
   tuning::SessionResult known_;                                     // the records' summary tuned_ was read from
   std::map<size_t, tuning::CandidatePricing> stale_;                // task -> its stale pricing
-  ShapeLayouts offered_;  // layouts offered per shape: priceable_layouts of the records' enumeration
   std::vector<std::string> untuned_;
   InNetworkTransformTimes in_network_;
   double untimed_factor_ = 1.0;

@@ -1,13 +1,16 @@
 #pragma once
-// The measurements a measured plan rests on, read from their files: the record log, the
-// transform table and the measured cost source over both. Confirmation appends to the
-// records and calibration re-prices the source's transforms; `optimize` then compares its
+// The measurements a measured plan rests on: the record log and the transform table, read
+// from their files, the layouts they offer and the layout-flexible ops timed in those (the
+// flexible-op table), and the measured cost source over all of them. Confirmation appends to
+// the records and calibration re-prices the source's transforms; `optimize` then compares its
 // baselines on the same measurements the plan step left.
 
 #include <string>
 #include <vector>
 
+#include "layoutopt/costs/flexible_op_timing.h"
 #include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/costs/transform_enumeration.h"
 #include "layoutopt/costs/transform_table.h"
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/pipeline/measurement_files.h"
@@ -23,9 +26,10 @@ class Measurements {
   /// not exist, saying which command makes it for `model` (MODEL as the user gave it; empty:
   /// the graph's name), and what reading it throws. Unreadable lines, foreign records and
   /// unreadable table entries are reported on `warnings`, or not at all when it is null
-  /// (the caller read the files already and said so).
+  /// (the caller read the files already and said so). Times the flexible ops on the calling
+  /// thread's OpenMP team, reporting on `progress` (may be null).
   Measurements(const graph::Graph& graph, const MeasurementFiles& files, const std::string& model, int threads,
-               timing::ProgressReporter* warnings);
+               timing::ProgressReporter* warnings, timing::ProgressReporter* progress);
   Measurements(const Measurements&) = delete;
   Measurements& operator=(const Measurements&) = delete;
 
@@ -37,6 +41,8 @@ class Measurements {
   [[nodiscard]] std::vector<tuning::MeasureRecord>& records() { return records_; }
   [[nodiscard]] const std::vector<tuning::MeasureRecord>& records() const { return records_; }
   [[nodiscard]] const costs::TransformTable& table() const { return table_; }
+  /// The layout-flexible ops' times in the offered layouts (costs::time_flexible_ops).
+  [[nodiscard]] const costs::FlexibleOpTable& flexible() const { return flexible_; }
   [[nodiscard]] costs::MeasuredCostSource& costs() { return costs_; }
   [[nodiscard]] const costs::MeasuredCostSource& costs() const { return costs_; }
 
@@ -46,7 +52,9 @@ class Measurements {
   std::string target_;
   std::vector<tuning::MeasureRecord> records_;
   costs::TransformTable table_;
-  costs::MeasuredCostSource costs_;  // reads records_, points into table_
+  costs::ShapeLayouts offered_;
+  costs::FlexibleOpTable flexible_;
+  costs::MeasuredCostSource costs_;  // reads records_, points into table_, offered_ and flexible_
 };
 
 }  // namespace layoutopt::pipeline

@@ -2,8 +2,8 @@
 // The plan step, as `plan` runs it and `optimize` runs it after tuning and timing the
 // transforms, so both write the same plan from the same files:
 //
-//   read records + transform table -> confirm the chosen configs -> calibrate the chosen
-//   transforms -> plan -> write the plan
+//   read records + transform table -> time the layout-flexible ops -> confirm the chosen
+//   configs -> calibrate the chosen transforms -> plan -> write the plan
 //
 // Confirmation (config_confirmation.h) times again the tuned configs that the graph-tuned
 // plan and the baselines of `optimize` choose: history best, and the default plan when the
@@ -15,7 +15,8 @@
 //
 // Same files and policy, same steps: what can still tell two runs apart is the timings they
 // take themselves (confirmation's, appended to the records; calibration's, kept in memory;
-// and the layout-flexible ops', timed by each cost source), which carry the host's noise.
+// and the layout-flexible ops', timed into their table once per step), which carry the
+// host's noise.
 // A network of convs only, planned with confirmation and calibration off, comes out the same
 // plan every time.
 //

@@ -41,7 +41,7 @@ struct TunedKernel {
 };
 
 /// A layout-flexible operator's blocked kernel (pooling, elementwise, concat, ...), as
-/// costs::FlexibleOpTimer compiled and timed it in one channel block.
+/// costs::time_flexible_ops compiled and timed it in one channel block.
 struct FlexibleKernel {
   std::string kernel;  ///< "pool2d", "activation", "elementwise_binary", "concat", ...
   std::string desc;    ///< the kernel desc's str(): tensor shapes, block, operator
