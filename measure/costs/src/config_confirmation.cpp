@@ -223,18 +223,20 @@ std::map<size_t, double> newly_stale(const graph::Graph& graph, const std::vecto
 
 }  // namespace
 
-ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCostSource& costs,
+ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, const MeasuredCostSource& costs,
                                           std::vector<tuning::MeasureRecord>& records, tuning::Measurer& measurer,
-                                          const tuning::RecordSink& sink, const std::function<std::vector<planning::Plan>()>& replan,
+                                          const tuning::RecordSink& sink, const Replan& replan,
                                           const ConfirmationOptions& options, timing::ProgressReporter* progress) {
   const std::vector<tuning::TuningTask>& tasks = costs.tasks();
+  Repricing repricing = costs.repricing();
+  MeasuredCostSource current = costs;  // rebuilt after each round's timings
   Retimer retimer(tasks, records, measurer, sink, options.target, progress);
   std::map<ConfigKey, double> planned;  // config -> its logged cost when a plan chose it
   std::set<ConfigKey> spot_checked;
   std::map<size_t, double> stale;       // task -> how far its logged timings drifted
   ConfirmationReport report;
   while (report.rounds < options.max_rounds) {
-    const std::map<ConfigKey, double> chosen = chosen_configs(graph, tasks, replan());
+    const std::map<ConfigKey, double> chosen = chosen_configs(graph, tasks, replan(current));
     ++report.rounds;
     const RoundTimings round = round_timings(chosen, retimer, stale, options.timings);
     if (round.wanted.empty()) {
@@ -266,10 +268,11 @@ ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCos
     const std::map<ConfigKey, double> drift = drifts(retimer, planned);
     for (auto& [task, factor] : stale) {
       factor = fresh_drift(task, drift);
-      costs.price_stale_task(task, factor, retimer.timed_here(task));
+      repricing.stale_tasks[task] = {.drift = factor, .fresh = retimer.timed_here(task)};
     }
-    costs.read_records(records);
+    current = current.rebuilt(records, repricing);
   }
+  report.repricing = std::move(repricing);
   report.configs = static_cast<int64_t>(planned.size());
   report.spot_checks = static_cast<int64_t>(spot_checked.size());
   report.new_timings = retimer.total();

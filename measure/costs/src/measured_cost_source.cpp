@@ -51,10 +51,24 @@ planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tu
 }
 
 MeasuredCostSource::MeasuredCostSource(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
-                                       const MeasuredTables& tables, MeasuredCostOptions options)
+                                       const MeasuredTables& tables, MeasuredCostOptions options, Repricing repricing)
     : graph_(&graph), table_(&tables.transforms), offered_(&tables.offered), flexible_(&tables.flexible),
-      options_(std::move(options)), tasks_(tuning::extract_tasks(graph)), tasks_of_(tuning::tasks_by_node(tasks_)) {
-  read_records(records);
+      options_(std::move(options)), tasks_(tuning::extract_tasks(graph)), tasks_of_(tuning::tasks_by_node(tasks_)),
+      repricing_(std::move(repricing)) {
+  known_ = summarize_records(records);
+  price();
+}
+
+MeasuredCostSource MeasuredCostSource::rebuilt(const std::vector<tuning::MeasureRecord>& records,
+                                               Repricing repricing) const {
+  return {*graph_, records, tables(), options_, std::move(repricing)};
+}
+
+MeasuredCostSource MeasuredCostSource::repriced(Repricing repricing) const {
+  MeasuredCostSource source = *this;
+  source.repricing_ = std::move(repricing);
+  source.price();
+  return source;
 }
 
 tuning::SessionResult MeasuredCostSource::summarize_records(const std::vector<tuning::MeasureRecord>& records) const {
@@ -64,33 +78,41 @@ tuning::SessionResult MeasuredCostSource::summarize_records(const std::vector<tu
   return tuning::summarize_history(tasks_, records, options_.target, tuner);
 }
 
-void MeasuredCostSource::read_records(const std::vector<tuning::MeasureRecord>& records) {
-  known_ = summarize_records(records);
+void MeasuredCostSource::price() {
+  for (const auto& entry : repricing_.stale_tasks)
+    if (entry.first >= tasks_.size())
+      throw std::out_of_range("repricing names stale task " + std::to_string(entry.first) + "; graph '" +
+                              graph_->name() + "' has " + std::to_string(tasks_.size()) + " tasks");
   read_summary();
-}
-
-void MeasuredCostSource::price_stale_task(size_t task, double factor, std::set<int64_t> fresh) {
-  if (task >= tasks_.size()) throw std::out_of_range("price_stale_task: no task " + std::to_string(task));
-  stale_[task] = {.stale_factor = factor, .fresh = std::move(fresh)};
+  untimed_factor_ = untimed_factor();
 }
 
 void MeasuredCostSource::read_summary() {
+  const std::map<size_t, StaleTask>& stale = repricing_.stale_tasks;
   const std::vector<double> once_timed = tuning::once_timed_factors_of(known_);
   // A stale task's own retiming ratios mix its selection bias with its drift (fresh timings
   // over an old tuning timing), and its stale factor carries the drift already: it takes the
   // selection bias of every task pooled.
   const std::vector<double> pooled =
-      stale_.empty() ? std::vector<double>{} : tuning::once_timed_factors_of(known_, std::numeric_limits<size_t>::max());
+      stale.empty() ? std::vector<double>{} : tuning::once_timed_factors_of(known_, std::numeric_limits<size_t>::max());
   tuned_.clear();
   untuned_.clear();
   for (size_t t = 0; t < tasks_.size(); ++t) {
     std::vector<planning::NodeCandidate>& kept = tuned_.emplace_back();
-    tuning::CandidatePricing pricing = stale_.contains(t) ? stale_.at(t) : tuning::CandidatePricing{};
-    pricing.once_timed_factor = stale_.contains(t) ? pooled[t] : once_timed[t];
+    tuning::CandidatePricing pricing{.once_timed_factor = once_timed[t]};
+    if (const auto found = stale.find(t); found != stale.end())
+      pricing = {.once_timed_factor = pooled[t], .stale_factor = found->second.drift, .fresh = found->second.fresh};
     for (const tuning::LayoutCandidate& candidate : known_.tasks[t].candidates.all(pricing))
       kept.push_back(tuned_candidate(tasks_[t], candidate));
     if (kept.empty()) untuned_.push_back(tasks_[t].key());
   }
+}
+
+double MeasuredCostSource::untimed_factor() const {
+  std::vector<double> ratios;
+  for (const auto& [key, ms] : repricing_.in_network_transforms)
+    if (const double table = table_ms(key); table > 0) ratios.push_back(ms / table);
+  return ratios.empty() ? 1.0 : timing::summarize(ratios).median;
 }
 
 std::string MeasuredCostSource::model_spec() const {
@@ -164,7 +186,8 @@ double MeasuredCostSource::flexible_ms(const graph::Graph& graph, graph::NodeId 
 double MeasuredCostSource::transform_ms(const graph::Shape& shape, const Layout& from, const Layout& to) const {
   if (layout::same_memory_order(shape, from, to)) return 0.0;
   const TransformKey key = table_key(shape, from, to);
-  if (const auto measured = in_network_.find(key); measured != in_network_.end()) return measured->second;
+  const InNetworkTransformTimes& in_network = repricing_.in_network_transforms;
+  if (const auto measured = in_network.find(key); measured != in_network.end()) return measured->second;
   return table_ms(key) * untimed_factor_;
 }
 
@@ -175,14 +198,6 @@ double MeasuredCostSource::table_ms(const TransformKey& key) const {
                              shape_text(key.shape) + " " + key.src + " -> " + key.dst + " on '" +
                              options_.target + "': " + bench_hint());
   return entry->median_ms;
-}
-
-void MeasuredCostSource::price_transforms_in_network(const InNetworkTransformTimes& times) {
-  for (const auto& [key, ms] : times) in_network_[key] = ms;
-  std::vector<double> ratios;
-  for (const auto& [key, ms] : in_network_)
-    if (const double table = table_ms(key); table > 0) ratios.push_back(ms / table);
-  untimed_factor_ = ratios.empty() ? 1.0 : timing::summarize(ratios).median;
 }
 
 }  // namespace layoutopt::costs

@@ -52,13 +52,15 @@ std::string CalibrationReport::summary() const {
   return out.str();
 }
 
-CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSource& costs,
-                                       const std::function<planning::Plan()>& replan, const CalibrationOptions& options,
-                                       timing::ProgressReporter* progress) {
+CalibrationReport calibrate_transforms(const graph::Graph& graph, const MeasuredCostSource& costs,
+                                       const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
+                                       const CalibrationOptions& options, timing::ProgressReporter* progress) {
   CalibrationReport report;
+  report.repricing = costs.repricing();
+  MeasuredCostSource current = costs;  // repriced after each round's timings
   InNetworkTransformTimes timed;
   for (int round = 1; round <= options.max_rounds; ++round) {
-    const planning::Plan plan = replan();
+    const planning::Plan plan = replan(current);
     kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, planning::network_schedule(plan, graph));
     const std::vector<std::pair<TransformKey, double>> steps = transform_steps(network, graph, options.profiled_runs, 3);
     const InNetworkTransformTimes times = by_key(steps);
@@ -80,10 +82,11 @@ CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSo
       const auto [known, added] = timed.try_emplace(key, ms);
       if (!added) known->second = std::min(known->second, ms);
     }
-    costs.price_transforms_in_network(timed);
+    for (const auto& [key, ms] : timed) report.repricing.in_network_transforms[key] = ms;
+    current = current.repriced(report.repricing);
   }
   report.transforms = timed.size();
-  report.untimed_factor = costs.untimed_transform_factor();
+  report.untimed_factor = current.untimed_transform_factor();
   return report;
 }
 

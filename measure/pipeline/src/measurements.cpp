@@ -38,15 +38,20 @@ costs::TransformTable read_table(const MeasurementFiles& files, const std::strin
 
 Measurements::Measurements(const graph::Graph& graph, const MeasurementFiles& files, const std::string& model,
                            int threads, timing::ProgressReporter* warnings, timing::ProgressReporter* progress)
-    : files_(files),
+    : graph_(&graph),
+      model_(model),
+      files_(files),
       threads_(threads),
       target_(tuning::host_target(threads)),
       records_(read_records(files, model.empty() ? graph.name() : model, target_, warnings)),
       table_(read_table(files, model.empty() ? graph.name() : model, warnings)),
       offered_(costs::offered_layouts(graph, records_, table_, target_, threads)),
       // The policy kernels and transforms are timed with, so node and edge costs add up.
-      flexible_(costs::time_flexible_ops(graph, offered_, timing::cost_policy(threads), progress)),
-      costs_(graph, records_, {.transforms = table_, .offered = offered_, .flexible = flexible_},
-             costs::MeasuredCostOptions{target_, threads, files.records, files.transforms, model}) {}
+      flexible_(costs::time_flexible_ops(graph, offered_, timing::cost_policy(threads), progress)) {}
+
+costs::MeasuredCostSource Measurements::cost_source(const costs::Repricing& repricing) const {
+  return {*graph_, records_, {.transforms = table_, .offered = offered_, .flexible = flexible_},
+          costs::MeasuredCostOptions{target_, threads_, files_.records, files_.transforms, model_}, repricing};
+}
 
 }  // namespace layoutopt::pipeline

@@ -103,14 +103,15 @@ OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& 
   warn_if_passive_openmp_wait();
   report.plan = plan_network(graph, plan_step_request(request));
   report.plan_variant = graph_tuned_variant(report.plan.planned.solver);
-  Measurements& measured = *report.plan.measurements;
+  const Measurements& measured = *report.plan.measurements;
+  const costs::MeasuredCostSource source = measured.cost_source(report.plan.repricing);
 
   timing::ProgressReporter progress = progress_reporter(request.quiet);
   const evaluation::EndToEndOptions options{planner_options(request.plan_policy, report.target, planning::CostKind::measured),
                                             costs::network_policy(request.threads, request.round_ms), request.rounds};
   progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
                 std::to_string(options.rounds) + " alternating rounds");
-  report.rows = evaluation::evaluate_variants(graph, evaluation::standard_variants(), measured.costs(),
+  report.rows = evaluation::evaluate_variants(graph, evaluation::standard_variants(), source,
                                               tuning::default_config_seconds(tasks, measured.records(), report.target),
                                               options, &report.refused);
   progress.finish();

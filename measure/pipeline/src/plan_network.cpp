@@ -29,39 +29,43 @@ bool defaults_priced(const std::vector<tuning::TuningTask>& tasks, const std::ma
 /// plans choose again until each has policy.confirm_timings timings, appending them to the
 /// record log.
 costs::ConfirmationReport confirm_configs(const graph::Graph& graph, Measurements& measured,
+                                          const costs::MeasuredCostSource& source,
                                           const planning::PlannerOptions& planner, const PlanRequest& request) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
   tuning::KernelMeasurer measurer(timing::cost_policy(measured.threads()));
   tuning::RecordWriter writer(measured.files().records);
   // The default row's choices do not depend on its configs' prices, so one reading serves
   // every round.
-  const auto default_seconds = tuning::default_config_seconds(measured.costs().tasks(), measured.records(), planner.target);
-  const bool with_default = defaults_priced(measured.costs().tasks(), default_seconds);
-  const auto replan = [&] {
+  const auto default_seconds = tuning::default_config_seconds(source.tasks(), measured.records(), planner.target);
+  const bool with_default = defaults_priced(source.tasks(), default_seconds);
+  const auto replan = [&](const costs::MeasuredCostSource& current) {
     std::vector<planning::Plan> plans;
-    const auto baseline = [&](const char* name, evaluation::VariantCosts costs) {
-      plans.push_back(evaluation::plan_variant(graph, {name, costs, "auto"}, measured.costs(), default_seconds, planner).plan);
+    const auto baseline = [&](const char* name, evaluation::VariantCosts variant_costs) {
+      plans.push_back(
+          evaluation::plan_variant(graph, {name, variant_costs, "auto"}, current, default_seconds, planner).plan);
     };
     if (with_default) baseline("default", evaluation::VariantCosts::default_schedules);
     baseline("history best", evaluation::VariantCosts::fastest_kernels);
-    plans.push_back(planning::plan_layouts(graph, measured.costs(), planner).plan);
+    plans.push_back(planning::plan_layouts(graph, current, planner).plan);
     return plans;
   };
   const costs::ConfirmationReport report = costs::confirm_chosen_configs(
-      graph, measured.costs(), measured.records(), measurer, [&](const tuning::MeasureRecord& r) { writer.append(r); },
-      replan, {.target = planner.target, .timings = request.policy.confirm_timings}, &progress);
+      graph, source, measured.records(), measurer, [&](const tuning::MeasureRecord& r) { writer.append(r); }, replan,
+      {.target = planner.target, .timings = request.policy.confirm_timings}, &progress);
   progress.finish();
   return report;
 }
 
 /// Prices the transforms the graph-tuned plan chooses by their time inside its compiled
 /// network, planning again until it chooses only transforms so timed.
-costs::CalibrationReport calibrate_transforms(const graph::Graph& graph, Measurements& measured,
+costs::CalibrationReport calibrate_transforms(const graph::Graph& graph, const costs::MeasuredCostSource& source,
                                               const planning::PlannerOptions& planner, const PlanRequest& request) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
+  const auto replan = [&](const costs::MeasuredCostSource& current) {
+    return planning::plan_layouts(graph, current, planner).plan;
+  };
   const costs::CalibrationReport report = costs::calibrate_transforms(
-      graph, measured.costs(), [&] { return planning::plan_layouts(graph, measured.costs(), planner).plan; },
-      {.max_rounds = request.policy.calibrate_rounds}, &progress);
+      graph, source, replan, {.max_rounds = request.policy.calibrate_rounds}, &progress);
   progress.finish();
   return report;
 }
@@ -88,16 +92,20 @@ PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) 
   }
   Measurements& measured = *report.measurements;
   const planning::PlannerOptions planner = planner_options(request.policy, measured.target(), planning::CostKind::measured);
+  // Each check returns the repricing the next source is built with.
   if (request.policy.confirm_timings > 1) {
-    report.confirmation = confirm_configs(graph, measured, planner, request);
+    report.confirmation = confirm_configs(graph, measured, measured.cost_source(), planner, request);
+    report.repricing = report.confirmation->repricing;
     if (request.events.confirmed) request.events.confirmed(*report.confirmation);
   }
   if (request.policy.calibrate_rounds > 0) {
-    report.calibration = calibrate_transforms(graph, measured, planner, request);
+    report.calibration = calibrate_transforms(graph, measured.cost_source(report.repricing), planner, request);
+    report.repricing = report.calibration->repricing;
     if (request.events.calibrated) request.events.calibrated(*report.calibration);
   }
-  report.planned = planning::plan_layouts(graph, measured.costs(), planner);
-  report.cost_source = measured.costs().name();
+  const costs::MeasuredCostSource source = measured.cost_source(report.repricing);
+  report.planned = planning::plan_layouts(graph, source, planner);
+  report.cost_source = source.name();
   return report;
 }
 

@@ -96,30 +96,29 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
     return r.task_key() == winograd.key() && winograd.config_index(r.knob_map()) == 0;
   });
   const costs::TransformTable table = synthetic_table(g);
-  MeasuredCosts measured(g, log, table, records.path());
-  costs::MeasuredCostSource& costs = measured.source;
+  const MeasuredCosts measured(g, log, table, records.path());
   const planning::PlannerOptions options = dp_planner();
-  const auto plan = [&] { return planning::plan_layouts(g, costs, options).plan; };
+  const auto plan = [&](const costs::MeasuredCostSource& costs) { return planning::plan_layouts(g, costs, options).plan; };
 
   // One of the first plan's three choices (conv1's, direct or Winograd; conv2's; fc's) was a
   // fluke. The others only share the machine's drift, which sets the selection bias
   // (selection_bias.h), so the fluke's rivals, timed once, are not scaled out of reach.
   TrueTimes measurer(log, tasks);
-  const planning::Plan first = plan();
+  const planning::Plan first = plan(measured.source);
   const auto first_choices = tuned_choices(first, tasks);
   REQUIRE(first_choices.size() == 3);
   measurer.lucky = {*first_choices.begin()};
 
   std::vector<tuning::MeasureRecord> sunk;
   std::set<std::pair<std::string, int64_t>> ever_chosen;
-  const auto plan_and_note = [&] {
-    const planning::Plan planned = plan();
+  const auto plan_and_note = [&](const costs::MeasuredCostSource& costs) {
+    const planning::Plan planned = plan(costs);
     for (const auto& config : tuned_choices(planned, tasks)) ever_chosen.insert(config);
     return std::vector<planning::Plan>{planned};
   };
   const size_t logged = log.size();
   const costs::ConfirmationReport report = costs::confirm_chosen_configs(
-      g, costs, log, measurer, [&](const tuning::MeasureRecord& r) { sunk.push_back(r); }, plan_and_note,
+      g, measured.source, log, measurer, [&](const tuning::MeasureRecord& r) { sunk.push_back(r); }, plan_and_note,
       {.target = kTarget, .timings = 3, .max_rounds = 6});
   // Only configs some plan chose were timed (not, say, a chosen index read in another
   // algorithm's task of the same node).
@@ -132,7 +131,8 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
   CHECK(log.size() == logged + sunk.size());
   CHECK(report.median_drift > 1.0);
   // The final plan avoids every fluke, and each of its configs now has 3 timings.
-  const auto last = tuned_choices(plan(), tasks);
+  const costs::MeasuredCostSource confirmed = measured.source.rebuilt(log, report.repricing);
+  const auto last = tuned_choices(plan(confirmed), tasks);
   for (const auto& config : last) {
     CHECK_FALSE(measurer.lucky.contains(config));
     CHECK(timings_of(config, log, tasks) == 3);
@@ -141,7 +141,8 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
   // moved since, so no task is stale and nothing else is timed.
   const int before = measurer.calls;
   const auto again = costs::confirm_chosen_configs(
-      g, costs, log, measurer, [](const tuning::MeasureRecord&) {}, [&] { return std::vector<planning::Plan>{plan()}; },
+      g, confirmed, log, measurer, [](const tuning::MeasureRecord&) {},
+      [&](const costs::MeasuredCostSource& costs) { return std::vector<planning::Plan>{plan(costs)}; },
       {.target = kTarget});
   CHECK(again.confirmed);
   CHECK(again.rounds == 2);
@@ -158,17 +159,18 @@ TEST_CASE("a round times its configs in passes, not one config's timings back to
   write_records(records.path(), tasks);
   std::vector<tuning::MeasureRecord> log = tuning::load_record_log(records.path()).records;
   const costs::TransformTable table = synthetic_table(g);
-  MeasuredCosts measured(g, log, table, records.path());
-  costs::MeasuredCostSource& costs = measured.source;
+  const MeasuredCosts measured(g, log, table, records.path());
   const planning::PlannerOptions options = dp_planner();
-  const auto plan = [&] { return std::vector<planning::Plan>{planning::plan_layouts(g, costs, options).plan}; };
+  const auto plan = [&](const costs::MeasuredCostSource& costs) {
+    return std::vector<planning::Plan>{planning::plan_layouts(g, costs, options).plan};
+  };
   TrueTimes measurer(log, tasks);
   measurer.slowdown = 1.0;  // nothing is lucky: the first plan stands, and one round times it
-  const auto chosen = tuned_choices(plan().front(), tasks);
+  const auto chosen = tuned_choices(plan(measured.source).front(), tasks);
   REQUIRE(chosen.size() == 3);
 
   const auto report = costs::confirm_chosen_configs(
-      g, costs, log, measurer, [](const tuning::MeasureRecord&) {}, plan, {.target = kTarget, .timings = 4});
+      g, measured.source, log, measurer, [](const tuning::MeasureRecord&) {}, plan, {.target = kTarget, .timings = 4});
   CHECK(report.confirmed);
   // Each chosen config was logged once and lacked 3 timings: 3 passes of 3 configs, each pass
   // timing every config once.
@@ -210,18 +212,25 @@ struct ConfirmedLog {
   std::vector<tuning::MeasureRecord> log = confirmed_records(records.path(), tasks);
   costs::TransformTable table = synthetic_table(g);
   MeasuredCosts measured{g, log, table, records.path()};
-  costs::MeasuredCostSource& costs = measured.source;
+  costs::MeasuredCostSource costs = measured.source;  ///< rebuilt by confirm()
   const tuning::TuningTask& dense = dense_task_of(tasks);
   graph::NodeId dense_id = dense.nodes.front();
 
-  [[nodiscard]] planning::Plan plan() const {
-    return planning::plan_layouts(g, costs, dp_planner()).plan;
-  }
-  /// Confirms the plan's choices, timing with `measurer`; the new records join `log`.
+  [[nodiscard]] planning::Plan plan() const { return plan_from(costs); }
+  /// Confirms the plan's choices, timing with `measurer`; the new records join `log` and
+  /// `costs` is rebuilt over them with the repricing confirmation returned.
   costs::ConfirmationReport confirm(tuning::Measurer& measurer) {
-    return costs::confirm_chosen_configs(
+    const costs::ConfirmationReport report = costs::confirm_chosen_configs(
         g, costs, log, measurer, [](const tuning::MeasureRecord&) {},
-        [&] { return std::vector<planning::Plan>{plan()}; }, {.target = kTarget, .timings = 3});
+        [&](const costs::MeasuredCostSource& current) { return std::vector<planning::Plan>{plan_from(current)}; },
+        {.target = kTarget, .timings = 3});
+    costs = costs.rebuilt(log, report.repricing);
+    return report;
+  }
+
+ private:
+  [[nodiscard]] planning::Plan plan_from(const costs::MeasuredCostSource& source) const {
+    return planning::plan_layouts(g, source, dp_planner()).plan;
   }
 };
 
@@ -331,9 +340,8 @@ TEST_CASE("a stale task's configs timed once take the pooled selection bias, not
   }
   REQUIRE(fresh.size() == 3);
   const costs::TransformTable table = synthetic_table(g);
-  MeasuredCosts measured(g, log, table, records.path());
-  costs::MeasuredCostSource& costs = measured.source;
-  const auto price_of_once_timed = [&] {
+  const MeasuredCosts measured(g, log, table, records.path());
+  const auto price_of_once_timed = [&](const costs::MeasuredCostSource& costs) {
     for (const planning::NodeCandidate& c : costs.candidates(g, dense->nodes.front())) {
       const int64_t index = std::get<planning::TunedKernel>(c.kernel).config_index;
       if (std::find(fresh.begin(), fresh.end(), index) == fresh.end()) return std::make_pair(index, c.ms);
@@ -348,13 +356,13 @@ TEST_CASE("a stale task's configs timed once take the pooled selection bias, not
     return 0.0;
   };
   // Before the task is known stale, its own ratios (3 of 2.0) price its once-timed configs.
-  const auto [index, before] = price_of_once_timed();
+  const auto [index, before] = price_of_once_timed(measured.source);
   CHECK(before == doctest::Approx(2.0 * logged_ms(index)));
   // Found stale at 2x: the drift is priced once, with the pooled selection bias (1: the
   // convs' ratios outnumber the dense layer's), not twice.
-  costs.price_stale_task(dense_task, 2.0, std::set<int64_t>(fresh.begin(), fresh.end()));
-  costs.read_records(log);
-  const auto [same, after] = price_of_once_timed();
+  const costs::MeasuredCostSource stale = measured.source.repriced(
+      {.stale_tasks = {{dense_task, {.drift = 2.0, .fresh = std::set<int64_t>(fresh.begin(), fresh.end())}}}});
+  const auto [same, after] = price_of_once_timed(stale);
   REQUIRE(same == index);
   CHECK(after == doctest::Approx(2.0 * logged_ms(index)));
 }

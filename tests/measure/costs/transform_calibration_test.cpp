@@ -52,11 +52,11 @@ struct Planning {
   ScratchFile records{"records.jsonl"};
   costs::TransformTable table = synthetic_table(graph);
   MeasuredCosts measured = make_costs();
-  costs::MeasuredCostSource& costs = measured.source;
 
-  [[nodiscard]] planning::Plan plan() const {
+  [[nodiscard]] planning::Plan plan(const costs::MeasuredCostSource& costs) const {
     return planning::plan_layouts(graph, costs, dp_planner()).plan;
   }
+  [[nodiscard]] planning::Plan plan() const { return plan(measured.source); }
 
  private:
   MeasuredCosts make_costs() {
@@ -80,21 +80,21 @@ TEST_CASE("calibration times the plan's transforms in its network and prices the
   Planning planning;
   const graph::Graph& g = planning.graph;
   const costs::TransformTable& table = planning.table;
-  costs::MeasuredCostSource& costs = planning.costs;
-  const auto replan = [&] { return planning.plan(); };
-  const planning::Plan first = replan();
+  const auto replan = [&](const costs::MeasuredCostSource& costs) { return planning.plan(costs); };
+  const planning::Plan first = planning.plan();
   const std::set<costs::TransformKey> first_keys = network_transforms(g, first);
   REQUIRE(!first_keys.empty());  // the NCHW graph input feeds a conv reading a blocked layout
 
   const costs::CalibrationReport report =
-      costs::calibrate_transforms(g, costs, replan, {.max_rounds = 4, .profiled_runs = 3});
+      costs::calibrate_transforms(g, planning.measured.source, replan, {.max_rounds = 4, .profiled_runs = 3});
+  const costs::MeasuredCostSource costs = planning.measured.source.repriced(report.repricing);
 
   CHECK(report.rounds >= 1);
   CHECK(report.rounds <= 4);
   CHECK((report.settled || report.rounds == 4));
   CHECK(report.table_ms == doctest::Approx(first.transform_ms()));
   CHECK(report.network_ms > 0);
-  const costs::InNetworkTransformTimes& timed = costs.in_network_transforms();
+  const costs::InNetworkTransformTimes& timed = costs.repricing().in_network_transforms;
   CHECK(report.transforms == timed.size());
   for (const costs::TransformKey& key : first_keys) CHECK(timed.contains(key));  // round 1 timed them all
   for (const auto& [key, ms] : timed) {
@@ -103,7 +103,7 @@ TEST_CASE("calibration times the plan's transforms in its network and prices the
     CHECK(costs.transform_ms(key.shape, Layout::parse(key.src), Layout::parse(key.dst)) == ms);
   }
   if (report.settled)
-    for (const costs::TransformKey& key : network_transforms(g, replan())) CHECK(timed.contains(key));
+    for (const costs::TransformKey& key : network_transforms(g, replan(costs))) CHECK(timed.contains(key));
 
   // Transforms no network ran cost the table's 1 us times the median in-network / table ratio.
   std::vector<double> ratios;

@@ -16,9 +16,9 @@
 // `stale_drift` (drift_check.h; a memory-bound layer follows the host's memory bandwidth
 // while its compute-bound neighbours hold still), its chosen configs are timed `timings`
 // times afresh. If their fresh timings drift as far (and off their logged time), the task is
-// stale: every other config of it costs the task's drift times its timings
-// (MeasuredCostSource::price_stale_task) until a plan chooses it and it is timed afresh in
-// turn, the drift being the median over the task's configs timed afresh so far. Its rivals'
+// stale: every other config of it costs the task's drift times its timings (a StaleTask of
+// the Repricing, repricing.h) until a plan chooses it and it is timed afresh in turn, the
+// drift being the median over the task's configs timed afresh so far. Its rivals'
 // logged times are as stale as the chosen one's; left as they were, the solver would swap in
 // a stale-fast rival each round (a task can have hundreds of layout pairs), and re-timing
 // them all costs hundreds of timings. Evidence: docs/design/stale-records.md.
@@ -33,6 +33,7 @@
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/tuning/measure_record.h"
 #include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/costs/repricing.h"
 #include "layoutopt/tuning/measurer.h"
 #include "layoutopt/planning/plan.h"
 #include "layoutopt/timing/progress.h"
@@ -59,6 +60,9 @@ struct ConfirmationReport {
   /// Median over the configs timed again of (the median of their new timings / their logged
   /// cost): how far the log's timings were off; 1 when nothing was timed again.
   double median_drift = 1.0;
+  /// The source's repricing with the stale tasks found: what the next source is built with,
+  /// over the records as confirmation left them.
+  Repricing repricing;
 
   /// One line for people: "N chosen configs timed again (S spot checks, T timings, P plans;
   /// stale tasks: K); new / logged time, median D", saying so when it stopped before
@@ -66,17 +70,21 @@ struct ConfirmationReport {
   [[nodiscard]] std::string summary() const;
 };
 
-/// `replan` makes plans from `costs` as they stand (several when more than one will be run,
-/// e.g. graph tuned and history best). Each round: plan; spot-check the chosen tuned configs
-/// that have their timings but were not timed in this call; time the ones that lack timings,
-/// and a stale task's choices afresh, in passes over them (one timing of each per pass, so a
-/// config's timings are spread over the round); append the records to `records` and `sink`,
-/// price the stale tasks in `costs` and re-read the records into it. Stops when a plan needs
-/// no new timing or after max_rounds plans.
-[[nodiscard]] ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, MeasuredCostSource& costs,
-                                                        std::vector<tuning::MeasureRecord>& records, tuning::Measurer& measurer,
-                                                        const tuning::RecordSink& sink, const std::function<std::vector<planning::Plan>()>& replan,
-                                                        const ConfirmationOptions& options,
+/// Plans from the source it is given (several when more than one will be run, e.g. graph
+/// tuned and history best).
+using Replan = std::function<std::vector<planning::Plan>(const MeasuredCostSource&)>;
+
+/// Each round: `replan` plans from `costs` rebuilt with what the rounds so far learned;
+/// spot-check the chosen tuned configs that have their timings but were not timed in this
+/// call; time the ones that lack timings, and a stale task's choices afresh, in passes over
+/// them (one timing of each per pass, so a config's timings are spread over the round);
+/// append the records to `records` and `sink`, and rebuild the source over them with the
+/// stale tasks repriced. Stops when a plan needs no new timing or after max_rounds plans.
+/// `costs` must have been built over `records`.
+[[nodiscard]] ConfirmationReport confirm_chosen_configs(const graph::Graph& graph, const MeasuredCostSource& costs,
+                                                        std::vector<tuning::MeasureRecord>& records,
+                                                        tuning::Measurer& measurer, const tuning::RecordSink& sink,
+                                                        const Replan& replan, const ConfirmationOptions& options,
                                                         timing::ProgressReporter* progress = nullptr);
 
 }  // namespace layoutopt::costs

@@ -21,11 +21,11 @@
 
 #include <filesystem>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
 #include "layoutopt/costs/flexible_op_timing.h"
+#include "layoutopt/costs/repricing.h"
 #include "layoutopt/costs/transform_enumeration.h"
 #include "layoutopt/costs/transform_table.h"
 #include "layoutopt/planning/cost_source.h"
@@ -61,10 +61,18 @@ struct MeasuredTables {
 
 class MeasuredCostSource final : public planning::CostSource {
  public:
-  /// Reads the tuned candidates of `graph`'s tasks from `records` once; `graph` must outlive
-  /// the source, which answers only for `graph`.
+  /// Reads the tuned candidates of `graph`'s tasks from `records` once and prices them and
+  /// the transforms by `repricing`; `graph` must outlive the source, which answers only for
+  /// `graph`. Throws std::out_of_range for a stale task the graph does not have, and what
+  /// transform_ms throws for an in-network transform the table lacks.
   MeasuredCostSource(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
-                     const MeasuredTables& tables, MeasuredCostOptions options);
+                     const MeasuredTables& tables, MeasuredCostOptions options, Repricing repricing = {});
+
+  /// A source of the same graph, tables and options over `records` (e.g. after configs were
+  /// timed again), priced by `repricing`.
+  [[nodiscard]] MeasuredCostSource rebuilt(const std::vector<tuning::MeasureRecord>& records, Repricing repricing) const;
+  /// This source priced by `repricing` instead: the same records.
+  [[nodiscard]] MeasuredCostSource repriced(Repricing repricing) const;
 
   [[nodiscard]] std::string name() const override { return "tuning records and transform table"; }
   /// Throws std::runtime_error naming the node for an untuned task, a node of another graph
@@ -80,34 +88,22 @@ class MeasuredCostSource final : public planning::CostSource {
   /// The graph's tuning tasks (extract_tasks), whose records this source reads.
   [[nodiscard]] const std::vector<tuning::TuningTask>& tasks() const { return tasks_; }
 
-  /// Reads the tuned candidates again from `records` (e.g. after configs were re-timed);
-  /// flexible-op timings are kept.
-  void read_records(const std::vector<tuning::MeasureRecord>& records);
-
-  /// From now on prices task `task`'s configs not in `fresh` at `factor` times what their
-  /// timings say: a confirmation found the task's logged timings from another state of the
-  /// host (config_confirmation.h), `factor` is how far they drifted, and `fresh` holds the
-  /// configs timed since. A later call for a task replaces the earlier; applies from the
-  /// next read_records.
-  void price_stale_task(size_t task, double factor, std::set<int64_t> fresh);
-
-  /// From now on prices these transforms by their times inside a compiled network instead
-  /// of the table's (transform_calibration.h), a later time for a key replacing an earlier,
-  /// and every transform not timed in a network by its table time times the median ratio
-  /// of in-network to table time over those that were (as configs timed once are scaled by
-  /// their selection bias): a table that prices transforms at half what networks pay makes
-  /// every untried transform look cheap, and the planner chases them round after round.
-  void price_transforms_in_network(const InNetworkTransformTimes& times);
-  /// The in-network times in use.
-  [[nodiscard]] const InNetworkTransformTimes& in_network_transforms() const { return in_network_; }
-  /// What transforms not timed in a network are scaled by (1 before any was).
+  /// How this source departs from its records and table.
+  [[nodiscard]] const Repricing& repricing() const { return repricing_; }
+  /// What transforms not timed in a network are scaled by: the median ratio of in-network
+  /// to table time over those that were (1 before any was).
   [[nodiscard]] double untimed_transform_factor() const { return untimed_factor_; }
 
  private:
   /// The records' best config per layout pair of every task.
   [[nodiscard]] tuning::SessionResult summarize_records(const std::vector<tuning::MeasureRecord>& records) const;
-  /// Takes the tuned candidates from known_.
+  /// Prices the tuned candidates of known_ and the untimed transforms by repricing_: the last
+  /// step of building a source.
+  void price();
+  /// Takes the tuned candidates from known_, stale tasks priced by repricing_.
   void read_summary();
+  [[nodiscard]] double untimed_factor() const;
+  [[nodiscard]] MeasuredTables tables() const { return {*table_, *offered_, *flexible_}; }
   [[nodiscard]] std::vector<planning::NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;
   [[nodiscard]] std::vector<planning::NodeCandidate> flexible_candidates(const graph::Graph& graph, graph::NodeId id) const;
   /// The flexible-op table's time for `candidate`'s kernel; throws std::logic_error naming
@@ -129,9 +125,8 @@ class MeasuredCostSource final : public planning::CostSource {
   std::map<graph::NodeId, std::vector<size_t>> tasks_of_;    // conv/dense node -> its algorithms' tasks
   std::vector<std::vector<planning::NodeCandidate>> tuned_;            // by task: best per layout pair
   tuning::SessionResult known_;                                     // the records' summary tuned_ was read from
-  std::map<size_t, tuning::CandidatePricing> stale_;                // task -> its stale pricing
   std::vector<std::string> untuned_;
-  InNetworkTransformTimes in_network_;
+  Repricing repricing_;
   double untimed_factor_ = 1.0;
 };
 

@@ -21,6 +21,7 @@
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/costs/repricing.h"
 #include "layoutopt/planning/plan.h"
 #include "layoutopt/timing/progress.h"
 #include "layoutopt/costs/transform_table.h"
@@ -45,22 +46,25 @@ struct CalibrationReport {
   double table_ms = 0;                ///< the first plan's transforms, priced by the table
   double network_ms = 0;              ///< the same transforms, as timed in its network
   double untimed_factor = 1;          ///< what the transforms no network ran are scaled by
+  /// The source's repricing with the transforms timed in a network: what the next source is
+  /// built with.
+  Repricing repricing;
   /// "T transforms timed in the network (R plans); the first plan's: table X ms, network Y ms;
   /// the others priced at Fx the table".
   [[nodiscard]] std::string summary() const;
 };
 
-/// Each round: `replan` makes the plan from `costs` as they stand, its network is compiled
-/// and timed on the calling thread's OpenMP team, and `costs` prices every transform timed
-/// so far by its in-network time (MeasuredCostSource::price_transforms_in_network): the
-/// fastest of the rounds that timed it. Why the fastest: a shared host's slow spells
-/// (docs/design/slow-spells.md) slow memory-bound steps several-fold for minutes, and a
-/// spell over the later rounds would raise the median in-network / table ratio that prices
-/// every untimed transform, so the last plan would avoid transforms it should buy (evidence:
-/// docs/design/transform-calibration.md). Stops when a plan's transforms were all timed in
-/// an earlier round, or after max_rounds. Throws what planning and compiling throw.
-[[nodiscard]] CalibrationReport calibrate_transforms(const graph::Graph& graph, MeasuredCostSource& costs,
-                                                     const std::function<planning::Plan()>& replan,
+/// Each round: `replan` makes the plan from `costs` repriced with the in-network times so
+/// far, its network is compiled and timed on the calling thread's OpenMP team, and every
+/// transform timed so far is priced by its in-network time: the fastest of the rounds that
+/// timed it. Why the fastest: a shared host's slow spells (docs/design/slow-spells.md) slow
+/// memory-bound steps several-fold for minutes, and a spell over the later rounds would raise
+/// the median in-network / table ratio that prices every untimed transform, so the last plan
+/// would avoid transforms it should buy (evidence: docs/design/transform-calibration.md).
+/// Stops when a plan's transforms were all timed in an earlier round, or after max_rounds.
+/// Throws what planning and compiling throw.
+[[nodiscard]] CalibrationReport calibrate_transforms(const graph::Graph& graph, const MeasuredCostSource& costs,
+                                                     const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
                                                      const CalibrationOptions& options,
                                                      timing::ProgressReporter* progress = nullptr);
 

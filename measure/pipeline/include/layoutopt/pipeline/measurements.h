@@ -1,15 +1,17 @@
 #pragma once
 // The measurements a measured plan rests on: the record log and the transform table, read
 // from their files, the layouts they offer and the layout-flexible ops timed in those (the
-// flexible-op table), and the measured cost source over all of them. Confirmation appends to
-// the records and calibration re-prices the source's transforms; `optimize` then compares its
-// baselines on the same measurements the plan step left.
+// flexible-op table). Measured cost sources are built over them, each priced by a repricing
+// (repricing.h): confirmation appends to the records and returns stale tasks, calibration
+// returns in-network transform times, and the plan step builds the next source with them;
+// `optimize` then compares its baselines on the measurements and repricing the step left.
 
 #include <string>
 #include <vector>
 
 #include "layoutopt/costs/flexible_op_timing.h"
 #include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/costs/repricing.h"
 #include "layoutopt/costs/transform_enumeration.h"
 #include "layoutopt/costs/transform_table.h"
 #include "layoutopt/graph/graph.h"
@@ -43,10 +45,13 @@ class Measurements {
   [[nodiscard]] const costs::TransformTable& table() const { return table_; }
   /// The layout-flexible ops' times in the offered layouts (costs::time_flexible_ops).
   [[nodiscard]] const costs::FlexibleOpTable& flexible() const { return flexible_; }
-  [[nodiscard]] costs::MeasuredCostSource& costs() { return costs_; }
-  [[nodiscard]] const costs::MeasuredCostSource& costs() const { return costs_; }
+  /// A cost source over the records as they stand, priced by `repricing`. It points into this
+  /// object, which must outlive it.
+  [[nodiscard]] costs::MeasuredCostSource cost_source(const costs::Repricing& repricing = {}) const;
 
  private:
+  const graph::Graph* graph_;
+  std::string model_;
   MeasurementFiles files_;
   int threads_;
   std::string target_;
@@ -54,7 +59,6 @@ class Measurements {
   costs::TransformTable table_;
   costs::ShapeLayouts offered_;
   costs::FlexibleOpTable flexible_;
-  costs::MeasuredCostSource costs_;  // reads records_, points into table_, offered_ and flexible_
 };
 
 }  // namespace layoutopt::pipeline

@@ -80,6 +80,9 @@ struct PlanReport {
   std::optional<costs::CalibrationReport> calibration;
   /// measured: the measurements as confirmation and calibration left them; null when modelled.
   std::unique_ptr<Measurements> measurements;
+  /// measured: what confirmation and calibration found; the plan was made from
+  /// measurements->cost_source(repricing).
+  costs::Repricing repricing;
 };
 
 /// Runs the plan step on `graph` (prepared for inference). Throws std::runtime_error for a
