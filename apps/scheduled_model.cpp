@@ -30,7 +30,8 @@ ScheduledModel load_scheduled_model(const ModelArgument& model, const std::strin
   for (const planning::PlanNode& node : plan.nodes) scheduled.predicted_step_ms[step_key(node.name, false, "")] = node.ms;
   for (const planning::PlanTransform& t : plan.transforms) scheduled.predicted_step_ms[step_key(t.value, true, t.to)] = t.ms;
   std::ostringstream source;
-  source << plan_path << " (" << plan.solver << ", " << plan.costs << " costs, predicted " << plan.predicted_ms << " ms)";
+  source << plan_path << " (" << planning::to_string(plan.solver) << ", " << planning::to_string(plan.costs)
+         << " costs, predicted " << plan.predicted_ms << " ms)";
   scheduled.schedule_source = source.str();
   return scheduled;
 }

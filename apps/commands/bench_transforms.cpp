@@ -18,6 +18,7 @@
 #include "layoutopt/timing/cost_policy.h"
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/tuning/target.h"
+#include "layoutopt/costs/transform_enumeration.h"
 #include "layoutopt/costs/transform_timing.h"
 #include "layoutopt/tuning/tuning_session.h"
 

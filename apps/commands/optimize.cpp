@@ -120,7 +120,7 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const pipeline::O
     const evaluation::VariantResult& r = rows[i];
     const evaluation::VariantResult* same = same_plan_before(rows, i);
     out["variants"].push_back({{"name", r.variant.name},
-                               {"solver", r.planned.solver},
+                               {"solver", planning::to_string(r.planned.solver)},
                                {"predicted_ms", r.predicted_ms()},
                                {"median_ms", r.measured.median},
                                {"round_min_ms", r.measured.min},

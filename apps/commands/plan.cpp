@@ -45,10 +45,11 @@ void require_flag(const std::string& value, const std::string& flag) {
 void print_result(const planning::PlanResult& result, const std::string& cost_source) {
   const solvers::Solution& s = result.solution;
   const planning::Plan& plan = result.plan;
-  std::cout << std::fixed << std::setprecision(4) << "costs:       " << plan.costs << " (" << cost_source << ")\n"
+  std::cout << std::fixed << std::setprecision(4) << "costs:       " << planning::to_string(plan.costs) << " ("
+            << cost_source << ")\n"
             << "problem:     " << result.problem_nodes << " decision nodes, " << result.candidates
             << " candidates offered\n"
-            << "solver:      " << result.solver << "\n";
+            << "solver:      " << planning::to_string(result.solver) << "\n";
   if (!result.fallback_reason.empty()) std::cout << "             (dp refused: " << result.fallback_reason << ")\n";
   std::cout << "cost:        " << s.cost << " ms\n"
             << "optimal:     " << (s.optimal ? "yes (proven)" : "not proven") << "\n";
@@ -56,12 +57,13 @@ void print_result(const planning::PlanResult& result, const std::string& cost_so
   std::cout << std::setprecision(4) << "seconds:     " << s.seconds << "\n"
             << "transforms:  " << plan.transforms.size() << "\n"
             << "predicted:   " << plan.predicted_ms << " ms = " << plan.kernel_ms() << " ms kernels + "
-            << plan.transform_ms() << " ms transforms" << (plan.costs == "modelled" ? " (modelled, not measured)" : "")
+            << plan.transform_ms() << " ms transforms"
+            << (plan.costs == planning::CostKind::modelled ? " (modelled, not measured)" : "")
             << "\n";
 }
 
 pipeline::PlanRequest plan_request(const PlanFlags& flags) {
-  pipeline::PlanRequest request{.costs = flags.model_costs ? pipeline::PlanCosts::modelled : pipeline::PlanCosts::measured,
+  pipeline::PlanRequest request{.costs = flags.model_costs ? planning::CostKind::modelled : planning::CostKind::measured,
                                 .files = {flags.records, flags.transforms},
                                 .plan = flags.output.path,
                                 .model = flags.model.spec,

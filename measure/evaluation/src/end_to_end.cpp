@@ -11,10 +11,10 @@ namespace layoutopt::evaluation {
 
 const std::vector<Variant>& standard_variants() {
   static const std::vector<Variant> variants{
-      {"default", VariantCosts::default_schedules, "auto"},
-      {"history best", VariantCosts::fastest_kernels, "auto"},
-      {"graph tuned (DP)", VariantCosts::measured, "dp"},
-      {"graph tuned (PBQP)", VariantCosts::measured, "pbqp"},
+      {"default", VariantCosts::default_schedules, planning::SolverChoice::automatic},
+      {"history best", VariantCosts::fastest_kernels, planning::SolverChoice::automatic},
+      {"graph tuned (DP)", VariantCosts::measured, planning::SolverChoice::dp},
+      {"graph tuned (PBQP)", VariantCosts::measured, planning::SolverChoice::pbqp},
   };
   return variants;
 }
@@ -35,7 +35,7 @@ planning::PlanResult plan_variant(const graph::Graph& graph, const Variant& vari
                         const std::map<std::string, double>& default_seconds, const planning::PlannerOptions& options) {
   const std::unique_ptr<planning::CostSource> restricted = restrict_costs(graph, variant, measured, default_seconds);
   planning::PlannerOptions planner = options;
-  planner.solver = planning::parse_solver(variant.solver);
+  planner.solver = variant.solver;
   return planning::plan_layouts(graph, restricted ? *restricted : measured, planner);
 }
 

@@ -62,17 +62,17 @@ void bench_transforms(const graph::Graph& graph, const std::vector<tuning::Tunin
 }
 
 /// The comparison row a graph-tuned plan of `solver` is.
-std::string graph_tuned_variant(const std::string& solver) {
+std::string graph_tuned_variant(planning::SolverChoice solver) {
   for (const evaluation::Variant& variant : evaluation::standard_variants())
     if (variant.costs == evaluation::VariantCosts::measured && variant.solver == solver) return variant.name;
-  return "graph tuned (" + solver + ")";
+  return "graph tuned (" + planning::to_string(solver) + ")";
 }
 
 }  // namespace
 
 PlanRequest plan_step_request(const OptimizeRequest& request) {
   const bool quiet = request.quiet;
-  return {.costs = PlanCosts::measured,
+  return {.costs = planning::CostKind::measured,
           .files = request.files,
           .plan = request.plan,
           .model = request.model,

@@ -42,7 +42,9 @@ costs::ConfirmationReport confirm_configs(const graph::Graph& graph, Measurement
     std::vector<planning::Plan> plans;
     const auto baseline = [&](const char* name, evaluation::VariantCosts variant_costs) {
       plans.push_back(
-          evaluation::plan_variant(graph, {name, variant_costs, "auto"}, current, default_seconds, planner).plan);
+          evaluation::plan_variant(graph, {name, variant_costs, planning::SolverChoice::automatic}, current,
+                                   default_seconds, planner)
+              .plan);
     };
     if (with_default) baseline("default", evaluation::VariantCosts::default_schedules);
     baseline("history best", evaluation::VariantCosts::fastest_kernels);
@@ -113,7 +115,7 @@ PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) 
 
 PlanReport plan_network(const graph::Graph& graph, const PlanRequest& request) {
   PlanReport report =
-      request.costs == PlanCosts::modelled ? plan_modelled(graph, request) : plan_measured(graph, request);
+      request.costs == planning::CostKind::modelled ? plan_modelled(graph, request) : plan_measured(graph, request);
   if (!request.plan.empty()) planning::save_plan(report.planned.plan, request.plan);
   return report;
 }

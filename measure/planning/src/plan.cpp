@@ -174,7 +174,7 @@ ordered_json to_json(const Plan& plan) {
   ordered_json transforms = ordered_json::array();
   for (const PlanTransform& transform : plan.transforms) transforms.push_back(transform_json(transform));
   return {{"format", kFormat},        {"version", kVersion},          {"model", plan.model},
-          {"target", plan.target},    {"costs", plan.costs},          {"solver", plan.solver},
+          {"target", plan.target},    {"costs", to_string(plan.costs)}, {"solver", to_string(plan.solver)},
           {"predicted_ms", plan.predicted_ms}, {"kernel_ms", plan.kernel_ms()}, {"transform_ms", plan.transform_ms()},
           {"nodes", nodes},           {"transforms", transforms}};
 }
@@ -186,13 +186,19 @@ Plan plan_from_json(const json& document) {
     throw PlanError("plan version " + document.value("version", json()).dump() + " is not supported (this layoutopt reads version " +
                     std::to_string(kVersion) + ")");
   try {
-    Plan plan{document.at("model").get<std::string>(),  document.at("target").get<std::string>(),
-              document.at("costs").get<std::string>(),  document.at("solver").get<std::string>(),
-              document.at("predicted_ms").get<double>(), {}, {}};
+    Plan plan{document.at("model").get<std::string>(),
+              document.at("target").get<std::string>(),
+              parse_cost_kind(document.at("costs").get<std::string>()),
+              parse_solver(document.at("solver").get<std::string>()),
+              document.at("predicted_ms").get<double>(),
+              {},
+              {}};
     for (const json& node : document.at("nodes")) plan.nodes.push_back(node_of(node));
     for (const json& transform : document.at("transforms")) plan.transforms.push_back(transform_of(transform));
     return plan;
   } catch (const json::exception& e) {
+    throw PlanError(std::string("damaged plan: ") + e.what());
+  } catch (const std::invalid_argument& e) {  // an unknown costs or solver spelling
     throw PlanError(std::string("damaged plan: ") + e.what());
   }
 }

@@ -35,7 +35,8 @@ std::string ms_text(double ms) {
 
 std::string caption(const Plan& plan) {
   std::ostringstream out;
-  out << "plan for " << plan.model << " (" << plan.costs << " costs, " << plan.solver << "): predicted "
+  out << "plan for " << plan.model << " (" << to_string(plan.costs) << " costs, " << to_string(plan.solver)
+      << "): predicted "
       << ms_text(plan.predicted_ms) << " = " << ms_text(plan.kernel_ms()) << " kernels + "
       << ms_text(plan.transform_ms()) << " in " << plan.transforms.size() << " transforms (diamonds)\n"
       << "output layout colours: NCHW grey, NCHW4c orange, NCHW8c blue, NCHW16c green, NCHW32c pink, NCHW64c "

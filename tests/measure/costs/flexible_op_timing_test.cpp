@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "layoutopt/costs/flexible_ops.h"
+#include "layoutopt/costs/transform_enumeration.h"
 #include "layoutopt/planning/analytic_cost_model.h"
 #include "layoutopt/planning/flexible_blocks.h"
 #include "plan_fixtures.h"

@@ -35,7 +35,9 @@ planning::LayoutAssignment analytic_assignment(const graph::Graph& graph, const 
 
 planning::Plan analytic_plan(const graph::Graph& graph) {
   const planning::AnalyticCostModel model;
-  return planning::make_plan(graph, analytic_assignment(graph, model), {kTarget, "modelled", "none"});
+  // No solver ran: the first candidate of every node.
+  return planning::make_plan(graph, analytic_assignment(graph, model),
+                             {kTarget, planning::CostKind::modelled, planning::SolverChoice::automatic});
 }
 
 }  // namespace
@@ -59,8 +61,8 @@ TEST_CASE("plans with the same kernels, layouts and transforms are the same sche
   const planning::Plan plan = analytic_plan(tiny_graph());
   REQUIRE(plan.nodes.size() >= 2);
   planning::Plan relabelled = plan;
-  relabelled.solver = "pbqp";
-  relabelled.costs = "measured";
+  relabelled.solver = planning::SolverChoice::pbqp;
+  relabelled.costs = planning::CostKind::measured;
   relabelled.predicted_ms *= 1.5;
   relabelled.nodes.at(0).ms *= 2;
   relabelled.nodes.at(0).label = "another label";
@@ -105,7 +107,7 @@ TEST_CASE("measured costs plan a tiny graph consistently") {
   REQUIRE(result.solution.optimal);
   CHECK(plan.predicted_ms == doctest::Approx(result.solution.cost));
   CHECK(plan.kernel_ms() + plan.transform_ms() == doctest::Approx(plan.predicted_ms));
-  CHECK(plan.solver == "dp");
+  CHECK(plan.solver == planning::SolverChoice::dp);
   CHECK_NOTHROW(planning::validate_plan(plan, g));
   const auto kernel = [&](const char* name) {
     for (const planning::PlanNode& node : plan.nodes)
@@ -200,8 +202,8 @@ TEST_CASE("auto falls back to pbqp when dp refuses the problem") {
                                    .costs = planning::CostKind::modelled};
   options.solve.memory_budget_bytes = 1;  // no table fits: dp must refuse
   const planning::PlanResult result = planning::plan_layouts(g, model, options);
-  CHECK(result.solver == "pbqp");
-  CHECK(result.plan.solver == "pbqp");
+  CHECK(result.solver == planning::SolverChoice::pbqp);
+  CHECK(result.plan.solver == planning::SolverChoice::pbqp);
   CHECK(!result.fallback_reason.empty());
   CHECK(result.plan.predicted_ms == doctest::Approx(result.solution.cost));
   // The dominated candidates were dropped once, for both solvers, and the answer is PBQP's own.

@@ -128,7 +128,7 @@ TEST_CASE("graph tuned is never predicted slower than the default plan it was fr
   const auto default_seconds = tuning::default_config_seconds(tasks, log, kTarget);
   const planning::PlannerOptions options = dp_planner();
   const auto plan = [&](evaluation::VariantCosts variant_costs) {
-    return evaluation::plan_variant(tiny.graph, {"row", variant_costs, "dp"}, costs, default_seconds, options)
+    return evaluation::plan_variant(tiny.graph, {"row", variant_costs, planning::SolverChoice::dp}, costs, default_seconds, options)
         .plan.predicted_ms;
   };
   CHECK(plan(evaluation::VariantCosts::measured) <= plan(evaluation::VariantCosts::default_schedules) + 1e-12);
@@ -251,7 +251,9 @@ TEST_CASE("a variant whose solver refuses the problem is reported, the others st
   options.planner.solve.memory_budget_bytes = 1;  // no DP table fits
   std::vector<std::string> refused;
   const auto rows = evaluation::evaluate_variants(
-      tiny.graph, {{"dp", evaluation::VariantCosts::measured, "dp"}, {"pbqp", evaluation::VariantCosts::measured, "pbqp"}},
+      tiny.graph,
+      {{"dp", evaluation::VariantCosts::measured, planning::SolverChoice::dp},
+       {"pbqp", evaluation::VariantCosts::measured, planning::SolverChoice::pbqp}},
       costs, tiny.default_seconds, options, &refused);
   REQUIRE(rows.size() == 1);
   CHECK(rows[0].variant.name == "pbqp");

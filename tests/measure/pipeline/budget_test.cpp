@@ -64,8 +64,8 @@ TEST_CASE("the plan policy: DP first, 10 s for PBQP, 3 timings per chosen config
   CHECK(policy.dp_memory_bytes == pipeline::dp_memory_budget());
   const planning::PlannerOptions options =
       pipeline::planner_options(policy, "llvm -mcpu=x", planning::CostKind::modelled);
-  CHECK(planning::SolverChoice(options.solver) == planning::SolverChoice::automatic);
-  CHECK(planning::CostKind(options.costs) == planning::CostKind::modelled);
+  CHECK(options.solver == planning::SolverChoice::automatic);
+  CHECK(options.costs == planning::CostKind::modelled);
   CHECK(options.target == "llvm -mcpu=x");
   CHECK(options.solve.time_limit_seconds == 10.0);
   CHECK(options.solve.memory_budget_bytes == policy.dp_memory_bytes);

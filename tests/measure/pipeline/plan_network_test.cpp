@@ -30,7 +30,7 @@ pipeline::PlanRequest optimize_way(const pipeline::MeasurementFiles& files, cons
 /// The request `plan` makes from its flags (--threads 1 and `policy` as flags).
 pipeline::PlanRequest plan_command_way(const pipeline::MeasurementFiles& files, const std::filesystem::path& plan,
                                        const pipeline::PlanPolicy& policy) {
-  return {.costs = pipeline::PlanCosts::measured,
+  return {.costs = planning::CostKind::measured,
           .files = files,
           .plan = plan,
           .model = "conv-chain",
@@ -75,8 +75,8 @@ TEST_CASE("optimize's plan step and plan's write the same plan from the same fil
   CHECK(planning::to_json(optimized.planned.plan) == planning::to_json(optimize_file));
   CHECK(planning::to_json(planned.planned.plan) == planning::to_json(plan_file));
 
-  CHECK(plan_file.costs == "measured");
-  CHECK(plan_file.solver == "dp");
+  CHECK(plan_file.costs == planning::CostKind::measured);
+  CHECK(plan_file.solver == planning::SolverChoice::dp);
   CHECK(planned.planned.solution.optimal);
   CHECK(planned.cost_source == "tuning records and transform table");
   CHECK_NOTHROW(planning::validate_plan(plan_file, graph));
@@ -171,11 +171,11 @@ TEST_CASE("a missing records or transforms file is refused naming the command th
 TEST_CASE("modelled costs plan without any file") {
   const graph::Graph graph = conv_chain();
   const ScratchFolder folder("modelled");
-  pipeline::PlanRequest request{.costs = pipeline::PlanCosts::modelled, .plan = folder.path() / "plan.json"};
+  pipeline::PlanRequest request{.costs = planning::CostKind::modelled, .plan = folder.path() / "plan.json"};
   request.quiet = true;
   const pipeline::PlanReport report = pipeline::plan_network(graph, request);
   CHECK(report.measurements == nullptr);
   CHECK_FALSE(report.confirmation.has_value());
-  CHECK(report.planned.plan.costs == "modelled");
-  CHECK(planning::load_plan(folder.path() / "plan.json").costs == "modelled");
+  CHECK(report.planned.plan.costs == planning::CostKind::modelled);
+  CHECK(planning::load_plan(folder.path() / "plan.json").costs == planning::CostKind::modelled);
 }

@@ -1,6 +1,6 @@
 // The plan file's boundary: kernel choices read from and written back to the "payload" strings
-// of today's files byte for byte, damaged payloads refused naming the node, and the planner's
-// solver and cost kind spelled as on the command line.
+// of today's files byte for byte, damaged payloads refused naming the node, and the plan's
+// solver and cost kind read as enums from, and written back to, their command-line spellings.
 
 #include "layoutopt/planning/plan.h"
 
@@ -160,13 +160,26 @@ TEST_CASE("solver and cost kind are spelled as on the command line; a bad spelli
   CHECK_THROWS_WITH_AS((void)planning::parse_cost_kind("modeled"),
                        "unknown cost kind 'modeled' (expected one of: measured, modelled)", std::invalid_argument);
 
-  // PlannerOptions still takes the spellings apps/ passes (transitional), parsed at once.
-  const std::string pbqp = "pbqp";
-  const planning::PlannerOptions spelled{.solver = pbqp, .solve = {}, .target = "t", .costs = "modelled"};
-  CHECK(spelled.solver == planning::SolverChoice::pbqp);
-  CHECK(spelled.costs == planning::CostKind::modelled);
   const planning::PlannerOptions defaults;
   CHECK(defaults.solver == planning::SolverChoice::automatic);
   CHECK(defaults.costs == planning::CostKind::measured);
-  CHECK_THROWS_AS((void)planning::PlannerOptions{.solver = "fastest"}, std::invalid_argument);
+}
+
+TEST_CASE("a plan's costs and solver read as the enums and are written back as they were spelled") {
+  const planning::Plan plan = planning::plan_from_json(nlohmann::json::parse(kPlanText));
+  CHECK(plan.costs == planning::CostKind::measured);
+  CHECK(plan.solver == planning::SolverChoice::dp);
+  nlohmann::json modelled = nlohmann::json::parse(kPlanText);
+  modelled["costs"] = "modelled";
+  modelled["solver"] = "pbqp";
+  const planning::Plan pbqp = planning::plan_from_json(modelled);
+  CHECK(pbqp.costs == planning::CostKind::modelled);
+  CHECK(pbqp.solver == planning::SolverChoice::pbqp);
+  CHECK(planning::to_json(pbqp)["costs"] == "modelled");
+  CHECK(planning::to_json(pbqp)["solver"] == "pbqp");
+
+  nlohmann::json unknown = nlohmann::json::parse(kPlanText);
+  unknown["solver"] = "greedy";
+  CHECK_THROWS_WITH_AS((void)planning::plan_from_json(unknown),
+                       "damaged plan: unknown solver 'greedy' (expected one of: auto, dp, pbqp)", planning::PlanError);
 }

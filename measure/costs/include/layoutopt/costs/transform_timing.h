@@ -21,10 +21,6 @@
 #include "layoutopt/timing/timing.h"
 #include "layoutopt/costs/transform_key.h"
 #include "layoutopt/costs/transform_table.h"
-// Transitional: apps/commands/bench_transforms.cpp reads enumerate_transforms and
-// tuned_blocks through this header (they came with transform_table.h before TransformKey had
-// a header of its own); drop this include once it includes transform_enumeration.h itself.
-#include "layoutopt/costs/transform_enumeration.h"
 
 namespace layoutopt::costs {
 

@@ -28,7 +28,7 @@ enum class VariantCosts { default_schedules, fastest_kernels, measured };
 struct Variant {
   std::string name;     ///< "default", "history best", "graph tuned (DP)", ...
   VariantCosts costs;
-  std::string solver;   ///< dp, pbqp, or auto (baselines: DP when it fits, else PBQP)
+  planning::SolverChoice solver;  ///< dp, pbqp, or automatic (baselines: DP when it fits, else PBQP)
 };
 
 /// The four rows above, in that order.

@@ -38,11 +38,6 @@
 
 namespace layoutopt::pipeline {
 
-enum class PlanCosts {
-  measured,  ///< the record log and transform table (MeasuredCostSource)
-  modelled,  ///< the analytic model: a plan before any tuning, labelled "modelled"
-};
-
 /// What the plan step reports while it runs, each right after its step (unset: nothing).
 struct PlanEvents {
   std::function<void(const costs::ConfirmationReport&)> confirmed;
@@ -50,7 +45,9 @@ struct PlanEvents {
 };
 
 struct PlanRequest {
-  PlanCosts costs = PlanCosts::measured;
+  /// measured: the record log and transform table (MeasuredCostSource); modelled: the
+  /// analytic model, a plan before any tuning.
+  planning::CostKind costs = planning::CostKind::measured;
   /// measured: both files must exist; confirmation appends its timings to the records.
   MeasurementFiles files;
   /// Where the plan is written; empty: not written. Whether an existing file may be replaced

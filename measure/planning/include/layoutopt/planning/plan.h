@@ -25,6 +25,7 @@
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/planning/kernel_choice.h"
 #include "layoutopt/planning/layout_problem.h"
+#include "layoutopt/planning/plan_origin.h"
 
 namespace layoutopt::planning {
 
@@ -54,8 +55,8 @@ struct PlanTransform {
 struct Plan {
   std::string model;
   std::string target;
-  std::string costs;   ///< "measured" or "modelled"
-  std::string solver;  ///< the solver that produced the assignment
+  CostKind costs = CostKind::measured;
+  SolverChoice solver = SolverChoice::dp;  ///< the solver that produced the assignment: dp or pbqp
   double predicted_ms = 0.0;  ///< kernels plus transforms: the solver's objective
   std::vector<PlanNode> nodes;  ///< in graph node order
   std::vector<PlanTransform> transforms;
@@ -64,20 +65,14 @@ struct Plan {
   [[nodiscard]] double transform_ms() const;
 };
 
-/// Where a plan's numbers came from.
-struct PlanOrigin {
-  std::string target;
-  std::string costs;
-  std::string solver;
-};
-
 /// The plan of a decoded assignment of `graph`'s layout problem.
 [[nodiscard]] Plan make_plan(const graph::Graph& graph, const LayoutAssignment& assignment, const PlanOrigin& origin);
 
 /// Fields in the documented order (format and version first), for people reading the file.
 [[nodiscard]] nlohmann::ordered_json to_json(const Plan& plan);
-/// Throws PlanError for a document that is not a version-1 layoutopt plan, or a node whose
-/// payload is not a kernel choice (kernel_choice.h), naming the node.
+/// Throws PlanError for a document that is not a version-1 layoutopt plan, with costs or a
+/// solver it does not spell (plan_origin.h), or a node whose payload is not a kernel choice
+/// (kernel_choice.h), naming the node.
 [[nodiscard]] Plan plan_from_json(const nlohmann::json& document);
 /// Writes the file; refusing to replace an existing one is the caller's decision.
 void save_plan(const Plan& plan, const std::filesystem::path& path);
