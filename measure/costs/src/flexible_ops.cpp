@@ -14,6 +14,7 @@
 #include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/global_avg_pool.h"
 #include "layoutopt/kernels/lowering.h"
+#include "layoutopt/kernels/resize.h"
 #include "layoutopt/costs/offered_layouts.h"
 #include "layoutopt/planning/flexible_blocks.h"
 
@@ -95,6 +96,11 @@ BlockedOp channel_shuffle(const graph::Graph& graph, const graph::Node& node, in
                     [=] { return Kernels{kernels::compile_channel_shuffle(desc)}; });
 }
 
+BlockedOp resize(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  const kernels::ResizeDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), std::get<graph::Resize>(node.op)};
+  return blocked_op("resize", desc.str(), Knobs{}, "", [=] { return Kernels{kernels::compile_resize(desc)}; });
+}
+
 BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int64_t block) {
   const auto& slice = std::get<graph::Slice>(node.op);
   const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice.start, slice.end};
@@ -133,6 +139,7 @@ BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
         else if constexpr (std::is_same_v<Op, graph::Concat>) return concat(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::ChannelShuffle>) return channel_shuffle(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Slice>) return channel_slice(graph, node, block);
+        else if constexpr (std::is_same_v<Op, graph::Resize>) return resize(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, id, block);
         else if constexpr (std::is_same_v<Op, graph::Clip>) return clip(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Pad>) return stand_in(graph, node, block, "pad");
@@ -190,7 +197,8 @@ bool is_layout_flexible(const graph::Graph& graph, graph::NodeId id) {
         if constexpr (std::is_same_v<Op, graph::Slice>) return (op.axis == 1 || op.axis == -3) && op.step == 1;
         return std::is_same_v<Op, graph::Pool2d> || std::is_same_v<Op, graph::GlobalAvgPool> ||
                std::is_same_v<Op, graph::BatchNorm> || std::is_same_v<Op, graph::Clip> ||
-               std::is_same_v<Op, graph::Pad> || std::is_same_v<Op, graph::ChannelShuffle>;
+               std::is_same_v<Op, graph::Pad> || std::is_same_v<Op, graph::ChannelShuffle> ||
+               std::is_same_v<Op, graph::Resize>;
       },
       node.op);
 }

@@ -65,7 +65,8 @@ TEST_CASE("a batch-1 concat is timed without copies, a batch-2 one with all of t
 namespace {
 
 /// The elementwise operators on a [1, 16, 6, 6] tensor, with activation, per-channel constant
-/// and unsupported (spatial) constant operands, a channel shuffle, and layout-rigid operators.
+/// and unsupported (spatial) constant operands, a channel shuffle, a resize, and a layout-rigid
+/// operator.
 graph::Graph elementwise_operators() {
   graph::Graph g("elementwise");
   const graph::ValueId x = g.add_input("x", {{1, 16, 6, 6}});
@@ -93,13 +94,13 @@ graph::Graph elementwise_operators() {
 
 }  // namespace
 
-TEST_CASE("elementwise operators and channel shuffle are layout-flexible, to the analytic model too") {
+TEST_CASE("elementwise operators, channel shuffle and resize are layout-flexible, to the analytic model too") {
   const graph::Graph g = elementwise_operators();
   const planning::AnalyticCostModel model;
   for (size_t n = 0; n < g.nodes().size(); ++n) {
     const auto id = static_cast<graph::NodeId>(n);
     CAPTURE(g.node(id).name);
-    const bool rigid = g.node(id).name == "flatten" || g.node(id).name == "resize";
+    const bool rigid = g.node(id).name == "flatten";
     CHECK(costs::is_layout_flexible(g, id) == !rigid);
     CHECK((model.candidates(g, id).front().label != "canonical") == !rigid);
   }
@@ -116,6 +117,8 @@ TEST_CASE("elementwise operators and channel shuffle are timed on their own kern
   CHECK(timed("sub_left").desc == "sub_swapped_channel_n1_c16_h6_w6_x8");
   CHECK(timed("max").kernel == "elementwise_binary");
   CHECK(timed("shuffle").desc == "channel_shuffle_g4_n1_c16_h6_w6_x8");
+  CHECK(timed("resize").kernel == "resize");
+  CHECK(timed("resize").stand_in_for.empty());
   // What no kernel computes is timed on a stand-in that streams the output once.
   CHECK(timed("min_spatial").stand_in_for == "min");
   CHECK(timed("clip").stand_in_for == "clip");
