@@ -5,16 +5,17 @@
 //  - conv2d / depthwise / grouped conv / dense: the best tuned config of the node's task per
 //    distinct (input layout, output layout) pair, read from a tuning record log with the
 //    tuner's own functions (summarize_history), configs timed only once scaled by their
-//    task's selection bias (selection_bias.h). A task without records is an error naming
-//    the node: run `layoutopt tune` first.
+//    task's selection bias (selection_bias.h), a stale task's by its drift (repricing.h). A
+//    task without records is an error naming the node: run `layoutopt tune` first.
 //  - layout-flexible ops (flexible_ops.h): every block they are offered in, at the time the
 //    flexible-op table holds for the kernel they run there (flexible_op_timing.h).
 //  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
 //    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
 //    input, and the others only appear on tiny classifier tensors at the end of a network.
 //  - transforms: the transform table's median time, or the time inside a compiled network once
-//    one was measured there (transform_calibration.h); 0 when both layouts place every
-//    element at the same offset. A missing entry is an error: run `layoutopt bench-transforms`.
+//    one was measured there (the repricing's, from transform_calibration.h); 0 when both
+//    layouts place every element at the same offset. A missing entry is an error: run
+//    `layoutopt bench-transforms`.
 //
 // Only the offered layouts (offered_layouts.h) are used: candidates with another layout are
 // dropped before the solver sees them; a conv left without any is an error naming it.
