@@ -2,9 +2,9 @@
 // The layout-flexible operators and what each runs in one channel block: pooling, global
 // average pooling, the elementwise operators with a blocked kernel (kernels/lowering.h:
 // activations, binary ops with a same-shape, per-channel or constant operand), channel
-// shuffle, concat, channel slice (step 1), batch norm and pad on 4-D tensors. Each runs in
-// NCHW[x]c layouts, every operand in the same block (flexible_blocks.h says which x fit), on
-// the blocked kernel from kernels/ that a compiled network runs for it.
+// shuffle, concat, channel slice (step 1), resize, batch norm and pad on 4-D tensors. Each
+// runs in NCHW[x]c layouts, every operand in the same block (flexible_blocks.h says which x
+// fit), on the blocked kernel from kernels/ that a compiled network runs for it.
 //
 // Operators without a kernel of their own run a stand-in that moves the same data, and say
 // so in their label: pad (a relu over the padded output: one read and one write of it), clip
