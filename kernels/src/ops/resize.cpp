@@ -74,8 +74,11 @@ class ResizeEmitter {
     Value* in_plane = b_.CreateNSWMul(plane_index, constant(in_.height * in_.width * x));
     Value* out_row = b_.CreateNSWAdd(b_.CreateNSWMul(plane_index, constant(out_.height * out_.width * x)),
                                      b_.CreateNSWMul(oh, constant(out_.width * x)));
-    Value* top = b_.CreateNSWAdd(in_plane, b_.CreateNSWMul(index_at(rows_.low, oh), constant(in_.width * x)));
-    Value* bottom = b_.CreateNSWAdd(in_plane, b_.CreateNSWMul(index_at(rows_.high, oh), constant(in_.width * x)));
+    auto input_row = [&](Value* table) {
+      return b_.CreateNSWAdd(in_plane, b_.CreateNSWMul(index_at(table, oh), constant(in_.width * x)));
+    };
+    Value* top = input_row(rows_.low);
+    Value* bottom = linear_ ? input_row(rows_.high) : nullptr;  // nearest reads one row
     Value* row_weight = linear_ ? weight_at(rows_.weight, oh) : nullptr;
     jit::emit_loop(
         b_, 0, out_.width, 1,
