@@ -45,16 +45,9 @@ llvm::Value* KernelModule::entry_slot(llvm::Type* type, const std::string& name)
   return at_top.CreateAlloca(type, nullptr, name);
 }
 
-llvm::Value* KernelModule::zero_array(int64_t floats) {
-  auto* type = llvm::ArrayType::get(llvm::Type::getFloatTy(*context_), static_cast<uint64_t>(floats));
-  auto* global = new llvm::GlobalVariable(*module_, type, true, llvm::GlobalValue::PrivateLinkage,
-                                          llvm::ConstantAggregateZero::get(type), "zeros");
-  global->setAlignment(llvm::Align(64));
-  return global;
-}
-
 namespace {
 
+/// A cache-line-aligned read-only global holding `values`.
 llvm::Value* read_only_global(llvm::Module& module, llvm::Constant* values, const std::string& name) {
   auto* global = new llvm::GlobalVariable(module, values->getType(), true, llvm::GlobalValue::PrivateLinkage, values,
                                           name);
@@ -63,6 +56,11 @@ llvm::Value* read_only_global(llvm::Module& module, llvm::Constant* values, cons
 }
 
 }  // namespace
+
+llvm::Value* KernelModule::zero_array(int64_t floats) {
+  auto* type = llvm::ArrayType::get(llvm::Type::getFloatTy(*context_), static_cast<uint64_t>(floats));
+  return read_only_global(*module_, llvm::ConstantAggregateZero::get(type), "zeros");
+}
 
 llvm::Value* KernelModule::constant_table(const std::vector<int64_t>& values, const std::string& name) {
   std::vector<uint64_t> bits(values.begin(), values.end());
