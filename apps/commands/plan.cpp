@@ -8,7 +8,7 @@
 // `--confirm` timings (config_confirmation.h); the new timings are appended to the records.
 // Then the transforms the plan chooses are priced by their time inside its compiled network,
 // planning again until it chooses only transforms so timed (`--calibrate-rounds`,
-// transform_calibration.h). This is the plan step of `optimize` (pipeline::plan_network),
+// network_calibration.h). This is the plan step of `optimize` (pipeline::plan_network),
 // so both write the same plan from the same measurements.
 
 #include <iomanip>

@@ -83,6 +83,10 @@ void MeasuredCostSource::price() {
     if (entry.first >= tasks_.size())
       throw std::out_of_range("repricing names stale task " + std::to_string(entry.first) + "; graph '" +
                               graph_->name() + "' has " + std::to_string(tasks_.size()) + " tasks");
+  for (const auto& entry : repricing_.in_network_nodes)
+    if (entry.first < 0 || static_cast<size_t>(entry.first) >= graph_->nodes().size())
+      throw std::out_of_range("repricing names node " + std::to_string(entry.first) + "; graph '" + graph_->name() +
+                              "' has " + std::to_string(graph_->nodes().size()) + " nodes");
   read_summary();
   untimed_factor_ = untimed_factor();
 }
@@ -133,9 +137,17 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::candidates(const graph:
   if (&graph != graph_)
     throw std::runtime_error("measured costs were read for graph '" + graph_->name() + "', not for node '" +
                              graph.node(id).name + "' of another graph");
-  if (graph::has_workload(graph.node(id))) return tuned_candidates(graph, id);
-  if (is_layout_flexible(graph, id)) return flexible_candidates(graph, id);
-  return {canonical_candidate(graph, id)};
+  std::vector<planning::NodeCandidate> result = graph::has_workload(graph.node(id)) ? tuned_candidates(graph, id)
+                                                 : is_layout_flexible(graph, id)      ? flexible_candidates(graph, id)
+                                                                                      : std::vector{canonical_candidate(graph, id)};
+  const double factor = in_network_factor(id);
+  for (planning::NodeCandidate& candidate : result) candidate.ms *= factor;
+  return result;
+}
+
+double MeasuredCostSource::in_network_factor(graph::NodeId id) const {
+  const auto found = repricing_.in_network_nodes.find(id);
+  return found != repricing_.in_network_nodes.end() ? found->second : 1.0;
 }
 
 std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const graph::Graph& graph, graph::NodeId id) const {

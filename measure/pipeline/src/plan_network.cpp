@@ -58,15 +58,15 @@ costs::ConfirmationReport confirm_configs(const graph::Graph& graph, Measurement
   return report;
 }
 
-/// Prices the transforms the graph-tuned plan chooses by their time inside its compiled
+/// Prices the transforms and nodes of the graph-tuned plan by their time inside its compiled
 /// network, planning again until it chooses only transforms so timed.
-costs::CalibrationReport calibrate_transforms(const graph::Graph& graph, const costs::MeasuredCostSource& source,
+costs::CalibrationReport calibrate_in_network(const graph::Graph& graph, const costs::MeasuredCostSource& source,
                                               const planning::PlannerOptions& planner, const PlanRequest& request) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
   const auto replan = [&](const costs::MeasuredCostSource& current) {
     return planning::plan_layouts(graph, current, planner).plan;
   };
-  const costs::CalibrationReport report = costs::calibrate_transforms(
+  const costs::CalibrationReport report = costs::calibrate_in_network(
       graph, source, replan, {.max_rounds = request.policy.calibrate_rounds}, &progress);
   progress.finish();
   return report;
@@ -101,7 +101,7 @@ PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) 
     if (request.events.confirmed) request.events.confirmed(*report.confirmation);
   }
   if (request.policy.calibrate_rounds > 0) {
-    report.calibration = calibrate_transforms(graph, measured.cost_source(report.repricing), planner, request);
+    report.calibration = calibrate_in_network(graph, measured.cost_source(report.repricing), planner, request);
     report.repricing = report.calibration->repricing;
     if (request.events.calibrated) request.events.calibrated(*report.calibration);
   }

@@ -12,8 +12,10 @@
 //  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
 //    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
 //    input, and the others only appear on tiny classifier tensors at the end of a network.
+//  - a node timed inside a compiled network (network_calibration.h): each of its candidates at
+//    its price above times the node's in-network factor (repricing.h).
 //  - transforms: the transform table's median time, or the time inside a compiled network once
-//    one was measured there (the repricing's, from transform_calibration.h); 0 when both
+//    one was measured there (the repricing's, from network_calibration.h); 0 when both
 //    layouts place every element at the same offset. A missing entry is an error: run
 //    `layoutopt bench-transforms`.
 //
@@ -64,8 +66,8 @@ class MeasuredCostSource final : public planning::CostSource {
  public:
   /// Reads the tuned candidates of `graph`'s tasks from `records` once and prices them and
   /// the transforms by `repricing`; `graph` must outlive the source, which answers only for
-  /// `graph`. Throws std::out_of_range for a stale task the graph does not have, and what
-  /// transform_ms throws for an in-network transform the table lacks.
+  /// `graph`. Throws std::out_of_range for a stale task or a node the graph does not have,
+  /// and what transform_ms throws for an in-network transform the table lacks.
   MeasuredCostSource(const graph::Graph& graph, const std::vector<tuning::MeasureRecord>& records,
                      const MeasuredTables& tables, MeasuredCostOptions options, Repricing repricing = {});
 
@@ -94,6 +96,8 @@ class MeasuredCostSource final : public planning::CostSource {
   /// What transforms not timed in a network are scaled by: the median ratio of in-network
   /// to table time over those that were (1 before any was).
   [[nodiscard]] double untimed_transform_factor() const { return untimed_factor_; }
+  /// What node `id`'s candidates are scaled by: its repricing's in-network factor, else 1.
+  [[nodiscard]] double in_network_factor(graph::NodeId id) const;
 
  private:
   /// The records' best config per layout pair of every task.

@@ -1,7 +1,7 @@
 #pragma once
 // Repricing: where a measured cost source departs from what its records and transform table
 // say, as the checks of the plan step found it (config_confirmation.h,
-// transform_calibration.h). The checks return it and the next source is built with it, so a
+// network_calibration.h). The checks return it and the next source is built with it, so a
 // source never changes once built and two sources of the same inputs price alike.
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 #include <set>
 
 #include "layoutopt/costs/transform_table.h"
+#include "layoutopt/graph/graph.h"
 
 namespace layoutopt::costs {
 
@@ -29,6 +30,12 @@ struct Repricing {
   /// times: a table that prices transforms at half what networks pay would make every
   /// untried transform look cheap.
   InNetworkTransformTimes in_network_transforms;
+  /// Nodes whose candidates cost their own price times the node's factor: the time the node
+  /// took inside a compiled network over the price of the candidate that ran there. Why one
+  /// factor for all of a node's candidates: what slows a node in a network (its input left in
+  /// another cache level by its producer, its output written over a cold arena slot) scales
+  /// with the bytes it moves, which its candidates share, so the isolated ranking stands.
+  std::map<graph::NodeId, double> in_network_nodes;
 };
 
 }  // namespace layoutopt::costs

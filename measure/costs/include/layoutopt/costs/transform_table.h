@@ -25,7 +25,7 @@
 namespace layoutopt::costs {
 
 /// Median milliseconds of transforms timed inside a compiled network, by table key
-/// (transform_calibration.h).
+/// (network_calibration.h).
 using InNetworkTransformTimes = std::map<TransformKey, double>;
 
 struct TransformEntry {

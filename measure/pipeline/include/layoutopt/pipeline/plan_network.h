@@ -10,8 +10,8 @@
 // records price every task's default config (`optimize` measures them; `tune` alone does
 // not). Then each row of `optimize` predicts from medians, and the graph-tuned plan weighs
 // the default configs at the prices the default row pays. Calibration
-// (transform_calibration.h) prices the graph-tuned plan's transforms by their time inside its
-// compiled network.
+// (network_calibration.h) prices the graph-tuned plan's transforms and nodes by their time
+// inside its compiled network.
 //
 // Same files and policy, same steps: what can still tell two runs apart is the timings they
 // take themselves (confirmation's, appended to the records; calibration's, kept in memory;
@@ -29,7 +29,7 @@
 #include <string>
 
 #include "layoutopt/costs/config_confirmation.h"
-#include "layoutopt/costs/transform_calibration.h"
+#include "layoutopt/costs/network_calibration.h"
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/pipeline/measurement_files.h"
 #include "layoutopt/pipeline/measurements.h"

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "layoutopt/costs/transform_calibration.h"
+#include "layoutopt/costs/network_calibration.h"
 #include "layoutopt/planning/planner.h"
 
 namespace layoutopt::pipeline {
@@ -28,8 +28,8 @@ struct PlanPolicy {
   /// Timings each chosen tuned config needs (config_confirmation.h), its tuning trial
   /// included; 0 or 1: the records as they are.
   int confirm_timings = 3;
-  /// Plans whose transforms are timed inside the compiled network (transform_calibration.h);
-  /// 0: transforms priced by the table.
+  /// Plans whose steps are timed inside the compiled network (network_calibration.h); 0:
+  /// transforms priced by the table, nodes by the records.
   int calibrate_rounds = costs::CalibrationOptions{}.max_rounds;
 };
 

@@ -1,12 +1,15 @@
-// Transforms priced by their time inside a compiled network: the table's spelling of a
-// transform, the keys timed in a network, and the calibration loop over a tiny graph's plans.
+// Transforms and nodes priced by their time inside a compiled network: the table's spelling
+// of a transform, the keys timed in a network, and the calibration loop over a tiny graph's
+// plans.
 // No time is asserted beyond being positive: the machine's speed is not the subject.
 
-#include "layoutopt/costs/transform_calibration.h"
+#include "layoutopt/costs/network_calibration.h"
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <set>
+#include <stdexcept>
 
 #include "layoutopt/layout/layout.h"
 #include "layoutopt/costs/measured_cost_source.h"
@@ -76,7 +79,7 @@ TEST_CASE("a transform is keyed as the table spells it: plain-equivalent layouts
   CHECK(costs::table_key(vector, Layout::parse("NCHW16c"), Layout::parse("NCHW")).src == "NCHW");
 }
 
-TEST_CASE("calibration times the plan's transforms in its network and prices them so until the plan settles") {
+TEST_CASE("calibration times the plan's steps in its network and prices them so until the plan settles") {
   Planning planning;
   const graph::Graph& g = planning.graph;
   const costs::TransformTable& table = planning.table;
@@ -86,14 +89,14 @@ TEST_CASE("calibration times the plan's transforms in its network and prices the
   REQUIRE(!first_keys.empty());  // the NCHW graph input feeds a conv reading a blocked layout
 
   const costs::CalibrationReport report =
-      costs::calibrate_transforms(g, planning.measured.source, replan, {.max_rounds = 4, .profiled_runs = 3});
+      costs::calibrate_in_network(g, planning.measured.source, replan, {.max_rounds = 4, .profiled_runs = 3});
   const costs::MeasuredCostSource costs = planning.measured.source.repriced(report.repricing);
 
   CHECK(report.rounds >= 1);
   CHECK(report.rounds <= 4);
   CHECK((report.settled || report.rounds == 4));
-  CHECK(report.table_ms == doctest::Approx(first.transform_ms()));
-  CHECK(report.network_ms > 0);
+  CHECK(report.first_transforms.priced_ms == doctest::Approx(first.transform_ms()));
+  CHECK(report.first_transforms.network_ms > 0);
   const costs::InNetworkTransformTimes& timed = costs.repricing().in_network_transforms;
   CHECK(report.transforms == timed.size());
   for (const costs::TransformKey& key : first_keys) CHECK(timed.contains(key));  // round 1 timed them all
@@ -120,6 +123,44 @@ TEST_CASE("calibration times the plan's transforms in its network and prices the
     CHECK(costs.transform_ms(key.shape, Layout::parse(key.src), Layout::parse(key.dst)) == doctest::Approx(0.001 * factor));
   }
   CHECK(untimed > 0);
+}
+
+TEST_CASE("calibration scales every candidate of a timed node by its in-network factor") {
+  Planning planning;
+  const graph::Graph& g = planning.graph;
+  const auto replan = [&](const costs::MeasuredCostSource& costs) { return planning.plan(costs); };
+  const costs::CalibrationReport report =
+      costs::calibrate_in_network(g, planning.measured.source, replan, {.max_rounds = 4, .profiled_runs = 3});
+  const costs::MeasuredCostSource& isolated = planning.measured.source;
+  const costs::MeasuredCostSource calibrated = isolated.repriced(report.repricing);
+
+  const std::map<graph::NodeId, double>& factors = report.repricing.in_network_nodes;
+  CHECK(report.nodes == factors.size());
+  CHECK(report.first_nodes.priced_ms > 0);
+  CHECK(report.first_nodes.network_ms > 0);
+  size_t priced_nodes = 0;
+  for (size_t n = 0; n < g.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    const std::vector<planning::NodeCandidate> before = isolated.candidates(g, id);
+    const std::vector<planning::NodeCandidate> after = calibrated.candidates(g, id);
+    REQUIRE(before.size() == after.size());
+    const bool priced = before.front().ms > 0;
+    priced_nodes += priced ? 1 : 0;
+    // Every node the plan prices runs as a step of its network and gets a factor.
+    CHECK(factors.contains(id) == priced);
+    const double factor = calibrated.in_network_factor(id);
+    CHECK(factor > 0);
+    for (size_t c = 0; c < before.size(); ++c) CHECK(after[c].ms == doctest::Approx(before[c].ms * factor));
+  }
+  CHECK(factors.size() == priced_nodes);
+  CHECK(priced_nodes > 0);
+}
+
+TEST_CASE("a repricing naming a node the graph lacks is refused") {
+  Planning planning;
+  costs::Repricing repricing;
+  repricing.in_network_nodes[static_cast<graph::NodeId>(planning.graph.nodes().size())] = 2.0;
+  CHECK_THROWS_AS((void)planning.measured.source.repriced(repricing), std::out_of_range);
 }
 
 TEST_CASE("transform times in a network cover exactly the transforms it runs") {

@@ -1,0 +1,81 @@
+#pragma once
+// Prices that hold inside a compiled network: calibrate_in_network plans, compiles the plan,
+// times each of its steps in the running network, reprices the plan's transforms and nodes
+// by those times and plans again, until the plan chooses only transforms so timed.
+//
+// Why: the transform table and the tuning records time each transform and kernel alone
+// (cost_policy.h): the source where a row-split producer leaves it, the destination in the
+// last-level cache. Inside a network the source may sit in the other core's cache (a
+// producer split by channel blocks) or in memory (a 112x112 map written two steps before),
+// and the destination wherever the arena slot's last tenant left it, so a step's cost
+// depends on where it runs. No one placement is right everywhere: a planner trusting the
+// table buys more transforms than pay, and a plan priced alone predicts a run faster than it
+// is. As with config confirmation (config_confirmation.h), the plan's own choices are the
+// ones measured again: a transform the plan stops choosing costs nothing, one it never chose
+// keeps the table's price; a node's other candidates take its in-network factor
+// (repricing.h). Evidence: docs/design/transform-calibration.md.
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/costs/measured_cost_source.h"
+#include "layoutopt/costs/repricing.h"
+#include "layoutopt/planning/plan.h"
+#include "layoutopt/timing/progress.h"
+#include "layoutopt/costs/transform_table.h"
+
+namespace layoutopt::costs {
+
+/// Runs `network` `warmup` times, then `runs` times step by step on random inputs of
+/// `graph`'s input shapes, and returns each transform key's time: the median over its steps
+/// (a tensor transformed at several places) of each step's median over the runs.
+[[nodiscard]] InNetworkTransformTimes time_transforms_in_network(kernels::CompiledNetwork& network,
+                                                                 const graph::Graph& graph, int runs, int warmup = 3);
+
+struct CalibrationOptions {
+  int max_rounds = 4;      ///< plans compiled and timed at most
+  int profiled_runs = 20;  ///< runs per round
+};
+
+/// What the first plan's steps were priced at and took in its network.
+struct PricedAndTimed {
+  double priced_ms = 0;
+  double network_ms = 0;
+};
+
+struct CalibrationReport {
+  int rounds = 0;                     ///< plans compiled and timed
+  size_t transforms = 0;              ///< distinct transform keys timed in a network
+  size_t nodes = 0;                   ///< nodes timed in a network
+  bool settled = false;               ///< the last plan chose only transforms timed in a network
+  PricedAndTimed first_transforms;    ///< the first plan's transforms (priced by the table)
+  PricedAndTimed first_nodes;         ///< the first plan's nodes (priced by the records)
+  double untimed_factor = 1;          ///< what the transforms no network ran are scaled by
+  /// The source's repricing with the transforms and nodes timed in a network: what the next
+  /// source is built with.
+  Repricing repricing;
+  /// "R plans timed in the network; the first plan's nodes: priced X ms, network Y ms; its
+  /// transforms: table X ms, network Y ms; T transforms timed, the others priced at Fx the
+  /// table".
+  [[nodiscard]] std::string summary() const;
+};
+
+/// Each round: `replan` makes the plan from `costs` repriced with the in-network times so
+/// far, its network is compiled and timed on the calling thread's OpenMP team, every
+/// transform timed so far is priced by its in-network time and every node by its in-network
+/// factor: the fastest of the rounds that timed it. Why the fastest: a shared host's slow
+/// spells (docs/design/slow-spells.md) slow memory-bound steps several-fold for minutes, and a
+/// spell over the later rounds would raise the median in-network / table ratio that prices
+/// every untimed transform, so the last plan would avoid transforms it should buy (evidence:
+/// docs/design/transform-calibration.md). Stops when a plan's transforms were all timed in an
+/// earlier round, or after max_rounds. Throws what planning and compiling throw.
+[[nodiscard]] CalibrationReport calibrate_in_network(const graph::Graph& graph, const MeasuredCostSource& costs,
+                                                     const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
+                                                     const CalibrationOptions& options,
+                                                     timing::ProgressReporter* progress = nullptr);
+
+}  // namespace layoutopt::costs

@@ -1,0 +1,138 @@
+#include "layoutopt/costs/network_calibration.h"
+
+#include <algorithm>
+#include <iomanip>
+#include <optional>
+#include <sstream>
+
+#include "layoutopt/costs/network_timing.h"
+#include "layoutopt/planning/plan_schedule.h"
+#include "layoutopt/timing/statistics.h"
+
+namespace layoutopt::costs {
+
+namespace {
+
+TransformKey key_of(const kernels::TransformedTensor& transform) {
+  return table_key(transform.shape, transform.from, transform.to);
+}
+
+/// One plan's network, timed step by step: each transform step's key and median time in run
+/// order, and each node's median time (summed over its steps).
+struct StepTimes {
+  std::vector<std::pair<TransformKey, double>> transforms;
+  std::map<graph::NodeId, double> nodes;
+};
+
+StepTimes time_steps(kernels::CompiledNetwork& network, const graph::Graph& graph, int runs, int warmup) {
+  set_random_inputs(network, graph);
+  for (int w = 0; w < warmup; ++w) network.execute();
+  const std::vector<double> medians = profile_network(network, runs).step_ms;
+  StepTimes times;
+  for (size_t s = 0; s < medians.size(); ++s) {
+    const kernels::NetworkStep& step = network.steps()[s];
+    if (step.transform) {
+      times.transforms.emplace_back(key_of(*step.transform), medians[s]);
+    } else if (const std::optional<graph::NodeId> node = graph.find_node(step.name)) {
+      times.nodes[*node] += medians[s];
+    }
+  }
+  return times;
+}
+
+InNetworkTransformTimes by_key(const std::vector<std::pair<TransformKey, double>>& steps) {
+  std::map<TransformKey, std::vector<double>> samples;
+  for (const auto& [key, ms] : steps) samples[key].push_back(ms);
+  InNetworkTransformTimes times;
+  for (const auto& [key, ms] : samples) times[key] = timing::summarize(ms).median;
+  return times;
+}
+
+/// Each priced node's in-network time over its price before `costs` scaled it: the factor
+/// its candidates take. Nodes priced at 0 (not timed: views and canonical ops) have none.
+std::map<graph::NodeId, double> node_factors(const StepTimes& times, const planning::Plan& plan,
+                                             const MeasuredCostSource& costs) {
+  std::map<graph::NodeId, double> factors;
+  for (const auto& [id, ms] : times.nodes) {
+    const double priced = plan.nodes.at(static_cast<size_t>(id)).ms;
+    if (priced > 0 && ms > 0) factors[id] = ms / (priced / costs.in_network_factor(id));
+  }
+  return factors;
+}
+
+PricedAndTimed priced_and_timed_nodes(const StepTimes& times, const planning::Plan& plan) {
+  PricedAndTimed result;
+  for (const auto& [id, ms] : times.nodes) {
+    result.priced_ms += plan.nodes.at(static_cast<size_t>(id)).ms;
+    result.network_ms += ms;
+  }
+  return result;
+}
+
+/// Keeps the smaller of what `into` holds and each of `timed`: the fastest round's.
+template <typename Key>
+void keep_fastest(std::map<Key, double>& into, const std::map<Key, double>& timed) {
+  for (const auto& [key, value] : timed) {
+    const auto [known, added] = into.try_emplace(key, value);
+    if (!added) known->second = std::min(known->second, value);
+  }
+}
+
+}  // namespace
+
+InNetworkTransformTimes time_transforms_in_network(kernels::CompiledNetwork& network, const graph::Graph& graph,
+                                                   int runs, int warmup) {
+  return by_key(time_steps(network, graph, runs, warmup).transforms);
+}
+
+std::string CalibrationReport::summary() const {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(3) << rounds << " plans timed in the network"
+      << (settled ? "" : ", stopped before every chosen transform was timed") << "; the first plan's " << nodes
+      << " nodes: priced " << first_nodes.priced_ms << " ms, network " << first_nodes.network_ms
+      << " ms; its transforms: table " << first_transforms.priced_ms << " ms, network " << first_transforms.network_ms
+      << " ms; " << transforms << " transforms timed, the others priced at " << std::setprecision(2) << untimed_factor
+      << "x the table";
+  return out.str();
+}
+
+CalibrationReport calibrate_in_network(const graph::Graph& graph, const MeasuredCostSource& costs,
+                                       const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
+                                       const CalibrationOptions& options, timing::ProgressReporter* progress) {
+  CalibrationReport report;
+  report.repricing = costs.repricing();
+  MeasuredCostSource current = costs;  // repriced after each round's timings
+  InNetworkTransformTimes timed;
+  for (int round = 1; round <= options.max_rounds; ++round) {
+    const planning::Plan plan = replan(current);
+    kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, planning::network_schedule(plan, graph));
+    const StepTimes steps = time_steps(network, graph, options.profiled_runs, 3);
+    const InNetworkTransformTimes times = by_key(steps.transforms);
+    size_t unseen = 0;
+    for (const auto& [key, ms] : times) unseen += timed.contains(key) ? 0 : 1;
+    report.rounds = round;
+    if (round == 1) {
+      report.first_transforms.priced_ms = plan.transform_ms();
+      for (const auto& [key, ms] : steps.transforms) report.first_transforms.network_ms += ms;
+      report.first_nodes = priced_and_timed_nodes(steps, plan);
+    }
+    if (progress)
+      progress->note("calibrating in the network, round " + std::to_string(round) + ": " +
+                     std::to_string(steps.nodes.size()) + " node steps, " + std::to_string(times.size()) +
+                     " transforms, " + std::to_string(unseen) + " not timed in a network before");
+    keep_fastest(report.repricing.in_network_nodes, node_factors(steps, plan, current));
+    keep_fastest(timed, times);
+    for (const auto& [key, ms] : timed) report.repricing.in_network_transforms[key] = ms;
+    current = current.repriced(report.repricing);
+    if (unseen == 0) {
+      report.settled = true;
+      break;
+    }
+  }
+  report.transforms = timed.size();
+  report.nodes = report.repricing.in_network_nodes.size();
+  report.untimed_factor = current.untimed_transform_factor();
+  return report;
+}
+
+}  // namespace layoutopt::costs
