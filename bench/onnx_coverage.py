@@ -31,7 +31,8 @@ first output. Every step has a timeout; a failing step fails its row and the swe
 
 Prints one row per file (model | opset | dynamic | imported | ran | max rel err | ORT ms |
 default ms) and writes out/coverage/coverage.md, coverage.csv and rows.jsonl (every field,
-full error messages). --quick takes a representative subset; --skip-export only uses files
+full error messages), and coverage-table.md (one line per model, one max rel err per export:
+the table of docs/results/onnx-coverage.md). --quick takes a representative subset; --skip-export only uses files
 already exported. Each finished row is also kept as runs/FILE/row.json: --resume reuses those,
 so a sweep stopped part way goes on where it was. --layoutopt runs another binary than
 build/apps/layoutopt (a copy, so that rebuilding during a sweep does not break its rows).
@@ -352,7 +353,39 @@ def summary(rows):
             f"{sum(r.get('family') == 'unsupported' for r in rows)} transformer models unsupported")
 
 
+def pivot_cell(row):
+    """One model-by-export cell: the max relative error, or why there is none."""
+    if "status" not in row and "imported" not in row:
+        return "not run"
+    if "status" in row:
+        return row["status"].split(":")[0]
+    if not row.get("imported"):
+        return "import failed"
+    if not row.get("ran"):
+        return "run failed"
+    return f"{row['max_rel_err']:.1e}" if "max_rel_err" in row else "no ORT reference"
+
+
+def pivot_table(args, rows):
+    """Markdown: one line per model, one column per export (the static opsets, then the
+    dynamic batch), each cell as pivot_cell gives it."""
+    columns = [f"opset {o}" for o in args.opsets] + ([] if args.no_dynamic else [
+        f"dynamic batch (opset {DYNAMIC_OPSET}, batch {DYNAMIC_BATCH})"])
+    cells = {}
+    for row in rows:
+        if row.get("family") == "unsupported":
+            continue
+        column = columns[-1] if row["dynamic"] else f"opset {row['opset']}"
+        cells.setdefault(row["model"], {})[column] = pivot_cell(row)
+    lines = ["| model | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
+    for model, by_column in cells.items():
+        lines.append(f"| {model} | " + " | ".join(by_column.get(c, "not run") for c in columns) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def write_outputs(args, rows, messages):
+    with open(os.path.join(args.out, "coverage-table.md"), "w") as f:
+        f.write(pivot_table(args, rows))
     with open(os.path.join(args.out, "coverage.md"), "w") as f:
         f.write("# ONNX import coverage (bench/onnx_coverage.py)\n\n" + summary(rows) + ".\n\n")
         f.write("| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS) + "\n")
@@ -427,7 +460,7 @@ def sweep(args):
         write_outputs(args, rows[:index + 1], messages)  # partial results survive an interrupted sweep
     write_outputs(args, rows, messages)
     print("\n" + summary(rows) + f"; {format_minutes(time.time() - start)} in all")
-    print(f"wrote {os.path.join(args.out, 'coverage.md')}, coverage.csv and rows.jsonl")
+    print(f"wrote {os.path.join(args.out, 'coverage.md')}, coverage.csv, rows.jsonl and coverage-table.md")
 
 
 def parse_args():
