@@ -179,7 +179,8 @@ void add_optimize_command(CLI::App& app) {
   command->add_flag("--force", flags->force, "replace an existing plan file");
   command->add_option("--json-summary", flags->json_summary, "also write the comparison as JSON to this file");
   command->add_option("--calibrate-rounds", flags->calibrate_rounds,
-                      "plans whose transforms are timed inside the compiled network (0: price them by the table)")
+                      "plans whose steps are timed inside the compiled network "
+                      "(0: price transforms by the table, nodes by the records)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
   command->add_flag("--quiet", flags->quiet, "no progress output");

@@ -6,7 +6,7 @@
 //
 // With measured costs the chosen tuned configs are first timed again until each has
 // `--confirm` timings (config_confirmation.h); the new timings are appended to the records.
-// Then the transforms the plan chooses are priced by their time inside its compiled network,
+// Then the plan's transforms and nodes are priced by their time inside its compiled network,
 // planning again until it chooses only transforms so timed (`--calibrate-rounds`,
 // network_calibration.h). This is the plan step of `optimize` (pipeline::plan_network),
 // so both write the same plan from the same measurements.
@@ -122,7 +122,8 @@ void add_plan_command(CLI::App& app) {
       ->capture_default_str()
       ->excludes("--model-costs");
   command->add_option("--calibrate-rounds", flags->policy.calibrate_rounds,
-                      "plans whose transforms are timed inside the compiled network (0: price them by the table)")
+                      "plans whose steps are timed inside the compiled network "
+                      "(0: price transforms by the table, nodes by the records)")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str()
       ->excludes("--model-costs");

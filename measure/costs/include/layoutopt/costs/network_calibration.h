@@ -13,7 +13,7 @@
 // is. As with config confirmation (config_confirmation.h), the plan's own choices are the
 // ones measured again: a transform the plan stops choosing costs nothing, one it never chose
 // keeps the table's price; a node's other candidates take its in-network factor
-// (repricing.h). Evidence: docs/design/transform-calibration.md.
+// (repricing.h). Evidence: docs/design/in-network-calibration.md.
 
 #include <functional>
 #include <map>
@@ -71,7 +71,7 @@ struct CalibrationReport {
 /// spells (docs/design/slow-spells.md) slow memory-bound steps several-fold for minutes, and a
 /// spell over the later rounds would raise the median in-network / table ratio that prices
 /// every untimed transform, so the last plan would avoid transforms it should buy (evidence:
-/// docs/design/transform-calibration.md). Stops when a plan's transforms were all timed in an
+/// docs/design/in-network-calibration.md). Stops when a plan's transforms were all timed in an
 /// earlier round, or after max_rounds. Throws what planning and compiling throw.
 [[nodiscard]] CalibrationReport calibrate_in_network(const graph::Graph& graph, const MeasuredCostSource& costs,
                                                      const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
