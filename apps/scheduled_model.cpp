@@ -33,6 +33,7 @@ ScheduledModel load_scheduled_model(const ModelArgument& model, const std::strin
   source << plan_path << " (" << planning::to_string(plan.solver) << ", " << planning::to_string(plan.costs)
          << " costs, predicted " << plan.predicted_ms << " ms)";
   scheduled.schedule_source = source.str();
+  scheduled.plan = plan;
   return scheduled;
 }
 

@@ -4,10 +4,12 @@
 // one, the default schedule.
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "cli_common.h"
 #include "layoutopt/kernels/network/network_schedule.h"
+#include "layoutopt/planning/plan.h"
 #include "model_loader.h"
 
 namespace layoutopt::apps {
@@ -19,6 +21,7 @@ struct ScheduledModel {
   double predicted_ms = 0;      ///< the plan's prediction; 0 without a plan
   /// The plan's predicted time of each step, by NetworkStep name + detail key (step_key).
   std::map<std::string, double> predicted_step_ms;
+  std::optional<planning::Plan> plan;  ///< none for the default schedule
 };
 
 /// Key of a step for predicted_step_ms: the node name, or "value->layout" for a transform.

@@ -6,7 +6,10 @@
 //   {"model": .., "plan": .., "threads": 2, "median_ms": .., "q1_ms": .., "q3_ms": .., "min_ms": ..,
 //    "max_ms": .., "runs": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..}
 // and with --profile also "profile": {"run_ms": .., "steps": [{"name", "kind", "detail",
-// "measured_ms", "predicted_ms" (null when the plan has none)}, ...]} in program order.
+// "measured_ms", "predicted_ms" (null when the plan has none)}, ...]} in program order, and
+// "compute_limit": {"direct_gflop", "executed_gflop", "winograd_convs", "peak_gflops",
+// "limit_ms", "fraction"}: the network's FLOPs at the measured FMA peak and the median run's
+// fraction of it (evaluation/compute_limit.h).
 
 #include <algorithm>
 #include <array>
@@ -24,8 +27,10 @@
 #include "scheduled_model.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/costs/network_timing.h"
+#include "layoutopt/evaluation/compute_limit.h"
 #include "layoutopt/pipeline/openmp_wait.h"
 #include "layoutopt/pipeline/threads.h"
+#include "layoutopt/timing/peak_flops.h"
 #include "layoutopt/timing/statistics.h"
 #include "layoutopt/timing/thread_scope.h"
 
@@ -162,6 +167,26 @@ nlohmann::ordered_json profile_json(const Profile& profile) {
   return {{"run_ms", profile.run_ms}, {"steps", steps}};
 }
 
+/// The compute limit of the model as scheduled, at the FMA peak measured on `threads`.
+evaluation::ComputeLimit compute_limit(const ScheduledModel& scheduled, int threads) {
+  timing::TimingPolicy policy = timing::peak_flops_policy();
+  policy.threads = threads;
+  const timing::PeakFlops peak = timing::measure_peak_flops(policy);
+  const graph::Graph& graph = scheduled.model.graph;
+  return scheduled.plan ? evaluation::compute_limit(graph, *scheduled.plan, peak) : evaluation::compute_limit(graph, peak);
+}
+
+nlohmann::ordered_json compute_limit_json(const evaluation::ComputeLimit& limit, double run_ms) {
+  return {{"direct_gflop", limit.direct_gflop}, {"executed_gflop", limit.executed_gflop},
+          {"winograd_convs", limit.winograd_convs}, {"peak_gflops", limit.peak_gflops},
+          {"limit_ms", limit.limit_ms()}, {"fraction", limit.fraction_of(run_ms)}};
+}
+
+void print_compute_limit(const evaluation::ComputeLimit& limit, double run_ms) {
+  std::cout << "compute:    " << limit.summary() << "; the median run is at " << std::fixed << std::setprecision(0)
+            << 100 * limit.fraction_of(run_ms) << "% of it\n";
+}
+
 void bench(const BenchFlags& flags) {
   const ScheduledModel scheduled = load_scheduled_model(flags.model, flags.plan);
   const graph::Graph& graph = scheduled.model.graph;
@@ -187,7 +212,10 @@ void bench(const BenchFlags& flags) {
                                {"kernels", compiled.kernels},
                                {"transforms", compiled.transforms},
                                {"fallbacks", compiled.fallbacks}};
-    if (flags.profile) out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns));
+    if (flags.profile) {
+      out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns));
+      out["compute_limit"] = compute_limit_json(compute_limit(scheduled, threads), ms.median);
+    }
     std::cout << out.dump() << "\n";
     return;
   }
@@ -199,7 +227,10 @@ void bench(const BenchFlags& flags) {
   if (scheduled.predicted_ms > 0)
     std::cout << "predicted:  " << scheduled.predicted_ms << " ms (measured / predicted " << std::setprecision(2)
               << ms.median / scheduled.predicted_ms << ")\n";
-  if (flags.profile) print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns);
+  if (flags.profile) {
+    print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns);
+    print_compute_limit(compute_limit(scheduled, threads), ms.median);
+  }
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
-// `layoutopt info MODEL [--json]`: what a network contains and the tasks tuning will see.
+// `layoutopt info MODEL [--threads N] [--json]`: what a network contains, the tasks tuning
+// will see, and its compute limit on this host (evaluation/compute_limit.h): its FLOPs at the
+// FMA peak measured on N threads.
 
 #include <iomanip>
 #include <iostream>
@@ -7,7 +9,10 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "layoutopt/evaluation/compute_limit.h"
 #include "layoutopt/graph/workloads.h"
+#include "layoutopt/pipeline/threads.h"
+#include "layoutopt/timing/peak_flops.h"
 #include "layoutopt/tuning/tuning_task.h"
 
 namespace layoutopt::apps {
@@ -16,8 +21,15 @@ namespace {
 
 struct InfoFlags {
   ModelArgument model;
+  int threads = 0;
   bool json = false;
 };
+
+evaluation::ComputeLimit direct_compute_limit(const graph::Graph& g, int threads) {
+  timing::TimingPolicy policy = timing::peak_flops_policy();
+  policy.threads = pipeline::resolve_threads(threads);
+  return evaluation::compute_limit(g, timing::measure_peak_flops(policy));
+}
 
 std::map<std::string, int> op_histogram(const graph::Graph& g) {
   std::map<std::string, int> counts;
@@ -54,7 +66,8 @@ nlohmann::json bound_dimensions_json(const LoadedModel& model) {
   return list;
 }
 
-nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
+nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& tasks,
+                         const evaluation::ComputeLimit& limit) {
   const graph::Graph& g = model.graph;
   nlohmann::json task_list = nlohmann::json::array();
   for (const auto& [family, task] : tasks)
@@ -76,6 +89,9 @@ nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& t
           {"operators", op_histogram(g)},
           {"parameters", graph::parameter_count(g)},
           {"macs", graph::mac_count(g)},
+          {"compute_limit",
+           {{"gflop", limit.direct_gflop}, {"peak_gflops", limit.peak_gflops}, {"threads", limit.threads},
+            {"limit_ms", limit.limit_ms()}}},
           {"tasks", task_list}};
 }
 
@@ -84,7 +100,7 @@ void print_tensors(const char* label, const graph::Graph& g, const std::vector<g
     std::cout << std::setw(12) << label << g.value(id).name << " " << graph::to_string(g.value(id).type.shape) << "\n";
 }
 
-void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
+void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks, const evaluation::ComputeLimit& limit) {
   const graph::Graph& g = model.graph;
   std::cout << std::left << std::setw(12) << "model" << g.name() << " (" << model.source << ")\n"
             << std::setw(12) << "weights" << model.weights << "\n";
@@ -105,6 +121,7 @@ void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
   std::cout << ")\n"
             << std::setw(12) << "parameters" << with_commas(graph::parameter_count(g)) << "\n"
             << std::setw(12) << "MACs" << si_units(static_cast<double>(macs)) << " (" << with_commas(macs) << ")\n"
+            << std::setw(12) << "compute" << limit.summary() << "\n"
             << std::setw(12) << "tasks" << tasks.size() << " tuning tasks of "
             << graph::extract_workloads(g).size() << " distinct conv2d/dense workloads (numbered as `tune` numbers them)\n"
             << "  " << std::right << std::setw(3) << "#" << std::left << "  " << std::setw(18) << "kernel"
@@ -124,12 +141,15 @@ void add_info_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "info", "Nodes, parameters, multiply-accumulates and the distinct conv/dense workloads (tasks) of a model");
   add_model_argument(*command, flags->model);
+  command->add_option("--threads", flags->threads, "threads the compute limit's FMA peak is measured on")
+      ->check(CLI::PositiveNumber);
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
     const LoadedModel model = load_model(flags->model.spec, flags->model.options);
     const std::vector<TaskRow> tasks = task_rows(model.graph);
-    if (flags->json) std::cout << info_json(model, tasks).dump(2) << "\n";
-    else print_info(model, tasks);
+    const evaluation::ComputeLimit limit = direct_compute_limit(model.graph, flags->threads);
+    if (flags->json) std::cout << info_json(model, tasks, limit).dump(2) << "\n";
+    else print_info(model, tasks, limit);
   });
 }
 

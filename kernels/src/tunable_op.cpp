@@ -243,6 +243,11 @@ double TunableOp::flops() const {
   return family_ == OpFamily::dense ? dense_desc().flops() : conv_desc().flops();
 }
 
+double TunableOp::executed_flops(int64_t index) const {
+  if (family_ != OpFamily::winograd_conv2d) return flops();
+  return winograd_product_flops(conv_desc(), winograd_conv2d_schedule_at(space_, index));
+}
+
 std::string TunableOp::str() const {
   const std::string desc = std::visit([](const auto& d) { return d.str(); }, desc_);
   return std::string(to_string(family_)) + " " + desc;

@@ -139,4 +139,10 @@ Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s
                 {g.transformed_input_floats(), g.transformed_output_floats()}, g.banded() ? g.units() : 0);
 }
 
+double winograd_product_flops(const Conv2dDesc& desc, const WinogradSchedule& s) {
+  validate_winograd_conv2d(desc, s);
+  const conv::WinogradGeometry g = geometry_of(desc, s);
+  return 2.0 * static_cast<double>(g.batch * g.tiles() * g.positions() * g.in_channels * g.out_channels);
+}
+
 }  // namespace layoutopt::kernels

@@ -94,6 +94,10 @@ class TunableOp {
   /// FLOPs of one run (2 per multiply-add of the direct algorithm, also for Winograd), for
   /// GFLOPS reporting.
   [[nodiscard]] double flops() const;
+  /// FLOPs config `index`'s kernel spends in multiply-adds (2 each): flops() for direct
+  /// kernels and dense, the batched product for Winograd (winograd_product_flops). What the
+  /// compute limit of a planned network counts.
+  [[nodiscard]] double executed_flops(int64_t index) const;
   /// Stable text, e.g. "conv2d n1_c64_..." (the desc's str()).
   [[nodiscard]] std::string str() const;
 

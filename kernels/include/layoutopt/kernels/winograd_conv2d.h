@@ -73,4 +73,8 @@ void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& sc
 /// its intermediate buffers.
 [[nodiscard]] Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& schedule);
 
+/// FLOPs of the kernel's batched product, 2 per multiply-add: alpha^2 x in x out channels
+/// per tile of every image. The input and output transforms are adds and are not counted.
+[[nodiscard]] double winograd_product_flops(const Conv2dDesc& desc, const WinogradSchedule& schedule);
+
 }  // namespace layoutopt::kernels
