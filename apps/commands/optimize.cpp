@@ -132,6 +132,9 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const pipeline::O
                                {"solve_seconds", r.planned.solution.seconds},
                                {"same_plan_as", same ? nlohmann::json(same->variant.name) : nlohmann::json()}});
   }
+  nlohmann::ordered_json phases;
+  for (const auto& [phase, seconds] : report.phases.seconds()) phases[pipeline::to_string(phase)] = seconds;
+  out["phase_seconds"] = phases;
   return out;
 }
 
@@ -148,6 +151,7 @@ void optimize(const OptimizeFlags& flags) {
   if (report.rows.empty()) throw std::runtime_error("no variant could be planned and compiled");
   print_table(report.rows);
   for (const std::string& why : report.refused) std::cout << "not run: " << why << "\n";
+  std::cout << "phases: " << report.phases.summary() << "\n";
   std::cout << "\nwrote " << optimize_request.plan.string() << " (" << report.plan_variant
             << "); run it with `layoutopt bench " << flags.model.spec << " --plan " << optimize_request.plan.string()
             << " --threads " << report.threads << "`\n";

@@ -89,6 +89,7 @@ void run_plan(const PlanFlags& flags) {
   }
   const pipeline::PlanReport report = pipeline::plan_network(model.graph, plan_request(flags));
   print_result(report.planned, report.cost_source);
+  if (!report.phases.seconds().empty()) std::cout << "phases:      " << report.phases.summary() << "\n";
   std::cout << "wrote " << flags.output.path.string() << " (" << report.planned.plan.nodes.size() << " nodes)\n";
 }
 

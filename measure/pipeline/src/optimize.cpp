@@ -19,7 +19,7 @@ namespace {
 /// [1/4] and [2/4]: tunes under the budget and measures the default configs, appending every
 /// trial to the log. Returns the log's records with the new ones.
 std::vector<tuning::MeasureRecord> tune(const std::vector<tuning::TuningTask>& tasks, const OptimizeRequest& request,
-                                        const std::string& target) {
+                                        const std::string& target, PhaseTimes& phases) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
   const std::filesystem::path& records = request.files.records;
   tuning::LoadedLog log = load_records_warning(records, target, progress);
@@ -37,11 +37,13 @@ std::vector<tuning::MeasureRecord> tune(const std::vector<tuning::TuningTask>& t
     log.records.push_back(r);
   };
   const std::vector<tuning::MeasureRecord> history = log.records;
-  (void)tuning::tune_tasks(tasks, history, measurer, append, options, &progress);
+  phases.time(Phase::tuning, [&] { (void)tuning::tune_tasks(tasks, history, measurer, append, options, &progress); });
   progress.finish();
   // The default baseline runs each workload's direct algorithm only.
   const std::vector<tuning::TuningTask> defaulted = tuning::default_algorithm_tasks(tasks);
-  const auto defaults = tuning::measure_default_configs(defaulted, log.records, measurer, target, append);
+  const auto defaults = phases.time(Phase::default_configs, [&] {
+    return tuning::measure_default_configs(defaulted, log.records, measurer, target, append);
+  });
   progress.note("[2/4] default configs: " + std::to_string(defaults.size()) + " measured now, " +
                 std::to_string(defaulted.size() - defaults.size()) + " from the log");
   return log.records;
@@ -97,11 +99,12 @@ OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& 
   report.target = tuning::host_target(request.threads);
   const timing::ThreadScope scope(request.threads);
   const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
-  const std::vector<tuning::MeasureRecord> records = tune(tasks, request, report.target);
-  bench_transforms(graph, tasks, records, request, report.target);
+  const std::vector<tuning::MeasureRecord> records = tune(tasks, request, report.target, report.phases);
+  report.phases.time(Phase::transforms, [&] { bench_transforms(graph, tasks, records, request, report.target); });
 
   warn_if_passive_openmp_wait();
   report.plan = plan_network(graph, plan_step_request(request));
+  report.phases.append(report.plan.phases);
   report.plan_variant = graph_tuned_variant(report.plan.planned.solver);
   const Measurements& measured = *report.plan.measurements;
   const costs::MeasuredCostSource source = measured.cost_source(report.plan.repricing);
@@ -111,9 +114,11 @@ OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& 
                                             costs::network_policy(request.threads, request.round_ms), request.rounds};
   progress.note("[4/4] planning and compiling default, history best, graph tuned (DP, PBQP); timing them in " +
                 std::to_string(options.rounds) + " alternating rounds");
-  report.rows = evaluation::evaluate_variants(graph, evaluation::standard_variants(), source,
-                                              tuning::default_config_seconds(tasks, measured.records(), report.target),
-                                              options, &report.refused);
+  report.rows = report.phases.time(Phase::comparison, [&] {
+    return evaluation::evaluate_variants(graph, evaluation::standard_variants(), source,
+                                         tuning::default_config_seconds(tasks, measured.records(), report.target),
+                                         options, &report.refused);
+  });
   progress.finish();
   return report;
 }

@@ -84,30 +84,36 @@ PlanReport plan_modelled(const graph::Graph& graph, const PlanRequest& request) 
 PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) {
   const timing::ThreadScope scope(request.threads);  // every timing of the step, as the measurements were taken
   PlanReport report;
-  {
+  report.phases.time(Phase::flexible_ops, [&] {
     timing::ProgressReporter progress = progress_reporter(request.quiet);
     report.measurements = std::make_unique<Measurements>(graph, request.files, request.model, request.threads,
                                                          request.report_file_issues ? &progress : nullptr, &progress);
     progress.note("timed " + std::to_string(report.measurements->flexible().size()) +
                   " layout-flexible kernels in the offered layouts");
     progress.finish();
-  }
+  });
   Measurements& measured = *report.measurements;
   const planning::PlannerOptions planner = planner_options(request.policy, measured.target(), planning::CostKind::measured);
   // Each check returns the repricing the next source is built with.
   if (request.policy.confirm_timings > 1) {
-    report.confirmation = confirm_configs(graph, measured, measured.cost_source(), planner, request);
+    report.confirmation = report.phases.time(Phase::confirmation, [&] {
+      return confirm_configs(graph, measured, measured.cost_source(), planner, request);
+    });
     report.repricing = report.confirmation->repricing;
     if (request.events.confirmed) request.events.confirmed(*report.confirmation);
   }
   if (request.policy.calibrate_rounds > 0) {
-    report.calibration = calibrate_in_network(graph, measured.cost_source(report.repricing), planner, request);
+    report.calibration = report.phases.time(Phase::calibration, [&] {
+      return calibrate_in_network(graph, measured.cost_source(report.repricing), planner, request);
+    });
     report.repricing = report.calibration->repricing;
     if (request.events.calibrated) request.events.calibrated(*report.calibration);
   }
-  const costs::MeasuredCostSource source = measured.cost_source(report.repricing);
-  report.planned = planning::plan_layouts(graph, source, planner);
-  report.cost_source = source.name();
+  report.phases.time(Phase::planning, [&] {
+    const costs::MeasuredCostSource source = measured.cost_source(report.repricing);
+    report.planned = planning::plan_layouts(graph, source, planner);
+    report.cost_source = source.name();
+  });
   return report;
 }
 

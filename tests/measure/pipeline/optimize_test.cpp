@@ -6,6 +6,9 @@
 
 #include <doctest/doctest.h>
 
+#include <stdexcept>
+#include <vector>
+
 #include "layoutopt/planning/plan.h"
 #include "layoutopt/tuning/record_log.h"
 #include "pipeline_fixtures.h"
@@ -49,4 +52,34 @@ TEST_CASE("optimize_model tunes, times transforms, writes the plan step's plan a
   // The records hold the tuning trials and the default configs; the table what plans may need.
   CHECK(tuning::load_record_log(request.files.records).records.size() >= 3);
   CHECK(costs::TransformTable::load(request.files.transforms).entries().size() == table_entries);
+  // Every phase that ran is timed once, in the order it ran; confirmation and calibration were off.
+  std::vector<pipeline::Phase> phases;
+  for (const auto& [phase, seconds] : report.phases.seconds()) {
+    phases.push_back(phase);
+    CHECK(seconds >= 0);
+  }
+  using enum pipeline::Phase;
+  CHECK(phases == std::vector{tuning, default_configs, transforms, flexible_ops, planning, comparison});
+  double sum = 0;
+  for (const auto& entry : report.phases.seconds()) sum += entry.second;
+  CHECK(report.phases.total_seconds() == doctest::Approx(sum));
+}
+
+TEST_CASE("phase times add up per phase, keep the order phases first ran in and survive a throwing phase") {
+  pipeline::PhaseTimes times;
+  CHECK(times.time(pipeline::Phase::transforms, [] { return 7; }) == 7);
+  times.time(pipeline::Phase::tuning, [] {});
+  times.time(pipeline::Phase::transforms, [] {});
+  CHECK_THROWS_AS(times.time(pipeline::Phase::comparison, []() -> int { throw std::runtime_error("failed"); }),
+                  std::runtime_error);
+  REQUIRE(times.seconds().size() == 3);
+  CHECK(times.seconds()[0].first == pipeline::Phase::transforms);
+  CHECK(times.seconds()[1].first == pipeline::Phase::tuning);
+  CHECK(times.seconds()[2].first == pipeline::Phase::comparison);
+  pipeline::PhaseTimes later;
+  later.time(pipeline::Phase::tuning, [] {});
+  times.append(later);
+  CHECK(times.seconds().size() == 3);
+  CHECK(times.summary().find("transforms ") == 0);
+  CHECK(times.summary().find(" s in all") != std::string::npos);
 }

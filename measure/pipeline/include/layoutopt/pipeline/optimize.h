@@ -57,6 +57,8 @@ struct OptimizeReport {
   std::vector<evaluation::VariantResult> rows;
   /// Why a row was not run ("graph tuned (DP): dp refuses ...").
   std::vector<std::string> refused;
+  /// Wall time of every phase, the plan step's included.
+  PhaseTimes phases;
 };
 
 /// The request of the plan step optimize_model runs after tuning and timing the transforms.

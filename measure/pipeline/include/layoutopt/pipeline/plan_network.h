@@ -30,6 +30,7 @@
 
 #include "layoutopt/costs/config_confirmation.h"
 #include "layoutopt/costs/network_calibration.h"
+#include "layoutopt/pipeline/phase_times.h"
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/pipeline/measurement_files.h"
 #include "layoutopt/pipeline/measurements.h"
@@ -80,6 +81,8 @@ struct PlanReport {
   /// measured: what confirmation and calibration found; the plan was made from
   /// measurements->cost_source(repricing).
   costs::Repricing repricing;
+  /// measured: the wall time of the flexible-op timing, the checks and the final plan.
+  PhaseTimes phases;
 };
 
 /// Runs the plan step on `graph` (prepared for inference). Throws std::runtime_error for a
