@@ -1,0 +1,42 @@
+#pragma once
+// The compute limit: the least time a network's arithmetic can take on this host, its
+// convolutions' and dense layers' FLOPs (2 per multiply-add) at the measured FMA peak
+// (timing/peak_flops.h). Every other step (transforms, pools, activations) is memory-bound and
+// not counted, so no schedule beats the limit, and a run's fraction of it says how much is
+// left to gain: a figure is read against physics as well as against a peer.
+//
+// A planned network counts what its kernels execute: a conv the plan runs as Winograd counts
+// its batched product (kernels::winograd_product_flops), not its direct FLOPs.
+
+#include <string>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/planning/plan.h"
+#include "layoutopt/timing/peak_flops.h"
+
+namespace layoutopt::evaluation {
+
+struct ComputeLimit {
+  double direct_gflop = 0;    ///< every conv and dense computed directly
+  double executed_gflop = 0;  ///< as the plan runs them (direct_gflop without a plan)
+  int winograd_convs = 0;     ///< convs the plan runs as Winograd
+  double peak_gflops = 0;     ///< the measured FMA peak on `threads` threads
+  int threads = 0;
+
+  /// executed_gflop at the peak.
+  [[nodiscard]] double limit_ms() const;
+  /// The limit over a run's time: 1 is the FMA peak.
+  [[nodiscard]] double fraction_of(double run_ms) const;
+  /// "3.64 GFLOP (direct) at 436 GFLOPS, the measured FMA peak on 2 threads: at least
+  /// 8.35 ms", with "as planned (3.64 direct; Winograd on 12 of the convs)" once a plan
+  /// chose any.
+  [[nodiscard]] std::string summary() const;
+};
+
+/// The limit of `graph` computed directly, at `peak`.
+[[nodiscard]] ComputeLimit compute_limit(const graph::Graph& graph, const timing::PeakFlops& peak);
+/// The limit of `graph` as `plan` runs it. The plan must fit the graph (validate_plan).
+[[nodiscard]] ComputeLimit compute_limit(const graph::Graph& graph, const planning::Plan& plan,
+                                         const timing::PeakFlops& peak);
+
+}  // namespace layoutopt::evaluation

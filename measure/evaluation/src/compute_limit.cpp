@@ -1,0 +1,71 @@
+#include "layoutopt/evaluation/compute_limit.h"
+
+#include <cassert>
+#include <iomanip>
+#include <sstream>
+#include <variant>
+
+#include "layoutopt/graph/workloads.h"
+#include "layoutopt/kernels/lowering.h"
+#include "layoutopt/kernels/tunable_op.h"
+
+namespace layoutopt::evaluation {
+
+namespace {
+
+constexpr double kFlopsPerGflop = 1e9;
+
+/// The Winograd config `kernel` runs, or null for any other kernel.
+const planning::TunedKernel* winograd_config(const planning::KernelChoice& kernel) {
+  const auto* tuned = std::get_if<planning::TunedKernel>(&kernel);
+  const bool winograd = tuned != nullptr && tuned->family == kernels::to_string(kernels::OpFamily::winograd_conv2d);
+  return winograd ? tuned : nullptr;
+}
+
+ComputeLimit at_peak(const timing::PeakFlops& peak) {
+  return {.peak_gflops = peak.gflops, .threads = peak.threads};
+}
+
+}  // namespace
+
+double ComputeLimit::limit_ms() const { return peak_gflops > 0 ? 1e3 * executed_gflop / peak_gflops : 0.0; }
+
+double ComputeLimit::fraction_of(double run_ms) const { return run_ms > 0 ? limit_ms() / run_ms : 0.0; }
+
+std::string ComputeLimit::summary() const {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << executed_gflop << " GFLOP";
+  if (winograd_convs > 0)
+    out << " as planned (" << direct_gflop << " direct; Winograd on " << winograd_convs << " of the convs)";
+  else
+    out << " (direct)";
+  out << std::setprecision(0) << " at " << peak_gflops << " GFLOPS, the measured FMA peak on " << threads
+      << " threads: at least " << std::setprecision(3) << limit_ms() << " ms";
+  return out.str();
+}
+
+ComputeLimit compute_limit(const graph::Graph& graph, const timing::PeakFlops& peak) {
+  ComputeLimit limit = at_peak(peak);
+  limit.direct_gflop = 2.0 * static_cast<double>(graph::mac_count(graph)) / kFlopsPerGflop;
+  limit.executed_gflop = limit.direct_gflop;
+  return limit;
+}
+
+ComputeLimit compute_limit(const graph::Graph& graph, const planning::Plan& plan, const timing::PeakFlops& peak) {
+  assert(plan.nodes.size() == graph.nodes().size() && "validate_plan: one plan node per graph node");
+  ComputeLimit limit = compute_limit(graph, peak);
+  double executed = 0;
+  for (size_t n = 0; n < plan.nodes.size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    if (const planning::TunedKernel* winograd = winograd_config(plan.nodes[n].kernel)) {
+      executed += kernels::TunableOp::winograd_conv2d(kernels::conv2d_desc(graph, id)).executed_flops(winograd->config_index);
+      ++limit.winograd_convs;
+    } else {
+      executed += 2.0 * static_cast<double>(graph::mac_count(graph, graph.node(id)));
+    }
+  }
+  limit.executed_gflop = executed / kFlopsPerGflop;
+  return limit;
+}
+
+}  // namespace layoutopt::evaluation

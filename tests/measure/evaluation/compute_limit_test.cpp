@@ -1,0 +1,62 @@
+// The compute limit counts a network's FLOPs as its plan runs them: direct convs and dense at
+// 2 per multiply-add, a Winograd conv at its batched product, everything at the given peak.
+
+#include "layoutopt/evaluation/compute_limit.h"
+
+#include <doctest/doctest.h>
+
+#include "layoutopt/graph/workloads.h"
+#include "layoutopt/kernels/lowering.h"
+#include "layoutopt/kernels/tunable_op.h"
+#include "plan_fixtures.h"
+
+using namespace layoutopt;
+
+namespace {
+
+timing::PeakFlops peak_of(double gflops, int threads) {
+  timing::PeakFlops peak;
+  peak.gflops = gflops;
+  peak.threads = threads;
+  return peak;
+}
+
+/// A plan of `graph` whose conv1 runs Winograd F(2x2, 3x3) and every other node no kernel in
+/// particular.
+planning::Plan plan_with_winograd_conv1(const graph::Graph& graph) {
+  planning::Plan plan;
+  for (const graph::Node& node : graph.nodes()) plan.nodes.push_back({.name = node.name});
+  const graph::NodeId conv1 = *graph.find_node("conv1");
+  const kernels::TunableOp winograd = kernels::TunableOp::winograd_conv2d(kernels::conv2d_desc(graph, conv1));
+  const std::map<std::string, int64_t> knobs{{"tile_m", 2}, {"tile_ic", 16}, {"tile_oc", 16}, {"tile_t", 4}, {"oc_inner", 0}};
+  plan.nodes[static_cast<size_t>(conv1)].kernel = planning::TunedKernel{
+      .task = "conv2d_NCHWc_winograd.x86", .family = "winograd_conv2d", .config_index = *winograd.index_of(knobs), .knobs = knobs};
+  return plan;
+}
+
+}  // namespace
+
+TEST_CASE("a network's compute limit without a plan is its direct FLOPs at the peak") {
+  const graph::Graph g = testing::tiny_graph();
+  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, peak_of(100.0, 2));
+  CHECK(limit.direct_gflop == doctest::Approx(2.0 * static_cast<double>(graph::mac_count(g)) / 1e9));
+  CHECK(limit.executed_gflop == limit.direct_gflop);
+  CHECK(limit.winograd_convs == 0);
+  CHECK(limit.threads == 2);
+  CHECK(limit.limit_ms() == doctest::Approx(1e3 * limit.direct_gflop / 100.0));
+  CHECK(limit.fraction_of(4 * limit.limit_ms()) == doctest::Approx(0.25));
+  CHECK(limit.summary().find("(direct)") != std::string::npos);
+}
+
+TEST_CASE("a conv the plan runs as Winograd counts its batched product, alpha^2 x C x K per tile") {
+  const graph::Graph g = testing::tiny_graph();
+  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, plan_with_winograd_conv1(g), peak_of(100.0, 1));
+  // conv1: 16 -> 32 channels, 3x3, padding 1 on 8x8. F(2x2): alpha 4, 4 x 4 tiles of 2x2.
+  const double conv1_direct = 2.0 * 32 * 16 * 9 * 8 * 8;
+  const double conv1_product = 2.0 * (4 * 4) * 16 * 32 * (4 * 4);
+  CHECK(limit.winograd_convs == 1);
+  CHECK(limit.executed_gflop == doctest::Approx(limit.direct_gflop - (conv1_direct - conv1_product) / 1e9));
+  CHECK(limit.executed_gflop < limit.direct_gflop);
+  CHECK(limit.limit_ms() == doctest::Approx(1e3 * limit.executed_gflop / 100.0));
+  CHECK(limit.summary().find("Winograd on 1 of the convs") != std::string::npos);
+}
