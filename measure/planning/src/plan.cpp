@@ -8,6 +8,7 @@
 #include <variant>
 #include <nlohmann/json.hpp>
 
+#include "layoutopt/graph/fingerprint.h"
 #include "layoutopt/graph/workloads.h"
 
 namespace layoutopt::planning {
@@ -160,7 +161,8 @@ double Plan::transform_ms() const {
 }
 
 Plan make_plan(const graph::Graph& graph, const LayoutAssignment& assignment, const PlanOrigin& origin) {
-  Plan plan{graph.name(), origin.target, origin.costs, origin.solver, assignment.total_ms(), {}, {}};
+  Plan plan{graph.name(), origin.target, origin.costs, origin.solver, assignment.total_ms(), {}, {},
+            graph::structure_fingerprint(graph)};
   for (size_t n = 0; n < graph.nodes().size(); ++n)
     plan.nodes.push_back(plan_node(graph, static_cast<graph::NodeId>(n), assignment.choice.at(n)));
   for (const TensorTransform& t : assignment.transforms)
@@ -173,10 +175,17 @@ ordered_json to_json(const Plan& plan) {
   for (const PlanNode& node : plan.nodes) nodes.push_back(node_json(node));
   ordered_json transforms = ordered_json::array();
   for (const PlanTransform& transform : plan.transforms) transforms.push_back(transform_json(transform));
-  return {{"format", kFormat},        {"version", kVersion},          {"model", plan.model},
-          {"target", plan.target},    {"costs", to_string(plan.costs)}, {"solver", to_string(plan.solver)},
-          {"predicted_ms", plan.predicted_ms}, {"kernel_ms", plan.kernel_ms()}, {"transform_ms", plan.transform_ms()},
-          {"nodes", nodes},           {"transforms", transforms}};
+  ordered_json document{{"format", kFormat}, {"version", kVersion}, {"model", plan.model}};
+  if (!plan.graph_fingerprint.empty()) document["graph"] = plan.graph_fingerprint;
+  document.update(ordered_json{{"target", plan.target},
+                               {"costs", to_string(plan.costs)},
+                               {"solver", to_string(plan.solver)},
+                               {"predicted_ms", plan.predicted_ms},
+                               {"kernel_ms", plan.kernel_ms()},
+                               {"transform_ms", plan.transform_ms()},
+                               {"nodes", nodes},
+                               {"transforms", transforms}});
+  return document;
 }
 
 Plan plan_from_json(const json& document) {
@@ -192,7 +201,8 @@ Plan plan_from_json(const json& document) {
               parse_solver(document.at("solver").get<std::string>()),
               document.at("predicted_ms").get<double>(),
               {},
-              {}};
+              {},
+              document.value("graph", std::string())};
     for (const json& node : document.at("nodes")) plan.nodes.push_back(node_of(node));
     for (const json& transform : document.at("transforms")) plan.transforms.push_back(transform_of(transform));
     return plan;
@@ -232,6 +242,11 @@ void validate_plan(const Plan& plan, const graph::Graph& graph) {
                       graph.name() + "' does not have: make a new plan for this model");
     check_node(planned, graph, *id, plan.model);
   }
+  if (plan.graph_fingerprint.empty()) return;  // a plan from before plans recorded the wiring
+  if (const std::string fingerprint = graph::structure_fingerprint(graph); fingerprint != plan.graph_fingerprint)
+    throw PlanError("the plan for '" + plan.model + "' was made for a graph with the same node names, ops and "
+                    "workloads but other wiring or shapes (structure " + plan.graph_fingerprint + ", graph '" +
+                    graph.name() + "' has " + fingerprint + "): make a new plan for this model");
 }
 
 std::vector<graph::NodeId> transform_readers(const Plan& plan, const graph::Graph& graph,

@@ -10,6 +10,7 @@
 #include <set>
 #include <variant>
 
+#include "layoutopt/graph/fingerprint.h"
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/planning/analytic_cost_model.h"
 #include "layoutopt/costs/measured_cost_source.h"
@@ -92,6 +93,33 @@ TEST_CASE("validate_plan rejects a plan made for another graph") {
                        doctest::Contains("node 'conv1' changed"), planning::PlanError);
   CHECK_THROWS_WITH_AS(planning::validate_plan(plan, graph::zoo::build("squeezenet-1.1")),
                        doctest::Contains("nodes"), planning::PlanError);
+}
+
+/// x -> conv -> relu a -> relu b -> add(a, b), or add(x, b): the same names, ops and
+/// workloads, wired differently.
+graph::Graph residual_pair(bool add_reads_input) {
+  graph::Graph g("pair");
+  const auto x = g.add_input("x", {{1, 16, 4, 4}});
+  const auto w = g.add_parameter("w", {16, 16, 1, 1}, graph::WeightData::seeded({1}, 16 * 16));
+  const auto a = g.add_node("a", graph::Relu{}, {g.add_node("conv", graph::Conv2d{}, {x, w})});
+  const auto b = g.add_node("b", graph::Relu{}, {a});
+  g.add_output(g.add_node("sum", graph::Add{}, {add_reads_input ? x : a, b}));
+  return g;
+}
+
+TEST_CASE("validate_plan rejects a graph wired differently under the same names, ops and workloads") {
+  const graph::Graph g = residual_pair(false);
+  const planning::Plan plan = analytic_plan(g);
+  CHECK(plan.graph_fingerprint == graph::structure_fingerprint(g));
+  CHECK_NOTHROW(planning::validate_plan(plan, g));
+  CHECK_THROWS_WITH_AS(planning::validate_plan(plan, residual_pair(true)), doctest::Contains("other wiring or shapes"),
+                       planning::PlanError);
+  // A plan written before plans recorded the structure is checked by names, ops and workloads.
+  planning::Plan old = plan;
+  old.graph_fingerprint.clear();
+  CHECK_NOTHROW(planning::validate_plan(old, residual_pair(true)));
+  CHECK(planning::plan_from_json(planning::to_json(old)).graph_fingerprint.empty());
+  CHECK(planning::plan_from_json(planning::to_json(plan)).graph_fingerprint == plan.graph_fingerprint);
 }
 
 TEST_CASE("measured costs plan a tiny graph consistently") {

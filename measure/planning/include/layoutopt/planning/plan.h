@@ -5,7 +5,7 @@
 // writes and its predicted time; the transforms to insert between nodes; and where the numbers
 // came from (cost source, solver, target).
 //
-//   {"format": "layoutopt-plan", "version": 1, "model": "resnet-50",
+//   {"format": "layoutopt-plan", "version": 1, "model": "resnet-50", "graph": "9f3c...",
 //    "target": "llvm -mcpu=znver5 -num-cores=2", "costs": "measured", "solver": "dp",
 //    "predicted_ms": 14.03, "kernel_ms": 13.2, "transform_ms": 0.83,
 //    "nodes": [{"name": "conv1", "op": "conv2d", "workload": "conv2d x[1,3,224,224] ...",
@@ -14,7 +14,8 @@
 //    "transforms": [{"value": "conv1_out", "from": "NCHW16c", "to": "NCHW8c", "ms": 0.012}]}
 //
 // A plan is made for the graph after graph::prepare_for_inference; validate_plan checks that
-// a graph is the one a plan was made for before anything uses it.
+// a graph is the one a plan was made for before anything uses it: the same node count,
+// names, ops and workloads, and the same wiring ("graph": graph/fingerprint.h).
 
 #include <filesystem>
 #include <nlohmann/json_fwd.hpp>
@@ -60,6 +61,9 @@ struct Plan {
   double predicted_ms = 0.0;  ///< kernels plus transforms: the solver's objective
   std::vector<PlanNode> nodes;  ///< in graph node order
   std::vector<PlanTransform> transforms;
+  /// graph::structure_fingerprint of the graph the plan was made for; empty in plans written
+  /// before plans recorded it, which are checked by node names, ops and workloads only.
+  std::string graph_fingerprint;
 
   [[nodiscard]] double kernel_ms() const;
   [[nodiscard]] double transform_ms() const;
