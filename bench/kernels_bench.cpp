@@ -5,11 +5,14 @@
 //   build/bench/bench_kernels                          # all layers, 5 repetitions
 //   build/bench/bench_kernels --benchmark_filter=resnet50
 //   build/bench/bench_kernels --benchmark_filter=winograd
+//   build/bench/bench_kernels --benchmark_filter=dilated
 //
 // The resnet50 and mobilenet_v2 families compare direct convolution with oneDNN's direct
 // convolution. The winograd family takes the 3x3 stride-1 layers of ResNet-50 and VGG-19 and
 // compares our Winograd kernel (F(2x2) or F(4x4), best of a sweep) with oneDNN's own choice
 // (algorithm::convolution_auto: its Winograd kernel where it has one and deems it faster).
+// The dilated family runs each dilated 3x3 layer of fcn-resnet50 / deeplabv3 by our direct
+// and by our Winograd kernel.
 //
 // Each benchmark is one layer. Every iteration times a block of runs (>= 2 ms) of ours and
 // the same number of oneDNN's, in alternating order; the Time column is one block of ours.
@@ -91,6 +94,14 @@ Conv2dDesc conv(int64_t c, int64_t hw, int64_t o, int64_t k, int64_t stride) {
   return d;
 }
 
+// A 3x3 stride-1 conv dilated by `dilation`, padded to keep the map's size.
+Conv2dDesc dilated(int64_t c, int64_t hw, int64_t o, int64_t dilation) {
+  Conv2dDesc d = conv(c, hw, o, 3, 1);
+  d.dilation_h = d.dilation_w = dilation;
+  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = dilation;
+  return d;
+}
+
 Conv2dDesc depthwise(int64_t c, int64_t hw, int64_t stride) {
   Conv2dDesc d = conv(c, hw, c, 3, stride);
   d.groups = c;
@@ -157,6 +168,21 @@ std::vector<Layer> winograd_layers() {
       {"vgg19_3x3_c512_o512_14", conv(512, 14, 512, 3, 1)},
   };
   for (Layer& layer : layers) layer.algorithm = Algorithm::winograd;
+  return layers;
+}
+
+// The dilated 3x3 convs of fcn-resnet50 and deeplabv3 (output stride 8: dilation 2 in the
+// third stage, 4 in the fourth, at 28x28 for a 224x224 input), each by both of our
+// algorithms: the dilated family (oneDNN's side as for the other families: its direct kernel
+// against our direct one, its own choice against our Winograd).
+std::vector<Layer> dilated_layers() {
+  const std::vector<std::pair<std::string, Conv2dDesc>> convs{{"3x3_c256_o256_28_d2", dilated(256, 28, 256, 2)},
+                                                              {"3x3_c512_o512_28_d4", dilated(512, 28, 512, 4)}};
+  std::vector<Layer> layers;
+  for (const auto& [name, desc] : convs) {
+    layers.push_back({name + "_direct", desc, Algorithm::direct});
+    layers.push_back({name + "_winograd", desc, Algorithm::winograd});
+  }
   return layers;
 }
 
@@ -359,10 +385,10 @@ std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
   const int64_t lanes = host_info().vector_lanes;
   std::vector<WinogradSchedule> result;
   for (int64_t m : {2, 4}) {
-    const int64_t tiles_w = (d.out_w() + m - 1) / m;
+    const WinogradTileGrid grid = winograd_tile_grid(d, m);
     const int64_t max_t = winograd_conv2d_space(d).values("tile_t").back();
     for (int64_t band_rows : {0, 1}) {
-      const int64_t band_tiles = tiles_w * (band_rows == 0 ? (d.out_h() + m - 1) / m : band_rows);
+      const int64_t band_tiles = grid.columns * (band_rows == 0 ? grid.rows : band_rows);
       for (int64_t oc_bn : block_candidates(d.out_channels, lanes))
         for (int64_t ic_bn : block_candidates(d.in_channels, lanes)) {
           const int64_t chunks = (oc_bn + lanes - 1) / lanes;
@@ -543,6 +569,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     print_model("resnet50/");
     print_model("mobilenet_v2/");
     print_model("winograd/");
+    print_model("dilated/");
   }
 
  private:
@@ -595,6 +622,7 @@ int main(int argc, char** argv) {
   register_layers("resnet50", resnet50_layers());
   register_layers("mobilenet_v2", mobilenet_v2_layers());
   register_layers("winograd", winograd_layers());
+  register_layers("dilated", dilated_layers());
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   machine_peak().measure();

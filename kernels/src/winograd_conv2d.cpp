@@ -15,14 +15,32 @@ namespace layoutopt::kernels {
 
 namespace {
 
+// What winograd_applicable asks of a convolution, for the errors that reject one.
+constexpr const char* kApplicability = "needs a 3x3 kernel, stride 1 and groups 1";
+
 void require(bool ok, const Conv2dDesc& desc, const WinogradSchedule& schedule, const std::string& what) {
   if (!ok) throw KernelError("invalid winograd conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
 }
 
 conv::WinogradGeometry geometry_of(const Conv2dDesc& d, const WinogradSchedule& s) {
   const conv::WinogradMatrices& t = conv::winograd_matrices(s.m);
-  conv::WinogradGeometry g{d.batch, d.in_channels, d.out_channels, d.in_h, d.in_w, d.out_h(), d.out_w(),
-                           d.pad_top, d.pad_left, t.m, t.alpha, s.ic_bn, s.oc_bn, 0, d.epilogue};
+  conv::WinogradGeometry g{.batch = d.batch,
+                           .in_channels = d.in_channels,
+                           .out_channels = d.out_channels,
+                           .in_h = d.in_h,
+                           .in_w = d.in_w,
+                           .out_h = d.out_h(),
+                           .out_w = d.out_w(),
+                           .pad_top = d.pad_top,
+                           .pad_left = d.pad_left,
+                           .dilation_h = d.dilation_h,
+                           .dilation_w = d.dilation_w,
+                           .m = t.m,
+                           .alpha = t.alpha,
+                           .ic_bn = s.ic_bn,
+                           .oc_bn = s.oc_bn,
+                           .band_rows = 0,
+                           .epilogue = d.epilogue};
   // A band of all the image's tile rows is the whole-stage kernel: every knob value is valid
   // for every image (as tile_t for every tile_m), some the same kernel as others.
   if (s.band_rows < g.tiles_h()) g.band_rows = s.band_rows;
@@ -56,21 +74,25 @@ std::string WinogradSchedule::str() const {
 }
 
 bool winograd_applicable(const Conv2dDesc& d) {
-  return d.kernel_h == 3 && d.kernel_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.dilation_h == 1 &&
-         d.dilation_w == 1 && d.groups == 1;
+  return d.kernel_h == 3 && d.kernel_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.groups == 1;
+}
+
+WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m) {
+  const conv::WinogradGeometry g = geometry_of(desc, {m, 1, 1, 1, false});
+  return {g.tiles_h(), g.tiles_w()};
 }
 
 ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   desc.validate();
   if (!winograd_applicable(desc))
-    throw KernelError("winograd conv2d needs a 3x3 kernel, stride 1, dilation 1 and groups 1, not " + desc.str());
+    throw KernelError("winograd conv2d " + std::string(kApplicability) + ", not " + desc.str());
   ConfigSpace space;
   space.add("tile_m", conv::winograd_tile_sizes());
   space.add("tile_ic", divisors(desc.in_channels));
   space.add("tile_oc", divisors(desc.out_channels));
   // Register widths up to the tile count of the smallest tiling: a config must be valid for
   // every tile_m of the space.
-  const int64_t fewest_tiles = geometry_of(desc, {conv::winograd_tile_sizes().back(), 1, 1, 1, false}).tiles();
+  const int64_t fewest_tiles = winograd_tile_grid(desc, conv::winograd_tile_sizes().back()).tiles();
   space.add("tile_t", inclusive_range(1, std::min(fewest_tiles, conv::kMaxTileWidth)));
   space.add("oc_inner", {0, 1});
   space.add("prefetch_weights", {0, 1}, 0);
@@ -89,7 +111,7 @@ WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t i
 
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {
   desc.validate();
-  require(winograd_applicable(desc), desc, s, "needs a 3x3 kernel, stride 1, dilation 1 and groups 1");
+  require(winograd_applicable(desc), desc, s, kApplicability);
   const std::vector<int64_t>& sizes = conv::winograd_tile_sizes();
   require(std::find(sizes.begin(), sizes.end(), s.m) != sizes.end(), desc, s, "output tile m must be 2 or 4");
   require(s.ic_bn > 0 && desc.in_channels % s.ic_bn == 0, desc, s,

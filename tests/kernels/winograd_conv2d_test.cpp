@@ -1,14 +1,16 @@
 // Winograd conv2d against the NCHW reference: both tile sizes, images the tiles do not divide
 // (partial last tiles in both directions), no / asymmetric padding, channel blocks with
 // remainder vector chunks, batch > 1, every epilogue, bands of tile rows (run through all
-// stages per thread) that do and do not divide the image; plus the transform matrices
-// themselves and the schedule space's validation.
+// stages per thread) that do and do not divide the image, dilated convolutions (tiles of one
+// phase each) with all of these; plus the transform matrices themselves and the schedule
+// space's validation.
 
 #include <doctest/doctest.h>
 
 #include <omp.h>
 
 #include <random>
+#include <utility>
 
 #include "conv/winograd_matrices.h"
 #include "kernel_check.h"
@@ -47,11 +49,20 @@ void check_schedule(const Conv2dDesc& desc, const WinogradSchedule& schedule) {
                        what + " in a team of 3");
 }
 
-void check_both_tiles(const Conv2dDesc& desc, int64_t ic_bn, int64_t oc_bn, int64_t tile_t) {
-  for (int64_t m : {2, 4}) {
-    const int64_t tiles = ((desc.out_h() + m - 1) / m) * ((desc.out_w() + m - 1) / m);
-    check_schedule(desc, {m, ic_bn, oc_bn, std::min(tile_t, tiles), m == 4});
-  }
+void check_both_tiles(const Conv2dDesc& desc, int64_t ic_bn, int64_t oc_bn, int64_t tile_t, int64_t band_rows = 0) {
+  for (int64_t m : {2, 4})
+    check_schedule(desc,
+                   {m, ic_bn, oc_bn, std::min(tile_t, winograd_tile_grid(desc, m).tiles()), m == 4, false, band_rows});
+}
+
+/// A 3x3 stride-1 conv dilated by (dh, dw) with padding (pad_h, pad_w) on both sides.
+Conv2dDesc make_dilated(int64_t c, int64_t h, int64_t w, int64_t o, int64_t dh, int64_t dw, int64_t pad_h,
+                        int64_t pad_w) {
+  Conv2dDesc d = make_desc(c, h, w, o, 0);
+  d.dilation_h = dh, d.dilation_w = dw;
+  d.pad_top = d.pad_bottom = pad_h;
+  d.pad_left = d.pad_right = pad_w;
+  return d;
 }
 
 }  // namespace
@@ -142,6 +153,74 @@ TEST_CASE("banded winograd conv2d with batch > 1, a residual epilogue and more b
   check_schedule(d, {4, 4, 8, 2, true, false, 1});  // m = 4: 4 x 3 tiles, a band per tile row
 }
 
+TEST_CASE("dilated winograd conv2d, padding == dilation, images the tiles divide and do not divide") {
+  check_both_tiles(make_dilated(16, 16, 16, 32, 2, 2, 2, 2), 16, 32, 6);  // phases of 8 x 8: all tiles full
+  check_both_tiles(make_dilated(8, 13, 11, 16, 2, 2, 2, 2), 8, 16, 4);    // phases of 7 or 6 rows, 6 or 5 columns
+  check_both_tiles(make_dilated(8, 28, 28, 16, 4, 4, 4, 4), 8, 16, 8);    // fcn-resnet50's maps: phases of 7 x 7
+  check_both_tiles(make_dilated(8, 10, 9, 8, 4, 4, 4, 4), 4, 8, 3);       // phases of 3, 3, 2, 2 rows
+}
+
+TEST_CASE("dilated winograd conv2d: non-square dilation, dilation wider than the image") {
+  check_both_tiles(make_dilated(8, 12, 14, 16, 2, 4, 2, 4), 8, 16, 5);
+  check_both_tiles(make_dilated(8, 9, 10, 8, 1, 3, 1, 3), 8, 8, 4);
+  check_both_tiles(make_dilated(8, 11, 9, 8, 3, 2, 3, 2), 4, 8, 3);
+  // Every phase one output: ASPP's rates on a small map; all taps but the centre read padding.
+  check_both_tiles(make_dilated(8, 6, 5, 8, 8, 12, 8, 12), 8, 8, 7);
+}
+
+TEST_CASE("dilated winograd conv2d with padding other than the dilation: none, less, more, asymmetric") {
+  check_both_tiles(make_dilated(8, 14, 13, 16, 2, 2, 0, 0), 8, 16, 5);
+  check_both_tiles(make_dilated(8, 12, 12, 8, 4, 4, 1, 3), 8, 8, 4);
+  check_both_tiles(make_dilated(8, 9, 10, 8, 2, 2, 5, 3), 4, 8, 6);
+  Conv2dDesc d = make_dilated(8, 11, 12, 16, 2, 3, 0, 0);
+  d.pad_top = 1, d.pad_bottom = 4, d.pad_left = 5, d.pad_right = 0;
+  check_both_tiles(d, 4, 16, 3);
+}
+
+TEST_CASE("dilated winograd conv2d, odd channel counts with vector remainder chunks") {
+  check_both_tiles(make_dilated(3, 10, 11, 20, 2, 2, 2, 2), 3, 20, 4);
+  check_both_tiles(make_dilated(6, 9, 9, 40, 4, 4, 4, 4), 6, 40, 8);
+}
+
+TEST_CASE("banded dilated winograd conv2d: bands of one phase's tile rows and of several phases") {
+  const Conv2dDesc d = make_dilated(16, 13, 11, 32, 2, 2, 2, 2);  // m = 2: 7 x 6 tiles; m = 4: 4 x 4
+  for (int64_t band_rows : {1, 2, 3, 4}) check_both_tiles(d, 8, 16, 6, band_rows);
+  const Conv2dDesc wide = make_dilated(8, 28, 28, 16, 4, 4, 4, 4);  // m = 4: 8 x 8 tiles
+  for (int64_t band_rows : {1, 2, 4}) check_both_tiles(wide, 8, 16, 8, band_rows);
+}
+
+TEST_CASE("dilated winograd conv2d with batch > 1, residual epilogues, banded and whole") {
+  Conv2dDesc d = make_dilated(8, 13, 10, 24, 2, 4, 2, 4);
+  d.batch = 3;
+  d.epilogue = {true, Activation::Relu, true, Activation::Relu6};
+  for (int64_t band_rows : {0, 1, 2}) {
+    check_schedule(d, {2, 8, 24, 5, false, true, band_rows});
+    check_schedule(d, {4, 4, 8, 2, true, false, band_rows});
+  }
+  d.epilogue = {false, Activation::None, true, Activation::None};
+  check_schedule(d, {4, 8, 8, 3, false, false, 0});
+}
+
+/// Tile rows and columns of F(m x m) on desc.
+std::pair<int64_t, int64_t> tile_grid(const Conv2dDesc& desc, int64_t m) {
+  const WinogradTileGrid grid = winograd_tile_grid(desc, m);
+  return {grid.rows, grid.columns};
+}
+
+TEST_CASE("dilated winograd tiles: one phase each, the last group only for the phases that reach it") {
+  using Grid = std::pair<int64_t, int64_t>;
+  // 28 outputs at dilation 4: phases of 7; m = 4: groups of outputs 0-15 and 16-27, 4 tiles each.
+  CHECK(tile_grid(make_dilated(8, 28, 28, 8, 4, 4, 4, 4), 4) == Grid{8, 8});
+  CHECK(tile_grid(make_dilated(8, 28, 28, 8, 4, 4, 4, 4), 2) == Grid{16, 16});
+  // 10 rows at dilation 4: phases of 3, 3, 2, 2; m = 2: a group of 4 tiles, then phases 0, 1.
+  // 9 columns at dilation 2: phases of 5, 4; m = 2: 2 full groups, then phase 0.
+  CHECK(tile_grid(make_dilated(8, 10, 9, 8, 4, 2, 4, 2), 2) == Grid{6, 5});
+  // Dilation past the image: a tile per output row and column.
+  CHECK(tile_grid(make_dilated(8, 6, 5, 8, 8, 12, 8, 12), 4) == Grid{6, 5});
+  CHECK(tile_grid(make_desc(8, 9, 11, 8, 1), 4) == Grid{3, 3});
+  CHECK(winograd_tile_grid(make_desc(8, 9, 11, 8, 1), 4).tiles() == 9);
+}
+
 /// Floats of the kernel's two scratch regions, once it has its scratch.
 std::vector<size_t> scratch_sizes(const Conv2dDesc& d, const WinogradSchedule& schedule) {
   Kernel kernel = compile_winograd_conv2d(d, schedule);
@@ -190,6 +269,11 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
   grouped.groups = 2;
   CHECK_FALSE(winograd_applicable(grouped));
   CHECK(TunableOp::conv2d_algorithms(grouped).size() == 1);
+  const Conv2dDesc dilated = make_dilated(8, 10, 9, 8, 2, 4, 2, 4);
+  CHECK(winograd_applicable(dilated));
+  CHECK(TunableOp::conv2d_algorithms(dilated).size() == 2);
+  // Tiles of m = 4: 4 x 4, phases 2 x 4 (undilated, 3 x 3 would cover 10 x 9).
+  CHECK(winograd_conv2d_space(dilated).values("tile_t").back() == 16);
 
   const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);
   const ConfigSpace space = winograd_conv2d_space(d);

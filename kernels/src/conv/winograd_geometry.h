@@ -1,7 +1,8 @@
 #pragma once
 // WinogradGeometry: the compile-time constants of one Winograd F(m x m, 3 x 3) convolution in
 // blocked layouts, and where its two intermediates live. With T = tiles_h * tiles_w output
-// tiles per image and alpha = m + 2:
+// tiles per image (rows() and columns() cut each axis, a dilated one by phase: see
+// winograd_axis.h) and alpha = m + 2:
 //   input   [N][C / ic_bn][H][W][ic_bn]                      (NCHW[ic_bn]c)
 //   V       [N][alpha^2 * C / ic_bn][1][T][ic_bn]            B^T d B of every tile
 //   M       [N][alpha^2 * K / oc_bn][1][T][oc_bn]            V times the transformed filters
@@ -18,6 +19,7 @@
 
 #include <cstdint>
 
+#include "conv/winograd_axis.h"
 #include "layoutopt/kernels/epilogue.h"
 
 namespace layoutopt::kernels::conv {
@@ -27,13 +29,16 @@ struct WinogradGeometry {
   int64_t in_channels = 1, out_channels = 1;
   int64_t in_h = 1, in_w = 1, out_h = 1, out_w = 1;
   int64_t pad_top = 0, pad_left = 0;
+  int64_t dilation_h = 1, dilation_w = 1;
   int64_t m = 2, alpha = 4;
   int64_t ic_bn = 1, oc_bn = 1;
   int64_t band_rows = 0;  ///< tile rows per band; 0: unbanded (one band of all rows, V / M span the batch)
   Epilogue epilogue;  ///< applied by the output transform
 
-  [[nodiscard]] int64_t tiles_h() const { return (out_h + m - 1) / m; }
-  [[nodiscard]] int64_t tiles_w() const { return (out_w + m - 1) / m; }
+  [[nodiscard]] WinogradAxis rows() const { return {out_h, dilation_h, m}; }
+  [[nodiscard]] WinogradAxis columns() const { return {out_w, dilation_w, m}; }
+  [[nodiscard]] int64_t tiles_h() const { return rows().tiles(); }
+  [[nodiscard]] int64_t tiles_w() const { return columns().tiles(); }
   [[nodiscard]] int64_t tiles() const { return tiles_h() * tiles_w(); }
   [[nodiscard]] int64_t positions() const { return alpha * alpha; }
   [[nodiscard]] int64_t in_blocks() const { return in_channels / ic_bn; }

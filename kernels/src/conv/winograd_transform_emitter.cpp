@@ -106,6 +106,15 @@ class TileRowEmitter : protected jit::IndexArithmetic {
   /// A tile's index within its band.
   Value* tile_index(const Item& item, Value* tile_column) { return add(mul(item.band_row, g_.tiles_w()), tile_column); }
 
+  /// The first output row or column of a tile along `axis` (see WinogradAxis): tile * m when
+  /// undilated, so that path emits no division.
+  Value* tile_origin(Value* tile, const WinogradAxis& axis) {
+    if (axis.dilation == 1) return mul(tile, axis.m);
+    Value* group = b_.CreateUDiv(tile, constant(axis.dilation));
+    Value* phase = b_.CreateURem(tile, constant(axis.dilation));
+    return add(mul(group, axis.group_span()), phase);
+  }
+
   const WinogradGeometry& g_;
   const WinogradMatrices& t_;
   jit::KernelModule& module_;
@@ -137,17 +146,17 @@ class InputTransformEmitter : private TileRowEmitter {
     }
   }
 
-  // The alpha x alpha input pixels of the tile; those outside the input (padding, or past
-  // the last row or column) read zeros.
+  // The alpha x alpha input pixels of the tile, dilation apart; those outside the input
+  // (padding, or past the last row or column) read zeros.
   Tile load_tile(const Item& item, Value* column, const jit::VectorChunk& chunk) {
     Value* plane = add(mul(item.batch, g_.in_blocks()), item.block);
     Tile d(static_cast<size_t>(g_.alpha));
     for (int64_t r = 0; r < g_.alpha; ++r) {
-      Value* ih = add(mul(item.tile_row, g_.m), r - g_.pad_top);
+      Value* ih = add(tile_origin(item.tile_row, g_.rows()), r * g_.dilation_h - g_.pad_top);
       Value* row_inside = b_.CreateICmpULT(ih, constant(g_.in_h));
       Value* row = mul(add(mul(plane, g_.in_h), ih), g_.in_w);
       for (int64_t s = 0; s < g_.alpha; ++s) {
-        Value* iw = add(mul(column, g_.m), s - g_.pad_left);
+        Value* iw = add(tile_origin(column, g_.columns()), s * g_.dilation_w - g_.pad_left);
         Value* inside = b_.CreateAnd(row_inside, b_.CreateICmpULT(iw, constant(g_.in_w)));
         Value* offset = add(mul(add(row, iw), g_.ic_bn), chunk.offset);
         // Plain (not inbounds) GEP: outside the input the address is computed but never read.
@@ -179,22 +188,36 @@ class OutputTransformEmitter : private TileRowEmitter {
   }
 
  private:
+  // runs[0] is the full tile rows': they are what is left after the partial runs.
   void emit_item(const Item& item) {
-    const int64_t tail_rows = g_.out_h % g_.m;
-    if (tail_rows == 0) {
+    const std::vector<TileRun> runs = g_.rows().runs();
+    emit_rows_by_run(item, runs, 1);
+  }
+
+  // The tile rows of a partial run (from runs[next] on) store only the output rows that
+  // exist, with that count folded in; all other tile rows store m.
+  void emit_rows_by_run(const Item& item, const std::vector<TileRun>& runs, size_t next) {
+    if (next == runs.size()) {
       emit_rows(item, g_.m);
       return;
     }
-    // The last tile row stores only the output rows that exist.
+    const TileRun& run = runs[next];
     jit::emit_if_else(
-        b_, b_.CreateICmpEQ(item.tile_row, constant(g_.tiles_h() - 1)), [&] { emit_rows(item, tail_rows); },
-        [&] { emit_rows(item, g_.m); });
+        b_, in_run(item.tile_row, run), [&] { emit_rows(item, run.stored); },
+        [&] { emit_rows_by_run(item, runs, next + 1); });
   }
 
+  // Whether tile is in the run; a run of one tile compares for equality.
+  Value* in_run(Value* tile, const TileRun& run) {
+    if (run.end - run.first == 1) return b_.CreateICmpEQ(tile, constant(run.first));
+    return b_.CreateICmpULT(b_.CreateSub(tile, constant(run.first)), constant(run.end - run.first));
+  }
+
+  // Each run of tile columns stores its count of columns (a run of one tile emits no loop).
   void emit_rows(const Item& item, int64_t rows) {
-    const int64_t full_columns = g_.out_w / g_.m;
-    jit::emit_loop(b_, 0, full_columns, 1, [&](Value* column) { emit_tile(item, column, rows, g_.m); }, "tile");
-    if (g_.out_w % g_.m != 0) emit_tile(item, constant(full_columns), rows, g_.out_w % g_.m);
+    for (const TileRun& run : g_.columns().runs())
+      jit::emit_loop(
+          b_, run.first, run.end, 1, [&](Value* column) { emit_tile(item, column, rows, run.stored); }, "tile");
   }
 
   void emit_tile(const Item& item, Value* column, int64_t rows, int64_t columns) {
@@ -202,9 +225,11 @@ class OutputTransformEmitter : private TileRowEmitter {
     for (const jit::VectorChunk& chunk : chunks_) {
       const Tile y = sandwich(b_, t_.AT, load_tile(item, column, chunk));
       for (int64_t a = 0; a < rows; ++a) {
-        Value* row = mul(add(mul(out_plane, g_.out_h), add(mul(item.tile_row, g_.m), a)), g_.out_w);
+        Value* oh = add(tile_origin(item.tile_row, g_.rows()), a * g_.dilation_h);
+        Value* row = mul(add(mul(out_plane, g_.out_h), oh), g_.out_w);
         for (int64_t c = 0; c < columns; ++c) {
-          Value* offset = add(mul(add(row, add(mul(column, g_.m), c)), g_.oc_bn), chunk.offset);
+          Value* ow = add(tile_origin(column, g_.columns()), c * g_.dilation_w);
+          Value* offset = add(mul(add(row, ow), g_.oc_bn), chunk.offset);
           const jit::EpilogueOperands operands{module_.bias(), add(mul(item.block, g_.oc_bn), chunk.offset),
                                                module_.residual(), offset};
           jit::store_vector(b_, jit::emit_epilogue(b_, g_.epilogue, y[a][c], operands), module_.output(), offset);

@@ -4,7 +4,8 @@
 // channel block, with the transform matrices' coefficients folded into the code (a +-1
 // becomes an add or subtract, a 0 nothing).
 //  - input transform: work items (n, band, input block, tile row in the band); reads the
-//    input, zero outside it (padding, and the overhang of the last tiles), writes V;
+//    input (dilation apart, at the tile origins of winograd_axis.h), zero outside it
+//    (padding, and the overhang of the last tiles), writes V;
 //  - output transform: work items (n, band, output block, tile row in the band); reads M,
 //    applies the fused epilogue (bias, activation, residual, activation) and writes the
 //    outputs that exist.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/winograd_conv2d.h"
 
 namespace layoutopt::tuning {
 
@@ -39,7 +40,7 @@ Tile tile_of(const std::map<std::string, int64_t>& k) {
 // (alpha^2 of them) of T tiles, and alpha^2 transformed weights per channel pair.
 Extent winograd_extent(const kernels::Conv2dDesc& d, const std::map<std::string, int64_t>& knobs) {
   const double m = knob(knobs, "tile_m", 4), alpha = m + 2;
-  const double tiles = std::ceil(static_cast<double>(d.out_h()) / m) * std::ceil(static_cast<double>(d.out_w()) / m);
+  const auto tiles = static_cast<double>(kernels::winograd_tile_grid(d, static_cast<int64_t>(m)).tiles());
   return {static_cast<double>(d.batch), static_cast<double>(d.in_channels), static_cast<double>(d.out_channels),
           alpha * alpha, tiles, alpha, alpha};
 }

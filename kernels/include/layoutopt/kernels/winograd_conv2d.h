@@ -1,6 +1,6 @@
 #pragma once
-// conv2d by Winograd's minimal filtering F(m x m, 3 x 3): for 3x3, stride-1, undilated,
-// ungrouped convolutions in NCHW[x]c. It runs as three stages (see Kernel): the input
+// conv2d by Winograd's minimal filtering F(m x m, 3 x 3): for 3x3, stride-1, ungrouped
+// convolutions in NCHW[x]c, dilated or not. It runs as three stages (see Kernel): the input
 // transform B^T d B of every tile, one 1x1 convolution with alpha^2 groups that multiplies
 // those by the transformed filters (the same JIT microkernel as conv2d, so it inherits its
 // register tiling), and the output transform A^T m A with the fused epilogue.
@@ -18,6 +18,11 @@
 // intermediates stay in its L2; the price is that every band reads all the weights, and
 // that few bands balance the threads poorly, so whole passes remain the choice where the
 // weights are large and the image small. Evidence: docs/design/banded-winograd.md.
+//
+// A dilated convolution (dilation d) is, for each output phase (y mod d_h, x mod d_w), an
+// undilated one over the input pixels of the same phase, so its tiles each hold m x m outputs
+// of one phase, d apart, and the transforms read and write with that stride; the weights and
+// the middle stage are those of the undilated convolution.
 //
 // The weight "layout" is the middle stage's: the transformed filters as a logical
 // [alpha^2 * out_channels, in_channels, 1, 1] OIHW tensor, blocked OIHW[ic_bn]i[oc_bn]o;
@@ -50,8 +55,16 @@ struct WinogradSchedule {
   bool operator==(const WinogradSchedule&) const = default;
 };
 
-/// True for 3x3 kernels with stride 1, dilation 1 and groups 1 (any padding).
+/// True for 3x3 kernels with stride 1 and groups 1 (any dilation, any padding).
 [[nodiscard]] bool winograd_applicable(const Conv2dDesc& desc);
+
+/// The output tiles of one image for F(m x m, 3 x 3): ceil(out_h / m) x ceil(out_w / m) when
+/// undilated; dilated, tiles of one phase each, about as many (each phase rounds up on its own).
+struct WinogradTileGrid {
+  int64_t rows = 0, columns = 0;
+  [[nodiscard]] int64_t tiles() const { return rows * columns; }
+};
+[[nodiscard]] WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m);
 
 /// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1), tile_band
 /// (band_rows: 0, 1, 2, 4; 0 when a record lacks it). Throws KernelError when the desc is not
