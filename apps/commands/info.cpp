@@ -1,4 +1,5 @@
-// `layoutopt info MODEL [--json]`: what a network contains and the tasks tuning will see.
+// `layoutopt info MODEL [--json]`: what a network contains, what of it runs after the
+// inference passes, and the tasks tuning will see.
 
 #include <iomanip>
 #include <iostream>
@@ -7,6 +8,7 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/tuning/tuning_task.h"
 
@@ -23,6 +25,29 @@ std::map<std::string, int> op_histogram(const graph::Graph& g) {
   std::map<std::string, int> counts;
   for (const auto& node : g.nodes()) ++counts[graph::op_name(node.op)];
   return counts;
+}
+
+/// "239 (add 9, conv2d 81, ...)": the node count and the operator histogram.
+std::string nodes_text(const graph::Graph& g) {
+  std::string text = std::to_string(g.nodes().size()) + " (";
+  bool first = true;
+  for (const auto& [op, count] : op_histogram(g)) {
+    text += (first ? "" : ", ") + op + " " + std::to_string(count);
+    first = false;
+  }
+  return text + ")";
+}
+
+/// The graph the compiling commands run: the model after the inference passes.
+struct Prepared {
+  graph::Graph graph;
+  graph::PipelineReport report;
+};
+
+Prepared prepared(const graph::Graph& g) {
+  Prepared result{g, {}};
+  result.report = graph::prepare_for_inference(result.graph);
+  return result;
 }
 
 nlohmann::json tensors_json(const graph::Graph& g, const std::vector<graph::ValueId>& ids) {
@@ -54,7 +79,7 @@ nlohmann::json bound_dimensions_json(const LoadedModel& model) {
   return list;
 }
 
-nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
+nlohmann::json info_json(const LoadedModel& model, const Prepared& inference, const std::vector<TaskRow>& tasks) {
   const graph::Graph& g = model.graph;
   nlohmann::json task_list = nlohmann::json::array();
   for (const auto& [family, task] : tasks)
@@ -74,6 +99,10 @@ nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& t
           {"outputs", tensors_json(g, g.outputs())},
           {"nodes", g.nodes().size()},
           {"operators", op_histogram(g)},
+          {"inference",
+           {{"nodes", inference.graph.nodes().size()},
+            {"operators", op_histogram(inference.graph)},
+            {"passes", inference.report.summary()}}},
           {"parameters", graph::parameter_count(g)},
           {"macs", graph::mac_count(g)},
           {"tasks", task_list}};
@@ -84,7 +113,7 @@ void print_tensors(const char* label, const graph::Graph& g, const std::vector<g
     std::cout << std::setw(12) << label << g.value(id).name << " " << graph::to_string(g.value(id).type.shape) << "\n";
 }
 
-void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
+void print_info(const LoadedModel& model, const Prepared& inference, const std::vector<TaskRow>& tasks) {
   const graph::Graph& g = model.graph;
   std::cout << std::left << std::setw(12) << "model" << g.name() << " (" << model.source << ")\n"
             << std::setw(12) << "weights" << model.weights << "\n";
@@ -95,15 +124,11 @@ void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks) {
               << " (--batch)\n";
   print_tensors("output", g, g.outputs());
   if (!model.import_summary.empty()) std::cout << std::setw(12) << "import" << model.import_summary << "\n";
-  std::cout << std::setw(12) << "nodes" << g.nodes().size() << " (";
-  bool first = true;
-  for (const auto& [op, count] : op_histogram(g)) {
-    std::cout << (first ? "" : ", ") << op << " " << count;
-    first = false;
-  }
+  std::cout << std::setw(12) << "nodes" << nodes_text(g) << "\n"
+            << std::setw(12) << "inference" << nodes_text(inference.graph) << "\n"
+            << std::setw(12) << "" << "after the passes: " << inference.report.summary() << "\n";
   const int64_t macs = graph::mac_count(g);
-  std::cout << ")\n"
-            << std::setw(12) << "parameters" << with_commas(graph::parameter_count(g)) << "\n"
+  std::cout << std::setw(12) << "parameters" << with_commas(graph::parameter_count(g)) << "\n"
             << std::setw(12) << "MACs" << si_units(static_cast<double>(macs)) << " (" << with_commas(macs) << ")\n"
             << std::setw(12) << "tasks" << tasks.size() << " tuning tasks of "
             << graph::extract_workloads(g).size() << " distinct conv2d/dense workloads (numbered as `tune` numbers them)\n"
@@ -128,8 +153,9 @@ void add_info_command(CLI::App& app) {
   command->callback([flags] {
     const LoadedModel model = load_model(flags->model.spec, flags->model.options);
     const std::vector<TaskRow> tasks = task_rows(model.graph);
-    if (flags->json) std::cout << info_json(model, tasks).dump(2) << "\n";
-    else print_info(model, tasks);
+    const Prepared inference = prepared(model.graph);
+    if (flags->json) std::cout << info_json(model, inference, tasks).dump(2) << "\n";
+    else print_info(model, inference, tasks);
   });
 }
 

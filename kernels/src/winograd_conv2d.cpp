@@ -56,14 +56,17 @@ std::string WinogradSchedule::str() const {
 }
 
 bool winograd_applicable(const Conv2dDesc& d) {
+  // The input transform mixes the channels' pixels before any weight is applied, so there is
+  // no weight vector to carry an input scale.
   return d.kernel_h == 3 && d.kernel_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.dilation_h == 1 &&
-         d.dilation_w == 1 && d.groups == 1;
+         d.dilation_w == 1 && d.groups == 1 && !d.input_scale;
 }
 
 ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   desc.validate();
   if (!winograd_applicable(desc))
-    throw KernelError("winograd conv2d needs a 3x3 kernel, stride 1, dilation 1 and groups 1, not " + desc.str());
+    throw KernelError("winograd conv2d needs a 3x3 kernel, stride 1, dilation 1, groups 1 and no input scale, not " +
+                      desc.str());
   ConfigSpace space;
   space.add("tile_m", conv::winograd_tile_sizes());
   space.add("tile_ic", divisors(desc.in_channels));
@@ -89,7 +92,7 @@ WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t i
 
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {
   desc.validate();
-  require(winograd_applicable(desc), desc, s, "needs a 3x3 kernel, stride 1, dilation 1 and groups 1");
+  require(winograd_applicable(desc), desc, s, "needs a 3x3 kernel, stride 1, dilation 1, groups 1 and no input scale");
   const std::vector<int64_t>& sizes = conv::winograd_tile_sizes();
   require(std::find(sizes.begin(), sizes.end(), s.m) != sizes.end(), desc, s, "output tile m must be 2 or 4");
   require(s.ic_bn > 0 && desc.in_channels % s.ic_bn == 0, desc, s,
@@ -131,9 +134,10 @@ Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s
   const Kernel product = compile_conv2d(batched_product_desc(g), batched_product_schedule(g, s));
   using enum StageOperand;
   // Banded, the middle stage multiplies one band's V (all its items) for every unit.
-  std::vector<KernelStage> stages{{to_tiles, {input, none, none, none, scratch0}},
-                                  {product.stages().front().compiled, {scratch0, weight, none, none, scratch1}, g.banded()},
-                                  {from_tiles, {scratch1, none, bias, residual, output}}};
+  std::vector<KernelStage> stages{{to_tiles, {input, none, none, none, scratch0, none}},
+                                  {product.stages().front().compiled, {scratch0, weight, none, none, scratch1, none},
+                                   g.banded()},
+                                  {from_tiles, {scratch1, none, bias, residual, output, none}}};
   static std::atomic<int64_t> serial{0};  // as the JIT's symbols: layoutopt_<kind>_<n>
   return Kernel("layoutopt_winograd_conv2d_" + std::to_string(serial++), std::move(stages),
                 {g.transformed_input_floats(), g.transformed_output_floats()}, g.banded() ? g.units() : 0);

@@ -50,7 +50,7 @@ struct WinogradSchedule {
   bool operator==(const WinogradSchedule&) const = default;
 };
 
-/// True for 3x3 kernels with stride 1, dilation 1 and groups 1 (any padding).
+/// True for 3x3 kernels with stride 1, dilation 1, groups 1 (any padding) and no input scale.
 [[nodiscard]] bool winograd_applicable(const Conv2dDesc& desc);
 
 /// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1), tile_band
