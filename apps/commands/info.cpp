@@ -1,6 +1,6 @@
-// `layoutopt info MODEL [--threads N] [--json]`: what a network contains, the tasks tuning
-// will see, and its compute limit on this host (evaluation/compute_limit.h): its FLOPs at the
-// FMA peak measured on N threads.
+// `layoutopt info MODEL [--threads N] [--json]`: what a network contains, what of it runs
+// after the inference passes, the tasks tuning will see, and its compute limit on this host
+// (evaluation/compute_limit.h): its FLOPs at the FMA peak measured on N threads.
 
 #include <iomanip>
 #include <iostream>
@@ -10,6 +10,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/evaluation/compute_limit.h"
+#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/pipeline/threads.h"
 #include "layoutopt/timing/peak_flops.h"
@@ -35,6 +36,29 @@ std::map<std::string, int> op_histogram(const graph::Graph& g) {
   std::map<std::string, int> counts;
   for (const auto& node : g.nodes()) ++counts[graph::op_name(node.op)];
   return counts;
+}
+
+/// "239 (add 9, conv2d 81, ...)": the node count and the operator histogram.
+std::string nodes_text(const graph::Graph& g) {
+  std::string text = std::to_string(g.nodes().size()) + " (";
+  bool first = true;
+  for (const auto& [op, count] : op_histogram(g)) {
+    text += (first ? "" : ", ") + op + " " + std::to_string(count);
+    first = false;
+  }
+  return text + ")";
+}
+
+/// The graph the compiling commands run: the model after the inference passes.
+struct Prepared {
+  graph::Graph graph;
+  graph::PipelineReport report;
+};
+
+Prepared prepared(const graph::Graph& g) {
+  Prepared result{g, {}};
+  result.report = graph::prepare_for_inference(result.graph);
+  return result;
 }
 
 nlohmann::json tensors_json(const graph::Graph& g, const std::vector<graph::ValueId>& ids) {
@@ -66,7 +90,7 @@ nlohmann::json bound_dimensions_json(const LoadedModel& model) {
   return list;
 }
 
-nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& tasks,
+nlohmann::json info_json(const LoadedModel& model, const Prepared& inference, const std::vector<TaskRow>& tasks,
                          const evaluation::ComputeLimit& limit) {
   const graph::Graph& g = model.graph;
   nlohmann::json task_list = nlohmann::json::array();
@@ -87,6 +111,10 @@ nlohmann::json info_json(const LoadedModel& model, const std::vector<TaskRow>& t
           {"outputs", tensors_json(g, g.outputs())},
           {"nodes", g.nodes().size()},
           {"operators", op_histogram(g)},
+          {"inference",
+           {{"nodes", inference.graph.nodes().size()},
+            {"operators", op_histogram(inference.graph)},
+            {"passes", inference.report.summary()}}},
           {"parameters", graph::parameter_count(g)},
           {"macs", graph::mac_count(g)},
           {"compute_limit",
@@ -100,7 +128,8 @@ void print_tensors(const char* label, const graph::Graph& g, const std::vector<g
     std::cout << std::setw(12) << label << g.value(id).name << " " << graph::to_string(g.value(id).type.shape) << "\n";
 }
 
-void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks, const evaluation::ComputeLimit& limit) {
+void print_info(const LoadedModel& model, const Prepared& inference, const std::vector<TaskRow>& tasks,
+                const evaluation::ComputeLimit& limit) {
   const graph::Graph& g = model.graph;
   std::cout << std::left << std::setw(12) << "model" << g.name() << " (" << model.source << ")\n"
             << std::setw(12) << "weights" << model.weights << "\n";
@@ -111,15 +140,11 @@ void print_info(const LoadedModel& model, const std::vector<TaskRow>& tasks, con
               << " (--batch)\n";
   print_tensors("output", g, g.outputs());
   if (!model.import_summary.empty()) std::cout << std::setw(12) << "import" << model.import_summary << "\n";
-  std::cout << std::setw(12) << "nodes" << g.nodes().size() << " (";
-  bool first = true;
-  for (const auto& [op, count] : op_histogram(g)) {
-    std::cout << (first ? "" : ", ") << op << " " << count;
-    first = false;
-  }
+  std::cout << std::setw(12) << "nodes" << nodes_text(g) << "\n"
+            << std::setw(12) << "inference" << nodes_text(inference.graph) << "\n"
+            << std::setw(12) << "" << "after the passes: " << inference.report.summary() << "\n";
   const int64_t macs = graph::mac_count(g);
-  std::cout << ")\n"
-            << std::setw(12) << "parameters" << with_commas(graph::parameter_count(g)) << "\n"
+  std::cout << std::setw(12) << "parameters" << with_commas(graph::parameter_count(g)) << "\n"
             << std::setw(12) << "MACs" << si_units(static_cast<double>(macs)) << " (" << with_commas(macs) << ")\n"
             << std::setw(12) << "compute" << limit.summary() << "\n"
             << std::setw(12) << "tasks" << tasks.size() << " tuning tasks of "
@@ -147,9 +172,10 @@ void add_info_command(CLI::App& app) {
   command->callback([flags] {
     const LoadedModel model = load_model(flags->model.spec, flags->model.options);
     const std::vector<TaskRow> tasks = task_rows(model.graph);
+    const Prepared inference = prepared(model.graph);
     const evaluation::ComputeLimit limit = direct_compute_limit(model.graph, flags->threads);
-    if (flags->json) std::cout << info_json(model, tasks, limit).dump(2) << "\n";
-    else print_info(model, tasks, limit);
+    if (flags->json) std::cout << info_json(model, inference, tasks, limit).dump(2) << "\n";
+    else print_info(model, inference, tasks, limit);
   });
 }
 

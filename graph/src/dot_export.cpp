@@ -33,7 +33,10 @@ std::string window_summary(Hw kernel, Hw stride, int64_t groups) {
 
 std::string node_label(const Graph& graph, const Node& node) {
   std::string label = escape(node.name) + "\\n" + op_name(node.op);
-  if (const auto* c = std::get_if<Conv2d>(&node.op)) label += window_summary(c->kernel, c->stride, c->groups);
+  if (const auto* c = std::get_if<Conv2d>(&node.op)) {
+    label += window_summary(c->kernel, c->stride, c->groups);
+    if (c->input_scale) label += " (x*scale)";
+  }
   if (const auto* t = std::get_if<ConvTranspose2d>(&node.op)) label += window_summary(t->kernel, t->stride, t->groups);
   if (const auto* shuffle = std::get_if<ChannelShuffle>(&node.op)) label += " g" + std::to_string(shuffle->groups);
   return label + "\\n" + to_string(graph.value(node.output).type.shape);

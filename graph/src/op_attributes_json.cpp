@@ -26,6 +26,7 @@ const char* name_of(Activation a) {
     case Activation::hard_swish: return "hard_swish";
     case Activation::hard_sigmoid: return "hard_sigmoid";
     case Activation::silu: return "silu";
+    case Activation::sigmoid: return "sigmoid";
   }
   return nullptr;
 }
@@ -113,6 +114,8 @@ class AttrReader {
   Activation optional_activation(const char* key) const {
     return attrs_.contains(key) ? enumeration<Activation>(key) : Activation::none;
   }
+  /// Absent in graphs written before the flag existed (or written false): off.
+  bool optional_flag(const char* key) const { return attrs_.contains(key) && get<bool>(key); }
   Epilogue epilogue() const {
     const json doc = get<json>("epilogue");
     return {.bias = require<bool>(doc, "bias", context_),
@@ -168,7 +171,8 @@ const std::map<std::string, OpReader>& op_readers() {
                        .dilation = r.hw("dilation"),
                        .pads = r.pads("pads"),
                        .groups = r.get<int64_t>("groups"),
-                       .epilogue = r.epilogue()};
+                       .epilogue = r.epilogue(),
+                       .input_scale = r.optional_flag("input_scale")};
        }},
       {"dense", [](const AttrReader& r) -> Op { return Dense{.epilogue = r.epilogue()}; }},
       {"batch_norm",
@@ -235,8 +239,11 @@ json op_attributes_to_json(const Op& op) {
   return std::visit(
       Overloaded{
           [](const Conv2d& c) -> json {
-            return {{"kernel", hw(c.kernel)}, {"stride", hw(c.stride)},   {"dilation", hw(c.dilation)},
-                    {"pads", pads(c.pads)},   {"groups", c.groups},       {"epilogue", epilogue(c.epilogue)}};
+            json attrs = {{"kernel", hw(c.kernel)}, {"stride", hw(c.stride)}, {"dilation", hw(c.dilation)},
+                          {"pads", pads(c.pads)},   {"groups", c.groups},     {"epilogue", epilogue(c.epilogue)}};
+            // Written only when set, so files of unscaled graphs stay as they were.
+            if (c.input_scale) attrs["input_scale"] = true;
+            return attrs;
           },
           [](const Dense& d) -> json { return {{"epilogue", epilogue(d.epilogue)}}; },
           [](const BatchNorm& b) -> json {

@@ -44,6 +44,15 @@ std::string op_name(const Op& op) {
                     op);
 }
 
+ConvInputs conv_inputs(const Conv2d& conv) {
+  ConvInputs inputs;
+  const auto take = [&inputs](bool present) { return present ? std::optional(inputs.count++) : std::nullopt; };
+  inputs.bias = take(conv.epilogue.bias);
+  inputs.residual = take(conv.epilogue.residual);
+  inputs.scale = take(conv.input_scale);
+  return inputs;
+}
+
 bool is_depthwise(const Conv2d& conv, int64_t in_channels) {
   return conv.groups > 1 && conv.groups == in_channels;
 }

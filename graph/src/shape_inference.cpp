@@ -96,8 +96,8 @@ Shape sliding_window_shape(const Checker& check, const Shape& x, int64_t channel
 }
 
 TensorType infer_conv(const Checker& check, const Conv2d& conv) {
-  const size_t expected = 2 + (conv.epilogue.bias ? 1 : 0) + (conv.epilogue.residual ? 1 : 0);
-  check.expect_input_count(expected);
+  const ConvInputs inputs = conv_inputs(conv);
+  check.expect_input_count(inputs.count);
   check.expect_rank(0, 4);
   check.expect_rank(1, 4);
   check.expect_f32(0);
@@ -111,9 +111,10 @@ TensorType infer_conv(const Checker& check, const Conv2d& conv) {
   check.expect_shape(1, {w[0], x[1] / conv.groups, conv.kernel.h, conv.kernel.w},
                      "weight is [out, in/groups, kernel_h, kernel_w]");
   const Shape out = sliding_window_shape(check, x, w[0], conv.kernel, conv.stride, conv.dilation, conv.pads, false);
-  size_t next = 2;
-  if (conv.epilogue.bias) check.expect_shape(next++, {w[0]}, "bias has one value per output channel");
-  if (conv.epilogue.residual) check.expect_shape(next, out, "residual is added to the output");
+  if (inputs.bias) check.expect_shape(*inputs.bias, {w[0]}, "bias has one value per output channel");
+  if (inputs.residual) check.expect_shape(*inputs.residual, out, "residual is added to the output");
+  if (inputs.scale)
+    check.expect_shape(*inputs.scale, {x[0], x[1], 1, 1}, "scale has one value per image and input channel");
   return {out, DType::f32};
 }
 

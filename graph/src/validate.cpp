@@ -21,6 +21,19 @@ void check_sources(const Graph& graph) {
       throw GraphError("parameter '" + value.name + "' has no weights");
 }
 
+/// A conv2d's input scale must be computed: the activation inputs' roles count on it (a
+/// constant scale belongs folded into the weights).
+void check_conv_scales(const Graph& graph) {
+  for (const Node& node : graph.nodes()) {
+    const auto* conv = std::get_if<Conv2d>(&node.op);
+    if (conv == nullptr || !conv->input_scale) continue;
+    const std::optional<size_t> scale = conv_inputs(*conv).scale;
+    if (*scale < node.inputs.size() && graph.value(node.inputs[*scale]).kind == ValueKind::parameter)
+      throw GraphError("node '" + node.name + "' (conv2d): its input scale '" + graph.value(node.inputs[*scale]).name +
+                       "' is a parameter; a constant scale belongs in the weights");
+  }
+}
+
 void check_types(const Graph& graph, const std::vector<NodeId>& order) {
   for (NodeId id : order) {
     const Node& node = graph.node(id);
@@ -38,6 +51,7 @@ void check_types(const Graph& graph, const std::vector<NodeId>& order) {
 void validate(const Graph& graph) {
   if (graph.outputs().empty()) throw GraphError("graph '" + graph.name() + "' has no outputs");
   check_sources(graph);
+  check_conv_scales(graph);
   check_types(graph, topological_order(graph));
 }
 

@@ -55,7 +55,7 @@ std::string Conv2dDesc::str() const {
   out << "n" << batch << "_c" << in_channels << "_h" << in_h << "_w" << in_w << "_o" << out_channels
       << "_k" << kernel_h << "x" << kernel_w << "_s" << stride_h << "x" << stride_w << "_p" << pad_top
       << "." << pad_left << "." << pad_bottom << "." << pad_right << "_d" << dilation_h << "x"
-      << dilation_w << "_g" << groups << "_" << epilogue.str();
+      << dilation_w << "_g" << groups << "_" << epilogue.str() << (input_scale ? "_xscale" : "");
   return out.str();
 }
 

@@ -43,6 +43,7 @@ DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space, i
 void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& s) {
   desc.validate();
   require(desc.is_depthwise(), desc, s, "depthwise needs groups == in_channels == out_channels");
+  require(!desc.input_scale, desc, s, "the depthwise kernel takes no input scale (the direct conv2d kernel does)");
   require(s.c_bn > 0 && desc.in_channels % s.c_bn == 0, desc, s,
           "c_bn must divide the channel count " + std::to_string(desc.in_channels));
   require(s.ow_bn > 0 && s.ow_bn <= desc.out_w(), desc, s,

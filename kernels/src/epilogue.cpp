@@ -13,6 +13,7 @@ const char* to_string(Activation activation) {
     case Activation::HardSwish: return "hard_swish";
     case Activation::HardSigmoid: return "hard_sigmoid";
     case Activation::Silu: return "silu";
+    case Activation::Sigmoid: return "sigmoid";
   }
   return "?";
 }
@@ -25,6 +26,7 @@ double apply_activation(Activation activation, double value) {
     case Activation::HardSwish: return value * std::clamp(value / 6.0 + 0.5, 0.0, 1.0);
     case Activation::HardSigmoid: return std::clamp(value / 6.0 + 0.5, 0.0, 1.0);
     case Activation::Silu: return value / (1.0 + std::exp(-value));
+    case Activation::Sigmoid: return 1.0 / (1.0 + std::exp(-value));
   }
   return value;
 }

@@ -10,12 +10,14 @@ namespace layoutopt::kernels {
 
 namespace {
 
-constexpr std::array<StageOperand, 5> kCallerOperands{StageOperand::input, StageOperand::weight, StageOperand::bias,
-                                                      StageOperand::residual, StageOperand::output};
-constexpr const char* kArgumentNames[5] = {"input", "weight", "bias", "residual", "output"};
+constexpr std::array<StageOperand, kKernelPointers> kCallerOperands{
+    StageOperand::input,  StageOperand::weight, StageOperand::bias,
+    StageOperand::residual, StageOperand::output, StageOperand::scale};
+constexpr const char* kArgumentNames[kKernelPointers] = {"input", "weight", "bias", "residual", "output", "scale"};
 
-void run_items(const CompiledFunction& compiled, const std::array<float*, 5>& p, int64_t begin, int64_t end) {
-  compiled.function(p[0], p[1], p[2], p[3], p[4], begin, end);
+void run_items(const CompiledFunction& compiled, const std::array<float*, kKernelPointers>& p, int64_t begin,
+               int64_t end) {
+  compiled.function(p[0], p[1], p[2], p[3], p[4], p[5], begin, end);
 }
 
 int64_t team_size(Team team) { return team == Team::calling ? omp_get_num_threads() : omp_get_max_threads(); }
@@ -115,12 +117,13 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
     const StageOperand source = stage.operands[i];
     switch (source) {
       case StageOperand::none: pointers[i] = nullptr; break;
-      // The generated functions never write through their first four pointers.
+      // The generated functions write through their output pointer alone.
       case StageOperand::input: pointers[i] = const_cast<float*>(args.input); break;
       case StageOperand::weight: pointers[i] = const_cast<float*>(args.weight); break;
       case StageOperand::bias: pointers[i] = const_cast<float*>(args.bias); break;
       case StageOperand::residual: pointers[i] = const_cast<float*>(args.residual); break;
       case StageOperand::output: pointers[i] = args.output; break;
+      case StageOperand::scale: pointers[i] = const_cast<float*>(args.scale); break;
       case StageOperand::scratch0:
       case StageOperand::scratch1: {
         const size_t buffer = source == StageOperand::scratch0 ? 0 : 1;
@@ -139,11 +142,12 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
 
 void Kernel::check(const KernelStage& stage, const Pointers& p) const {
   const CompiledFunction& f = *stage.compiled;
-  const bool needed[5] = {true, f.needs_weight, f.needs_bias, f.needs_residual, true};
+  const bool needed[kKernelPointers] = {true, f.needs_weight, f.needs_bias, f.needs_residual, true, f.needs_scale};
   for (size_t i = 0; i < p.size(); ++i) {
     if (!needed[i] || p[i] != nullptr) continue;
     if (i == 2) throw KernelError(name_ + ": the epilogue adds a bias but no bias was passed");
     if (i == 3) throw KernelError(name_ + ": the epilogue adds a residual but no residual was passed");
+    if (i == 5) throw KernelError(name_ + ": the kernel scales its input but no scale was passed");
     throw KernelError(name_ + ": " + kArgumentNames[i] + " must not be null");
   }
 }

@@ -110,6 +110,7 @@ Activation lower_activation(graph::Activation activation) {
     case graph::Activation::hard_swish: return Activation::HardSwish;
     case graph::Activation::hard_sigmoid: return Activation::HardSigmoid;
     case graph::Activation::silu: return Activation::Silu;
+    case graph::Activation::sigmoid: return Activation::Sigmoid;
   }
   return Activation::None;
 }
@@ -147,7 +148,8 @@ Conv2dDesc conv2d_desc(const graph::Graph& graph, graph::NodeId id) {
           .dilation_h = conv.dilation.h,
           .dilation_w = conv.dilation.w,
           .groups = conv.groups,
-          .epilogue = lower_epilogue(conv.epilogue)};
+          .epilogue = lower_epilogue(conv.epilogue),
+          .input_scale = conv.input_scale};
 }
 
 DenseDesc dense_desc(const graph::Graph& graph, graph::NodeId id) {

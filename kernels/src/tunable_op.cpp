@@ -46,6 +46,7 @@ BufferSizes conv_buffer_sizes(const Conv2dDesc& d, const OpLayouts& l) {
   sizes.input = physical_floats(conv_input_shape(d), l.input, nchw);
   sizes.weight = physical_floats(conv_weight_shape(d), l.weight, layout::Layout::oihw());
   sizes.output = physical_floats(conv_output_shape(d), l.output, nchw);
+  sizes.scale = d.input_scale ? d.batch * d.in_channels : 0;
   return sizes_with_epilogue(sizes, d.epilogue, d.out_channels);
 }
 
@@ -100,6 +101,8 @@ const char* to_string(OpFamily family) {
   }
   return "unknown";
 }
+
+bool takes_input_scale(OpFamily family) { return family == OpFamily::conv2d || family == OpFamily::group_conv2d; }
 
 TunableOp::TunableOp(OpFamily family, std::variant<Conv2dDesc, DenseDesc> desc, ConfigSpace space)
     : family_(family), desc_(std::move(desc)), space_(std::move(space)) {}

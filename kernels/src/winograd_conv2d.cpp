@@ -16,7 +16,7 @@ namespace layoutopt::kernels {
 namespace {
 
 // What winograd_applicable asks of a convolution, for the errors that reject one.
-constexpr const char* kApplicability = "needs a 3x3 kernel, stride 1 and groups 1";
+constexpr const char* kApplicability = "needs a 3x3 kernel, stride 1, groups 1 and no input scale";
 
 void require(bool ok, const Conv2dDesc& desc, const WinogradSchedule& schedule, const std::string& what) {
   if (!ok) throw KernelError("invalid winograd conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
@@ -74,7 +74,9 @@ std::string WinogradSchedule::str() const {
 }
 
 bool winograd_applicable(const Conv2dDesc& d) {
-  return d.kernel_h == 3 && d.kernel_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.groups == 1;
+  // The input transform mixes the channels' pixels before any weight is applied, so there is
+  // no weight vector to carry an input scale.
+  return d.kernel_h == 3 && d.kernel_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.groups == 1 && !d.input_scale;
 }
 
 WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m) {
@@ -153,9 +155,10 @@ Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s
   const Kernel product = compile_conv2d(batched_product_desc(g), batched_product_schedule(g, s));
   using enum StageOperand;
   // Banded, the middle stage multiplies one band's V (all its items) for every unit.
-  std::vector<KernelStage> stages{{to_tiles, {input, none, none, none, scratch0}},
-                                  {product.stages().front().compiled, {scratch0, weight, none, none, scratch1}, g.banded()},
-                                  {from_tiles, {scratch1, none, bias, residual, output}}};
+  std::vector<KernelStage> stages{{to_tiles, {input, none, none, none, scratch0, none}},
+                                  {product.stages().front().compiled, {scratch0, weight, none, none, scratch1, none},
+                                   g.banded()},
+                                  {from_tiles, {scratch1, none, bias, residual, output, none}}};
   static std::atomic<int64_t> serial{0};  // as the JIT's symbols: layoutopt_<kind>_<n>
   return Kernel("layoutopt_winograd_conv2d_" + std::to_string(serial++), std::move(stages),
                 {g.transformed_input_floats(), g.transformed_output_floats()}, g.banded() ? g.units() : 0);

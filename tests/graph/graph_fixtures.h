@@ -71,4 +71,40 @@ inline Graph residual_block() {
   return g;
 }
 
+/// How squeeze_excite_block varies its pattern.
+struct SqueezeExcite {
+  int64_t batch = 1;
+  Op gate = Sigmoid{};            ///< the excite branch's last activation
+  int64_t projection_kernel = 1;  ///< the conv reading the scaled tensor: k x k, padded to keep the size
+  int64_t projection_groups = 1;
+  bool scale_first = false;       ///< Mul(gate, x) instead of Mul(x, gate)
+};
+
+/// EfficientNet's block as PyTorch exports it: "expand" 1x1 conv -> relu -> "dw" depthwise
+/// 3x3 -> silu -> squeeze-excite ("squeeze" pool -> "reduce" 1x1 conv -> relu -> "excite"
+/// 1x1 conv -> "gate") -> "scale" = Mul(x, gate) -> "project" conv -> "add" of the block input.
+inline Graph squeeze_excite_block(const SqueezeExcite& se = {}) {
+  Graph g("squeeze_excite");
+  const ValueId x = g.add_input("x", {{se.batch, 8, 6, 6}});
+  const ValueId expanded = g.add_node("expand_relu", Relu{}, {conv(g, "expand", x, 16, 1, 1, 0)});
+  const ValueId dw_weight = parameter(g, "dw.weight", {16, 1, 3, 3}, ParameterRole::conv_weight);
+  const ValueId dw =
+      g.add_node("dw", Conv2d{.kernel = {3, 3}, .pads = {1, 1, 1, 1}, .groups = 16}, {expanded, dw_weight});
+  const ValueId features = g.add_node("dw_silu", Silu{}, {dw});
+  const ValueId squeezed = g.add_node("squeeze", GlobalAvgPool{}, {features});
+  const ValueId reduced = g.add_node("reduce_relu", Relu{}, {conv(g, "reduce", squeezed, 4, 1, 1, 0)});
+  const ValueId gate = g.add_node("gate", se.gate, {conv(g, "excite", reduced, 16, 1, 1, 0)});
+  const ValueId scaled =
+      g.add_node("scale", Mul{}, se.scale_first ? std::vector{gate, features} : std::vector{features, gate});
+  const int64_t k = se.projection_kernel;
+  const ValueId project_weight =
+      parameter(g, "project.weight", {8, 16 / se.projection_groups, k, k}, ParameterRole::conv_weight);
+  const int64_t pad = (k - 1) / 2;
+  const ValueId projected = g.add_node(
+      "project", Conv2d{.kernel = {k, k}, .pads = {pad, pad, pad, pad}, .groups = se.projection_groups},
+      {scaled, project_weight});
+  g.add_output(g.add_node("add", Add{}, {projected, x}));
+  return g;
+}
+
 }  // namespace layoutopt::graph::testing

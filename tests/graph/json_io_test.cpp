@@ -205,8 +205,8 @@ TEST_CASE("the hard activations of a fused epilogue round-trip by name") {
   CHECK(std::get<Conv2d>(graph_from_json(document).node(0).op) == std::get<Conv2d>(g.node(0).op));
   document["nodes"][0]["attrs"]["epilogue"]["activation"] = "gelu";
   CHECK_THROWS_WITH_AS(graph_from_json(document),
-                       "node 'conv': attribute 'activation' must be none, relu, relu6, hard_swish, hard_sigmoid "
-                       "or silu",
+                       "node 'conv': attribute 'activation' must be none, relu, relu6, hard_swish, hard_sigmoid, "
+                       "silu or sigmoid",
                        GraphError);
 }
 
@@ -222,4 +222,31 @@ TEST_CASE("silu round-trips as an operator and as a conv's fused activation") {
   CHECK(std::get<Conv2d>(back.node(0).op) == std::get<Conv2d>(g.node(0).op));
   CHECK(std::holds_alternative<Silu>(back.node(1).op));
   CHECK(back.value(back.node(1).output).type == g.value(g.node(1).output).type);
+}
+
+TEST_CASE("a conv's input scale round-trips; documents without the flag load unscaled") {
+  Graph g = squeeze_excite_block();
+  prepare_for_inference(g);
+  const NodeId project = *g.find_node("project");
+  REQUIRE(std::get<Conv2d>(g.node(project).op).input_scale);
+  json document = to_json(g);
+  CHECK(document["nodes"][project]["attrs"]["input_scale"] == true);
+  const Graph back = graph_from_json(document);
+  CHECK(to_json(back) == document);
+  CHECK(std::get<Conv2d>(back.node(project).op) == std::get<Conv2d>(g.node(project).op));
+  CHECK(back.node(project).inputs.size() == g.node(project).inputs.size());
+  CHECK(std::get<Conv2d>(back.node(*back.find_node("excite")).op).epilogue.activation == Activation::sigmoid);
+
+  // An unscaled conv writes no flag, and a document without it reads as unscaled.
+  Graph plain("plain");
+  plain.add_output(conv(plain, "conv", plain.add_input("x", {{1, 4, 6, 6}}), 4, 1, 1, 0));
+  const json plain_document = to_json(plain);
+  CHECK_FALSE(plain_document["nodes"][0]["attrs"].contains("input_scale"));
+  CHECK_FALSE(std::get<Conv2d>(graph_from_json(plain_document).node(0).op).input_scale);
+}
+
+TEST_CASE("DOT marks a conv that scales its input") {
+  Graph g = squeeze_excite_block();
+  prepare_for_inference(g);
+  CHECK(to_dot(g).find("(x*scale)") != std::string::npos);
 }

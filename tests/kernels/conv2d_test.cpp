@@ -6,7 +6,11 @@
 
 #include "kernel_check.h"
 #include "layoutopt/kernels/conv2d.h"
+#include "layoutopt/kernels/depthwise_conv2d.h"
+#include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/tunable_op.h"
+#include "layoutopt/kernels/winograd_conv2d.h"
 
 namespace {
 
@@ -139,13 +143,81 @@ TEST_CASE("the default conv2d tile fits the host's register file") {
   }
 }
 
-TEST_CASE("conv2d with silu fused before and after a residual add") {
-  // EfficientNet's conv + SiLU; the reduction spreads outputs over both of sigmoid's tails.
+TEST_CASE("conv2d with silu or sigmoid fused before and after a residual add") {
+  // EfficientNet's conv + SiLU and its squeeze-excite gate; the reduction spreads outputs over
+  // both of sigmoid's tails.
   Conv2dDesc d = square_conv(16, 6, 7, 24, 3, 1, 1);
   for (const Epilogue& epilogue : {Epilogue{true, Activation::Silu, false, Activation::None},
-                                   Epilogue{false, Activation::Relu, true, Activation::Silu}}) {
+                                   Epilogue{false, Activation::Relu, true, Activation::Silu},
+                                   Epilogue{true, Activation::Sigmoid, false, Activation::None},
+                                   Epilogue{true, Activation::None, true, Activation::Sigmoid}}) {
     d.epilogue = epilogue;
     check_schedule(d, {4, 24, 4, true, 1});  // 16 + 8 lanes: both chunk kinds
     check_schedule(d, {16, 8, 7, false, 2});
   }
+}
+
+TEST_CASE("conv2d with an input scale: 1x1 projections over channel blocks, tiles and two images") {
+  // Squeeze-excite's projection: every schedule family of schedules_for, the scale read per
+  // image and input channel block.
+  for (const int64_t batch : {1, 2}) {
+    Conv2dDesc d = square_conv(32, 7, 10, 48, 1, 1, 0);
+    d.batch = batch;
+    d.input_scale = true;
+    check_many(d);
+    Conv2dDesc strided = square_conv(24, 9, 9, 16, 1, 2, 0);
+    strided.batch = batch;
+    strided.input_scale = true;
+    check_many(strided);
+  }
+}
+
+TEST_CASE("conv2d with an input scale and bias, activation and residual epilogues") {
+  Conv2dDesc d = square_conv(16, 6, 7, 24, 1, 1, 0);
+  d.batch = 2;
+  d.input_scale = true;
+  for (const Epilogue& epilogue : {Epilogue{true, Activation::None, true, Activation::None},
+                                   Epilogue{true, Activation::Relu6, true, Activation::Silu},
+                                   Epilogue{false, Activation::Sigmoid, false, Activation::None}}) {
+    d.epilogue = epilogue;
+    check_schedule(d, {4, 24, 4, true, 1});  // 16 + 8 lanes: both chunk kinds
+    check_schedule(d, {16, 8, 7, false, 2, true, true});
+    check_schedule(d, {8, 24, 3, true, 3}, 5);  // run_range splitting
+  }
+}
+
+TEST_CASE("the direct kernel scales padded, strided and grouped convs too") {
+  Conv2dDesc padded = square_conv(8, 9, 11, 16, 3, 2, 1);
+  padded.batch = 2;
+  padded.input_scale = true;
+  check_many(padded);
+  Conv2dDesc grouped = square_conv(16, 8, 9, 32, 3, 1, 1);
+  grouped.groups = 4;
+  grouped.input_scale = true;
+  check_many(grouped);
+}
+
+TEST_CASE("depthwise and Winograd kernels refuse an input scale; a scaled kernel needs its scale") {
+  Conv2dDesc three_by_three = square_conv(16, 8, 8, 16, 3, 1, 1);
+  three_by_three.input_scale = true;
+  CHECK_FALSE(winograd_applicable(three_by_three));
+  CHECK_THROWS_WITH_AS(static_cast<void>(winograd_conv2d_space(three_by_three)), doctest::Contains("no input scale"),
+                       KernelError);
+  const std::vector<TunableOp> algorithms = TunableOp::conv2d_algorithms(three_by_three);
+  REQUIRE(algorithms.size() == 1);
+  CHECK(algorithms.front().family() == OpFamily::conv2d);
+  CHECK(takes_input_scale(OpFamily::conv2d));
+  CHECK_FALSE(takes_input_scale(OpFamily::winograd_conv2d));
+  CHECK_FALSE(takes_input_scale(OpFamily::depthwise_conv2d));
+
+  Conv2dDesc depthwise = three_by_three;
+  depthwise.groups = 16;
+  CHECK_THROWS_WITH_AS(static_cast<void>(compile_depthwise_conv2d(depthwise, {16, 4, 1})),
+                       doctest::Contains("no input scale"), KernelError);
+
+  const Kernel kernel = compile_conv2d(three_by_three, {16, 16, 4, true, 1});
+  const testing::Problem p = testing::make_problem(three_by_three, 3);
+  std::vector<float> output(p.residual.size());
+  CHECK_THROWS_WITH_AS(kernel({.input = p.input.data(), .weight = p.weight.data(), .output = output.data()}),
+                       doctest::Contains("no scale was passed"), KernelError);
 }

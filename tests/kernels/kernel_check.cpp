@@ -56,12 +56,17 @@ Problem make_problem(const Conv2dDesc& desc, unsigned seed) {
   p.weight = random_tensor(product(p.weight_shape), rng);
   p.bias = random_tensor(desc.out_channels, rng);
   p.residual = random_tensor(product(p.output_shape), rng);
+  p.scale = random_tensor(desc.batch * desc.in_channels, rng);
   return p;
 }
 
 std::vector<float> reference_output(const Conv2dDesc& desc, const Problem& p) {
   std::vector<float> output(static_cast<size_t>(product(p.output_shape)));
-  reference::conv2d(desc, p.input.data(), p.weight.data(), p.bias.data(), p.residual.data(), output.data());
+  if (desc.input_scale)
+    reference::conv2d_scaled(desc, p.input.data(), p.scale.data(), p.weight.data(), p.bias.data(), p.residual.data(),
+                             output.data());
+  else
+    reference::conv2d(desc, p.input.data(), p.weight.data(), p.bias.data(), p.residual.data(), output.data());
   return output;
 }
 
@@ -80,7 +85,7 @@ std::vector<float> run_with(const Problem& p, const BlockedLayouts& layouts, con
   const std::vector<float> input = relayout(p.input, p.input_shape, nchw, nchw, layouts.input);
   const std::vector<float> residual = relayout(p.residual, p.output_shape, nchw, nchw, layouts.output);
   std::vector<float> output(static_cast<size_t>(product(p.output_shape)), std::nanf(""));
-  call({input.data(), weight.data(), p.bias.data(), residual.data(), output.data()}, output);
+  call({input.data(), weight.data(), p.bias.data(), residual.data(), output.data(), p.scale.data()}, output);
   return relayout(output, p.output_shape, nchw, layouts.output, nchw);
 }
 

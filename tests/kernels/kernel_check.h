@@ -27,15 +27,15 @@ std::vector<float> relayout(const std::vector<float>& data, const std::vector<in
 Conv2dDesc square_conv(int64_t channels, int64_t h, int64_t w, int64_t out_channels, int64_t k, int64_t stride,
                        int64_t pad);
 
-/// Tensors of one conv-like problem, all in canonical layouts (NCHW / OIHW / [O]).
+/// Tensors of one conv-like problem, all in canonical layouts (NCHW / OIHW / [O] / [N, C]).
 struct Problem {
   std::vector<int64_t> input_shape, weight_shape, output_shape;
-  std::vector<float> input, weight, bias, residual;
+  std::vector<float> input, weight, bias, residual, scale;
 };
 
-/// Random problem for a conv2d desc (residual/bias filled whether or not the epilogue uses them).
+/// Random problem for a conv2d desc (residual/bias/scale filled whether or not the desc uses them).
 Problem make_problem(const Conv2dDesc& desc, unsigned seed);
-/// Reference output, NCHW.
+/// Reference output, NCHW (reference::conv2d_scaled for a desc with an input scale).
 std::vector<float> reference_output(const Conv2dDesc& desc, const Problem& problem);
 
 /// Layouts a kernel expects for (input, weight, output); residual uses the output's.

@@ -15,8 +15,11 @@
 
 #include "layoutopt/graph/error.h"
 #include "layoutopt/graph/onnx/onnx_import.h"
+#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/validate.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/kernels/network/default_schedule.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/kernels/reference/host_tensor.h"
 
@@ -40,14 +43,28 @@ HostTensor formula_input(const std::vector<int64_t>& shape) {
   return input;
 }
 
-/// Largest difference to torch's output on the formula input, relative to the output's
-/// largest magnitude; -1 when the shapes differ.
-double difference_to_torch(const graph::Graph& g, const nlohmann::json& run) {
-  const auto outputs = kernels::reference::run_graph(g, {formula_input(run.at("input_shape").get<std::vector<int64_t>>())});
+/// Largest difference of `actual` to torch's output of `run`, relative to the output's largest
+/// magnitude; -1 when the shapes differ.
+double difference_to_torch(const HostTensor& actual, const nlohmann::json& run) {
   HostTensor want(run.at("output_shape").get<std::vector<int64_t>>());
   want.data = run.at("output").get<std::vector<float>>();
-  if (outputs.front().shape != want.shape) return -1;
-  return kernels::reference::max_relative_difference(want, outputs.front());
+  if (actual.shape != want.shape) return -1;
+  return kernels::reference::max_relative_difference(want, actual);
+}
+
+HostTensor run_input(const nlohmann::json& run) {
+  return formula_input(run.at("input_shape").get<std::vector<int64_t>>());
+}
+
+/// As above for the reference executor's output of `g` on the formula input.
+double difference_to_torch(const graph::Graph& g, const nlohmann::json& run) {
+  return difference_to_torch(kernels::reference::run_graph(g, {run_input(run)}).front(), run);
+}
+
+/// `g` prepared for inference and compiled with its default schedule.
+kernels::CompiledNetwork compiled(graph::Graph& g, graph::PipelineReport& report) {
+  report = graph::prepare_for_inference(g);
+  return kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
 }
 
 /// scripts/export_torchvision.py's output check: ONNX Runtime agrees with torch to 6e-7.
@@ -156,4 +173,34 @@ TEST_CASE("torch 2.11 exports (dynamo and legacy opset 17) import once their str
       FAIL_CHECK("import or run failed: " << std::string(error.what()));
     }
   }
+}
+
+TEST_CASE("the squeeze-excite files run compiled like torch; their scale, the graph's output, stays a Mul") {
+  const nlohmann::json expected = read_json(kData / "ops" / "expected.json");
+  for (const char* key : {"se_hardswish-opset9", "se_hardswish-opset11", "se_hardswish-opset14"}) {
+    CAPTURE(key);
+    const nlohmann::json& entry = expected.at("models").at(key);
+    graph::Graph g = graph::onnx::import_onnx(kData / "ops" / entry.at("file").get<std::string>()).graph;
+    graph::PipelineReport report;
+    kernels::CompiledNetwork network = compiled(g, report);
+    CHECK(report.channel_scales_fused == 0);  // the user reads the product: nothing to fuse into
+    const double difference = difference_to_torch(network.run({run_input(entry)}).front(), entry);
+    CHECK(difference >= 0);
+    CHECK(difference < kTolerance);
+  }
+}
+
+TEST_CASE("MobileNet-v3's squeeze-excite scales run inside their projections, like the reference of the file") {
+  const char* file = "tv_mobilenet_v3_large.dynamo.onnx";
+  const graph::Graph unfused =
+      graph::onnx::import_onnx_bytes(refilled_model_bytes(kData / "torch2" / file, 0), file).graph;
+  graph::Graph g = unfused;
+  graph::PipelineReport report;
+  kernels::CompiledNetwork network = compiled(g, report);
+  CHECK(report.channel_scales_fused > 0);
+  // Every squeeze-excite product fed a projection: no Mul is left.
+  for (const graph::Node& node : g.nodes()) CHECK_FALSE(std::holds_alternative<graph::Mul>(node.op));
+  const HostTensor input = formula_input(g.value(g.inputs()[0]).type.shape);
+  const HostTensor expected = kernels::reference::run_graph(unfused, {input}).front();
+  CHECK(kernels::reference::max_relative_difference(expected, network.run({input}).front()) < 2e-4);
 }

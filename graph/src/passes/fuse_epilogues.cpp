@@ -15,6 +15,7 @@ std::optional<Activation> as_activation(const Op& op) {
   if (const auto* clip = std::get_if<Clip>(&op); clip && clip->min == 0.0f && clip->max == 6.0f) return Activation::relu6;
   if (std::holds_alternative<HardSwish>(op)) return Activation::hard_swish;
   if (std::holds_alternative<Silu>(op)) return Activation::silu;
+  if (std::holds_alternative<Sigmoid>(op)) return Activation::sigmoid;
   if (const auto* hard = std::get_if<HardSigmoid>(&op); hard && hard->alpha == 1.0f / 6.0f && hard->beta == 0.5f)
     return Activation::hard_sigmoid;
   return std::nullopt;
@@ -80,8 +81,9 @@ class EpilogueFuser {
     if (graph_.value(other).type != graph_.value(out).type) return false;
     if (graph_.value(other).producer > id) return false;
     Node& conv = graph_.node(id);
-    std::get<Conv2d>(conv.op).epilogue.residual = true;
-    conv.inputs.push_back(other);
+    auto& op = std::get<Conv2d>(conv.op);
+    op.epilogue.residual = true;
+    conv.inputs.insert(conv.inputs.begin() + static_cast<std::ptrdiff_t>(*conv_inputs(op).residual), other);
     absorb(id, *reader);
     return true;
   }

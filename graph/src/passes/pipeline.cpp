@@ -3,6 +3,7 @@
 #include "layoutopt/graph/passes/chain_concats.h"
 #include "layoutopt/graph/passes/fold_batch_norm.h"
 #include "layoutopt/graph/passes/fold_pads.h"
+#include "layoutopt/graph/passes/fuse_channel_scales.h"
 #include "layoutopt/graph/passes/fuse_epilogues.h"
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
 #include "layoutopt/graph/passes/recognize_gated_activations.h"
@@ -14,7 +15,8 @@ namespace layoutopt::graph {
 std::string PipelineReport::summary() const {
   return "removed " + std::to_string(identities_removed) + " identities, folded " + std::to_string(pads_folded) +
          " pads and " + std::to_string(batch_norms_folded) + " batch norms, fused " +
-         std::to_string(epilogue_nodes_fused) + " epilogue nodes, chained " + std::to_string(concats_chained) +
+         std::to_string(epilogue_nodes_fused) + " epilogue nodes and " + std::to_string(channel_scales_fused) +
+         " channel scales, chained " + std::to_string(concats_chained) +
          " concats, recognized " + std::to_string(channel_shuffles_recognized) + " channel shuffles and " +
          std::to_string(gated_activations_recognized) + " gated activations";
 }
@@ -28,6 +30,9 @@ PipelineReport prepare_for_inference(Graph& graph) {
   report.concats_chained = chain_concats(graph);
   report.batch_norms_folded = fold_batch_norm(graph);
   report.epilogue_nodes_fused = fuse_epilogues(graph);
+  // After gated activations are recognized: Mul(x, sigmoid(x)) of an [N, C, 1, 1] x (the
+  // squeeze-excite branch's own silu) is an activation to fuse, not a channel scale.
+  report.channel_scales_fused = fuse_channel_scales(graph);
   validate(graph);
   return report;
 }

@@ -54,9 +54,14 @@ void BlockedReduction::accumulate_channel(llvm::IRBuilder<>& builder, const Tap&
   const auto& chunks = acc.chunks();
   llvm::Value* row_offset = builder.CreateNSWMul(ic, builder.getInt64(s_.oc_bn));
   std::vector<llvm::Value*> weight_vectors;
-  for (const jit::VectorChunk& chunk : chunks)
-    weight_vectors.push_back(
-        jit::load_vector(builder, weights, builder.CreateNSWAdd(row_offset, builder.getInt64(chunk.offset)), chunk.lanes));
+  for (const jit::VectorChunk& chunk : chunks) {
+    llvm::Value* offset = builder.CreateNSWAdd(row_offset, builder.getInt64(chunk.offset));
+    llvm::Value* w = jit::load_vector(builder, weights, offset, chunk.lanes);
+    // conv(x * s) = sum (x * s[ic]) * w = sum x * (s[ic] * w): one multiply per weight
+    // vector, shared by every pixel of the register tile.
+    if (tap.scales != nullptr) w = builder.CreateFMul(w, jit::broadcast(builder, tap.scales, ic, chunk.lanes));
+    weight_vectors.push_back(w);
+  }
   for (size_t r = 0; r < tap.rows.size(); ++r)
     for (const TapColumn& column : tap.columns) {
       llvm::Value* offset = builder.CreateNSWAdd(column.offset, ic);

@@ -2,7 +2,8 @@
 // BlockedReduction: the classic x86 NCHWc microkernel tap for regular and grouped conv2d.
 // For each input channel of the block: load the oc_bn weights as vectors, broadcast one input
 // value per tile pixel, FMA into the tile. Weights are OIHW[ic_bn]i[oc_bn]o, so the vectors
-// of one input channel are contiguous.
+// of one input channel are contiguous. With an input scale, each weight vector is first
+// multiplied by its input channel's factor.
 
 #include "conv/direct_conv_emitter.h"
 

@@ -103,7 +103,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
               b_, kh_begin, kh_end, 1,
               [&](Value* kh) {
                 Tap tap{module_.weight(), item.out_block, step, kh, nullptr, row_pointers(item, in_block, rows, kh), {},
-                        {}};
+                        {}, block_scales(item, in_block)};
                 emit_kernel_columns(tap, item, first_column, known_column, width);
               },
               "kh");
@@ -174,6 +174,14 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     return {begin, end};
   }
 
+  // The input scale's factors of input block `in_block` for the item's image: scale is a
+  // plain [batch][in_blocks * in_bn] vector. Null without an input scale.
+  Value* block_scales(const Item& item, Value* in_block) {
+    if (!g_.input_scale) return nullptr;
+    Value* first_channel = mul(add(mul(item.batch, g_.in_blocks), in_block), g_.in_bn);
+    return b_.CreateGEP(b_.getFloatTy(), module_.scale(), first_channel);
+  }
+
   // In tiles of several rows, rows in the vertical padding point at a zero row: a few wasted
   // FMAs on border rows, but no per-row branches in the tile code.
   std::vector<Value*> row_pointers(const Item& item, Value* in_block, int64_t rows, Value* kh) {
@@ -241,7 +249,7 @@ CompiledFunction compile_direct_conv(const DirectConvGeometry& geometry, const C
                                      const std::string& kind) {
   jit::KernelModule module(kind);
   DirectConvEmitter(geometry, reduction, module).emit();
-  return module.compile(geometry.work_items(), geometry.epilogue);
+  return module.compile(geometry.work_items(), geometry.epilogue, geometry.input_scale);
 }
 
 }  // namespace layoutopt::kernels::conv

@@ -48,6 +48,9 @@ struct Tap {
   std::vector<llvm::Value*> rows;    ///< per tile row: pointer to its input row (or zeros)
   std::vector<TapColumn> columns;    ///< tile columns that read inside the input
   WeightPrefetch prefetch;
+  /// With an input scale: the factor of the input block's first channel for the item's image
+  /// (the block's factors follow it); null without one.
+  llvm::Value* scales = nullptr;
 };
 
 class ConvReduction {
@@ -62,7 +65,7 @@ class ConvReduction {
   /// Input-channel block read by output block `out_block` at reduction step `step`.
   [[nodiscard]] virtual llvm::Value* input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
                                                  llvm::Value* step) const = 0;
-  /// Emits acc += input * weight for one tap.
+  /// Emits acc += input * weight for one tap; with tap.scales, acc += input * scale * weight.
   virtual void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const = 0;
 };
 

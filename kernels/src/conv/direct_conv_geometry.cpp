@@ -24,6 +24,7 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.out_block_inner = t.out_block_inner;
   g.prefetch_weights = t.prefetch_weights;
   g.epilogue = d.epilogue;
+  g.input_scale = d.input_scale;
   return g;
 }
 

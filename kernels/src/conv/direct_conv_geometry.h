@@ -24,6 +24,7 @@ struct DirectConvGeometry {
   bool out_block_inner = false;  ///< work items (batch, row tile, out block) instead of (batch, out block, row tile)
   bool prefetch_weights = false; ///< stream the next out block's weights toward L2 (see the emitter)
   Epilogue epilogue;
+  bool input_scale = false;      ///< conv(input * scale): see Conv2dDesc::input_scale
 
   [[nodiscard]] int64_t row_tiles() const { return (out_h + oh_bn - 1) / oh_bn; }
   /// Work items: (batch, output block, output-row tile) flattened, last fastest, or with the

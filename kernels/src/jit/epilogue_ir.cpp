@@ -42,6 +42,7 @@ llvm::Value* emit_activation(llvm::IRBuilder<>& builder, Activation activation, 
     case Activation::HardSwish: return builder.CreateFMul(value, emit_hard_sigmoid(builder, value, kSixth, 0.5F));
     case Activation::HardSigmoid: return emit_hard_sigmoid(builder, value, kSixth, 0.5F);
     case Activation::Silu: return builder.CreateFMul(value, emit_sigmoid(builder, value));
+    case Activation::Sigmoid: return emit_sigmoid(builder, value);
   }
   return value;
 }

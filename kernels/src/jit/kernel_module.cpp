@@ -30,12 +30,14 @@ KernelModule::KernelModule(const std::string& kind)
   JitEngine::instance().configure(*module_);
   llvm::Type* ptr = llvm::PointerType::getUnqual(*context_);
   llvm::Type* i64 = llvm::Type::getInt64Ty(*context_);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(*context_), {ptr, ptr, ptr, ptr, ptr, i64, i64}, false);
+  auto* type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(*context_), {ptr, ptr, ptr, ptr, ptr, ptr, i64, i64}, false);
   function_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, symbol_, *module_);
   function_->addFnAttr(llvm::Attribute::NoUnwind);
   JitEngine::instance().configure(*function_);
   for (unsigned index = 0; index < 3; ++index) mark_read_only(*function_, index);
   function_->addParamAttr(3, llvm::Attribute::ReadOnly);  // residual may be the output buffer
+  mark_read_only(*function_, 5);                          // scale
   builder_ = std::make_unique<llvm::IRBuilder<>>(llvm::BasicBlock::Create(*context_, "entry", function_));
 }
 
@@ -71,7 +73,7 @@ llvm::Value* KernelModule::constant_table(const std::vector<float>& values, cons
   return read_only_global(*module_, llvm::ConstantDataArray::get(*context_, values), name);
 }
 
-CompiledFunction KernelModule::compile(int64_t work_items, const Epilogue& epilogue) {
+CompiledFunction KernelModule::compile(int64_t work_items, const Epilogue& epilogue, bool scales_input) {
   builder_->CreateRetVoid();
   builder_.reset();
   void* address = JitEngine::instance().compile(
@@ -83,6 +85,7 @@ CompiledFunction KernelModule::compile(int64_t work_items, const Epilogue& epilo
   compiled.name = symbol_;
   compiled.needs_bias = epilogue.bias;
   compiled.needs_residual = epilogue.residual;
+  compiled.needs_scale = scales_input;
   return compiled;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // KernelModule: one LLVM module holding one kernel function with the library-wide signature
 //   void k(const float* in, const float* w, const float* bias, const float* residual,
-//          float* out, int64_t begin, int64_t end)
+//          float* out, const float* scale, int64_t begin, int64_t end)
 // plus the IRBuilder positioned in its body. The starting point for every generated operator
 // (conv2d, depthwise, dense, and later pooling / elementwise / concat).
 
@@ -33,8 +33,9 @@ class KernelModule {
   [[nodiscard]] llvm::Value* bias() const { return arg(2); }
   [[nodiscard]] llvm::Value* residual() const { return arg(3); }
   [[nodiscard]] llvm::Value* output() const { return arg(4); }
-  [[nodiscard]] llvm::Value* begin() const { return arg(5); }
-  [[nodiscard]] llvm::Value* end() const { return arg(6); }
+  [[nodiscard]] llvm::Value* scale() const { return arg(5); }
+  [[nodiscard]] llvm::Value* begin() const { return arg(6); }
+  [[nodiscard]] llvm::Value* end() const { return arg(7); }
 
   /// A stack slot in the entry block, so that mem2reg/SROA turn it into SSA registers
   /// (the natural home of accumulators: emit loads/stores, get phis).
@@ -47,7 +48,8 @@ class KernelModule {
   [[nodiscard]] llvm::Value* constant_table(const std::vector<float>& values, const std::string& name);
 
   /// Terminates the function, JIT-compiles it and returns its metadata. Consumes the module.
-  [[nodiscard]] CompiledFunction compile(int64_t work_items, const Epilogue& epilogue);
+  /// `scales_input`: the function reads the scale argument (a conv's input scale).
+  [[nodiscard]] CompiledFunction compile(int64_t work_items, const Epilogue& epilogue, bool scales_input = false);
 
  private:
   [[nodiscard]] llvm::Value* arg(unsigned index) const { return function_->getArg(index); }

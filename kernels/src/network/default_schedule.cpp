@@ -2,6 +2,7 @@
 
 #include <numeric>
 
+#include "layoutopt/graph/input_roles.h"
 #include "layoutopt/graph/overloaded.h"
 #include "layoutopt/kernels/lowering.h"
 #include "layoutopt/kernels/tunable_op.h"
@@ -13,9 +14,7 @@ namespace {
 NodeSchedule tuned_default(const graph::Graph& graph, graph::NodeId id, const TunableOp& op) {
   const int64_t index = op.default_index();
   const OpLayouts layouts = op.layouts(index);
-  NodeSchedule schedule{{layouts.input}, layouts.output, op.knobs(index)};
-  if (graph::activation_inputs(graph, id).size() == 2) schedule.inputs.push_back(layouts.output);  // fused residual
-  return schedule;
+  return {graph::tuned_input_layouts(graph, id, layouts.input, layouts.output), layouts.output, op.knobs(index)};
 }
 
 /// Operators that only rename memory or need canonical order keep the canonical layout.

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "layoutopt/graph/input_roles.h"
 #include "layoutopt/graph/overloaded.h"
 #include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
@@ -68,33 +69,61 @@ void require_layout(const NodeContext& c, const std::string& operand, const grap
 
 Constant parameter_constant(const NodeContext& c, size_t input) { return c.constants.add(c.parameter(input)); }
 
-/// A kernel reading the first scheduled input (and a second activation operand as residual
-/// when `residual` is set) with constant weight and bias.
-LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Constant weight, Constant bias, bool residual) {
+/// Which of a node's scheduled reads a kernel takes besides its input (read 0); -1 for none.
+struct ExtraReads {
+  int residual = -1;
+  int scale = -1;
+};
+
+/// A kernel reading the first scheduled input, and the `extra` reads as residual and input
+/// scale, with constant weight and bias.
+LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Constant weight, Constant bias,
+                        ExtraReads extra = {}) {
   const SlotId in = c.read(0);
-  const SlotId other = residual ? c.read(1) : -1;
+  const SlotId residual = extra.residual >= 0 ? c.read(static_cast<size_t>(extra.residual)) : -1;
+  const SlotId scale = extra.scale >= 0 ? c.read(static_cast<size_t>(extra.scale)) : -1;
   const SlotId out = c.write();
-  LoweredNode lowered{StepKind::kernel, kernel.name(), {}, residual ? 1 : -1, 0, kernel.compile_ms()};
-  lowered.run = [kernel, weight, bias, in, other, out](const SlotAddresses& a, Team team) {
-    kernel({a[in], weight, bias, other >= 0 ? a[other] : nullptr, a[out]}, team);
+  LoweredNode lowered{StepKind::kernel, kernel.name(), {}, extra.residual, 0, kernel.compile_ms()};
+  lowered.run = [kernel, weight, bias, in, residual, scale, out](const SlotAddresses& a, Team team) {
+    kernel({.input = a[in],
+            .weight = weight,
+            .bias = bias,
+            .residual = residual >= 0 ? a[residual] : nullptr,
+            .output = a[out],
+            .scale = scale >= 0 ? a[scale] : nullptr},
+           team);
   };
   lowered.shares_team = true;
   return lowered;
+}
+
+/// Checks each activation input's scheduled layout against what a tuned kernel with
+/// `layouts` needs for its role (graph::tuned_input_layouts); returns where the residual and
+/// the input scale are among the reads.
+ExtraReads check_tuned_reads(const NodeContext& c, const OpLayouts& layouts) {
+  const std::vector<graph::ValueId> activations = graph::activation_inputs(c.graph, c.id);
+  const std::vector<graph::InputRole> roles = graph::activation_input_roles(c.graph, c.id);
+  const std::vector<Layout> required = graph::tuned_input_layouts(c.graph, c.id, layouts.input, layouts.output);
+  ExtraReads extra;
+  for (size_t i = 0; i < activations.size(); ++i) {
+    require_layout(c, graph::to_string(roles[i]), c.shape_of(activations[i]), c.schedule.inputs.at(i), required[i]);
+    if (roles[i] == graph::InputRole::residual) extra.residual = static_cast<int>(i);
+    if (roles[i] == graph::InputRole::scale) extra.scale = static_cast<int>(i);
+  }
+  return extra;
 }
 
 /// conv2d and dense: the tuned kernel with weights packed once for the schedule (re-laid,
 /// and for Winograd transformed).
 LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t index, const Epilogue& epilogue) {
   const OpLayouts layouts = op.layouts(index);
-  const std::vector<graph::ValueId> activations = graph::activation_inputs(c.graph, c.id);
-  require_layout(c, "input", c.shape_of(activations[0]), c.schedule.inputs.at(0), layouts.input);
+  const ExtraReads extra = check_tuned_reads(c, layouts);
   require_layout(c, "output", c.output_shape(), c.schedule.output, layouts.output);
-  if (epilogue.residual) require_layout(c, "residual", c.output_shape(), c.schedule.inputs.at(1), layouts.output);
   const Constant weight = c.constants.add(op.pack_weights(index, c.parameter(1)));
   const Constant bias = epilogue.bias ? parameter_constant(c, 2) : nullptr;
   Kernel kernel = op.compile(index);
   kernel.use_scratch(c.scratch);
-  return kernel_step(c, kernel, weight, bias, epilogue.residual);
+  return kernel_step(c, kernel, weight, bias, extra);
 }
 
 /// The first of `algorithms` whose schedule space holds the node's knobs, and that point.
@@ -130,7 +159,7 @@ int64_t common_block(const NodeContext& c) {
 }
 
 LoweredNode plain_kernel(const NodeContext& c, const Kernel& kernel) {
-  return kernel_step(c, kernel, nullptr, nullptr, false);
+  return kernel_step(c, kernel, nullptr, nullptr);
 }
 
 LoweredNode lower_pool(const NodeContext& c) {
@@ -145,7 +174,7 @@ LoweredNode lower_global_pool(const NodeContext& c) {
 LoweredNode lower_batch_norm(const NodeContext& c, const graph::BatchNorm& bn) {
   const BatchNormDesc desc = batch_norm_desc(c.graph, c.id, common_block(c));
   BatchNormCoefficients folded = fold_batch_norm(c.parameter(1), c.parameter(2), c.parameter(3), c.parameter(4), bn.epsilon);
-  return kernel_step(c, compile_batch_norm(desc, {}), c.constants.add(folded.scale), c.constants.add(folded.shift), false);
+  return kernel_step(c, compile_batch_norm(desc, {}), c.constants.add(folded.scale), c.constants.add(folded.shift));
 }
 
 LoweredNode lower_activation(const NodeContext& c) {
@@ -281,7 +310,7 @@ LoweredNode lower_per_channel_binary(const NodeContext& c, const ElementwiseBina
   const size_t other = desc.other_first ? 0 : 1;  // the node input of the per-channel operand
   if (c.graph.value(c.node.inputs[other]).kind == graph::ValueKind::parameter) {
     const Constant factor = c.constants.add(channel_vector(c.parameter(other), desc.tensor.channels));
-    return kernel_step(c, kernel, factor, nullptr, false);
+    return kernel_step(c, kernel, factor, nullptr);
   }
   const SlotId full = c.read(1 - other);
   const SlotId factor = c.read(other);
@@ -300,7 +329,7 @@ LoweredNode lower_binary(const NodeContext& c) {
   const std::optional<ElementwiseBinaryDesc> desc = binary_desc(c.graph, c.id, common_block(c));
   if (!desc) return fallback(c);
   if (desc->other != BinaryOperand::same_shape) return lower_per_channel_binary(c, *desc);
-  return kernel_step(c, compile_elementwise_binary(*desc, {}), nullptr, nullptr, true);
+  return kernel_step(c, compile_elementwise_binary(*desc, {}), nullptr, nullptr, {.residual = 1});
 }
 
 LoweredNode lower_concat_or_fallback(const NodeContext& c, const graph::Concat& concat) {

@@ -22,7 +22,7 @@ llvm::Value* leaky_relu(llvm::IRBuilder<>& builder, llvm::Value* x, float alpha)
   return builder.CreateSelect(negative, builder.CreateFMul(x, constant(x, alpha)), x);
 }
 
-// relu, relu6, hard swish and silu are epilogue activations: the same code as when fused into conv2d.
+// relu, relu6, sigmoid, hard swish and silu are epilogue activations: the same code as when fused into conv2d.
 llvm::Value* apply(llvm::IRBuilder<>& builder, const ActivationDesc& desc, llvm::Value* x) {
   switch (desc.op) {
     case ActivationOp::relu:
@@ -30,7 +30,7 @@ llvm::Value* apply(llvm::IRBuilder<>& builder, const ActivationDesc& desc, llvm:
     case ActivationOp::relu6:
       return jit::emit_activation(builder, Activation::Relu6, x);
     case ActivationOp::sigmoid:
-      return jit::emit_sigmoid(builder, x);
+      return jit::emit_activation(builder, Activation::Sigmoid, x);
     case ActivationOp::tanh:
       return jit::emit_tanh(builder, x);
     case ActivationOp::hard_sigmoid:

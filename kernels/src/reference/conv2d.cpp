@@ -1,5 +1,9 @@
 #include "layoutopt/kernels/reference/conv2d.h"
 
+#include <vector>
+
+#include "layoutopt/kernels/error.h"
+
 namespace layoutopt::kernels::reference {
 
 namespace {
@@ -32,6 +36,7 @@ double convolve_at(const Conv2dDesc& d, const float* input, const float* weight,
 void conv2d(const Conv2dDesc& desc, const float* input, const float* weight, const float* bias,
             const float* residual, float* output) {
   desc.validate();
+  if (desc.input_scale) throw KernelError("reference conv2d: " + desc.str() + " scales its input: use conv2d_scaled");
   const Epilogue& e = desc.epilogue;
   const int64_t oh_n = desc.out_h();
   const int64_t ow_n = desc.out_w();
@@ -46,6 +51,19 @@ void conv2d(const Conv2dDesc& desc, const float* input, const float* weight, con
           if (e.residual) value = apply_activation(e.post_residual_activation, value + residual[at]);
           output[at] = static_cast<float>(value);
         }
+}
+
+void conv2d_scaled(const Conv2dDesc& desc, const float* input, const float* scale, const float* weight,
+                   const float* bias, const float* residual, float* output) {
+  if (!desc.input_scale) throw KernelError("reference conv2d_scaled: " + desc.str() + " has no input scale");
+  const int64_t plane = desc.in_h * desc.in_w;
+  std::vector<float> scaled(static_cast<size_t>(desc.batch * desc.in_channels * plane));
+  for (int64_t image_channel = 0; image_channel < desc.batch * desc.in_channels; ++image_channel)
+    for (int64_t i = 0; i < plane; ++i)
+      scaled[static_cast<size_t>(image_channel * plane + i)] = input[image_channel * plane + i] * scale[image_channel];
+  Conv2dDesc unscaled = desc;
+  unscaled.input_scale = false;
+  conv2d(unscaled, scaled.data(), weight, bias, residual, output);
 }
 
 }  // namespace layoutopt::kernels::reference

@@ -45,12 +45,21 @@ class Environment {
 
 const float* data_or_null(NodeInputs in, size_t index) { return index < in.size() ? in[index]->data.data() : nullptr; }
 
+const float* data_or_null(NodeInputs in, std::optional<size_t> index) {
+  return index ? data_or_null(in, *index) : nullptr;
+}
+
 HostTensor run_conv(const graph::Graph& graph, NodeId id, NodeInputs in) {
   const Conv2dDesc desc = conv2d_desc(graph, id);
+  const graph::ConvInputs positions = graph::conv_inputs(std::get<graph::Conv2d>(graph.node(id).op));
   HostTensor out(graph.value(graph.node(id).output).type.shape);
-  const size_t residual_index = desc.epilogue.bias ? 3 : 2;
-  conv2d(desc, in[0]->data.data(), in[1]->data.data(), desc.epilogue.bias ? data_or_null(in, 2) : nullptr,
-         desc.epilogue.residual ? data_or_null(in, residual_index) : nullptr, out.data.data());
+  const float* bias = data_or_null(in, positions.bias);
+  const float* residual = data_or_null(in, positions.residual);
+  if (positions.scale)
+    conv2d_scaled(desc, in[0]->data.data(), data_or_null(in, positions.scale), in[1]->data.data(), bias, residual,
+                  out.data.data());
+  else
+    conv2d(desc, in[0]->data.data(), in[1]->data.data(), bias, residual, out.data.data());
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "layoutopt/graph/input_roles.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/planning/flexible_blocks.h"
 #include "layoutopt/costs/measured_cost_source.h"
@@ -46,7 +47,7 @@ std::vector<planning::NodeCandidate> DefaultScheduleCosts::candidates(const grap
     const int64_t index = task.op.default_index();
     planning::NodeCandidate candidate = tuned_candidate(task, {index, seconds->second, task.op.layouts(index)});
     candidate.label = "default " + candidate.label;
-    if (activation_inputs(graph, id).size() == 2) candidate.inputs.push_back(candidate.output);  // fused residual
+    candidate.inputs = graph::tuned_input_layouts(graph, id, candidate.inputs[0], candidate.output);
     return {candidate};
   }
   std::vector<planning::NodeCandidate> all = base_->candidates(graph, id);

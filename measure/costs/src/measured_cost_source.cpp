@@ -6,8 +6,10 @@
 
 #include "layoutopt/costs/flexible_ops.h"
 #include "layoutopt/costs/offered_layouts.h"
+#include "layoutopt/graph/input_roles.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/kernels/config_space.h"
+#include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/layout/transform.h"
 #include "layoutopt/timing/statistics.h"
 #include "layoutopt/tuning/selection_bias.h"
@@ -152,9 +154,14 @@ double MeasuredCostSource::in_network_factor(graph::NodeId id) const {
 
 std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const graph::Graph& graph, graph::NodeId id) const {
   const graph::Node& node = graph.node(id);
-  // Every algorithm's tuned layout pairs: the solver keeps the cheapest of each pair.
+  // Every algorithm's tuned layout pairs: the solver keeps the cheapest of each pair. Tasks
+  // are the unscaled conv's, so a conv with an input scale skips the algorithms refusing one.
+  const auto* conv = std::get_if<graph::Conv2d>(&node.op);
+  const bool scaled = conv != nullptr && conv->input_scale;
   std::vector<planning::NodeCandidate> tuned;
-  for (size_t task : tasks_of_.at(id)) tuned.insert(tuned.end(), tuned_[task].begin(), tuned_[task].end());
+  for (size_t task : tasks_of_.at(id))
+    if (!scaled || kernels::takes_input_scale(tasks_[task].op.family()))
+      tuned.insert(tuned.end(), tuned_[task].begin(), tuned_[task].end());
   if (tuned.empty())
     throw std::runtime_error("node '" + node.name + "' (" + graph::workload_of(graph, id).signature() +
                              ") has no tuning records for target '" + options_.target + "' in " +
@@ -162,11 +169,10 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const 
                              std::to_string(tasks_.size()) + " tasks are untuned): " + tune_hint());
   const graph::Shape& in = graph.value(node.inputs[0]).type.shape;
   const graph::Shape& out = graph.value(node.output).type.shape;
-  const bool residual = activation_inputs(graph, id).size() == 2;  // a fused residual reads the output's layout
   std::vector<planning::NodeCandidate> kept;
   for (planning::NodeCandidate candidate : tuned) {
     if (!offers(*offered_, in, candidate.inputs[0]) || !offers(*offered_, out, candidate.output)) continue;
-    if (residual) candidate.inputs.push_back(candidate.output);
+    candidate.inputs = graph::tuned_input_layouts(graph, id, candidate.inputs[0], candidate.output);
     kept.push_back(std::move(candidate));
   }
   if (kept.empty())

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "layoutopt/graph/input_roles.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/weight_init.h"
 #include "layoutopt/layout/transform.h"
@@ -96,8 +97,7 @@ std::vector<NodeCandidate> AnalyticCostModel::conv_candidates(const graph::Graph
                                                    reduction_efficiency(ic)) * jitter(key);
       NodeCandidate candidate{.output = blocked(oc, 4), .ms = ms,
                               .label = "tile_ic=" + std::to_string(ic) + " tile_oc=" + std::to_string(oc)};
-      candidate.inputs.push_back(blocked(ic, 4));
-      if (conv.epilogue.residual) candidate.inputs.push_back(blocked(oc, 4));
+      candidate.inputs = graph::tuned_input_layouts(graph, id, blocked(ic, 4), candidate.output);
       result.push_back(std::move(candidate));
     }
   std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return a.ms < b.ms; });

@@ -55,7 +55,8 @@ KernelOperands::KernelOperands(const kernels::BufferSizes& sizes, int64_t weight
       weights_(0),
       bias_(random_block(floats(sizes.bias), 3)),
       residual_(random_block(floats(sizes.residual), 4)),
-      output_(random_block(floats(sizes.output), 5)) {
+      output_(random_block(floats(sizes.output), 5)),
+      scale_(random_block(floats(sizes.scale), 6)) {
   if (const int64_t pooled = pooled_copies(weight_stride_, weight_copies); pooled > 0) {
     weight_copies_ = pooled;
     first_weights_ = ColdWeightPool::shared().data();
@@ -69,7 +70,7 @@ KernelOperands::KernelOperands(const kernels::BufferSizes& sizes, int64_t weight
 kernels::KernelArgs KernelOperands::args(int64_t run) const {
   const float* weight =
       first_weights_ == nullptr ? nullptr : first_weights_ + weight_stride_ * floats(run % weight_copies_);
-  return {or_null(input_), weight, or_null(bias_), or_null(residual_), output_.data()};
+  return {or_null(input_), weight, or_null(bias_), or_null(residual_), output_.data(), or_null(scale_)};
 }
 
 void KernelOperands::place_activations(const ActivationExtent& input, const ActivationExtent& residual) {

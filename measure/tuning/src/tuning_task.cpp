@@ -44,7 +44,10 @@ const char* autotvm_name(kernels::OpFamily family) {
   return "unknown";
 }
 
-std::vector<kernels::TunableOp> algorithms_without_epilogue(const graph::Graph& graph, graph::NodeId node) {
+// A task is the bare operator: the epilogue and the input scale only touch each output
+// once / each weight vector once, so every node of a workload shares one task and its
+// records, as in AutoTVM's task extraction.
+std::vector<kernels::TunableOp> plain_algorithms(const graph::Graph& graph, graph::NodeId node) {
   if (std::holds_alternative<graph::Dense>(graph.node(node).op)) {
     kernels::DenseDesc desc = kernels::dense_desc(graph, node);
     desc.epilogue = {};
@@ -52,6 +55,7 @@ std::vector<kernels::TunableOp> algorithms_without_epilogue(const graph::Graph& 
   }
   kernels::Conv2dDesc desc = kernels::conv2d_desc(graph, node);
   desc.epilogue = {};
+  desc.input_scale = false;
   return kernels::TunableOp::conv2d_algorithms(desc);
 }
 
@@ -95,7 +99,7 @@ std::vector<TuningTask> extract_tasks(const graph::Graph& graph) {
   std::vector<TuningTask> tasks;
   int64_t position = 0;
   for (const graph::Workload& workload : graph::extract_workloads(graph)) {
-    for (const kernels::TunableOp& op : algorithms_without_epilogue(graph, workload.nodes.front())) {
+    for (const kernels::TunableOp& op : plain_algorithms(graph, workload.nodes.front())) {
       TuningTask task = make_task(op, static_cast<int64_t>(workload.nodes.size()));
       task.nodes = workload.nodes;
       task.workload = position;

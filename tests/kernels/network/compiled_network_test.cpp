@@ -18,6 +18,7 @@
 
 #include "../../graph/graph_fixtures.h"
 #include "../op_check.h"
+#include "layoutopt/graph/input_roles.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/zoo/zoo.h"
@@ -65,6 +66,14 @@ Layout blocked(size_t rank, int64_t block) {
   return Layout::parse((rank == 4 ? std::string("NCHW") : std::string("NC")) + (block == 1 ? "" : std::to_string(block) + "c"));
 }
 
+/// 1, 4, 8, 16 or 32, at random among those dividing `channels`.
+int64_t random_block(int64_t channels, std::mt19937& rng) {
+  std::vector<int64_t> blocks{1};
+  for (int64_t b : {4, 8, 16, 32})
+    if (channels % b == 0) blocks.push_back(b);
+  return blocks[rng() % blocks.size()];
+}
+
 /// A schedule with independent random choices: a random algorithm (direct or Winograd where
 /// it applies) and config per conv / dense, a random block (1, 4, 8, 16 or 32 where it
 /// divides the channels) per pooling / elementwise / concat node, canonical layouts for
@@ -84,17 +93,18 @@ NetworkSchedule random_schedule(const graph::Graph& g, std::mt19937& rng, bool d
                                             : static_cast<int64_t>(rng() % static_cast<uint64_t>(op->space().size()));
       const kernels::OpLayouts layouts = op->layouts(index);
       s.knobs = op->knobs(index);
-      s.inputs = {layouts.input};
-      if (inputs.size() == 2) s.inputs.push_back(layouts.output);  // fused residual
+      s.inputs = graph::tuned_input_layouts(g, id, layouts.input, layouts.output);
       s.output = layouts.output;
+      // An input scale [N, C, 1, 1] is stored alike in every NCHW[x]c: any such spelling fits.
+      const std::vector<graph::InputRole> roles = graph::activation_input_roles(g, id);
+      for (size_t i = 0; i < roles.size(); ++i)
+        if (roles[i] == graph::InputRole::scale)
+          s.inputs[i] = blocked(4, random_block(g.value(inputs[i]).type.shape[1], rng));
     } else {
       const bool flexible = out.size() == 4 && !std::holds_alternative<graph::Flatten>(node.op);
       int64_t channels = out[1];
       for (graph::ValueId v : inputs) channels = std::gcd(channels, g.value(v).type.shape[1]);
-      std::vector<int64_t> blocks{1};
-      for (int64_t b : {4, 8, 16, 32})
-        if (flexible && channels % b == 0) blocks.push_back(b);
-      const int64_t block = blocks[rng() % blocks.size()];
+      const int64_t block = random_block(flexible ? channels : 1, rng);
       for (graph::ValueId v : inputs) s.inputs.push_back(blocked(g.value(v).type.shape.size(), block));
       s.output = blocked(out.size(), block);
     }
@@ -496,7 +506,7 @@ namespace {
 /// EfficientNet's activations as PyTorch exports them: x * sigmoid(x) on the input (no conv
 /// to fuse into, so a standalone silu), after a conv (fuses), x * hard_sigmoid(x) after a
 /// conv (opset < 14 hard swish, fuses), and a squeeze-excite gate that multiplies another
-/// value (stays a sigmoid and a mul).
+/// value (the sigmoid fuses into its conv; the mul, a graph output, stays).
 graph::Graph gated_activation_network(int64_t batch) {
   graph::Graph g("gated");
   const graph::ValueId x = g.add_input("x", {{batch, 16, 6, 5}});
@@ -522,16 +532,37 @@ TEST_CASE("x * sigmoid(x) and x * hard_sigmoid(x) run fused into their conv or a
     graph::Graph g = unfused;
     const graph::PipelineReport report = graph::prepare_for_inference(g);
     CHECK(report.gated_activations_recognized == 3);
-    // Three gates recognized away, then the silu and hard swish after a conv fused into it.
-    CHECK(g.nodes().size() == unfused.nodes().size() - 5);
+    CHECK(report.channel_scales_fused == 0);
+    // Three gates recognized away, then the silu and hard swish after a conv and the
+    // squeeze-excite sigmoid fused into their convs.
+    CHECK(g.nodes().size() == unfused.nodes().size() - 6);
     CHECK(std::holds_alternative<graph::Silu>(g.node(*g.find_node("stem_silu")).op));
     CHECK(std::get<graph::Conv2d>(g.node(*g.find_node("conv")).op).epilogue.activation == graph::Activation::silu);
     CHECK(std::get<graph::Conv2d>(g.node(*g.find_node("project")).op).epilogue.activation ==
           graph::Activation::hard_swish);
-    CHECK(std::holds_alternative<graph::Sigmoid>(g.node(*g.find_node("se_gate")).op));
+    CHECK(std::get<graph::Conv2d>(g.node(*g.find_node("se")).op).epilogue.activation == graph::Activation::sigmoid);
+    CHECK(std::holds_alternative<graph::Mul>(g.node(*g.find_node("se_scale")).op));
     const ReferenceRuns reference = reference_runs(unfused);
     check_blocked_schedules(g, reference, 10);
   }
+}
+
+TEST_CASE("squeeze-excite's scale runs inside the projection conv, like the reference of the unfused graph") {
+  // Sigmoid (EfficientNet) and PyTorch's hard sigmoid (MobileNet-v3) gates, one and two
+  // images; random schedules put the scale's producer and the projection in unrelated blocks.
+  const std::vector<graph::Op> gates = {graph::Sigmoid{}, graph::HardSigmoid{.alpha = 1.0F / 6.0F, .beta = 0.5F}};
+  for (const graph::Op& gate : gates)
+    for (const int64_t batch : {1, 2}) {
+      CAPTURE(graph::op_name(gate));
+      CAPTURE(batch);
+      const graph::Graph unfused = graph::testing::squeeze_excite_block({.batch = batch, .gate = gate});
+      graph::Graph g = unfused;
+      CHECK(graph::prepare_for_inference(g).channel_scales_fused == 1);
+      const graph::Node& project = g.node(*g.find_node("project"));
+      CHECK(std::get<graph::Conv2d>(project.op).input_scale);
+      CHECK(std::get<graph::Conv2d>(project.op).epilogue.residual);
+      check_blocked_schedules(g, reference_runs(unfused), 13);
+    }
 }
 
 namespace {

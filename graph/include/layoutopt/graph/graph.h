@@ -99,7 +99,8 @@ class Graph {
 };
 
 /// Activation inputs of a node: the inputs that are not parameters, in input order (for
-/// conv2d the data and, when fused, the residual).
+/// conv2d the data and, when fused, the residual and the input scale; input_roles.h tells
+/// them apart).
 [[nodiscard]] std::vector<ValueId> activation_inputs(const Graph& graph, NodeId id);
 
 }  // namespace layoutopt::graph

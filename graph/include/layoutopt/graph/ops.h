@@ -3,7 +3,8 @@
 // them in the `Op` variant, so every switch over operators is checked by the compiler.
 //
 // Inputs by operator (optional ones at the end, present when the flag says so):
-//   Conv2d      x, weight[O, I/groups, KH, KW], (bias[O]), (residual, shaped like the output)
+//   Conv2d      x, weight[O, I/groups, KH, KW], (bias[O]), (residual, shaped like the output),
+//               (scale[N, I, 1, 1], multiplying x per image and input channel: input_scale)
 //   Dense       x[N, I], weight[O, I], (bias[O])
 //   BatchNorm   x, scale[C], bias[C], mean[C], variance[C]
 //   Add, Mul, Sub, Div, Max, Min
@@ -16,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
@@ -37,8 +39,8 @@ struct Pads2d {
 
 /// What a conv, dense or batch norm node applies to its result. hard_swish and hard_sigmoid
 /// are PyTorch's (alpha 1/6, beta 1/2), the only ones MobileNet-v3 uses after a conv; silu
-/// is x * sigmoid(x), EfficientNet's.
-enum class Activation { none, relu, relu6, hard_swish, hard_sigmoid, silu };
+/// is x * sigmoid(x), EfficientNet's; sigmoid ends EfficientNet's squeeze-excite branch.
+enum class Activation { none, relu, relu6, hard_swish, hard_sigmoid, silu, sigmoid };
 
 /// What a conv or dense kernel does after its reduction, in this order:
 /// out = post_activation(activation(acc + bias) + residual).
@@ -56,8 +58,20 @@ struct Conv2d {
   Pads2d pads;
   int64_t groups = 1;
   Epilogue epilogue;
+  /// The node computes conv(x * scale) with a computed scale[N, C_in, 1, 1], its last input:
+  /// squeeze-and-excitation's channel gate read by the conv instead of written by a Mul
+  /// (passes/fuse_channel_scales.h fills it in).
+  bool input_scale = false;
   bool operator==(const Conv2d&) const = default;
 };
+
+/// Which input of a conv2d node each optional input is, from its flags (the order listed at
+/// the top of this file); nullopt when the node has no such input.
+struct ConvInputs {
+  std::optional<size_t> bias, residual, scale;
+  size_t count = 2;  ///< inputs in all
+};
+[[nodiscard]] ConvInputs conv_inputs(const Conv2d& conv);
 
 struct Dense {
   Epilogue epilogue;  ///< residual is not supported on dense

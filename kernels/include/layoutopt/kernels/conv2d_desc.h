@@ -28,6 +28,11 @@ struct Conv2dDesc {
   int64_t dilation_w = 1;
   int64_t groups = 1;
   Epilogue epilogue;
+  /// Computes conv(input * scale) with a scale[N, in_channels] per image and input channel
+  /// (squeeze-and-excitation's gate), a plain vector of batch x in_channels floats. The
+  /// direct conv2d kernel takes it (each weight vector times its input channel's factor);
+  /// depthwise and Winograd kernels refuse it.
+  bool input_scale = false;
 
   [[nodiscard]] int64_t out_h() const;
   [[nodiscard]] int64_t out_w() const;

@@ -3,13 +3,14 @@
 // before it is stored. Order: + bias, activation, + residual, post-residual activation; this
 // covers conv+bn(folded into weights and bias)+relu and ResNet's conv+bn+add+relu in one pass.
 // hard_swish and hard_sigmoid are PyTorch's (alpha 1/6, beta 1/2): MobileNet-v3's conv and
-// squeeze-excite activations; silu (x * sigmoid(x)) is EfficientNet's.
+// squeeze-excite activations; silu (x * sigmoid(x)) is EfficientNet's, sigmoid its
+// squeeze-excite gate.
 
 #include <string>
 
 namespace layoutopt::kernels {
 
-enum class Activation { None, Relu, Relu6, HardSwish, HardSigmoid, Silu };
+enum class Activation { None, Relu, Relu6, HardSwish, HardSigmoid, Silu, Sigmoid };
 
 struct Epilogue {
   bool bias = false;      ///< add bias[out_channel] (plain, unblocked vector of out_channels)

@@ -3,7 +3,7 @@
 //
 // Every generated function has the signature
 //   void k(const float* in, const float* w, const float* bias, const float* residual,
-//          float* out, int64_t begin, int64_t end)
+//          float* out, const float* scale, int64_t begin, int64_t end)
 // and computes the work items [begin, end) (for conv2d: flattened (batch, oc_block,
 // output-row tile)). Parallelism lives in the C++ runtime, not in generated code:
 // operator() splits [0, work_items()) over OpenMP threads: a team of its own, or the
@@ -40,18 +40,21 @@ enum class Team {
   calling,
 };
 
-/// Pointers in the layouts the kernel's schedule implies. weight / bias / residual may be null
-/// when the operator or its epilogue does not use them. output must not overlap input, weight
-/// or bias; it may be the very same buffer as residual (in-place add).
+/// Pointers in the layouts the kernel's schedule implies. weight / bias / residual / scale may
+/// be null when the operator, its epilogue or its input scale does not use them. output must
+/// not overlap input, weight, bias or scale; it may be the very same buffer as residual
+/// (in-place add).
 struct KernelArgs {
   const float* input = nullptr;
   const float* weight = nullptr;
   const float* bias = nullptr;
   const float* residual = nullptr;
   float* output = nullptr;
+  /// A conv's input scale (Conv2dDesc::input_scale): batch x in_channels floats, plain.
+  const float* scale = nullptr;
 };
 
-using KernelFunction = void (*)(const float*, const float*, const float*, const float*, float*,
+using KernelFunction = void (*)(const float*, const float*, const float*, const float*, float*, const float*,
                                 int64_t, int64_t);
 
 /// Metadata of one compiled function; shared by all handles to it (kernels are cached).
@@ -63,11 +66,15 @@ struct CompiledFunction {
   bool needs_weight = true;  ///< false for operators without a weight (pooling, activations, ...)
   bool needs_bias = false;
   bool needs_residual = false;
+  bool needs_scale = false;
 };
 
 /// Where one stage of a multi-stage kernel takes a pointer argument from: one of the
 /// kernel's own arguments, one of its scratch buffers, or nowhere (null).
-enum class StageOperand { none, input, weight, bias, residual, output, scratch0, scratch1 };
+enum class StageOperand { none, input, weight, bias, residual, output, scale, scratch0, scratch1 };
+
+/// Pointer arguments of every generated function.
+inline constexpr size_t kKernelPointers = 6;
 
 /// Intermediate buffers of multi-stage kernels, in page blocks like every other operand
 /// (aligned: a plain vector's 16-byte offset would split every 64-byte access in two).
@@ -86,11 +93,11 @@ class KernelScratch {
   std::vector<PageBlock> buffers_;
 };
 
-/// One function of a multi-stage kernel with the sources of its five pointer arguments, in
-/// signature order (in, w, bias, residual, out).
+/// One function of a multi-stage kernel with the sources of its pointer arguments, in
+/// signature order (in, w, bias, residual, out, scale).
 struct KernelStage {
   std::shared_ptr<const CompiledFunction> compiled;
-  std::array<StageOperand, 5> operands;
+  std::array<StageOperand, kKernelPointers> operands;
   /// In a kernel of units: the stage's work items are those of one unit, all run for every
   /// unit (it works on the unit's scratch alone); otherwise unit u runs its share
   /// [u * items / units, (u + 1) * items / units).
@@ -135,7 +142,7 @@ class Kernel {
   [[nodiscard]] const std::vector<KernelStage>& stages() const { return stages_; }
 
  private:
-  using Pointers = std::array<float*, 5>;
+  using Pointers = std::array<float*, kKernelPointers>;
   using StagePointers = std::array<Pointers, kMaxStages>;
   /// Scratch copies a team of `threads` needs: one per thread for a kernel of units, else one.
   [[nodiscard]] int64_t scratch_copies(int64_t threads) const;

@@ -32,6 +32,9 @@ namespace layoutopt::kernels {
 
 enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, winograd_conv2d, dense };
 [[nodiscard]] const char* to_string(OpFamily family);
+/// Whether the family's kernels compute a conv with an input scale (Conv2dDesc::input_scale):
+/// the direct conv2d ones do, depthwise, Winograd and dense do not.
+[[nodiscard]] bool takes_input_scale(OpFamily family);
 
 /// Physical layouts of a schedule's operands (bias is always a plain vector; a residual
 /// has the output's layout).
@@ -49,6 +52,7 @@ struct BufferSizes {
   int64_t bias = 0;
   int64_t residual = 0;
   int64_t output = 0;
+  int64_t scale = 0;  ///< a conv's input scale: batch x in_channels, plain
   bool operator==(const BufferSizes&) const = default;
 };
 

@@ -55,7 +55,7 @@ struct WinogradSchedule {
   bool operator==(const WinogradSchedule&) const = default;
 };
 
-/// True for 3x3 kernels with stride 1 and groups 1 (any dilation, any padding).
+/// True for 3x3 kernels with stride 1, groups 1 (any dilation, any padding) and no input scale.
 [[nodiscard]] bool winograd_applicable(const Conv2dDesc& desc);
 
 /// The output tiles of one image for F(m x m, 3 x 3): ceil(out_h / m) x ceil(out_w / m) when

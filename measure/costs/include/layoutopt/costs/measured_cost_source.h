@@ -49,8 +49,8 @@ struct MeasuredCostOptions {
 
 /// The node candidate of one tuned config of a task: its layouts (plain layouts spelled
 /// NCHW / NC), time, knobs as the label, and the config as its planning::TunedKernel, which
-/// plan_schedule reads back. A fused residual input is not included: callers add it (it is
-/// read in the output's layout).
+/// plan_schedule reads back. Its inputs are the data input's layout alone: callers lay out a
+/// fused residual or input scale of the node with graph::tuned_input_layouts.
 [[nodiscard]] planning::NodeCandidate tuned_candidate(const tuning::TuningTask& task, const tuning::LayoutCandidate& tuned);
 
 /// What a measured source looks up besides the records, made once per graph and record log

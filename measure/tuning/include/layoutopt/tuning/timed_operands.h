@@ -42,7 +42,7 @@ class ColdWeightPool {
   kernels::PageBlock block_;
 };
 
-/// The five operands of one kernel call, each a random block; absent ones (size 0) are
+/// The operands of one kernel call, each a random block; absent ones (size 0) are
 /// passed as null. With `weight_copies` > 1 the weights come in that many page-aligned
 /// copies, taken from the ColdWeightPool (as many as fit it), so that runs cycling through
 /// them find their weights where a network run does: not in any cache (cost_policy.h).
@@ -62,7 +62,7 @@ class KernelOperands {
   kernels::BufferSizes sizes_;
   int64_t weight_copies_ = 1;
   size_t weight_stride_ = 0;  ///< floats from one copy to the next
-  kernels::PageBlock input_, weights_, bias_, residual_, output_;  ///< weights_: empty when pooled
+  kernels::PageBlock input_, weights_, bias_, residual_, output_, scale_;  ///< weights_: empty when pooled
   const float* first_weights_ = nullptr;
 };
 

@@ -12,7 +12,7 @@
 // A 3x3 stride-1 conv workload has two tasks, one per algorithm (direct and Winograd), with the
 // same weight and nodes: alternatives, of which each node runs one.
 // where data / kernel are ["TENSOR", shape, "float32"]. As in AutoTVM the fused epilogue is
-// not part of a task: every occurrence shares one tuned schedule.
+// not part of a task, nor is a conv's input scale: every occurrence shares one tuned schedule.
 
 #include <cstdint>
 #include <map>
