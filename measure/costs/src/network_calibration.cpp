@@ -118,7 +118,7 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
     }
     if (progress)
       progress->note("calibrating in the network, round " + std::to_string(round) + ": " +
-                     std::to_string(steps.nodes.size()) + " node steps, " + std::to_string(times.size()) +
+                     std::to_string(steps.nodes.size()) + " nodes, " + std::to_string(times.size()) +
                      " transforms, " + std::to_string(unseen) + " not timed in a network before");
     keep_fastest(report.repricing.in_network_nodes, node_factors(steps, plan, current));
     keep_fastest(timed, times);
