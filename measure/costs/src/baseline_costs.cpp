@@ -46,6 +46,7 @@ std::vector<planning::NodeCandidate> DefaultScheduleCosts::candidates(const grap
                                " was not measured");
     const int64_t index = task.op.default_index();
     planning::NodeCandidate candidate = tuned_candidate(task, {index, seconds->second, task.op.layouts(index)});
+    candidate.ms *= base_->node_price_factor(id);
     candidate.label = "default " + candidate.label;
     candidate.inputs = graph::tuned_input_layouts(graph, id, candidate.inputs[0], candidate.output);
     return {candidate};

@@ -142,12 +142,12 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::candidates(const graph:
   std::vector<planning::NodeCandidate> result = graph::has_workload(graph.node(id)) ? tuned_candidates(graph, id)
                                                  : is_layout_flexible(graph, id)      ? flexible_candidates(graph, id)
                                                                                       : std::vector{canonical_candidate(graph, id)};
-  const double factor = in_network_factor(id);
+  const double factor = node_price_factor(id);
   for (planning::NodeCandidate& candidate : result) candidate.ms *= factor;
   return result;
 }
 
-double MeasuredCostSource::in_network_factor(graph::NodeId id) const {
+double MeasuredCostSource::node_price_factor(graph::NodeId id) const {
   const auto found = repricing_.in_network_nodes.find(id);
   return found != repricing_.in_network_nodes.end() ? found->second : 1.0;
 }

@@ -55,7 +55,7 @@ std::map<graph::NodeId, double> node_factors(const StepTimes& times, const plann
   std::map<graph::NodeId, double> factors;
   for (const auto& [id, ms] : times.nodes) {
     const double priced = plan.nodes.at(static_cast<size_t>(id)).ms;
-    if (priced > 0 && ms > 0) factors[id] = ms / (priced / costs.in_network_factor(id));
+    if (priced > 0 && ms > 0) factors[id] = ms / (priced / costs.node_price_factor(id));
   }
   return factors;
 }

@@ -148,7 +148,7 @@ TEST_CASE("calibration scales every candidate of a timed node by its in-network 
     priced_nodes += priced ? 1 : 0;
     // Every node the plan prices runs as a step of its network and gets a factor.
     CHECK(factors.contains(id) == priced);
-    const double factor = calibrated.in_network_factor(id);
+    const double factor = calibrated.node_price_factor(id);
     CHECK(factor > 0);
     for (size_t c = 0; c < before.size(); ++c) CHECK(after[c].ms == doctest::Approx(before[c].ms * factor));
   }

@@ -171,6 +171,23 @@ TEST_CASE("the default baseline runs the default configs in the fixed blocks") {
                        doctest::Contains("default config"), std::runtime_error);
 }
 
+TEST_CASE("the default baseline's convs take the in-network factor of their node, as tuned candidates do") {
+  const MeasuredTiny tiny;
+  const MeasuredCosts measured = tiny.costs();
+  const graph::NodeId conv1 = *tiny.graph.find_node("conv1");
+  const graph::NodeId pool1 = *tiny.graph.find_node("pool1");
+  costs::Repricing repricing;
+  repricing.in_network_nodes = {{conv1, 1.5}, {pool1, 2.0}};
+  const costs::MeasuredCostSource calibrated = measured.source.repriced(repricing);
+  const costs::DefaultScheduleCosts isolated(measured.source, tiny.graph, tiny.default_seconds);
+  const costs::DefaultScheduleCosts scaled(calibrated, tiny.graph, tiny.default_seconds);
+  CHECK(scaled.node_price_factor(conv1) == 1.5);
+  CHECK(scaled.candidates(tiny.graph, conv1)[0].ms == doctest::Approx(1.5 * isolated.candidates(tiny.graph, conv1)[0].ms));
+  CHECK(scaled.candidates(tiny.graph, pool1)[0].ms == doctest::Approx(2.0 * isolated.candidates(tiny.graph, pool1)[0].ms));
+  const graph::NodeId conv2 = *tiny.graph.find_node("conv2");
+  CHECK(scaled.candidates(tiny.graph, conv2)[0].ms == doctest::Approx(isolated.candidates(tiny.graph, conv2)[0].ms));
+}
+
 TEST_CASE("a measured plan compiles to a network that computes what the reference computes") {
   const MeasuredTiny tiny;
   const MeasuredCosts measured = tiny.costs();

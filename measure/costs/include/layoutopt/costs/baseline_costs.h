@@ -8,7 +8,8 @@
 //    elementwise, concat) still choose, and transforms go wherever neighbours disagree.
 //  - default: every conv / dense runs its untuned default config (TunableOp::default_index),
 //    every flexible op the same fixed block heuristic (default_channel_block of the channels
-//    it touches): one fixed layout policy for the whole network, no tuning.
+//    it touches): one fixed layout policy for the whole network, no tuning. A conv's default
+//    config takes the base's node_price_factor, as the base's own candidates do.
 
 #include <map>
 #include <string>
@@ -26,6 +27,7 @@ class RestrictedCosts : public planning::CostSource {
                                     const layout::Layout& to) const final {
     return base_->transform_ms(shape, from, to);
   }
+  [[nodiscard]] double node_price_factor(graph::NodeId id) const final { return base_->node_price_factor(id); }
 
  protected:
   /// `base` must outlive this source.

@@ -97,7 +97,7 @@ class MeasuredCostSource final : public planning::CostSource {
   /// to table time over those that were (1 before any was).
   [[nodiscard]] double untimed_transform_factor() const { return untimed_factor_; }
   /// What node `id`'s candidates are scaled by: its repricing's in-network factor, else 1.
-  [[nodiscard]] double in_network_factor(graph::NodeId id) const;
+  [[nodiscard]] double node_price_factor(graph::NodeId id) const override;
 
  private:
   /// The records' best config per layout pair of every task.

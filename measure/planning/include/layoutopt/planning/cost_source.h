@@ -34,6 +34,13 @@ class CostSource {
   /// place every element at the same offset.
   [[nodiscard]] virtual double transform_ms(const graph::Shape& shape, const layout::Layout& from,
                                             const layout::Layout& to) const = 0;
+  /// What the source scales node `id`'s isolated prices by (in-network calibration,
+  /// costs/network_calibration.h); 1 where it prices nodes as timed alone. A source that
+  /// narrows another's candidates applies it to the prices it makes itself.
+  [[nodiscard]] virtual double node_price_factor(graph::NodeId id) const {
+    (void)id;
+    return 1.0;
+  }
 };
 
 using graph::activation_inputs;
