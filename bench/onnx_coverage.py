@@ -31,8 +31,9 @@ first output. Every step has a timeout; a failing step fails its row and the swe
 
 Prints one row per file (model | opset | dynamic | imported | ran | max rel err | ORT ms |
 default ms) and writes out/coverage/coverage.md, coverage.csv and rows.jsonl (every field,
-full error messages), and coverage-table.md (one line per model, one max rel err per export:
-the table of docs/results/onnx-coverage.md). --quick takes a representative subset; --skip-export only uses files
+full error messages), coverage-table.md (one line per model, one max rel err per export:
+the table of docs/results/onnx-coverage.md) and coverage-families.md (per family, files
+matching ORT of those run and planned: the README's table). --quick takes a representative subset; --skip-export only uses files
 already exported. Each finished row is also kept as runs/FILE/row.json: --resume reuses those,
 so a sweep stopped part way goes on where it was. --layoutopt runs another binary than
 build/apps/layoutopt (a copy, so that rebuilding during a sweep does not break its rows).
@@ -383,9 +384,43 @@ def pivot_table(args, rows):
     return "\n".join(lines) + "\n"
 
 
+FAMILIES = ["alexnet", "vgg", "resnet", "resnext", "wide_resnet", "squeezenet", "densenet", "googlenet",
+            "inception", "mobilenet_v2", "mobilenet_v3", "mnasnet", "shufflenet_v2", "efficientnet_b",
+            "efficientnet_v2", "regnet_x", "regnet_y", "fcn", "deeplabv3", "lraspp"]
+
+
+def family_of(model):
+    """The longest family name `model` starts with ("resnet" for resnet50, not "resnext")."""
+    matches = [f for f in FAMILIES if model.startswith(f)]
+    return max(matches, key=len) if matches else model
+
+
+def family_table(rows):
+    """Markdown: per family, the files that matched ONNX Runtime (max rel err < 1e-4) of those
+    that ran and of those planned, and the worst error among them."""
+    counts = {}
+    for row in rows:
+        if row.get("family") == "unsupported":
+            continue
+        entry = counts.setdefault(family_of(row["model"]), {"planned": 0, "run": 0, "matched": 0, "worst": 0.0})
+        entry["planned"] += 1
+        if "imported" in row or "status" in row:
+            entry["run"] += 1
+        if "max_rel_err" in row and row["max_rel_err"] < 1e-4:
+            entry["matched"] += 1
+            entry["worst"] = max(entry["worst"], row["max_rel_err"])
+    lines = ["| family | files matching ORT / run / planned | worst max rel err |", "|---|---|---|"]
+    for family, c in counts.items():
+        worst = f"{c['worst']:.1e}" if c["matched"] else ""
+        lines.append(f"| {family} | {c['matched']} / {c['run']} / {c['planned']} | {worst} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_outputs(args, rows, messages):
     with open(os.path.join(args.out, "coverage-table.md"), "w") as f:
         f.write(pivot_table(args, rows))
+    with open(os.path.join(args.out, "coverage-families.md"), "w") as f:
+        f.write(family_table(rows))
     with open(os.path.join(args.out, "coverage.md"), "w") as f:
         f.write("# ONNX import coverage (bench/onnx_coverage.py)\n\n" + summary(rows) + ".\n\n")
         f.write("| " + " | ".join(COLUMNS) + " |\n|" + "---|" * len(COLUMNS) + "\n")
@@ -460,7 +495,8 @@ def sweep(args):
         write_outputs(args, rows[:index + 1], messages)  # partial results survive an interrupted sweep
     write_outputs(args, rows, messages)
     print("\n" + summary(rows) + f"; {format_minutes(time.time() - start)} in all")
-    print(f"wrote {os.path.join(args.out, 'coverage.md')}, coverage.csv, rows.jsonl and coverage-table.md")
+    print(f"wrote {os.path.join(args.out, 'coverage.md')}, coverage.csv, rows.jsonl, coverage-table.md and "
+          "coverage-families.md")
 
 
 def parse_args():
