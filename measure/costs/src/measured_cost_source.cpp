@@ -142,14 +142,19 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::candidates(const graph:
   std::vector<planning::NodeCandidate> result = graph::has_workload(graph.node(id)) ? tuned_candidates(graph, id)
                                                  : is_layout_flexible(graph, id)      ? flexible_candidates(graph, id)
                                                                                       : std::vector{canonical_candidate(graph, id)};
-  const double factor = node_price_factor(id);
-  for (planning::NodeCandidate& candidate : result) candidate.ms *= factor;
+  if (const auto timed = repricing_.in_network_nodes.find(id); timed != repricing_.in_network_nodes.end())
+    for (planning::NodeCandidate& candidate : result) candidate.ms *= timed->second.factor_of(candidate.label);
   return result;
 }
 
 double MeasuredCostSource::node_price_factor(graph::NodeId id) const {
   const auto found = repricing_.in_network_nodes.find(id);
-  return found != repricing_.in_network_nodes.end() ? found->second : 1.0;
+  return found != repricing_.in_network_nodes.end() ? found->second.latest : 1.0;
+}
+
+double MeasuredCostSource::candidate_price_factor(graph::NodeId id, const std::string& label) const {
+  const auto found = repricing_.in_network_nodes.find(id);
+  return found != repricing_.in_network_nodes.end() ? found->second.factor_of(label) : 1.0;
 }
 
 std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const graph::Graph& graph, graph::NodeId id) const {

@@ -48,16 +48,29 @@ InNetworkTransformTimes by_key(const std::vector<std::pair<TransformKey, double>
   return times;
 }
 
-/// Each priced node's in-network time over its price before `costs` scaled it: the factor
-/// its candidates take. Nodes priced at 0 (not timed: views and canonical ops) have none.
-std::map<graph::NodeId, double> node_factors(const StepTimes& times, const planning::Plan& plan,
-                                             const MeasuredCostSource& costs) {
-  std::map<graph::NodeId, double> factors;
+/// Each priced node's in-network time over the isolated price of the candidate that ran (its
+/// plan price before `costs` scaled it), by that candidate's label. Nodes priced at 0 (not
+/// timed: views and canonical ops) have none.
+std::map<graph::NodeId, std::pair<std::string, double>> node_factors(const StepTimes& times, const planning::Plan& plan,
+                                                                     const MeasuredCostSource& costs) {
+  std::map<graph::NodeId, std::pair<std::string, double>> factors;
   for (const auto& [id, ms] : times.nodes) {
-    const double priced = plan.nodes.at(static_cast<size_t>(id)).ms;
-    if (priced > 0 && ms > 0) factors[id] = ms / (priced / costs.node_price_factor(id));
+    const planning::PlanNode& ran = plan.nodes.at(static_cast<size_t>(id));
+    if (ran.ms > 0 && ms > 0) factors[id] = {ran.label, ms / (ran.ms / costs.candidate_price_factor(id, ran.label))};
   }
   return factors;
+}
+
+/// Records each node's factor for the candidate that ran: the fastest round's for that
+/// candidate, and the latest for the node.
+void record_node_factors(std::map<graph::NodeId, InNetworkNode>& into,
+                         const std::map<graph::NodeId, std::pair<std::string, double>>& factors) {
+  for (const auto& [id, ran] : factors) {
+    InNetworkNode& node = into[id];
+    const auto [known, added] = node.ran.try_emplace(ran.first, ran.second);
+    if (!added) known->second = std::min(known->second, ran.second);
+    node.latest = ran.second;
+  }
 }
 
 PricedAndTimed priced_and_timed_nodes(const StepTimes& times, const planning::Plan& plan) {
@@ -70,8 +83,7 @@ PricedAndTimed priced_and_timed_nodes(const StepTimes& times, const planning::Pl
 }
 
 /// Keeps the smaller of what `into` holds and each of `timed`: the fastest round's.
-template <typename Key>
-void keep_fastest(std::map<Key, double>& into, const std::map<Key, double>& timed) {
+void keep_fastest(InNetworkTransformTimes& into, const InNetworkTransformTimes& timed) {
   for (const auto& [key, value] : timed) {
     const auto [known, added] = into.try_emplace(key, value);
     if (!added) known->second = std::min(known->second, value);
@@ -120,7 +132,7 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
       progress->note("calibrating in the network, round " + std::to_string(round) + ": " +
                      std::to_string(steps.nodes.size()) + " nodes, " + std::to_string(times.size()) +
                      " transforms, " + std::to_string(unseen) + " not timed in a network before");
-    keep_fastest(report.repricing.in_network_nodes, node_factors(steps, plan, current));
+    record_node_factors(report.repricing.in_network_nodes, node_factors(steps, plan, current));
     keep_fastest(timed, times);
     for (const auto& [key, ms] : timed) report.repricing.in_network_transforms[key] = ms;
     current = current.repriced(report.repricing);

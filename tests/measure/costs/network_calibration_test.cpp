@@ -125,7 +125,7 @@ TEST_CASE("calibration times the plan's steps in its network and prices them so 
   CHECK(untimed > 0);
 }
 
-TEST_CASE("calibration scales every candidate of a timed node by its in-network factor") {
+TEST_CASE("calibration scales a timed node's candidates: those that ran by their own factor, the others by the latest") {
   Planning planning;
   const graph::Graph& g = planning.graph;
   const auto replan = [&](const costs::MeasuredCostSource& costs) { return planning.plan(costs); };
@@ -134,8 +134,8 @@ TEST_CASE("calibration scales every candidate of a timed node by its in-network 
   const costs::MeasuredCostSource& isolated = planning.measured.source;
   const costs::MeasuredCostSource calibrated = isolated.repriced(report.repricing);
 
-  const std::map<graph::NodeId, double>& factors = report.repricing.in_network_nodes;
-  CHECK(report.nodes == factors.size());
+  const std::map<graph::NodeId, costs::InNetworkNode>& timed = report.repricing.in_network_nodes;
+  CHECK(report.nodes == timed.size());
   CHECK(report.first_nodes.priced_ms > 0);
   CHECK(report.first_nodes.network_ms > 0);
   size_t priced_nodes = 0;
@@ -146,20 +146,38 @@ TEST_CASE("calibration scales every candidate of a timed node by its in-network 
     REQUIRE(before.size() == after.size());
     const bool priced = before.front().ms > 0;
     priced_nodes += priced ? 1 : 0;
-    // Every node the plan prices runs as a step of its network and gets a factor.
-    CHECK(factors.contains(id) == priced);
-    const double factor = calibrated.node_price_factor(id);
-    CHECK(factor > 0);
-    for (size_t c = 0; c < before.size(); ++c) CHECK(after[c].ms == doctest::Approx(before[c].ms * factor));
+    // Every node the plan prices runs as a step of its network, with one of its candidates.
+    CHECK(timed.contains(id) == priced);
+    if (!timed.contains(id)) continue;
+    const costs::InNetworkNode& node = timed.at(id);
+    CHECK(!node.ran.empty());
+    CHECK(node.latest > 0);
+    CHECK(calibrated.node_price_factor(id) == node.latest);
+    size_t ran = 0;
+    for (size_t c = 0; c < before.size(); ++c) {
+      ran += node.ran.contains(before[c].label) ? 1 : 0;
+      CHECK(after[c].ms == doctest::Approx(before[c].ms * node.factor_of(before[c].label)));
+    }
+    CHECK(ran == node.ran.size());  // what ran is among the candidates, by label
   }
-  CHECK(factors.size() == priced_nodes);
+  CHECK(timed.size() == priced_nodes);
   CHECK(priced_nodes > 0);
+}
+
+TEST_CASE("a node's candidate that ran keeps its own factor; the others take the latest") {
+  costs::InNetworkNode node{.ran = {{"tile_oc=16", 1.5}, {"tile_oc=32", 1.1}}, .latest = 1.1};
+  CHECK(node.factor_of("tile_oc=16") == 1.5);
+  CHECK(node.factor_of("tile_oc=32") == 1.1);
+  CHECK(node.factor_of("tile_oc=8") == 1.1);
+  node.latest = 1.3;
+  CHECK(node.factor_of("tile_oc=8") == 1.3);
+  CHECK(node.factor_of("tile_oc=16") == 1.5);
 }
 
 TEST_CASE("a repricing naming a node the graph lacks is refused") {
   Planning planning;
   costs::Repricing repricing;
-  repricing.in_network_nodes[static_cast<graph::NodeId>(planning.graph.nodes().size())] = 2.0;
+  repricing.in_network_nodes[static_cast<graph::NodeId>(planning.graph.nodes().size())] = {.latest = 2.0};
   CHECK_THROWS_AS((void)planning.measured.source.repriced(repricing), std::out_of_range);
 }
 

@@ -177,7 +177,7 @@ TEST_CASE("the default baseline's convs take the in-network factor of their node
   const graph::NodeId conv1 = *tiny.graph.find_node("conv1");
   const graph::NodeId pool1 = *tiny.graph.find_node("pool1");
   costs::Repricing repricing;
-  repricing.in_network_nodes = {{conv1, 1.5}, {pool1, 2.0}};
+  repricing.in_network_nodes = {{conv1, {.latest = 1.5}}, {pool1, {.latest = 2.0}}};
   const costs::MeasuredCostSource calibrated = measured.source.repriced(repricing);
   const costs::DefaultScheduleCosts isolated(measured.source, tiny.graph, tiny.default_seconds);
   const costs::DefaultScheduleCosts scaled(calibrated, tiny.graph, tiny.default_seconds);

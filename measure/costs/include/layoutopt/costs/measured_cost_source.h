@@ -13,7 +13,7 @@
 //    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
 //    input, and the others only appear on tiny classifier tensors at the end of a network.
 //  - a node timed inside a compiled network (network_calibration.h): each of its candidates at
-//    its price above times the node's in-network factor (repricing.h).
+//    its price above times its in-network factor (repricing.h, InNetworkNode).
 //  - transforms: the transform table's median time, or the time inside a compiled network once
 //    one was measured there (the repricing's, from network_calibration.h); 0 when both
 //    layouts place every element at the same offset. A missing entry is an error: run
@@ -96,8 +96,11 @@ class MeasuredCostSource final : public planning::CostSource {
   /// What transforms not timed in a network are scaled by: the median ratio of in-network
   /// to table time over those that were (1 before any was).
   [[nodiscard]] double untimed_transform_factor() const { return untimed_factor_; }
-  /// What node `id`'s candidates are scaled by: its repricing's in-network factor, else 1.
+  /// What node `id`'s candidates that never ran in a network are scaled by: the factor of
+  /// the one that ran last (repricing.h), else 1.
   [[nodiscard]] double node_price_factor(graph::NodeId id) const override;
+  /// What node `id`'s candidate labelled `label` is scaled by (InNetworkNode::factor_of).
+  [[nodiscard]] double candidate_price_factor(graph::NodeId id, const std::string& label) const;
 
  private:
   /// The records' best config per layout pair of every task.

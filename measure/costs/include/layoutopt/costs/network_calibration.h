@@ -12,8 +12,8 @@
 // table buys more transforms than pay, and a plan priced alone predicts a run faster than it
 // is. As with config confirmation (config_confirmation.h), the plan's own choices are the
 // ones measured again: a transform the plan stops choosing costs nothing, one it never chose
-// keeps the table's price; a node's other candidates take its in-network factor
-// (repricing.h). Evidence: docs/design/in-network-calibration.md.
+// keeps the table's price; a node's candidates that never ran take the factor of the one
+// that ran last (repricing.h). Evidence: docs/design/in-network-calibration.md.
 
 #include <functional>
 #include <map>
@@ -66,13 +66,14 @@ struct CalibrationReport {
 
 /// Each round: `replan` makes the plan from `costs` repriced with the in-network times so
 /// far, its network is compiled and timed on the calling thread's OpenMP team, every
-/// transform timed so far is priced by its in-network time and every node by its in-network
-/// factor: the fastest of the rounds that timed it. Why the fastest: a shared host's slow
-/// spells (docs/design/slow-spells.md) slow memory-bound steps several-fold for minutes, and a
-/// spell over the later rounds would raise the median in-network / table ratio that prices
-/// every untimed transform, so the last plan would avoid transforms it should buy (evidence:
-/// docs/design/in-network-calibration.md). Stops when a plan's transforms were all timed in an
-/// earlier round, or after max_rounds. Throws what planning and compiling throw.
+/// transform timed so far is priced by its in-network time and every node's candidates by
+/// their in-network factors (repricing.h, InNetworkNode): the fastest of the rounds that
+/// timed them. Why the fastest: a shared host's slow spells (docs/design/slow-spells.md) slow
+/// memory-bound steps several-fold for minutes, and a spell over the later rounds would raise
+/// the median in-network / table ratio that prices every untimed transform, so the last plan
+/// would avoid transforms it should buy (evidence: docs/design/in-network-calibration.md).
+/// Stops when a plan's transforms were all timed in an earlier round, or after max_rounds.
+/// Throws what planning and compiling throw.
 [[nodiscard]] CalibrationReport calibrate_in_network(const graph::Graph& graph, const MeasuredCostSource& costs,
                                                      const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
                                                      const CalibrationOptions& options,

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <string>
 
 #include "layoutopt/costs/transform_table.h"
 #include "layoutopt/graph/graph.h"
@@ -20,6 +21,25 @@ struct StaleTask {
   std::set<int64_t> fresh;   ///< configs timed since: their own timings price them
 };
 
+/// How a node ran inside compiled networks: per candidate that ran (by its label), its
+/// in-network time over its isolated price, the fastest of the rounds that ran it; and the
+/// factor of the candidate that ran last. Why the last for the others: what slows a node in
+/// a network (an input its producer left in memory, an output written over a cold arena
+/// slot) scales with the bytes it moves, which its candidates share. Why each candidate's
+/// own once it ran: candidates that read or write other blocks than their neighbours do not
+/// share all of it, and a factor carried over from another would keep a plan on a
+/// candidate that runs slower in the network than its price says.
+struct InNetworkNode {
+  std::map<std::string, double> ran;  ///< candidate label -> factor
+  double latest = 1.0;
+
+  /// The factor of the candidate labelled `label`.
+  [[nodiscard]] double factor_of(const std::string& label) const {
+    const auto found = ran.find(label);
+    return found != ran.end() ? found->second : latest;
+  }
+};
+
 struct Repricing {
   /// Stale tasks by position among the graph's tasks (tuning::extract_tasks): their configs
   /// not in `fresh` cost `drift` times what their timings say, so a stale-fast rival does not
@@ -30,12 +50,9 @@ struct Repricing {
   /// times: a table that prices transforms at half what networks pay would make every
   /// untried transform look cheap.
   InNetworkTransformTimes in_network_transforms;
-  /// Nodes whose candidates cost their own price times the node's factor: the time the node
-  /// took inside a compiled network over the price of the candidate that ran there. Why one
-  /// factor for all of a node's candidates: what slows a node in a network (its input left in
-  /// another cache level by its producer, its output written over a cold arena slot) scales
-  /// with the bytes it moves, which its candidates share, so the isolated ranking stands.
-  std::map<graph::NodeId, double> in_network_nodes;
+  /// Nodes timed inside a compiled network: each of their candidates costs its own price
+  /// times its factor (InNetworkNode::factor_of).
+  std::map<graph::NodeId, InNetworkNode> in_network_nodes;
 };
 
 }  // namespace layoutopt::costs
