@@ -169,9 +169,7 @@ nlohmann::ordered_json profile_json(const Profile& profile) {
 
 /// The compute limit of the model as scheduled, at the FMA peak measured on `threads`.
 evaluation::ComputeLimit compute_limit(const ScheduledModel& scheduled, int threads) {
-  timing::TimingPolicy policy = timing::peak_flops_policy();
-  policy.threads = threads;
-  const timing::PeakFlops peak = timing::measure_peak_flops(policy);
+  const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(threads));
   const graph::Graph& graph = scheduled.model.graph;
   return scheduled.plan ? evaluation::compute_limit(graph, *scheduled.plan, peak) : evaluation::compute_limit(graph, peak);
 }

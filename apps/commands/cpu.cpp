@@ -86,9 +86,7 @@ void add_cpu_command(CLI::App& app) {
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
     const timing::CpuInfo cpu = timing::detect_cpu();
-    timing::TimingPolicy policy = timing::peak_flops_policy();
-    policy.threads = flags->threads;
-    const timing::PeakFlops peak = timing::measure_peak_flops(policy);
+    const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(flags->threads));
     if (flags->json) std::cout << cpu_json(cpu, peak).dump(2) << "\n";
     else print_cpu(cpu, peak);
   });

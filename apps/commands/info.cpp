@@ -27,9 +27,8 @@ struct InfoFlags {
 };
 
 evaluation::ComputeLimit direct_compute_limit(const graph::Graph& g, int threads) {
-  timing::TimingPolicy policy = timing::peak_flops_policy();
-  policy.threads = pipeline::resolve_threads(threads);
-  return evaluation::compute_limit(g, timing::measure_peak_flops(policy));
+  const int resolved = pipeline::resolve_threads(threads);
+  return evaluation::compute_limit(g, timing::measure_peak_flops(timing::peak_flops_policy(resolved)));
 }
 
 std::map<std::string, int> op_histogram(const graph::Graph& g) {

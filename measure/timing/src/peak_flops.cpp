@@ -155,8 +155,9 @@ KernelRate time_kernel(const PipeKernel& kernel, const TimingPolicy& policy) {
 
 }  // namespace
 
-TimingPolicy peak_flops_policy() {
+TimingPolicy peak_flops_policy(int threads) {
   TimingPolicy policy;
+  policy.threads = threads;
   policy.warmup_runs = 20;
   policy.min_repeats = 10;
   policy.min_repeat_ms = 200;

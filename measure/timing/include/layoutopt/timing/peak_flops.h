@@ -25,8 +25,9 @@ struct PeakFlops {
   Timing timing;
 };
 
-/// Warm-up long enough for AVX-512 frequency transitions, >= 10 runs and >= 200 ms.
-TimingPolicy peak_flops_policy();
+/// Warm-up long enough for AVX-512 frequency transitions, >= 10 runs and >= 200 ms, on
+/// `threads` OpenMP threads (0: the current setting).
+TimingPolicy peak_flops_policy(int threads = 0);
 
 /// Runs the FMA-only and the FMA + add microbenchmarks, each under `policy` (its thread count
 /// applies; flushing is pointless for a register-only kernel and is ignored). Counts 2 flops
