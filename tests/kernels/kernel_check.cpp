@@ -11,6 +11,7 @@
 
 #include "layoutopt/kernels/reference/conv2d.h"
 #include "layoutopt/layout/transform.h"
+#include "support/tolerances.h"
 
 namespace layoutopt::kernels::testing {
 
@@ -131,7 +132,7 @@ void check_close(const std::vector<float>& expected, const std::vector<float>& a
                  const std::string& what) {
   REQUIRE(expected.size() == actual.size());
   for (size_t i = 0; i < expected.size(); ++i) {
-    const double tolerance = 1e-4 * std::fabs(expected[i]) + 1e-6 * static_cast<double>(reduction_length);
+    const double tolerance = layoutopt::testing::element_tolerance(expected[i], reduction_length);
     const bool close = std::fabs(static_cast<double>(actual[i]) - expected[i]) <= tolerance;  // false for NaN
     if (!close) {
       FAIL_CHECK(what << ": element " << i << " is " << actual[i] << ", expected " << expected[i]);

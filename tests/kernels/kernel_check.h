@@ -2,11 +2,7 @@
 // Shared checking machinery of the kernels tests: random problems in canonical layouts, the
 // reference result, running a JIT kernel on re-laid (blocked) copies, and the comparison.
 //
-// Tolerance (fp32): |actual - expected| <= 1e-4 * |expected| + 1e-6 * K, where K is the
-// reduction length (taps summed per output). Inputs are uniform in [-1, 1], so every product
-// is <= 1 in magnitude and fp32 accumulation error grows at most ~K * 2^-24 * typical
-// partial-sum size; 1e-6 * K leaves ~10x headroom over that while still catching any wrong
-// tap (which is >= ~1e-3 for these inputs with overwhelming probability).
+// Tolerance: support/tolerances.h's element_tolerance, per element.
 
 #include <string>
 #include <vector>
@@ -63,7 +59,7 @@ std::vector<float> run_packed_in_team(const Kernel& kernel, const Problem& probl
 /// residual, each post-residual activation (2 x 3 x 4 = 24 in all).
 std::vector<Epilogue> all_epilogues();
 
-/// CHECKs every element against the tolerance above; reports the first mismatch with `what`.
+/// CHECKs every element against testing::element_tolerance; reports the first mismatch with `what`.
 void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,
                  const std::string& what);
 
