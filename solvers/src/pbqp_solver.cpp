@@ -148,7 +148,7 @@ class PbqpSolver final : public Solver {
     if (options.prove_optimality && !solution.optimal)
       prove_by_elimination(problem, core, options, options.time_limit_seconds - clock.seconds(), solution);
     if (options.branch_and_bound && (options.prove_optimality || core.cheap_to_search()) && !solution.optimal)
-      search(problem, graph, deadline, solution);
+      search(problem, graph, deadline, options.max_search_nodes, solution);
     lap("proof", phase, solution);
     solution.seconds = clock.seconds();
     return solution;
@@ -205,8 +205,9 @@ class PbqpSolver final : public Solver {
     keep_better(problem, std::move(improved), solution);
   }
 
-  static void search(const Problem& problem, const PbqpGraph& graph, const Deadline& deadline, Solution& solution) {
-    pbqp::BranchAndBound search(deadline);
+  static void search(const Problem& problem, const PbqpGraph& graph, const Deadline& deadline, uint64_t max_nodes,
+                     Solution& solution) {
+    pbqp::BranchAndBound search(deadline, max_nodes);
     Assignment better = solution.assignment;
     if (search.solve(graph, solution.cost, better)) keep_better(problem, std::move(better), solution);
     solution.optimal = search.complete();

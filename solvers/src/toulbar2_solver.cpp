@@ -61,6 +61,12 @@ Assignment read_solution(const std::filesystem::path& path, size_t nodes) {
   return assignment;
 }
 
+// toulbar2's timer counts whole CPU seconds, at least one; no flag for kNoTimeLimit.
+std::string timer_flag(double seconds) {
+  if (!std::isfinite(seconds)) return "";
+  return " -timer=" + std::to_string(std::max<long>(1, std::lround(seconds)));
+}
+
 class Toulbar2Solver final : public Solver {
  public:
   [[nodiscard]] std::string_view name() const override { return "toulbar2"; }
@@ -74,10 +80,8 @@ class Toulbar2Solver final : public Solver {
       std::ofstream wcsp(scratch.path() / "problem.wcsp");
       write_wcsp(problem, wcsp);
     }
-    // toulbar2's timer counts whole CPU seconds; at least one.
-    const auto limit = std::max<long>(1, std::lround(options.time_limit_seconds));
     const std::string output = run_command(std::string(kToulbar2) + " " + (scratch.path() / "problem.wcsp").string() +
-                                           " -timer=" + std::to_string(limit) + " -w=" +
+                                           timer_flag(options.time_limit_seconds) + " -w=" +
                                            (scratch.path() / "solution").string() + " 2>&1");
     Solution solution;
     solution.assignment = read_solution(scratch.path() / "solution", problem.node_count());

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "layoutopt/graph/error.h"
+#include "layoutopt/graph/fingerprint.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/validate.h"
@@ -315,7 +316,32 @@ TEST_CASE("corrupted real files import or fail with GraphError, never anything e
       ++rejected;  // any other exception type escapes and fails the test
     }
   }
+  // Both outcomes occur, so both branches above were exercised (libFuzzer, fuzz/, goes further).
   CHECK(rejected > 0);
+  CHECK(rejected < 300);
+}
+
+TEST_CASE("corrupting only a file's weight bytes never changes the graph it imports") {
+  // Any bit pattern is a float, so damage confined to raw weight data is not an error: the
+  // file must import with exactly the original structure (a misparse would show here).
+  const std::string real = read_bytes(kData / "tiny-convnet.onnx");
+  ::onnx::ModelProto model;
+  REQUIRE(model.ParseFromString(real));
+  const auto largest = std::max_element(
+      model.graph().initializer().begin(), model.graph().initializer().end(),
+      [](const auto& a, const auto& b) { return a.raw_data().size() < b.raw_data().size(); });
+  REQUIRE(largest != model.graph().initializer().end());
+  const std::string& weights = largest->raw_data();
+  REQUIRE(weights.size() >= 64);
+  const size_t offset = real.find(weights);
+  REQUIRE(offset != std::string::npos);
+  const std::string original = structure_fingerprint(import::import_onnx_bytes(real, "tiny-convnet.onnx").graph);
+  std::mt19937 random(11);
+  for (int i = 0; i < 50; ++i) {
+    std::string bytes = real;
+    for (int flip = 0; flip < 4; ++flip) bytes[offset + random() % weights.size()] = static_cast<char>(random());
+    CHECK(structure_fingerprint(import::import_onnx_bytes(bytes, "mutated.onnx").graph) == original);
+  }
 }
 
 TEST_CASE("torchvision's inception-v3 export keeps no pad node after the inference passes") {

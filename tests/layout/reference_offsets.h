@@ -19,6 +19,11 @@ inline OffsetFn nchwc_offset(const std::vector<int64_t>& shape, int64_t b) {
   };
 }
 
+/// NC[b]c for logical N x C (a dense layer's activations); b = 1 is plain NC.
+inline OffsetFn ncc_offset(const std::vector<int64_t>& shape, int64_t b) {
+  return [=](const std::vector<int64_t>& x) { return (x[0] * (shape[1] / b) + x[1] / b) * b + x[1] % b; };
+}
+
 inline OffsetFn nhwc_offset(const std::vector<int64_t>& shape) {
   return [=](const std::vector<int64_t>& x) {
     const int64_t C = shape[1], H = shape[2], W = shape[3];

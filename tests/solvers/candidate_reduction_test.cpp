@@ -39,7 +39,7 @@ TEST_CASE("Goldstein's criterion weighs node and edge differences together") {
   const CandidateReduction reduction = eliminate_dominated_candidates(problem);
   CHECK(reduction.kept[0] == std::vector<int>{0});
   const auto dp = make_solver("dp");
-  SolveOptions as_given;
+  SolveOptions as_given = testing::deterministic();
   as_given.drop_dominated = false;
   CHECK(dp->solve(reduction.reduced, as_given).cost == doctest::Approx(dp->solve(problem, as_given).cost));
 }
@@ -84,7 +84,7 @@ TEST_CASE("every reduced assignment costs what its expansion costs in the origin
 TEST_CASE("the reduction preserves the optimum") {
   const auto dp = make_solver("dp");
   const auto exact = make_solver("exact");
-  SolveOptions as_given;
+  SolveOptions as_given = testing::deterministic();
   as_given.drop_dominated = false;
   for (uint64_t seed = 0; seed < 20; ++seed) {
     CAPTURE(seed);
@@ -101,7 +101,7 @@ TEST_CASE("the reduction preserves the optimum") {
     CAPTURE(seed);
     const Problem problem = testing::random_problem(seed);
     const CandidateReduction reduction = eliminate_dominated_candidates(problem);
-    const Solution truth = exact->solve(problem, {});
+    const Solution truth = exact->solve(problem, testing::deterministic());
     const Solution reduced = exact->solve(reduction.reduced, {});
     CHECK(is_finite(truth.cost) == is_finite(reduced.cost));
     if (is_finite(truth.cost))
@@ -112,12 +112,12 @@ TEST_CASE("the reduction preserves the optimum") {
 TEST_CASE("dp and pbqp answer the same with and without the reduction, and report what it removed") {
   const Problem problem =
       generate_instance({.structure = Structure::random_wiring, .nodes = 200, .candidates = 12, .seed = 4});
-  SolveOptions as_given;
+  SolveOptions as_given = testing::deterministic();
   as_given.drop_dominated = false;
   for (const char* name : {"dp", "pbqp"}) {
     CAPTURE(name);
     const auto solver = make_solver(name);
-    const Solution reduced = solver->solve(problem, {});
+    const Solution reduced = solver->solve(problem, testing::deterministic());
     const Solution plain = solver->solve(problem, as_given);
     CHECK(reduced.optimal);
     CHECK(reduced.cost == doctest::Approx(make_solver("dp")->solve(problem, as_given).cost));

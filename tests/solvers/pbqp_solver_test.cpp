@@ -12,7 +12,7 @@ TEST_CASE("series-parallel graphs reduce completely with R0/RI/RII") {
   for (Structure structure : {Structure::chain, Structure::residual, Structure::inception}) {
     CAPTURE(structure_name(structure));
     const Problem problem = generate_instance({.structure = structure, .nodes = 1000, .candidates = 30});
-    const Solution answer = make_solver("pbqp")->solve(problem, {});
+    const Solution answer = make_solver("pbqp")->solve(problem, testing::deterministic());
     CHECK(answer.stats.at("core_nodes") == 0);
     CHECK(answer.optimal);
     REQUIRE(answer.lower_bound);
@@ -30,23 +30,23 @@ TEST_CASE("pbqp proves optimality on dense and randomly wired instances") {
     const Problem problem = generate_instance(
         {.structure = structure, .nodes = nodes, .candidates = 6, .seed = static_cast<uint64_t>(seed),
          .forbidden_probability = 0.1});
-    const Solution pbqp = make_solver("pbqp")->solve(problem, {});
+    const Solution pbqp = make_solver("pbqp")->solve(problem, testing::deterministic());
     CHECK(pbqp.optimal);
     CHECK(pbqp.stats.at("core_nodes") > 0);
-    if (structure == Structure::random_wiring) CHECK(testing::same_cost(pbqp.cost, make_solver("dp")->solve(problem, {}).cost));
+    if (structure == Structure::random_wiring) CHECK(testing::same_cost(pbqp.cost, make_solver("dp")->solve(problem, testing::deterministic()).cost));
   }
 }
 
 TEST_CASE("forbidden pairs never lead to an infeasible answer when a feasible one exists") {
   const auto pbqp = make_solver("pbqp");
-  SolveOptions heuristic_only;
+  SolveOptions heuristic_only = testing::deterministic();
   heuristic_only.branch_and_bound = false;
   for (uint64_t seed = 0; seed < 20; ++seed) {
     CAPTURE(seed);
     const Problem problem = generate_instance(
         {.structure = Structure::dense, .nodes = 40, .candidates = 3, .seed = seed, .forbidden_probability = 0.5});
-    const Solution exact = make_solver("dp")->solve(problem, {});
-    const Solution answer = pbqp->solve(problem, {});
+    const Solution exact = make_solver("dp")->solve(problem, testing::deterministic());
+    const Solution answer = pbqp->solve(problem, testing::deterministic());
     CHECK(answer.feasible == exact.feasible);
     CHECK(testing::same_cost(answer.cost, exact.cost));
     if (exact.feasible) CHECK(pbqp->solve(problem, heuristic_only).feasible);
@@ -55,18 +55,18 @@ TEST_CASE("forbidden pairs never lead to an infeasible answer when a feasible on
 
 TEST_CASE("an exhausted time limit still gives a valid, unproven answer with a bound") {
   const Problem problem = generate_instance({.structure = Structure::grid, .nodes = 900, .candidates = 10});
-  SolveOptions options;
+  SolveOptions options = testing::deterministic();
   options.time_limit_seconds = 0;
   const Solution answer = make_solver("pbqp")->solve(problem, options);
   CHECK(answer.feasible);
   CHECK(testing::same_cost(problem.evaluate(answer.assignment), answer.cost));
-  CHECK(answer.cost <= make_solver("greedy")->solve(problem, {}).cost);
+  CHECK(answer.cost <= make_solver("greedy")->solve(problem, testing::deterministic()).cost);
 }
 
 TEST_CASE("phase times account for the solve: every phase reported, their sum within the total") {
   // As given: the reduction would leave a core the up-front elimination solves, skipping phases.
   const Problem problem = generate_instance({.structure = Structure::grid, .nodes = 400, .candidates = 8});
-  SolveOptions as_given;
+  SolveOptions as_given = testing::deterministic();
   as_given.drop_dominated = false;
   const Solution answer = make_solver("pbqp")->solve(problem, as_given);
   double phases = 0;
@@ -88,8 +88,8 @@ TEST_CASE("the default fast path lands next to the optimum on 20-candidate-style
     CAPTURE(seed);
     const Problem problem = generate_instance({.structure = Structure::random_wiring, .nodes = 150, .candidates = 12,
                                                .seed = seed, .forbidden_probability = 0.1});
-    const Solution optimum = make_solver("dp")->solve(problem, {});
-    const Solution fast = make_solver("pbqp")->solve(problem, {});
+    const Solution optimum = make_solver("dp")->solve(problem, testing::deterministic());
+    const Solution fast = make_solver("pbqp")->solve(problem, testing::deterministic());
     CHECK(fast.stats.at("core_nodes") > 0);
     CHECK(!fast.stats.contains("bb_nodes"));
     CHECK(testing::same_cost(problem.evaluate(fast.assignment), fast.cost));
@@ -105,12 +105,12 @@ TEST_CASE("the default proves the 1,000-node randomly wired anchor, and is withi
   // alone misleads fusion (the LP relaxation is 0.5% below the optimum): it stopped at 0.14%.
   const Problem problem = generate_instance({.structure = Structure::random_wiring, .nodes = 1000, .candidates = 20,
                                              .seed = 1000});
-  const Cost optimum = make_solver("dp")->solve(problem, {}).cost;
-  const Solution fast = make_solver("pbqp")->solve(problem, {});
+  const Cost optimum = make_solver("dp")->solve(problem, testing::deterministic()).cost;
+  const Solution fast = make_solver("pbqp")->solve(problem, testing::deterministic());
   CHECK(fast.optimal);
   CHECK(fast.stats.contains("exact_core"));
   CHECK(testing::same_cost(fast.cost, optimum));
-  SolveOptions as_given;
+  SolveOptions as_given = testing::deterministic();
   as_given.drop_dominated = false;
   const Solution plain = make_solver("pbqp")->solve(problem, as_given);
   CHECK(plain.cost <= optimum * 1.001);
@@ -119,11 +119,11 @@ TEST_CASE("the default proves the 1,000-node randomly wired anchor, and is withi
 TEST_CASE("prove_optimality searches large-candidate cores to a proof") {
   const Problem problem = generate_instance(
       {.structure = Structure::random_wiring, .nodes = 150, .candidates = 12, .seed = 2, .forbidden_probability = 0.1});
-  SolveOptions prove;
+  SolveOptions prove = testing::deterministic();
   prove.prove_optimality = true;
   const Solution proven = make_solver("pbqp")->solve(problem, prove);
   CHECK(proven.optimal);
-  CHECK(testing::same_cost(proven.cost, make_solver("dp")->solve(problem, {}).cost));
+  CHECK(testing::same_cost(proven.cost, make_solver("dp")->solve(problem, testing::deterministic()).cost));
 }
 
 TEST_CASE("prove_optimality eliminates a low-width core whole when the time left allows") {
@@ -132,7 +132,7 @@ TEST_CASE("prove_optimality eliminates a low-width core whole when the time left
   // As given: its reduction is small enough for the up-front attempt.
   const Problem problem =
       generate_instance({.structure = Structure::random_wiring, .nodes = 300, .candidates = 20, .seed = 300});
-  SolveOptions as_given;
+  SolveOptions as_given = testing::deterministic();
   as_given.drop_dominated = false;
   CHECK_FALSE(make_solver("pbqp")->solve(problem, as_given).stats.contains("exact_core"));
   SolveOptions prove = as_given;
@@ -140,7 +140,7 @@ TEST_CASE("prove_optimality eliminates a low-width core whole when the time left
   const Solution proven = make_solver("pbqp")->solve(problem, prove);
   CHECK(proven.optimal);
   CHECK(proven.stats.contains("exact_core"));
-  CHECK(testing::same_cost(proven.cost, make_solver("dp")->solve(problem, {}).cost));
+  CHECK(testing::same_cost(proven.cost, make_solver("dp")->solve(problem, testing::deterministic()).cost));
   // With no time left the elimination, which cannot be interrupted, is not started.
   prove.time_limit_seconds = 0;
   const Solution hurried = make_solver("pbqp")->solve(problem, prove);
@@ -157,8 +157,8 @@ TEST_CASE("materialisation cores (binary aux nodes of degree >= 3) are solved to
       CAPTURE(seed);
       CAPTURE(candidates);
       const Problem problem = testing::materialisation_problem(seed, 9, candidates, layouts);
-      const Solution optimum = make_solver("dp")->solve(problem, {});
-      const Solution pbqp = make_solver("pbqp")->solve(problem, {});
+      const Solution optimum = make_solver("dp")->solve(problem, testing::deterministic());
+      const Solution pbqp = make_solver("pbqp")->solve(problem, testing::deterministic());
       CHECK(pbqp.stats.at("core_nodes") > 0);
       CHECK(testing::same_cost(problem.evaluate(pbqp.assignment), pbqp.cost));
       REQUIRE(pbqp.lower_bound);

@@ -33,7 +33,7 @@ Matrix transforms(const std::vector<int>& out_blocks, const std::vector<int>& in
 void expect_picks(const Problem& problem, const Assignment& expected) {
   for (const char* name : {"dp", "pbqp", "exact"}) {
     CAPTURE(name);
-    const Solution answer = make_solver(name)->solve(problem, {});
+    const Solution answer = make_solver(name)->solve(problem, testing::deterministic());
     CHECK(answer.assignment == expected);
     CHECK(answer.optimal);
   }
@@ -58,7 +58,7 @@ Problem conv_chain_with_add() {
 TEST_CASE("TVM test_DPTuner_run / test_PBQPTuner_run: picks 0.02, 0.012, 0.03") {
   const Problem problem = conv_chain_with_add();
   expect_picks(problem, {1, 0, 0});
-  const Solution answer = make_solver("dp")->solve(problem, {});
+  const Solution answer = make_solver("dp")->solve(problem, testing::deterministic());
   CHECK(problem.node(0).costs[answer.assignment[0]] == 0.02);
   CHECK(problem.node(1).costs[answer.assignment[1]] == 0.012);
   CHECK(problem.node(2).costs[answer.assignment[2]] == 0.03);
@@ -83,7 +83,7 @@ TEST_CASE("TVM test_tuple: invalid concat transforms force the slower 1c candida
   problem.add_edge("conv0", "conv1",
                    testing::mat({{kInfinity, kInfinity}, {transform(3, 1, elements), 0.0}}));
   expect_picks(problem, {1, 0});
-  CHECK_FALSE(make_solver("greedy")->solve(problem, {}).feasible);
+  CHECK_FALSE(make_solver("greedy")->solve(problem, testing::deterministic()).feasible);
 }
 
 TEST_CASE("TVM test_triangle_block: concat of conv0, conv1 and conv2 keeps the same picks") {

@@ -57,9 +57,9 @@ TEST_CASE("toulbar2 agrees with our optimum on medium dense and random instances
       CAPTURE(seed);
       const Problem problem = generate_instance(
           {.structure = structure, .nodes = 60, .candidates = 6, .seed = seed, .forbidden_probability = 0.1});
-      const Solution oracle = toulbar2->solve(problem, {});
+      const Solution oracle = toulbar2->solve(problem, testing::deterministic());
       REQUIRE(oracle.optimal);
-      const Solution ours = pbqp->solve(problem, {});
+      const Solution ours = pbqp->solve(problem, testing::deterministic());
       CHECK(ours.optimal);
       // toulbar2 optimizes costs rounded to 1e-6 ms: each of the ~(nodes + edges) terms of
       // its answer may be off by half a unit, so its optimum is ours within that.

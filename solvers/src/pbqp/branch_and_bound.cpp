@@ -75,12 +75,14 @@ Cost prune_threshold(Cost budget) {
   return is_finite(budget) ? budget - 1e-9 * (1.0 + std::abs(budget)) : kInfinity;
 }
 
+bool BranchAndBound::out_of_budget() {
+  if (deadline_.passed() || (max_nodes_ != 0 && search_nodes_ >= max_nodes_)) complete_ = false;
+  return !complete_;
+}
+
 std::optional<Cost> BranchAndBound::solve(PbqpGraph graph, Cost budget, Assignment& assignment) {
+  if (out_of_budget()) return std::nullopt;
   ++search_nodes_;
-  if (deadline_.passed()) {
-    complete_ = false;
-    return std::nullopt;
-  }
   ReductionTrace trace;
   reduce(graph, trace);
   const Cost base = trace.constant();
@@ -189,10 +191,7 @@ std::optional<Cost> BranchAndBound::branch(const PbqpGraph& graph, const DualBou
       best = limit = decision.constant() + *rest;
       best_assignment = std::move(trial);
     }
-    if (deadline_.passed()) {
-      complete_ = false;
-      break;
-    }
+    if (out_of_budget()) break;
   }
   if (!best) return std::nullopt;
   assignment = std::move(best_assignment);

@@ -13,8 +13,10 @@
 //      on the pruned candidates;
 //   4. otherwise branch on the busiest node, candidates in reduced-cost order, each child
 //      being solve() again (fixing a node re-enables RI/RII and often splits the graph).
-// The search is anytime: at the deadline it stops and reports it did not complete.
+// The search is anytime: at the deadline, or after max_nodes search nodes, it stops and
+// reports it did not complete.
 
+#include <cstdint>
 #include <optional>
 
 #include "pbqp/pbqp_graph.h"
@@ -26,7 +28,8 @@ class DualBound;
 
 class BranchAndBound {
  public:
-  explicit BranchAndBound(const Deadline& deadline) : deadline_(deadline) {}
+  /// `max_nodes` 0: only the deadline limits the search.
+  BranchAndBound(const Deadline& deadline, uint64_t max_nodes) : deadline_(deadline), max_nodes_(max_nodes) {}
 
   /// Looks for an assignment of the graph's alive nodes costing less than `budget`. If one
   /// exists (and the search completes) returns the optimum and writes it into `assignment`
@@ -35,7 +38,7 @@ class BranchAndBound {
 
   /// False when the deadline interrupted the search: results are then not proven.
   [[nodiscard]] bool complete() const { return complete_; }
-  [[nodiscard]] long search_nodes() const { return search_nodes_; }
+  [[nodiscard]] uint64_t search_nodes() const { return search_nodes_; }
   /// The bound computed at the root (reduction constant + component dual bounds).
   [[nodiscard]] Cost root_bound() const { return root_bound_; }
 
@@ -45,10 +48,13 @@ class BranchAndBound {
   /// Outer nullopt: too wide for elimination. Otherwise the exact answer under `budget`.
   std::optional<std::optional<Cost>> finish_exactly(const PbqpGraph& graph, Cost budget, Assignment& assignment);
   std::optional<Cost> branch(const PbqpGraph& graph, const DualBound& dual, Cost limit, Assignment& best);
+  /// True once the deadline or the node limit is reached; the search is then incomplete.
+  bool out_of_budget();
 
   const Deadline& deadline_;
+  uint64_t max_nodes_;
   bool complete_ = true;
-  long search_nodes_ = 0;
+  uint64_t search_nodes_ = 0;
   int depth_ = 0;
   Cost root_bound_ = -kInfinity;
 };

@@ -21,17 +21,22 @@ Conv2dDesc square_desc(int64_t channels, int64_t size, int64_t kernel) {
   return d;
 }
 
+// The properties a kernel relies on, not the formulas: the slots of one block reach every
+// line of the next, none fetches more lines than that needs, and the slots scale with the
+// fetch opportunities a block offers (taps, outer steps) rather than with its size.
 void check_covers(const conv::DirectConvGeometry& g, int64_t outer_steps, int64_t slots_per_tap) {
   const int64_t block_floats = g.in_bn * g.out_bn * g.kernel_h * g.kernel_w * outer_steps;
   const conv::WeightStream s = conv::plan_weight_stream(g, outer_steps, block_floats, slots_per_tap);
   CAPTURE(g.out_block_inner);
   CAPTURE(g.ow_bn);
-  CHECK(s.lines == (block_floats + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine);
-  CHECK(s.sharers == (g.out_block_inner ? 1 : g.row_tiles()));
-  CHECK(s.column_tiles == (g.out_w + g.ow_bn - 1) / g.ow_bn);
-  CHECK(s.slots == s.sharers * s.column_tiles * outer_steps * g.kernel_h * g.kernel_w * slots_per_tap);
+  CHECK(s.lines * kFloatsPerCacheLine >= block_floats);  // the block's whole span
+  CHECK((s.lines - 1) * kFloatsPerCacheLine < block_floats);
   CHECK(s.slots * s.lines_per_slot >= s.lines);          // every line is some slot's
   CHECK((s.lines_per_slot - 1) * s.slots < s.lines);      // and no slot fetches more than needed
+  const conv::WeightStream doubled = conv::plan_weight_stream(g, outer_steps, block_floats, 2 * slots_per_tap);
+  CHECK(doubled.slots == 2 * s.slots);
+  const conv::WeightStream bigger_block = conv::plan_weight_stream(g, outer_steps, 2 * block_floats, slots_per_tap);
+  CHECK(bigger_block.slots == s.slots);
 }
 
 }  // namespace

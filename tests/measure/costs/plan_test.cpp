@@ -81,7 +81,9 @@ TEST_CASE("plans with the same kernels, layouts and transforms are the same sche
   planning::Plan other_transform = with_transform;
   other_transform.transforms.back().to = "NCHW4c";
   CHECK_FALSE(planning::same_schedule(with_transform, other_transform));
-  CHECK(planning::same_schedule(with_transform, with_transform));
+  planning::Plan repriced_transform = with_transform;
+  repriced_transform.transforms.back().ms *= 3;
+  CHECK(planning::same_schedule(with_transform, repriced_transform));
 }
 
 TEST_CASE("validate_plan rejects a plan made for another graph") {

@@ -17,6 +17,7 @@
 #include "layoutopt/tuning/default_configs.h"
 #include "layoutopt/planning/plan_schedule.h"
 #include "plan_fixtures.h"
+#include "support/relative_approx.h"
 #include "tuning_fixtures.h"
 
 using namespace layoutopt;
@@ -74,7 +75,7 @@ TEST_CASE("default configs are measured once and read back from the log") {
   const auto seconds = tuning::default_config_seconds(tasks, log, kTarget);
   CHECK(seconds.size() == tasks.size());
   for (const tuning::TuningTask& task : tasks)
-    CHECK(seconds.at(task.key()) == doctest::Approx(1e-5 * static_cast<double>(1 + task.op.default_index() % 7) +
+    CHECK(seconds.at(task.key()) == testing::relative_approx(1e-5 * static_cast<double>(1 + task.op.default_index() % 7) +
                                                     1e-9 * static_cast<double>(task.key().size())));
   // Records of another target do not count.
   CHECK(tuning::default_config_seconds(tasks, log, "llvm -mcpu=other -num-cores=1").empty());
@@ -99,9 +100,9 @@ TEST_CASE("default configs are priced by the rule that prices tuned configs") {
   const auto priced = tuning::default_config_seconds(tasks, log, kTarget);
   // It costs the median of its later timings; every default still timed once costs its
   // timing times the pooled retiming ratio (2), as a once-timed tuned config would.
-  CHECK(priced.at(retimed.key()) == doctest::Approx(2.0 * once.at(retimed.key())));
+  CHECK(priced.at(retimed.key()) == testing::relative_approx(2.0 * once.at(retimed.key())));
   for (size_t t = 1; t < tasks.size(); ++t)
-    CHECK(priced.at(tasks[t].key()) == doctest::Approx(2.0 * once.at(tasks[t].key())));
+    CHECK(priced.at(tasks[t].key()) == testing::relative_approx(2.0 * once.at(tasks[t].key())));
 }
 
 TEST_CASE("graph tuned is never predicted slower than the default plan it was free to choose") {
@@ -182,10 +183,10 @@ TEST_CASE("the default baseline's convs take the in-network factor of their node
   const costs::DefaultScheduleCosts isolated(measured.source, tiny.graph, tiny.default_seconds);
   const costs::DefaultScheduleCosts scaled(calibrated, tiny.graph, tiny.default_seconds);
   CHECK(scaled.node_price_factor(conv1) == 1.5);
-  CHECK(scaled.candidates(tiny.graph, conv1)[0].ms == doctest::Approx(1.5 * isolated.candidates(tiny.graph, conv1)[0].ms));
-  CHECK(scaled.candidates(tiny.graph, pool1)[0].ms == doctest::Approx(2.0 * isolated.candidates(tiny.graph, pool1)[0].ms));
+  CHECK(scaled.candidates(tiny.graph, conv1)[0].ms == testing::relative_approx(1.5 * isolated.candidates(tiny.graph, conv1)[0].ms));
+  CHECK(scaled.candidates(tiny.graph, pool1)[0].ms == testing::relative_approx(2.0 * isolated.candidates(tiny.graph, pool1)[0].ms));
   const graph::NodeId conv2 = *tiny.graph.find_node("conv2");
-  CHECK(scaled.candidates(tiny.graph, conv2)[0].ms == doctest::Approx(isolated.candidates(tiny.graph, conv2)[0].ms));
+  CHECK(scaled.candidates(tiny.graph, conv2)[0].ms == testing::relative_approx(isolated.candidates(tiny.graph, conv2)[0].ms));
 }
 
 TEST_CASE("a measured plan compiles to a network that computes what the reference computes") {
@@ -245,12 +246,12 @@ TEST_CASE("the four variants of optimize plan, compile and time the same graph")
   REQUIRE(rows.size() == 4);
   const double optimum = rows.at("graph tuned (DP)").predicted_ms();
   CHECK(rows.at("graph tuned (DP)").planned.solution.optimal);
-  CHECK(rows.at("graph tuned (PBQP)").predicted_ms() == doctest::Approx(optimum));
+  CHECK(rows.at("graph tuned (PBQP)").predicted_ms() == testing::relative_approx(optimum));
   // History best only removes choices from the same problem: never better than the optimum.
   CHECK(rows.at("history best").predicted_ms() >= optimum - 1e-12);
   for (const auto& [name, row] : rows) {
     CAPTURE(name);
-    CHECK(row.predicted_ms() == doctest::Approx(row.planned.plan.kernel_ms() + row.planned.plan.transform_ms()));
+    CHECK(row.predicted_ms() == testing::relative_approx(row.planned.plan.kernel_ms() + row.planned.plan.transform_ms()));
     CHECK(row.measured.count == 2);  // one median per round
     CHECK(row.runs >= 2 * 3);
     CHECK(row.measured.median > 0);

@@ -54,8 +54,11 @@ graph::Graph fan_out() {
 }
 
 solvers::Solution solve(const planning::LayoutProblem& lp, const char* solver = "dp") {
+  // No clock: a node limit bounds pbqp's proof search, so whether it proves its answer is
+  // the same on a loaded machine as on an idle one.
   solvers::SolveOptions options;
-  options.time_limit_seconds = 1.0;  // pbqp's proof search may stop early; its answer must still be close
+  options.time_limit_seconds = solvers::kNoTimeLimit;
+  options.max_search_nodes = 100'000;
   return solvers::make_solver(solver)->solve(lp.problem(), options);
 }
 
@@ -181,8 +184,7 @@ TEST_CASE("zoo networks under the analytic model: DP and PBQP agree and decoding
     const auto greedy = solve(lp, "greedy");
     REQUIRE(dp.optimal);
     CHECK(greedy.feasible);  // history best inserts every transform its choices need
-    // How close pbqp gets within its time limit depends on the machine's load, so the test
-    // checks only what must hold; `layoutopt compare` reports the gaps.
+    // pbqp need not prove inception-v3 within its node limit; `layoutopt compare` reports gaps.
     CHECK(pbqp.cost >= dp.cost - 1e-9);
     if (pbqp.optimal) CHECK(pbqp.cost == doctest::Approx(dp.cost).epsilon(1e-9));
     CHECK(greedy.cost >= dp.cost - 1e-9);

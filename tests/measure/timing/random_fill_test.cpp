@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numeric>
 #include <set>
+#include <span>
 #include <vector>
 
 using layoutopt::timing::fill_random;
@@ -39,8 +40,14 @@ TEST_CASE("fill_random is deterministic per seed and independent of threads") {
   CHECK(first != other);
 }
 
-TEST_CASE("fill_random accepts an empty span") {
-  std::vector<float> empty;
-  fill_random(empty, 1);
-  CHECK(empty.empty());
+TEST_CASE("fill_random writes exactly its span, an empty one included") {
+  const float untouched = -7.0f;  // outside fill_random's [-1, 1)
+  std::vector<float> buffer(1000, untouched);
+  fill_random(std::span<float>(buffer).subspan(100, 800), 3);
+  fill_random(std::span<float>(buffer).subspan(950, 0), 3);
+  for (size_t i = 0; i < buffer.size(); ++i) {
+    CAPTURE(i);
+    const bool inside = i >= 100 && i < 900;
+    CHECK((buffer[i] == untouched) == !inside);
+  }
 }

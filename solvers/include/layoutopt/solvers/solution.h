@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -11,8 +12,15 @@
 
 namespace layoutopt::solvers {
 
+/// A time limit that never expires: with it (and max_search_nodes), a solve's answer,
+/// optimality flag included, does not depend on how fast or loaded the machine is.
+inline constexpr double kNoTimeLimit = std::numeric_limits<double>::infinity();
+
 struct SolveOptions {
   double time_limit_seconds = 10.0;             ///< soft limit for anytime solvers (pbqp)
+  /// pbqp: the branch-and-bound stops after this many search nodes (0: no limit), like at
+  /// the time limit; the deterministic limit that tests use.
+  uint64_t max_search_nodes = 0;
   size_t memory_budget_bytes = size_t{1} << 30;  ///< dp refuses above this, before allocating
   bool branch_and_bound = true;                  ///< pbqp: search for a proof of optimality
   /// pbqp: search for the proof however large the problem (up to the time limit). Without
