@@ -40,6 +40,20 @@ StepTimes time_steps(kernels::CompiledNetwork& network, const graph::Graph& grap
   return times;
 }
 
+/// The plan's steps' medians added up: what its prediction is meant to match.
+double total_ms(const StepTimes& times) {
+  double total = 0;
+  for (const auto& [key, ms] : times.transforms) total += ms;
+  for (const auto& [id, ms] : times.nodes) total += ms;
+  return total;
+}
+
+std::string format_ms(double ms) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(3) << ms << " ms";
+  return out.str();
+}
+
 InNetworkTransformTimes by_key(const std::vector<std::pair<TransformKey, double>>& steps) {
   std::map<TransformKey, std::vector<double>> samples;
   for (const auto& [key, ms] : steps) samples[key].push_back(ms);
@@ -131,7 +145,8 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
     if (progress)
       progress->note("calibrating in the network, round " + std::to_string(round) + ": " +
                      std::to_string(steps.nodes.size()) + " nodes, " + std::to_string(times.size()) +
-                     " transforms, " + std::to_string(unseen) + " not timed in a network before");
+                     " transforms, " + std::to_string(unseen) + " not timed in a network before; predicted " +
+                     format_ms(plan.predicted_ms) + ", its steps took " + format_ms(total_ms(steps)));
     record_node_factors(report.repricing.in_network_nodes, node_factors(steps, plan, current));
     keep_fastest(timed, times);
     for (const auto& [key, ms] : timed) report.repricing.in_network_transforms[key] = ms;
