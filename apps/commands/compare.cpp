@@ -69,6 +69,8 @@ std::vector<evaluation::ComparisonProblem> named_problems(const CompareFlags& fl
   const planning::AnalyticCostModel model({.max_conv_candidates = flags.candidates});
   for (const std::string& spec : flags.problems) {
     const std::filesystem::path path(spec);
+    if (std::filesystem::is_directory(path))
+      throw std::runtime_error("problem '" + spec + "' is a folder, not a model or instance file");
     if (path.extension() == ".json" && !graph::zoo::contains(spec) && !is_graph_document(path)) {
       problems.push_back({path.stem().string(), "instance file", solvers::load_instance(path)});
       continue;

@@ -69,6 +69,8 @@ pipeline::OptimizeRequest request(const OptimizeFlags& flags, const graph::Graph
                                     .budget = budget(flags),
                                     .quiet = flags.quiet};
   request.plan_policy.calibrate_rounds = flags.calibrate_rounds;
+  if (std::filesystem::is_directory(request.plan))
+    throw std::runtime_error("'" + request.plan.string() + "' is a folder; give -o a plan file name");
   if (std::filesystem::exists(request.plan) && !flags.force)
     throw std::runtime_error("'" + request.plan.string() + "' exists; pass --force to replace it, or -o another plan file");
   // Checked now, not when it is written after minutes of tuning.

@@ -25,6 +25,8 @@ class BadModels(CliTestCase):
         """(MODEL argument, words the error must contain)"""
         self.path("graph.json").write_text('{"format": "layoutopt-graph", "nodes": [\n')
         self.path("list.json").write_text("[1, 2, 3]\n")
+        self.path("folder.onnx").mkdir()
+        self.path("folder.json").mkdir()
         return [
             ("missing.onnx", ["missing.onnx"]),
             ("resnet-51", ["unknown model 'resnet-51'"]),
@@ -33,12 +35,15 @@ class BadModels(CliTestCase):
             ("graph.json", ["'graph.json' is not valid JSON"]),
             ("list.json", ["'list.json'", "not a layoutopt graph"]),
             ("notes.txt", ["unknown model 'notes.txt'"]),
+            ("folder.onnx", ["'folder.onnx' is a folder"]),
+            ("folder.json", ["'folder.json' is a folder"]),
         ]
 
     def test_every_model_command_refuses_bad_models_and_writes_nothing(self):
         write_npy(self.path("input.npy"), TINY_INPUT_SHAPE)
         self.path("notes.txt").write_text("not a model\n")
-        cases = [(command, model, needles) for command in COMMANDS for model, needles in self.bad_models()]
+        models = self.bad_models()
+        cases = [(command, model, needles) for command in COMMANDS for model, needles in models]
         outcomes = self.run_all([[command, model, *COMMANDS[command][0]] for command, model, _ in cases])
         for (command, model, needles), outcome in zip(cases, outcomes):
             with self.subTest(command=command, model=model):

@@ -13,7 +13,8 @@ WRITERS = {
     "gen-instance": ["gen-instance", "--nodes", "5"],
     "plan": ["plan", MODEL, "--model-costs"],
     "run": ["run", MODEL, "--input", "input.npy", "--threads", "1"],
-    "optimize": ["optimize", MODEL, "--threads", "1"],
+    # The smallest budget, should a check be lost: the test then fails, but soon.
+    "optimize": ["optimize", MODEL, "--threads", "1", "--time-budget", "1", "--calibrate-rounds", "0"],
 }
 
 
@@ -39,12 +40,18 @@ class Overwrites(CliTestCase):
         for outcome in outcomes:
             self.assert_failed(outcome, "folder 'missing' does not exist")
 
+    def test_an_output_that_is_a_folder_is_refused_even_with_force(self):
+        write_npy(self.path("input.npy"), TINY_INPUT_SHAPE)
+        self.path("folder.out").mkdir()
+        outcomes = self.run_all([[*WRITERS[name], "-o", "folder.out", "--force"] for name in WRITERS])
+        for name, outcome in zip(WRITERS, outcomes):
+            with self.subTest(command=name):
+                self.assert_failed(outcome, "'folder.out' is a folder")
+
     def test_optimize_refuses_an_existing_summary_before_any_work(self):
         self.path("summary.json").write_text('{"mine": true}\n')
         before = digest(self.path("summary.json"))
-        # The smallest budget, should the check ever be lost: the test then fails, but soon.
-        self.expect_failure("optimize", MODEL, "--threads", "1", "--time-budget", "1", "--calibrate-rounds", "0",
-                            "--json-summary", "summary.json",
+        self.expect_failure(*WRITERS["optimize"], "--json-summary", "summary.json",
                             needles=["'summary.json' exists", "--force"])
         self.assert_unchanged(self.path("summary.json"), before)
         self.assertFalse(self.path("out").exists(), "optimize started before refusing")
@@ -53,7 +60,7 @@ class Overwrites(CliTestCase):
         (self.dir / "out" / "tiny-convnet").mkdir(parents=True)
         plan = self.path("out/tiny-convnet/plan.json")
         plan.write_text("{}\n")
-        self.expect_failure("optimize", MODEL, "--threads", "1", needles=["out/tiny-convnet/plan.json' exists"])
+        self.expect_failure(*WRITERS["optimize"], needles=["out/tiny-convnet/plan.json' exists"])
         self.assertEqual(plan.read_text(), "{}\n")
         self.assertFalse(self.path("out/tiny-convnet/tune.jsonl").exists(), "optimize tuned before refusing")
 

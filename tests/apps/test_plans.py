@@ -119,7 +119,7 @@ class PlanFiles(CliTestCase):
              ["plan 'truncated.json' is not valid JSON", "truncated"]),
             (random_bytes(self.path("random.json")).name, ["plan 'random.json' is not valid JSON"]),
             ("empty.json", ["plan 'empty.json' is not valid JSON"]),
-            ("folder", ["plan 'folder'"]),
+            ("folder", ["plan 'folder' is a folder"]),
         ]
         self.path("empty.json").write_text("")
         self.path("folder").mkdir()

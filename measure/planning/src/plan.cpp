@@ -376,6 +376,8 @@ void save_plan(const Plan& plan, const std::filesystem::path& path) {
 
 Plan load_plan(const std::filesystem::path& path) {
   if (!std::filesystem::exists(path)) throw PlanError("plan '" + path.string() + "' does not exist");
+  // A folder opens as a stream and fails on the first read with a message naming no file.
+  if (std::filesystem::is_directory(path)) throw PlanError("plan '" + path.string() + "' is a folder, not a file");
   std::ifstream in(path);
   if (!in) throw PlanError("cannot read plan '" + path.string() + "'");
   json document;
@@ -384,6 +386,8 @@ Plan load_plan(const std::filesystem::path& path) {
   } catch (const json::parse_error& e) {
     throw PlanError("plan '" + path.string() + "' is not valid JSON (a damaged or truncated file?): " +
                     without_json_prefix(e.what()));
+  } catch (const std::exception& e) {  // a read error
+    throw PlanError("cannot read plan '" + path.string() + "': " + e.what());
   }
   try {
     return plan_from_json(document);

@@ -210,11 +210,11 @@ planning::Plan read_changed(Change change) {
 }
 
 void refused_document(const std::function<void(nlohmann::json&)>& change, const std::string& words) {
-  CHECK_THROWS_WITH_AS((void)read_changed(change), doctest::Contains(words), planning::PlanError);
+  CHECK_THROWS_WITH_AS((void)read_changed(change), doctest::Contains(words.c_str()), planning::PlanError);
 }
 
 void refused_plan(const planning::Plan& plan, const std::string& words) {
-  CHECK_THROWS_WITH_AS(planning::validate_plan(plan, residual_graph()), doctest::Contains(words), planning::PlanError);
+  CHECK_THROWS_WITH_AS(planning::validate_plan(plan, residual_graph()), doctest::Contains(words.c_str()), planning::PlanError);
 }
 
 /// A file under the system temp folder, removed with the object.
@@ -276,7 +276,7 @@ TEST_CASE("an unreadable plan file is refused naming the file") {
   const ScratchPath future;
   future.write(std::string(R"({"format": "layoutopt-plan", "version": 3})"));
   CHECK_THROWS_WITH_AS((void)planning::load_plan(future.path),
-                       doctest::Contains("plan '" + future.path.string() + "': plan version 3 was written by a newer"),
+                       doctest::Contains(("plan '" + future.path.string() + "': plan version 3 was written by a newer").c_str()),
                        planning::PlanError);
 }
 
