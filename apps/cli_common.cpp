@@ -5,11 +5,30 @@
 
 namespace layoutopt::apps {
 
+namespace {
+
+CLI::Validator number_above(double bound, bool bound_allowed, const std::string& description) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        double value = 0;
+        if (!CLI::detail::lexical_cast(text, value)) return "'" + text + "' is not a number";
+        const bool fits = bound_allowed ? value >= bound : value > bound;
+        return fits ? std::string() : text + " is not " + description;
+      },
+      description, "");
+}
+
+}  // namespace
+
+CLI::Validator positive_number() { return number_above(0, false, "a positive number"); }
+
+CLI::Validator non_negative_number() { return number_above(0, true, "zero or a positive number"); }
+
 void add_model_argument(CLI::App& command, ModelArgument& argument) {
   command.add_option("MODEL", argument.spec, "built-in network (see `layoutopt zoo`), .onnx file or layoutopt .json")
       ->required();
   command.add_option("--batch", argument.options.batch, "batch size for built-in networks and ONNX inputs")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command.add_option("--seed", argument.options.seed, "seed of generated weights")->capture_default_str();
 }

@@ -17,6 +17,12 @@ struct ModelArgument {
   ModelOptions options;
 };
 
+/// Checks for counts, seconds and sizes. CLI11's PositiveNumber reports "Value -1 not in range
+/// 0.000000 to 1797693134862315708...": these say what the flag needs ("--batch: -1 is not a
+/// positive number").
+[[nodiscard]] CLI::Validator positive_number();
+[[nodiscard]] CLI::Validator non_negative_number();
+
 /// Adds the positional MODEL and the --batch / --seed flags.
 void add_model_argument(CLI::App& command, ModelArgument& argument);
 

@@ -5,6 +5,17 @@
 
 #include "commands.h"
 
+namespace {
+
+// CLI11 answers a misspelt subcommand with "A subcommand is required"; this names it.
+bool names_unknown_subcommand(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return false;
+  const std::string word = argv[1];
+  return app.get_subcommands([&](const CLI::App* command) { return command->check_name(word); }).empty();
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"layoutopt: graph-level layout optimizer for CNN inference on CPUs"};
   app.require_subcommand(1);
@@ -27,6 +38,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (names_unknown_subcommand(app, argc, argv)) {
+      std::cerr << "layoutopt: error: unknown subcommand '" << argv[1] << "' (see `layoutopt --help`)\n";
+      return e.get_exit_code();
+    }
     return app.exit(e);
   } catch (const std::exception& e) {
     std::cerr << "layoutopt: error: " << e.what() << "\n";

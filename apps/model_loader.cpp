@@ -33,6 +33,9 @@ LoadedModel load_model(const std::string& spec, const ModelOptions& options) {
   }
   const std::filesystem::path path(spec);
   const std::string ext = lower_extension(path);
+  // Readers open a folder and fail on the first read, with a message naming no file.
+  if ((ext == ".onnx" || ext == ".json") && std::filesystem::is_directory(path))
+    throw graph::GraphError("model '" + spec + "' is a folder, not a file");
   if (ext == ".onnx") {
     auto imported = graph::onnx::import_onnx(path, {.batch = options.batch, .seed = options.seed});
     std::string weights = imported.generated_parameters == 0

@@ -7,6 +7,8 @@
 namespace layoutopt::apps {
 
 void OutputFile::check_writable() const {
+  if (std::filesystem::is_directory(path))
+    throw std::runtime_error("'" + path.string() + "' is a folder; give a file name to write");
   if (std::filesystem::exists(path) && !force)
     throw std::runtime_error("'" + path.string() + "' exists; pass --force to overwrite it");
   const auto folder = path.parent_path();

@@ -238,9 +238,9 @@ void add_bench_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("bench", "Compile a model for its plan and time whole inferences");
   add_model_argument(*command, flags->model);
   add_plan_option(*command, flags->plan);
-  command->add_option("--threads", flags->threads, "OpenMP threads (default: OpenMP's default)")->check(CLI::PositiveNumber);
+  command->add_option("--threads", flags->threads, "OpenMP threads (default: OpenMP's default)")->check(positive_number());
   command->add_option("--min-seconds", flags->min_seconds, "least total time of the timed runs")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_flag("--profile", flags->profile, "also show where the time goes, per step");
   command->add_flag("--json", flags->json, "print one JSON object (for scripts)");

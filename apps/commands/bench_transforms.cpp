@@ -126,13 +126,13 @@ void add_bench_transforms_command(CLI::App& app) {
       ->required();
   command->add_option("--records", flags->records, "tuning log: use the blocks of the tuned candidates");
   command->add_option("--threads", flags->threads, "OpenMP threads per transform (default: OpenMP's default)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->add_flag("--quiet", flags->quiet, "no progress output");
   command->add_option("--min-repeat-ms", flags->min_repeat_ms, "least timed milliseconds per transform")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_option("--verify", flags->verify, "re-time N entries and print new / stored ratios")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->callback([flags] { run_bench_transforms(*flags); });
 }
 

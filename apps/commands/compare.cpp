@@ -69,6 +69,8 @@ std::vector<evaluation::ComparisonProblem> named_problems(const CompareFlags& fl
   const planning::AnalyticCostModel model({.max_conv_candidates = flags.candidates});
   for (const std::string& spec : flags.problems) {
     const std::filesystem::path path(spec);
+    if (std::filesystem::is_directory(path))
+      throw std::runtime_error("problem '" + spec + "' is a folder, not a model or instance file");
     if (path.extension() == ".json" && !graph::zoo::contains(spec) && !is_graph_document(path)) {
       problems.push_back({path.stem().string(), "instance file", solvers::load_instance(path)});
       continue;
@@ -92,8 +94,10 @@ void print_progress(const evaluation::ComparisonRow& row, size_t done, size_t to
 }
 
 void run_compare(const CompareFlags& flags) {
-  if (std::filesystem::exists(flags.output / "report.html") && !flags.force)
-    throw std::runtime_error("'" + (flags.output / "report.html").string() + "' exists; pass --force to overwrite it");
+  // A folder holding either file has a report of the user's, which this run would replace.
+  for (const char* file : {"report.html", "comparison.csv"})
+    if (std::filesystem::exists(flags.output / file) && !flags.force)
+      throw std::runtime_error("'" + (flags.output / file).string() + "' exists; pass --force to overwrite the report");
   const auto problems = flags.problems.empty() ? default_problems(flags) : named_problems(flags);
   evaluation::ComparisonOptions options{.solvers = flags.solvers};
   options.solve.time_limit_seconds = flags.time_limit;
@@ -122,7 +126,7 @@ void add_compare_command(CLI::App& app) {
       ->delimiter(',')
       ->capture_default_str();
   command->add_option("--candidates", flags->candidates, "candidates per conv / generated node")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_option("--time-limit", flags->time_limit, "seconds per solve for anytime solvers")->capture_default_str();
   command->add_flag("--save-instances", flags->save_instances, "also write every problem as an instance file");

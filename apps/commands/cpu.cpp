@@ -8,6 +8,7 @@
 #include <sstream>
 #include <string>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/timing/cpu_info.h"
 #include "layoutopt/timing/peak_flops.h"
@@ -82,7 +83,7 @@ void add_cpu_command(CLI::App& app) {
   CLI::App* command =
       app.add_subcommand("cpu", "CPU model, SIMD features, cores, caches and the measured peak fp32 FMA throughput");
   command->add_option("--threads", flags->threads, "threads for the peak measurement (default: OpenMP's default)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
     const timing::CpuInfo cpu = timing::detect_cpu();

@@ -2,6 +2,7 @@
 
 #include <iostream>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "output_file.h"
 #include "layoutopt/solvers/generator.h"
@@ -45,10 +46,10 @@ void add_gen_instance_command(CLI::App& app) {
       ->check(CLI::IsMember(names))
       ->capture_default_str();
   command->add_option("--nodes", args->options.nodes, "number of decision nodes")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_option("--candidates", args->options.candidates, "candidates (kernel schedules) per node")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_option("--seed", args->options.seed, "random seed")->capture_default_str();
   command->add_option("--forbidden", args->options.forbidden_probability,

@@ -166,7 +166,7 @@ void add_info_command(CLI::App& app) {
       "info", "Nodes, parameters, multiply-accumulates and the distinct conv/dense workloads (tasks) of a model");
   add_model_argument(*command, flags->model);
   command->add_option("--threads", flags->threads, "threads the compute limit's FMA peak is measured on")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
     const LoadedModel model = load_model(flags->model.spec, flags->model.options);

@@ -7,7 +7,7 @@
 // -o), then plans, compiles and times four variants side by side in this run:
 //   default, history best, graph tuned (DP), graph tuned (PBQP)
 // and prints predicted against measured latency for each. Records and the transform table
-// only ever grow; an existing plan is replaced only with --force.
+// only ever grow; an existing plan or --json-summary file is replaced only with --force.
 
 #include <filesystem>
 #include <fstream>
@@ -69,8 +69,14 @@ pipeline::OptimizeRequest request(const OptimizeFlags& flags, const graph::Graph
                                     .budget = budget(flags),
                                     .quiet = flags.quiet};
   request.plan_policy.calibrate_rounds = flags.calibrate_rounds;
+  if (std::filesystem::is_directory(request.plan))
+    throw std::runtime_error("'" + request.plan.string() + "' is a folder; give -o a plan file name");
   if (std::filesystem::exists(request.plan) && !flags.force)
     throw std::runtime_error("'" + request.plan.string() + "' exists; pass --force to replace it, or -o another plan file");
+  // Checked now, not when it is written after minutes of tuning.
+  if (!flags.json_summary.empty() && std::filesystem::exists(flags.json_summary) && !flags.force)
+    throw std::runtime_error("'" + flags.json_summary +
+                             "' exists; pass --force to replace it, or --json-summary another file");
   for (const auto& path : {request.files.records, request.files.transforms, request.plan}) make_parent(path);
   return request;
 }
@@ -173,19 +179,19 @@ void add_optimize_command(CLI::App& app) {
                      ->check(CLI::IsMember(pipeline::budget_level_names()))
                      ->capture_default_str();
   command->add_option("--time-budget", flags->time_budget_s, "tuning seconds instead of a named budget")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->excludes(budget);
   command->add_option("--threads", flags->threads, "OpenMP threads for tuning, timing and running")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->add_option("--records", flags->records, "tuning log, resumed and appended (default out/MODEL/tune.jsonl)");
   command->add_option("--transforms", flags->transforms, "transform table, extended (default out/MODEL/transforms.json)");
   command->add_option("-o,--output", flags->plan, "plan file to write (default out/MODEL/plan.json)");
-  command->add_flag("--force", flags->force, "replace an existing plan file");
+  command->add_flag("--force", flags->force, "replace an existing plan file (and --json-summary file)");
   command->add_option("--json-summary", flags->json_summary, "also write the comparison as JSON to this file");
   command->add_option("--calibrate-rounds", flags->calibrate_rounds,
                       "plans whose steps are timed inside the compiled network "
                       "(0: price transforms by the table, nodes by the records)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   command->add_flag("--quiet", flags->quiet, "no progress output");
   command->callback([flags] { optimize(*flags); });

@@ -112,20 +112,20 @@ void add_plan_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--threads", flags->threads,
                       "thread count the records and table were measured with (default: OpenMP's default)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->add_option("--time-limit", flags->policy.time_limit_s, "seconds pbqp may search")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   command->add_option("--confirm", flags->policy.confirm_timings,
                       "time the chosen tuned configs again until each has this many timings (appended to --records); "
                       "0 or 1 plans from the records as they are")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str()
       ->excludes("--model-costs");
   command->add_option("--calibrate-rounds", flags->policy.calibrate_rounds,
                       "plans whose steps are timed inside the compiled network "
                       "(0: price transforms by the table, nodes by the records)")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str()
       ->excludes("--model-costs");
   command->callback([flags] { run_plan(*flags); });

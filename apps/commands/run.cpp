@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "output_file.h"
 #include "scheduled_model.h"
@@ -69,7 +70,7 @@ void add_run_command(CLI::App& app) {
       ->required()
       ->check(CLI::ExistingFile);
   add_output_option(*command, flags->output, "output tensor (.npy)");
-  command->add_option("--threads", flags->threads, "OpenMP threads (default: OpenMP's default)")->check(CLI::PositiveNumber);
+  command->add_option("--threads", flags->threads, "OpenMP threads (default: OpenMP's default)")->check(positive_number());
   command->add_flag("--check", flags->check, "also run the reference executor and print the largest difference");
   command->callback([flags] { run(*flags); });
 }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/solvers/instance_io.h"
 #include "layoutopt/solvers/solver.h"
@@ -101,10 +102,10 @@ void add_solve_command(CLI::App& app) {
       ->check(CLI::IsMember(solvers::solver_names()))
       ->capture_default_str();
   command->add_option("--time-limit", args->time_limit, "seconds before pbqp stops searching and reports its best")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   command->add_option("--memory-budget", args->memory_budget_mib, "MiB of tables dp may use before refusing")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_flag("--prove", args->prove,
                    "pbqp: keep searching (branch-and-bound) until optimality is proven or the time limit ends");

@@ -135,31 +135,31 @@ void add_tune_command(CLI::App& app) {
   add_model_argument(*command, flags->model);
   command->add_option("--records", flags->records, "JSON-lines record log: resumed from and appended to")->required();
   auto* trials = command->add_option("--trials", flags->trials, "new measurements in this run, over all tasks")
-                     ->check(CLI::PositiveNumber);
+                     ->check(positive_number());
   command->add_option("--time-budget", flags->time_budget_s, "wall-clock seconds for this run")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->excludes(trials);
   command->add_option("--threads", flags->threads, "OpenMP threads per measurement (default: OpenMP's default)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive_number());
   command->add_flag("--quiet", flags->quiet, "no progress output (warnings and the final table only)");
   command->add_option("--top-k", flags->top_k, "configs kept per (input, output) layout pair")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_option("--batch-size", flags->batch_size, "trials per scheduling decision")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_option("--early-stopping", flags->early_stopping, "stop a task after N trials without improvement")
-      ->check(CLI::NonNegativeNumber)
+      ->check(non_negative_number())
       ->capture_default_str();
   command->add_option("--min-repeat-ms", flags->min_repeat_ms, "least timed milliseconds per measurement")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   command->add_option("--tuner-seed", flags->seed, "seed of the search")->capture_default_str();
   auto* exhaustive =
       command->add_option("--exhaustive", flags->exhaustive, "sweep the whole space of task number TASK (1-based) instead")
-          ->check(CLI::PositiveNumber);
+          ->check(positive_number());
   command->add_option("--task", flags->task, "tune only task number TASK (1-based, as `layoutopt info` lists them)")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->excludes(exhaustive);
   command->callback([flags] { run_tune(*flags); });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <set>
 #include <tuple>
 #include <type_traits>
 #include <variant>
@@ -10,6 +11,7 @@
 
 #include "layoutopt/graph/fingerprint.h"
 #include "layoutopt/graph/workloads.h"
+#include "layoutopt/layout/layout.h"
 
 namespace layoutopt::planning {
 
@@ -61,6 +63,51 @@ std::string payload_text(const KernelChoice& kernel) {
       kernel);
 }
 
+// nlohmann's messages start with "[json.exception.type_error.302] "; people need the rest.
+std::string without_json_prefix(const std::string& what) {
+  const size_t bracket = what.find("] ");
+  return what.starts_with("[json.exception.") && bracket != std::string::npos ? what.substr(bracket + 2) : what;
+}
+
+// A value quoted in a message, cut short: a damaged field may hold a whole document.
+std::string quoted(const json& value) {
+  const std::string text = value.dump();
+  return text.size() <= 60 ? text : text.substr(0, 57) + "...";
+}
+
+template <typename T>
+const char* expected_type() {
+  if constexpr (std::is_same_v<T, std::string>) return "a string";
+  else if constexpr (std::is_same_v<T, double>) return "a number";
+  else if constexpr (std::is_same_v<T, std::vector<std::string>>) return "a list of strings";
+  else static_assert(std::is_same_v<T, json>, "a field type the plan has");
+  return "JSON";
+}
+
+// `key` of the object `where` names ("node 3 ('conv1')"), as T; a PlanError naming both when
+// it is missing or of another type.
+template <typename T>
+T field(const json& object, const char* key, const std::string& where) {
+  if (!object.is_object()) throw PlanError("damaged plan: " + where + " is " + quoted(object) + ", not an object");
+  const auto found = object.find(key);
+  if (found == object.end()) throw PlanError("damaged plan: " + where + " has no \"" + key + "\"");
+  try {
+    return found->template get<T>();
+  } catch (const json::exception&) {
+    throw PlanError("damaged plan: \"" + std::string(key) + "\" of " + where + " is " + quoted(*found) + ", not " +
+                    expected_type<T>());
+  }
+}
+
+// The plan's list `key` ("nodes", "transforms").
+const json& list_field(const json& document, const char* key) {
+  const auto found = document.find(key);
+  if (found == document.end()) throw PlanError(std::string("damaged plan: it has no \"") + key + "\"");
+  if (!found->is_array())
+    throw PlanError(std::string("damaged plan: \"") + key + "\" is " + quoted(*found) + ", not a list");
+  return *found;
+}
+
 // Knob values are integers; an object of anything else is a damaged payload.
 std::map<std::string, int64_t> integer_map(const json& object, const char* what) {
   if (!object.is_object()) throw PlanError(std::string("\"") + what + "\" is not an object");
@@ -100,31 +147,72 @@ ordered_json node_json(const PlanNode& n) {
           {"ms", n.ms}};
 }
 
-PlanNode node_of(const json& j) {
-  const std::string name = j.at("name").get<std::string>();
+PlanNode node_of(const json& j, size_t number) {
+  const std::string name = field<std::string>(j, "name", "node " + std::to_string(number));
+  const std::string where = "node " + std::to_string(number) + " ('" + name + "')";
   KernelChoice kernel;
   try {
-    kernel = kernel_of_payload(j.at("payload").get<std::string>());
+    kernel = kernel_of_payload(field<std::string>(j, "payload", where));
   } catch (const std::exception& e) {  // PlanError or json::exception
-    throw PlanError("damaged plan: node '" + name + "': unreadable payload: " + e.what());
+    throw PlanError("damaged plan: node '" + name + "': unreadable payload: " + without_json_prefix(e.what()));
   }
   return {name,
-          j.at("op").get<std::string>(),
-          j.at("workload").get<std::string>(),
-          j.at("label").get<std::string>(),
+          field<std::string>(j, "op", where),
+          field<std::string>(j, "workload", where),
+          field<std::string>(j, "label", where),
           std::move(kernel),
-          j.at("inputs").get<std::vector<std::string>>(),
-          j.at("output").get<std::string>(),
-          j.at("ms").get<double>()};
+          field<std::vector<std::string>>(j, "inputs", where),
+          field<std::string>(j, "output", where),
+          field<double>(j, "ms", where)};
 }
 
 ordered_json transform_json(const PlanTransform& t) {
   return {{"value", t.value}, {"from", t.from}, {"to", t.to}, {"ms", t.ms}};
 }
 
-PlanTransform transform_of(const json& j) {
-  return {j.at("value").get<std::string>(), j.at("from").get<std::string>(), j.at("to").get<std::string>(),
-          j.at("ms").get<double>()};
+PlanTransform transform_of(const json& j, size_t number) {
+  const std::string where = "transform " + std::to_string(number);
+  return {field<std::string>(j, "value", where), field<std::string>(j, "from", where), field<std::string>(j, "to", where),
+          field<double>(j, "ms", where)};
+}
+
+// Format first, then version: a future version may change every other field.
+void check_format_and_version(const json& document) {
+  if (!document.is_object() || !document.contains("format") || document.at("format") != kFormat)
+    throw PlanError(std::string("not a plan (expected an object with \"format\": \"") + kFormat + "\")");
+  const json version = document.value("version", json());
+  if (!version.is_number_integer())
+    throw PlanError("damaged plan: \"version\" is " + quoted(version) + ", not a whole number");
+  if (version.get<int64_t>() > kVersion)
+    throw PlanError("plan version " + version.dump() + " was written by a newer layoutopt; this one reads version " +
+                    std::to_string(kVersion) + ": make the plan again with this layoutopt, or update layoutopt");
+  if (version.get<int64_t>() != kVersion)
+    throw PlanError("plan version " + version.dump() + " is not supported (this layoutopt reads version " +
+                    std::to_string(kVersion) + ")");
+}
+
+Plan read_plan(const json& document) {
+  const std::string where = "the plan";
+  Plan plan{field<std::string>(document, "model", where),
+            field<std::string>(document, "target", where),
+            parse_cost_kind(field<std::string>(document, "costs", where)),
+            parse_solver(field<std::string>(document, "solver", where)),
+            field<double>(document, "predicted_ms", where),
+            {},
+            {},
+            document.contains("graph") ? field<std::string>(document, "graph", where) : std::string()};
+  for (const json& node : list_field(document, "nodes")) plan.nodes.push_back(node_of(node, plan.nodes.size() + 1));
+  for (const json& transform : list_field(document, "transforms"))
+    plan.transforms.push_back(transform_of(transform, plan.transforms.size() + 1));
+  return plan;
+}
+
+void check_layout_text(const std::string& text, const std::string& where) {
+  try {
+    (void)layout::Layout::parse(text);
+  } catch (const layout::LayoutError& e) {
+    throw PlanError("damaged plan: " + where + ": " + e.what());
+  }
 }
 
 void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeId id, const std::string& model) {
@@ -135,6 +223,86 @@ void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeI
   if (const std::string workload = workload_signature(graph, id); planned.workload != workload)
     throw PlanError("node '" + planned.name + "' changed: the plan for '" + model + "' has workload '" +
                     planned.workload + "', this graph '" + workload + "': make a new plan");
+  // The compiler reads one scheduled layout per activation input; a plan with more or fewer
+  // would have it read past the list.
+  if (const size_t inputs = activation_inputs(graph, id).size(); planned.inputs.size() != inputs)
+    throw PlanError("damaged plan: node '" + planned.name + "' lists " + std::to_string(planned.inputs.size()) +
+                    " input layouts; it reads " + std::to_string(inputs) + " activation inputs in graph '" +
+                    graph.name() + "'");
+  for (const std::string& layout : planned.inputs) check_layout_text(layout, "node '" + planned.name + "'");
+  check_layout_text(planned.output, "node '" + planned.name + "'");
+}
+
+// The first name `names` holds twice, or empty.
+std::string first_repeated(const std::vector<std::string>& names) {
+  std::set<std::string> seen;
+  for (const std::string& name : names)
+    if (!seen.insert(name).second) return name;
+  return "";
+}
+
+// The first name of `names` that `known` lacks, or empty.
+std::string first_unknown(const std::vector<std::string>& names, const std::set<std::string>& known) {
+  for (const std::string& name : names)
+    if (!known.contains(name)) return name;
+  return "";
+}
+
+std::vector<std::string> graph_node_names(const graph::Graph& graph) {
+  std::vector<std::string> names;
+  for (const graph::Node& node : graph.nodes()) names.push_back(node.name);
+  return names;
+}
+
+// The plan lists exactly the graph's nodes, once each and in graph order: plan_schedule and
+// the cost code index plan nodes by graph node id.
+void check_node_list(const Plan& plan, const graph::Graph& graph) {
+  std::vector<std::string> planned;
+  for (const PlanNode& node : plan.nodes) planned.push_back(node.name);
+  const std::vector<std::string> names = graph_node_names(graph);
+  const std::set<std::string> in_plan(planned.begin(), planned.end()), in_graph(names.begin(), names.end());
+  const std::string extra = first_unknown(planned, in_graph), missing = first_unknown(names, in_plan);
+  const std::string new_plan = ": make a new plan for this model";
+  if (planned.size() != names.size())
+    throw PlanError("the plan was made for '" + plan.model + "' with " + std::to_string(planned.size()) +
+                    " nodes; graph '" + graph.name() + "' has " + std::to_string(names.size()) +
+                    " (after inference preparation)" +
+                    (!extra.empty() ? "; the plan names node '" + extra + "', which the graph does not have"
+                     : !missing.empty() ? "; the plan lacks node '" + missing + "'"
+                                        : std::string()) +
+                    new_plan);
+  if (!extra.empty())
+    throw PlanError("the plan for '" + plan.model + "' names node '" + extra + "', which graph '" + graph.name() +
+                    "' does not have" + new_plan);
+  // Equal counts and no unknown name: a node is missing only when another is listed twice.
+  if (const std::string repeated = first_repeated(planned); !repeated.empty())
+    throw PlanError("damaged plan: it lists node '" + repeated + "' twice and lacks node '" + missing + "' of graph '" +
+                    graph.name() + "'");
+  for (size_t n = 0; n < names.size(); ++n)
+    if (planned[n] != names[n])
+      throw PlanError("damaged plan: node " + std::to_string(n + 1) + " of the plan is '" + planned[n] +
+                      "', graph '" + graph.name() + "' has '" + names[n] + "' there (plans list nodes in graph order)");
+}
+
+void check_fingerprint(const Plan& plan, const graph::Graph& graph) {
+  if (plan.graph_fingerprint.empty()) return;  // a plan from before plans recorded the wiring
+  if (const std::string fingerprint = graph::structure_fingerprint(graph); fingerprint != plan.graph_fingerprint)
+    throw PlanError("the plan for '" + plan.model + "' was made for a graph with the same node names, ops and "
+                    "workloads but other wiring or shapes (structure " + plan.graph_fingerprint + ", graph '" +
+                    graph.name() + "' has " + fingerprint + "): make a new plan for this model");
+}
+
+// A transform converts an activation the graph has, between two layouts that parse.
+void check_transform(const PlanTransform& transform, const graph::Graph& graph, const std::string& model) {
+  const std::string where = "transform of '" + transform.value + "' (" + transform.from + " -> " + transform.to + ")";
+  const std::optional<graph::ValueId> value = graph.find_value(transform.value);
+  if (!value)
+    throw PlanError("the plan for '" + model + "' has a " + where + ", but graph '" + graph.name() +
+                    "' has no value '" + transform.value + "': make a new plan for this model");
+  if (graph.value(*value).kind == graph::ValueKind::parameter)
+    throw PlanError("damaged plan: " + where + ": '" + transform.value + "' is a parameter, not an activation");
+  check_layout_text(transform.from, where);
+  check_layout_text(transform.to, where);
 }
 
 }  // namespace
@@ -189,25 +357,11 @@ ordered_json to_json(const Plan& plan) {
 }
 
 Plan plan_from_json(const json& document) {
-  if (!document.is_object() || document.value("format", "") != kFormat)
-    throw PlanError(std::string("not a plan (expected an object with \"format\": \"") + kFormat + "\")");
-  if (document.value("version", 0) != kVersion)
-    throw PlanError("plan version " + document.value("version", json()).dump() + " is not supported (this layoutopt reads version " +
-                    std::to_string(kVersion) + ")");
+  check_format_and_version(document);
   try {
-    Plan plan{document.at("model").get<std::string>(),
-              document.at("target").get<std::string>(),
-              parse_cost_kind(document.at("costs").get<std::string>()),
-              parse_solver(document.at("solver").get<std::string>()),
-              document.at("predicted_ms").get<double>(),
-              {},
-              {},
-              document.value("graph", std::string())};
-    for (const json& node : document.at("nodes")) plan.nodes.push_back(node_of(node));
-    for (const json& transform : document.at("transforms")) plan.transforms.push_back(transform_of(transform));
-    return plan;
+    return read_plan(document);
   } catch (const json::exception& e) {
-    throw PlanError(std::string("damaged plan: ") + e.what());
+    throw PlanError("damaged plan: " + without_json_prefix(e.what()));
   } catch (const std::invalid_argument& e) {  // an unknown costs or solver spelling
     throw PlanError(std::string("damaged plan: ") + e.what());
   }
@@ -221,32 +375,32 @@ void save_plan(const Plan& plan, const std::filesystem::path& path) {
 }
 
 Plan load_plan(const std::filesystem::path& path) {
+  if (!std::filesystem::exists(path)) throw PlanError("plan '" + path.string() + "' does not exist");
+  // A folder opens as a stream and fails on the first read with a message naming no file.
+  if (std::filesystem::is_directory(path)) throw PlanError("plan '" + path.string() + "' is a folder, not a file");
   std::ifstream in(path);
   if (!in) throw PlanError("cannot read plan '" + path.string() + "'");
+  json document;
   try {
-    return plan_from_json(json::parse(in));
-  } catch (const std::exception& e) {
+    document = json::parse(in);
+  } catch (const json::parse_error& e) {
+    throw PlanError("plan '" + path.string() + "' is not valid JSON (a damaged or truncated file?): " +
+                    without_json_prefix(e.what()));
+  } catch (const std::exception& e) {  // a read error
+    throw PlanError("cannot read plan '" + path.string() + "': " + e.what());
+  }
+  try {
+    return plan_from_json(document);
+  } catch (const PlanError& e) {
     throw PlanError("plan '" + path.string() + "': " + e.what());
   }
 }
 
 void validate_plan(const Plan& plan, const graph::Graph& graph) {
-  if (plan.nodes.size() != graph.nodes().size())
-    throw PlanError("the plan was made for '" + plan.model + "' with " + std::to_string(plan.nodes.size()) +
-                    " nodes; graph '" + graph.name() + "' has " + std::to_string(graph.nodes().size()) +
-                    " (after inference preparation): make a new plan for this model");
-  for (const PlanNode& planned : plan.nodes) {
-    const std::optional<graph::NodeId> id = graph.find_node(planned.name);
-    if (!id)
-      throw PlanError("the plan for '" + plan.model + "' names node '" + planned.name + "', which graph '" +
-                      graph.name() + "' does not have: make a new plan for this model");
-    check_node(planned, graph, *id, plan.model);
-  }
-  if (plan.graph_fingerprint.empty()) return;  // a plan from before plans recorded the wiring
-  if (const std::string fingerprint = graph::structure_fingerprint(graph); fingerprint != plan.graph_fingerprint)
-    throw PlanError("the plan for '" + plan.model + "' was made for a graph with the same node names, ops and "
-                    "workloads but other wiring or shapes (structure " + plan.graph_fingerprint + ", graph '" +
-                    graph.name() + "' has " + fingerprint + "): make a new plan for this model");
+  check_node_list(plan, graph);
+  for (size_t n = 0; n < plan.nodes.size(); ++n) check_node(plan.nodes[n], graph, static_cast<graph::NodeId>(n), plan.model);
+  check_fingerprint(plan, graph);
+  for (const PlanTransform& transform : plan.transforms) check_transform(transform, graph, plan.model);
 }
 
 std::vector<graph::NodeId> transform_readers(const Plan& plan, const graph::Graph& graph,

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace layoutopt::tuning {
 
@@ -30,6 +31,23 @@ bool ends_mid_line(int fd) {
   if (size <= 0) return false;
   char last = '\n';
   return ::pread(fd, &last, 1, size - 1) == 1 && last != '\n';
+}
+
+// A record log starts with a record line ({"input": ..., or AutoTVM v0.1's {"i": ...) or a '#'
+// comment. A file that starts otherwise (a plan, a model or a table given as the log by
+// mistake) is the user's work, which appended records would damage.
+bool starts_like_record_log(int fd) {
+  char head[4096];
+  const ssize_t n = ::pread(fd, head, sizeof head, 0);
+  if (n <= 0) return true;  // empty (or unreadable, which the first write reports)
+  std::string_view text(head, static_cast<size_t>(n));
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return true;  // blank so far
+  text.remove_prefix(first);
+  if (text.starts_with("#")) return true;
+  if (!text.starts_with("{")) return false;
+  const size_t key = text.find_first_not_of(" \t", 1);
+  return key != std::string_view::npos && text[key] == '"';
 }
 
 }  // namespace
@@ -80,6 +98,12 @@ std::optional<std::string> foreign_target_warning(const std::vector<MeasureRecor
 RecordWriter::RecordWriter(const std::filesystem::path& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd_ < 0) throw system_error("cannot open record log for appending", path);
+  if (!starts_like_record_log(fd_)) {
+    ::close(fd_);
+    throw std::runtime_error("'" + path.string() +
+                             "' is not a tuning record log (its first line is not a JSON record): records are not "
+                             "appended to it; give a new file or an existing record log");
+  }
   if (ends_mid_line(fd_)) write_all("\n");
 }
 

@@ -1,17 +1,26 @@
 // The plan file's boundary: kernel choices read from and written back to the "payload" strings
 // of today's files byte for byte, damaged payloads refused naming the node, and the plan's
 // solver and cost kind read as enums from, and written back to, their command-line spellings.
+// Then every way a plan can be wrong (a damaged or future-version document, an unreadable
+// file, nodes or values the graph lacks, other wiring) refused with a PlanError that names it.
 
 #include "layoutopt/planning/plan.h"
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 
 #include "layoutopt/planning/planner.h"
+#include "wrong_plans.h"
 
 using namespace layoutopt;
 
@@ -182,4 +191,151 @@ TEST_CASE("a plan's costs and solver read as the enums and are written back as t
   unknown["solver"] = "greedy";
   CHECK_THROWS_WITH_AS((void)planning::plan_from_json(unknown),
                        "damaged plan: unknown solver 'greedy' (expected one of: auto, dp, pbqp)", planning::PlanError);
+}
+
+// ---- Every way a plan can be wrong is a PlanError naming the problem --------------------
+
+namespace {
+
+using layoutopt::testing::modelled_plan;
+using layoutopt::testing::plan_document;
+using layoutopt::testing::residual_graph;
+
+/// The residual graph's plan document after `change`, read back.
+template <typename Change>
+planning::Plan read_changed(Change change) {
+  nlohmann::json document = plan_document(modelled_plan(residual_graph()));
+  change(document);
+  return planning::plan_from_json(document);
+}
+
+void refused_document(const std::function<void(nlohmann::json&)>& change, const std::string& words) {
+  CHECK_THROWS_WITH_AS((void)read_changed(change), doctest::Contains(words.c_str()), planning::PlanError);
+}
+
+void refused_plan(const planning::Plan& plan, const std::string& words) {
+  CHECK_THROWS_WITH_AS(planning::validate_plan(plan, residual_graph()), doctest::Contains(words.c_str()), planning::PlanError);
+}
+
+/// A file under the system temp folder, removed with the object.
+struct ScratchPath {
+  std::filesystem::path path = std::filesystem::temp_directory_path() /
+                               ("layoutopt_plan_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  ~ScratchPath() { std::filesystem::remove(path); }
+  void write(const std::string& text) const { std::ofstream(path, std::ios::binary) << text; }
+  static inline int counter = 0;
+};
+
+}  // namespace
+
+TEST_CASE("the residual plan reads back and fits its graph (the cases below change one thing each)") {
+  const graph::Graph graph = residual_graph();
+  const planning::Plan plan = modelled_plan(graph);
+  REQUIRE(plan.nodes.size() == 4);
+  REQUIRE(plan.nodes[3].inputs.size() == 2);
+  CHECK_NOTHROW(planning::validate_plan(plan, graph));
+  CHECK_NOTHROW(planning::validate_plan(read_changed([](nlohmann::json&) {}), graph));
+}
+
+TEST_CASE("a plan from a newer layoutopt, or with a version that is not a number, is refused saying so") {
+  refused_document([](auto& d) { d["version"] = 2; },
+                   "plan version 2 was written by a newer layoutopt; this one reads version 1");
+  refused_document([](auto& d) { d["version"] = 0; }, "plan version 0 is not supported");
+  refused_document([](auto& d) { d["version"] = "1"; }, "\"version\" is \"1\", not a whole number");
+  refused_document([](auto& d) { d["version"] = 1.5; }, "\"version\" is 1.5, not a whole number");
+  refused_document([](auto& d) { d.erase("version"); }, "\"version\" is null");
+  refused_document([](auto& d) { d["format"] = 7; }, "not a plan");
+}
+
+TEST_CASE("a damaged plan document is refused naming the field and where it is") {
+  refused_document([](auto& d) { d.erase("model"); }, "damaged plan: the plan has no \"model\"");
+  refused_document([](auto& d) { d["predicted_ms"] = "soon"; }, "\"predicted_ms\" of the plan is \"soon\", not a number");
+  refused_document([](auto& d) { d["nodes"] = 4; }, "\"nodes\" is 4, not a list");
+  refused_document([](auto& d) { d.erase("transforms"); }, "it has no \"transforms\"");
+  refused_document([](auto& d) { d["nodes"][1] = "relu1"; }, "node 2 is \"relu1\", not an object");
+  refused_document([](auto& d) { d["nodes"][1]["name"] = nullptr; }, "\"name\" of node 2 is null, not a string");
+  refused_document([](auto& d) { d["nodes"][1]["ms"] = "fast"; }, "\"ms\" of node 2 ('relu1') is \"fast\", not a number");
+  refused_document([](auto& d) { d["nodes"][3]["inputs"] = "NCHW"; },
+                   "\"inputs\" of node 4 ('sum') is \"NCHW\", not a list of strings");
+  refused_document([](auto& d) { d["nodes"][0].erase("op"); }, "node 1 ('conv1') has no \"op\"");
+  refused_document([](auto& d) { d["transforms"] = {{{"value", "relu1"}, {"from", "NCHW"}}}; },
+                   "transform 1 has no \"to\"");
+  refused_document([](auto& d) { d["costs"] = "guessed"; }, "unknown cost kind 'guessed'");
+}
+
+TEST_CASE("an unreadable plan file is refused naming the file") {
+  const ScratchPath missing;
+  CHECK_THROWS_WITH_AS((void)planning::load_plan(missing.path), doctest::Contains("' does not exist"),
+                       planning::PlanError);
+  const std::string whole = planning::to_json(modelled_plan(residual_graph())).dump(1);
+  const ScratchPath truncated;
+  truncated.write(whole.substr(0, whole.size() / 2));
+  CHECK_THROWS_WITH_AS((void)planning::load_plan(truncated.path),
+                       doctest::Contains("is not valid JSON (a damaged or truncated file?): parse error at line"),
+                       planning::PlanError);
+  const ScratchPath future;
+  future.write(std::string(R"({"format": "layoutopt-plan", "version": 3})"));
+  CHECK_THROWS_WITH_AS((void)planning::load_plan(future.path),
+                       doctest::Contains(("plan '" + future.path.string() + "': plan version 3 was written by a newer").c_str()),
+                       planning::PlanError);
+}
+
+TEST_CASE("a plan whose nodes are not the graph's is refused naming the node") {
+  const planning::Plan plan = modelled_plan(residual_graph());
+  planning::Plan op = plan;
+  op.nodes[1].op = "sigmoid";
+  refused_plan(op, "node 'relu1' is relu in this graph but sigmoid in the plan");
+  planning::Plan missing = plan;
+  missing.nodes.pop_back();
+  refused_plan(missing, "with 3 nodes; graph 'residual' has 4 (after inference preparation); the plan lacks node 'sum'");
+  planning::Plan extra = plan;
+  extra.nodes.push_back(plan.nodes[1]);
+  extra.nodes.back().name = "relu9";
+  refused_plan(extra, "with 5 nodes; graph 'residual' has 4 (after inference preparation); the plan names node 'relu9'");
+  planning::Plan renamed = plan;
+  renamed.nodes[2].name = "conv9";
+  refused_plan(renamed, "names node 'conv9', which graph 'residual' does not have");
+  planning::Plan twice = plan;
+  twice.nodes[2] = plan.nodes[0];
+  refused_plan(twice, "lists node 'conv1' twice and lacks node 'conv2'");
+  planning::Plan reordered = plan;
+  std::swap(reordered.nodes[0], reordered.nodes[1]);
+  refused_plan(reordered, "node 1 of the plan is 'relu1', graph 'residual' has 'conv1' there");
+}
+
+TEST_CASE("a plan node with the wrong number of input layouts, or a layout that does not parse, is refused") {
+  const planning::Plan plan = modelled_plan(residual_graph());
+  planning::Plan one_input = plan;
+  one_input.nodes[3].inputs.pop_back();
+  refused_plan(one_input, "node 'sum' lists 1 input layouts; it reads 2 activation inputs");
+  planning::Plan three_inputs = plan;
+  three_inputs.nodes[1].inputs.push_back("NCHW");
+  refused_plan(three_inputs, "node 'relu1' lists 2 input layouts; it reads 1");
+  planning::Plan bad_output = plan;
+  bad_output.nodes[2].output = "NCHW16";
+  refused_plan(bad_output, "damaged plan: node 'conv2': ");
+  planning::Plan bad_input = plan;
+  bad_input.nodes[3].inputs[1] = "";
+  refused_plan(bad_input, "damaged plan: node 'sum': ");
+}
+
+TEST_CASE("a plan whose transforms name values the graph lacks, weights, or no layout is refused") {
+  const planning::Plan plan = modelled_plan(residual_graph());
+  const auto with_transform = [&](const planning::PlanTransform& transform) {
+    planning::Plan changed = plan;
+    changed.transforms.push_back(transform);
+    return changed;
+  };
+  CHECK_NOTHROW(planning::validate_plan(with_transform({"relu1", "NCHW", "NCHW8c", 0.1}), residual_graph()));
+  refused_plan(with_transform({"relu9", "NCHW", "NCHW8c", 0.1}),
+               "has a transform of 'relu9' (NCHW -> NCHW8c), but graph 'residual' has no value 'relu9'");
+  refused_plan(with_transform({"conv1.weight", "NCHW", "NCHW8c", 0.1}), "'conv1.weight' is a parameter, not an activation");
+  refused_plan(with_transform({"relu1", "NCHW", "NCHW7", 0.1}), "damaged plan: transform of 'relu1' (NCHW -> NCHW7): ");
+  refused_plan(with_transform({"relu1", "", "NCHW8c", 0.1}), "damaged plan: transform of 'relu1'");
+}
+
+TEST_CASE("a plan made for a graph with other wiring or shapes is refused by its fingerprint") {
+  planning::Plan plan = modelled_plan(residual_graph());
+  plan.graph_fingerprint = "0123456789abcdef";
+  refused_plan(plan, "other wiring or shapes (structure 0123456789abcdef, graph 'residual' has ");
 }

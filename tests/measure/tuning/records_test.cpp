@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
+#include <string>
 
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/tuning/tuning_session.h"
@@ -177,4 +179,24 @@ TEST_CASE("a missing log is empty, not an error") {
   const LoadedLog loaded = load_record_log(log.path());
   CHECK(loaded.records.empty());
   CHECK(loaded.issues.empty());
+}
+
+TEST_CASE("the writer refuses a file that is not a record log and leaves it as it was") {
+  for (const std::string& text : {std::string("{\n \"format\": \"layoutopt-plan\",\n \"version\": 1\n}\n"),
+                                  std::string("\x08\x07\x12\x0bpytorch", 11), std::string("model notes\n")}) {
+    CAPTURE(text);
+    const ScratchFile file("not_a_log.json");
+    write_text(file.path(), text);
+    CHECK_THROWS_WITH_AS(RecordWriter{file.path()}, doctest::Contains("is not a tuning record log"), std::runtime_error);
+    std::ifstream in(file.path(), std::ios::binary);
+    CHECK(std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>()) == text);
+  }
+  // Logs may start with blank lines, a comment, or a record spaced differently.
+  for (const std::string& start : {std::string("\n\n# notes\n"), std::string("{ \"input\": []}\n"), std::string("")}) {
+    CAPTURE(start);
+    const ScratchFile log("log.jsonl");
+    write_text(log.path(), start);
+    CHECK_NOTHROW(RecordWriter{log.path()}.append(sample_record(4)));
+    CHECK(load_record_log(log.path()).records.size() == 1);
+  }
 }

@@ -6,7 +6,7 @@
 // loses at most the record being written, and a power loss at most the last one. A line
 // torn by a crash mid-write is reported and skipped on the next load, and the writer starts
 // a fresh line after it, so a torn fragment never corrupts a later record. A log is only
-// ever appended to, never truncated or rewritten.
+// ever appended to, never truncated or rewritten, and a file that is not a log is refused.
 
 #include <cstdint>
 #include <filesystem>
@@ -45,7 +45,9 @@ struct LoadedLog {
 /// Appends records to a log (created if missing). Not copyable; one per file at a time.
 class RecordWriter {
  public:
-  /// Throws std::runtime_error naming the path when it cannot be opened for appending.
+  /// Throws std::runtime_error naming the path when it cannot be opened for appending, or
+  /// when it starts with something other than a record line or a '#' comment (a plan, a
+  /// model or a table named as the log by mistake), which appending would damage.
   explicit RecordWriter(const std::filesystem::path& path);
   ~RecordWriter();
   RecordWriter(const RecordWriter&) = delete;
