@@ -14,6 +14,7 @@
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/kernels/error.h"
+#include "support/tolerances.h"
 
 using namespace layoutopt;
 using kernels::reference::HostTensor;
@@ -74,12 +75,14 @@ TEST_CASE("an ONNX model with weights gives PyTorch's output") {
   graph::Graph g = graph::onnx::import_onnx(data / "tiny-convnet.onnx").graph;
   HostTensor input(g.value(g.inputs()[0]).type.shape);
   for (size_t i = 0; i < input.data.size(); ++i) input.data[i] = static_cast<float>(std::sin(0.1 * static_cast<double>(i)));
-  const auto want = expected["output"].get<std::vector<float>>();
+  HostTensor want(expected["output_shape"].get<std::vector<int64_t>>());
+  want.data = expected["output"].get<std::vector<float>>();
   for (bool prepared : {false, true}) {
     CAPTURE(prepared);
     if (prepared) graph::prepare_for_inference(g);
     const auto got = kernels::reference::run_graph(g, {input});
-    REQUIRE(got[0].data.size() == want.size());
-    for (size_t i = 0; i < want.size(); ++i) CHECK(got[0].data[i] == doctest::Approx(want[i]).epsilon(1e-4));
+    // Relative to the output's largest magnitude, not per element: torch sums in another
+    // order, and a per-element relative bound is meaningless on outputs near zero.
+    CHECK(kernels::reference::max_relative_difference(want, got[0]) < testing::kNetworkRelative);
   }
 }

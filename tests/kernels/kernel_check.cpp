@@ -10,6 +10,7 @@
 #include <random>
 
 #include "layoutopt/kernels/reference/conv2d.h"
+#include "layoutopt/kernels/reference/host_tensor.h"
 #include "layoutopt/layout/transform.h"
 #include "support/tolerances.h"
 
@@ -126,6 +127,21 @@ std::vector<Epilogue> all_epilogues() {
         for (Activation post : activations)
           if (residual || post == Activation::None) epilogues.push_back({bias, act, residual, post});
   return epilogues;
+}
+
+double relative_difference(const std::vector<float>& expected, const std::vector<float>& actual) {
+  const std::vector<int64_t> expected_shape{static_cast<int64_t>(expected.size())};
+  const std::vector<int64_t> actual_shape{static_cast<int64_t>(actual.size())};
+  reference::HostTensor want(expected_shape), got(actual_shape);
+  want.data = expected;
+  got.data = actual;
+  return reference::max_relative_difference(want, got);
+}
+
+void check_relative(const std::vector<float>& expected, const std::vector<float>& actual, double bound,
+                    const std::string& what) {
+  const double difference = relative_difference(expected, actual);
+  CHECK_MESSAGE(difference <= bound, what << ": max|diff| / max|expected| = " << difference << " > " << bound);
 }
 
 void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,

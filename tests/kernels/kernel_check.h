@@ -2,7 +2,8 @@
 // Shared checking machinery of the kernels tests: random problems in canonical layouts, the
 // reference result, running a JIT kernel on re-laid (blocked) copies, and the comparison.
 //
-// Tolerance: support/tolerances.h's element_tolerance, per element.
+// Tolerance: support/tolerances.h's element_tolerance, per element (check_close); for Winograd
+// its relative bound on the whole output (check_relative).
 
 #include <string>
 #include <vector>
@@ -58,6 +59,15 @@ std::vector<float> run_packed_in_team(const Kernel& kernel, const Problem& probl
 /// Every distinct fused epilogue: bias or not, each activation, residual or not and, with a
 /// residual, each post-residual activation (2 x 3 x 4 = 24 in all).
 std::vector<Epilogue> all_epilogues();
+
+/// max|actual - expected| / max|expected| (reference::max_relative_difference); infinite when
+/// an element of `actual` is NaN (never written) or the sizes differ.
+double relative_difference(const std::vector<float>& expected, const std::vector<float>& actual);
+
+/// CHECKs relative_difference(expected, actual) <= `bound`, reporting it with `what`: for
+/// kernels whose error scales with the output's magnitude, not each element's (Winograd).
+void check_relative(const std::vector<float>& expected, const std::vector<float>& actual, double bound,
+                    const std::string& what);
 
 /// CHECKs every element against testing::element_tolerance; reports the first mismatch with `what`.
 void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,
