@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "layoutopt/graph/fingerprint.h"
+#include "layoutopt/graph/json_number.h"
 #include "layoutopt/graph/workloads.h"
 
 namespace layoutopt::planning {
@@ -66,11 +67,18 @@ std::map<std::string, int64_t> integer_map(const json& object, const char* what)
   if (!object.is_object()) throw PlanError(std::string("\"") + what + "\" is not an object");
   std::map<std::string, int64_t> values;
   for (const auto& [key, value] : object.items()) {
-    if (!value.is_number_integer())
+    if (!graph::exact_number<int64_t>(value))
       throw PlanError(std::string("\"") + what + "\": \"" + key + "\" is " + value.dump() + ", not an integer");
     values.emplace(key, value.get<int64_t>());
   }
   return values;
+}
+
+// Times and config indices read exactly (graph/json_number.h): a damaged number is a
+// PlanError, never a truncated value or an out-of-range cast.
+template <class T>
+T number(const json& value, const std::string& what) {
+  return graph::read_exactly<T, PlanError>(value, "\"" + what + "\"");
 }
 
 KernelChoice kernel_of_payload(const std::string& text) {
@@ -81,7 +89,7 @@ KernelChoice kernel_of_payload(const std::string& text) {
   if (kind == "tuned")
     return TunedKernel{.task = payload.at("task").get<std::string>(),
                        .family = payload.at("family").get<std::string>(),
-                       .config_index = payload.at("config_index").get<int64_t>(),
+                       .config_index = number<int64_t>(payload.at("config_index"), "config_index"),
                        .knobs = integer_map(payload.at("knobs"), "knobs")};
   if (kind == "flexible") {
     const json& kernel = payload.at("kernel");
@@ -115,7 +123,7 @@ PlanNode node_of(const json& j) {
           std::move(kernel),
           j.at("inputs").get<std::vector<std::string>>(),
           j.at("output").get<std::string>(),
-          j.at("ms").get<double>()};
+          number<double>(j.at("ms"), "ms")};
 }
 
 ordered_json transform_json(const PlanTransform& t) {
@@ -124,7 +132,7 @@ ordered_json transform_json(const PlanTransform& t) {
 
 PlanTransform transform_of(const json& j) {
   return {j.at("value").get<std::string>(), j.at("from").get<std::string>(), j.at("to").get<std::string>(),
-          j.at("ms").get<double>()};
+          number<double>(j.at("ms"), "ms")};
 }
 
 void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeId id, const std::string& model) {
@@ -189,9 +197,10 @@ ordered_json to_json(const Plan& plan) {
 }
 
 Plan plan_from_json(const json& document) {
-  if (!document.is_object() || document.value("format", "") != kFormat)
+  // Compared as JSON: a "format" or "version" of another type is a wrong document, not a type error.
+  if (!document.is_object() || document.value("format", json()) != kFormat)
     throw PlanError(std::string("not a plan (expected an object with \"format\": \"") + kFormat + "\")");
-  if (document.value("version", 0) != kVersion)
+  if (document.value("version", json()) != kVersion)
     throw PlanError("plan version " + document.value("version", json()).dump() + " is not supported (this layoutopt reads version " +
                     std::to_string(kVersion) + ")");
   try {
@@ -199,7 +208,7 @@ Plan plan_from_json(const json& document) {
               document.at("target").get<std::string>(),
               parse_cost_kind(document.at("costs").get<std::string>()),
               parse_solver(document.at("solver").get<std::string>()),
-              document.at("predicted_ms").get<double>(),
+              number<double>(document.at("predicted_ms"), "predicted_ms"),
               {},
               {},
               document.value("graph", std::string())};
