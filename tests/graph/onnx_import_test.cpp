@@ -339,3 +339,11 @@ TEST_CASE("torchvision's inception-v3 export keeps no pad node after the inferen
   CHECK(prepare_for_inference(g).pads_folded == 9);
   CHECK(pads() == 0);
 }
+
+TEST_CASE("a reshape target whose extents multiply past 64 bits is a GraphError, not signed overflow") {
+  // Found by fuzz/onnx_import_fuzz.cpp (UBSan: 2 * 8587857023682437892 in infer_reshape).
+  ModelBuilder model;
+  model.input("x", {1, 3, 8, 8}).ints("s", {2, 8587857023682437892, -1}).output("y");
+  model.node("Reshape", "r", {"x", "s"}, "y");
+  CHECK(error_of([&] { (void)model.import(); }).find("more elements than 64 bits can count") != std::string::npos);
+}

@@ -111,7 +111,7 @@ MeasureRecord parse_record(std::string_view line) {
   json j;
   try {
     j = json::parse(line);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     throw RecordError(std::string("not valid JSON (truncated or corrupt line?): ") + e.what());
   }
   try {

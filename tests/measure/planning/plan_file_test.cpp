@@ -183,3 +183,18 @@ TEST_CASE("a plan's costs and solver read as the enums and are written back as t
   CHECK_THROWS_WITH_AS((void)planning::plan_from_json(unknown),
                        "damaged plan: unknown solver 'greedy' (expected one of: auto, dp, pbqp)", planning::PlanError);
 }
+
+TEST_CASE("damaged header fields and numbers are PlanErrors, not type errors or casts out of range") {
+  // The fuzz target (fuzz/plan_fuzz.cpp) requires every rejection of a plan file to be a PlanError.
+  const auto with = [](const auto& change) {
+    nlohmann::json document = nlohmann::json::parse(kPlanText);
+    change(document);
+    return document;
+  };
+  CHECK_THROWS_AS((void)planning::plan_from_json(with([](nlohmann::json& d) { d["format"] = 7; })), planning::PlanError);
+  CHECK_THROWS_AS((void)planning::plan_from_json(with([](nlohmann::json& d) { d["version"] = "1"; })), planning::PlanError);
+  CHECK_THROWS_AS((void)planning::plan_from_json(with([](nlohmann::json& d) { d["predicted_ms"] = true; })),
+                  planning::PlanError);
+  CHECK_THROWS_AS((void)planning::plan_from_json(with([](nlohmann::json& d) { d["nodes"][0]["ms"] = "fast"; })),
+                  planning::PlanError);
+}
