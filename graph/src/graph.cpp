@@ -1,5 +1,7 @@
 #include "layoutopt/graph/graph.h"
 
+#include <algorithm>
+
 #include "layoutopt/graph/error.h"
 #include "layoutopt/graph/shape_inference.h"
 
@@ -7,10 +9,23 @@ namespace layoutopt::graph {
 
 namespace {
 
+/// Shapes come from files. Past this check every product of some of a value's extents fits in
+/// int64_t, so shape inference and the passes can multiply extents without overflow.
+void check_extents(const Value& value) {
+  int64_t bound = 1;
+  for (int64_t extent : value.type.shape) {
+    if (extent < 0) throw GraphError("value '" + value.name + "' has a negative extent: " + to_string(value.type.shape));
+    if (__builtin_mul_overflow(bound, std::max<int64_t>(extent, 1), &bound))
+      throw GraphError("value '" + value.name + "' of shape " + to_string(value.type.shape) +
+                       " has more elements than 64 bits can count");
+  }
+}
+
 }  // namespace
 
 ValueId Graph::add_value(Value value) {
   if (value.name.empty()) throw GraphError("value without a name in graph '" + name_ + "'");
+  check_extents(value);
   if (value_names_.contains(value.name)) throw GraphError("duplicate value name '" + value.name + "'");
   const auto id = static_cast<ValueId>(values_.size());
   value_names_.emplace(value.name, id);

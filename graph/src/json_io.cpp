@@ -170,9 +170,10 @@ json to_json(const Graph& graph) {
 }
 
 Graph graph_from_json(const json& document) {
-  if (!document.is_object() || document.value("format", "") != kFormat)
+  // Compared as JSON: a "format" or "version" of another type is a wrong document, not a type error.
+  if (!document.is_object() || document.value("format", json()) != kFormat)
     throw GraphError("not a layoutopt graph document (expected \"format\": \"" + std::string(kFormat) + "\")");
-  if (document.value("version", 0) != kVersion)
+  if (document.value("version", json()) != kVersion)
     throw GraphError("unsupported graph document version " + document.value("version", json()).dump());
   Graph graph(require<std::string>(document, "name", "graph"));
   load_values_and_nodes(graph, document);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "layoutopt/graph/error.h"
+#include "layoutopt/graph/json_number.h"
 #include "layoutopt/graph/ops.h"
 
 namespace layoutopt::graph {
@@ -13,6 +14,9 @@ namespace layoutopt::graph {
 template <class T>
 T require(const nlohmann::json& doc, const char* key, const std::string& context) {
   if (!doc.is_object() || !doc.contains(key)) throw GraphError(context + ": missing field '" + key + "'");
+  if (!reads_exactly<T>(doc.at(key)))
+    throw GraphError(context + ": field '" + key + "' is out of range or of the wrong type (" +
+                     doc.at(key).type_name() + ")");
   try {
     return doc.at(key).get<T>();
   } catch (const nlohmann::json::exception&) {

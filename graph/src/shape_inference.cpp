@@ -228,7 +228,8 @@ TensorType infer_reshape(const Checker& check, const Reshape& reshape) {
       continue;
     }
     if (out[i] < 1) check.fail("target shape " + to_string(reshape.shape) + " has an invalid dimension");
-    known *= out[i];
+    if (__builtin_mul_overflow(known, out[i], &known))
+      check.fail("target shape " + to_string(reshape.shape) + " has more elements than 64 bits can count");
   }
   const int64_t total = element_count(x);
   if (inferred) {

@@ -5,8 +5,11 @@
 namespace layoutopt::graph {
 
 int64_t element_count(const Shape& shape) {
+  // Shapes come from files: a product past 64 bits is an error, not signed overflow.
   int64_t count = 1;
-  for (int64_t extent : shape) count *= extent;
+  for (int64_t extent : shape)
+    if (__builtin_mul_overflow(count, extent, &count))
+      throw GraphError("shape " + to_string(shape) + " has more elements than 64 bits can count");
   return count;
 }
 

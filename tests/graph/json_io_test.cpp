@@ -250,3 +250,27 @@ TEST_CASE("DOT marks a conv that scales its input") {
   prepare_for_inference(g);
   CHECK(to_dot(g).find("(x*scale)") != std::string::npos);
 }
+
+TEST_CASE("damaged numbers and header fields are GraphErrors, not type errors, overflow or casts out of range") {
+  // The fuzz target (fuzz/graph_json_fuzz.cpp) requires every rejection to be a GraphError.
+  const json good = to_json(residual_block());
+  const auto with = [&](const auto& change) {
+    json document = good;
+    change(document);
+    return document;
+  };
+  const auto input_shape = [](json& document, json shape) {
+    for (json& value : document["values"])
+      if (value["kind"] == "input") value["shape"] = std::move(shape);
+  };
+  CHECK_THROWS_AS(graph_from_json(with([](json& d) { d["format"] = 7; })), GraphError);
+  CHECK_THROWS_AS(graph_from_json(with([](json& d) { d["version"] = "1"; })), GraphError);
+  CHECK_THROWS_AS(graph_from_json(with([](json& d) { d["version"] = 1e300; })), GraphError);
+  CHECK_THROWS_AS(graph_from_json(with([&](json& d) { input_shape(d, {1, 3, 1.5, 8}); })), GraphError);
+  CHECK_THROWS_AS(graph_from_json(with([&](json& d) { input_shape(d, {1, 3, 1e300, 8}); })), GraphError);
+  CHECK_THROWS_WITH_AS(graph_from_json(with([&](json& d) { input_shape(d, {1, 4294967296, 4294967296, 8}); })),
+                       doctest::Contains("more elements than 64 bits can count"), GraphError);
+  CHECK_THROWS_WITH_AS(graph_from_json(with([&](json& d) { input_shape(d, {1, -3, 8, 8}); })),
+                       doctest::Contains("negative extent"), GraphError);
+  CHECK_THROWS_AS(graph_from_json(with([](json& d) { d["nodes"][0]["attrs"]["groups"] = 1e300; })), GraphError);
+}

@@ -217,6 +217,17 @@ TEST_CASE("a symbolic batch dimension takes the batch option") {
   CHECK(g.value(g.outputs()[0]).type.shape == Shape{4, 4, 6, 6});
 }
 
+TEST_CASE("an input with a zero batch dimension is rejected, not run as batch 1") {
+  // A fixed extent of 0 is an empty tensor, unlike a symbolic one: the batch option must not
+  // replace it, and the error names the input and the dimension.
+  ModelBuilder model;
+  model.input("x", {0, 3, 8, 8}).weight("w", {4, 3, 3, 3}).output("y");
+  model.node("Conv", "conv1", {"x", "w"}, "y");
+  for (const int64_t batch : {1, 4})
+    CHECK(error_of([&] { (void)model.import({.batch = batch}); }) ==
+          "'test.onnx': graph input 'x': dimension 0 is 0; only tensors with positive extents can be planned");
+}
+
 TEST_CASE("auto_pad resolves to explicit pads for the input size") {
   // 7 wide, stride 2, kernel 4: 4 outputs need 2*3 + 4 - 7 = 3 pads; UPPER puts the odd one last.
   for (const auto& [mode, expected] : {std::pair{"SAME_UPPER", Pads2d{1, 1, 2, 2}}, std::pair{"SAME_LOWER", Pads2d{2, 2, 1, 1}},
@@ -353,4 +364,12 @@ TEST_CASE("torchvision's inception-v3 export keeps no pad node after the inferen
   CHECK(pads() == 9);  // one before each 3x3 average pool of the Mixed blocks
   CHECK(prepare_for_inference(g).pads_folded == 9);
   CHECK(pads() == 0);
+}
+
+TEST_CASE("a reshape target whose extents multiply past 64 bits is a GraphError, not signed overflow") {
+  // Found by fuzz/onnx_import_fuzz.cpp (UBSan: 2 * 8587857023682437892 in infer_reshape).
+  ModelBuilder model;
+  model.input("x", {1, 3, 8, 8}).ints("s", {2, 8587857023682437892, -1}).output("y");
+  model.node("Reshape", "r", {"x", "s"}, "y");
+  CHECK(error_of([&] { (void)model.import(); }).find("more elements than 64 bits can count") != std::string::npos);
 }

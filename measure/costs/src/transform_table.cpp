@@ -6,6 +6,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "layoutopt/graph/json_number.h"
+
 namespace layoutopt::costs {
 
 namespace {
@@ -22,16 +24,27 @@ json entry_json(const TransformEntry& e) {
           {"timestamp", e.timestamp}};
 }
 
+// Numbers read exactly (graph/json_number.h): a damaged one makes the entry unreadable
+// instead of a truncated value or an out-of-range cast.
+template <class T>
+T number(const json& j, const char* key) {
+  return graph::read_exactly<T, std::invalid_argument>(j.at(key), key);
+}
+template <class T>
+T number(const json& j, const char* key, T fallback) {
+  return j.contains(key) ? number<T>(j, key) : fallback;
+}
+
 TransformEntry entry_of(const json& j) {
   TransformEntry e;
   e.target = j.at("target").get<std::string>();
-  e.threads = j.at("threads").get<int>();
-  e.key = {j.at("shape").get<std::vector<int64_t>>(), j.at("src").get<std::string>(), j.at("dst").get<std::string>()};
-  e.median_ms = j.at("median_ms").get<double>();
-  e.q1_ms = j.value("q1_ms", e.median_ms);
-  e.q3_ms = j.value("q3_ms", e.median_ms);
-  e.repeats = j.value("repeats", 0);
-  e.timestamp = j.value("timestamp", 0.0);
+  e.threads = number<int>(j, "threads");
+  e.key = {number<std::vector<int64_t>>(j, "shape"), j.at("src").get<std::string>(), j.at("dst").get<std::string>()};
+  e.median_ms = number<double>(j, "median_ms");
+  e.q1_ms = number(j, "q1_ms", e.median_ms);
+  e.q3_ms = number(j, "q3_ms", e.median_ms);
+  e.repeats = number(j, "repeats", 0);
+  e.timestamp = number(j, "timestamp", 0.0);
   if (!(e.median_ms >= 0)) throw std::invalid_argument("median_ms must be a non-negative number");
   return e;
 }
@@ -39,7 +52,8 @@ TransformEntry entry_of(const json& j) {
 }  // namespace
 
 TransformTable TransformTable::from_json(const json& j) {
-  if (!j.is_object() || j.value("format", "") != kFormat || !j.contains("entries") || !j.at("entries").is_array())
+  // Compared as JSON: a "format" of another type is another file, not a type error.
+  if (!j.is_object() || j.value("format", json()) != kFormat || !j.contains("entries") || !j.at("entries").is_array())
     throw std::runtime_error(std::string("not a transform table (expected an object with \"format\": \"") + kFormat +
                              "\" and an \"entries\" list)");
   TransformTable table;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "layoutopt/graph/fingerprint.h"
+#include "layoutopt/graph/json_number.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/layout/layout.h"
 
@@ -113,11 +114,18 @@ std::map<std::string, int64_t> integer_map(const json& object, const char* what)
   if (!object.is_object()) throw PlanError(std::string("\"") + what + "\" is not an object");
   std::map<std::string, int64_t> values;
   for (const auto& [key, value] : object.items()) {
-    if (!value.is_number_integer())
+    if (!graph::exact_number<int64_t>(value))
       throw PlanError(std::string("\"") + what + "\": \"" + key + "\" is " + value.dump() + ", not an integer");
     values.emplace(key, value.get<int64_t>());
   }
   return values;
+}
+
+// Times and config indices read exactly (graph/json_number.h): a damaged number is a
+// PlanError, never a truncated value or an out-of-range cast.
+template <class T>
+T number(const json& value, const std::string& what) {
+  return graph::read_exactly<T, PlanError>(value, "\"" + what + "\"");
 }
 
 KernelChoice kernel_of_payload(const std::string& text) {
@@ -128,7 +136,7 @@ KernelChoice kernel_of_payload(const std::string& text) {
   if (kind == "tuned")
     return TunedKernel{.task = payload.at("task").get<std::string>(),
                        .family = payload.at("family").get<std::string>(),
-                       .config_index = payload.at("config_index").get<int64_t>(),
+                       .config_index = number<int64_t>(payload.at("config_index"), "config_index"),
                        .knobs = integer_map(payload.at("knobs"), "knobs")};
   if (kind == "flexible") {
     const json& kernel = payload.at("kernel");

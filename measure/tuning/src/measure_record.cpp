@@ -1,6 +1,8 @@
 #include "layoutopt/tuning/measure_record.h"
 
 #include <limits>
+
+#include "layoutopt/graph/json_number.h"
 #include <numeric>
 #include <set>
 
@@ -26,16 +28,22 @@ json entity_of(const std::string& name, int64_t value) {
   return json::array({name, "ot", value});
 }
 
+/// A damaged number is a RecordError, never a truncated value or an out-of-range cast.
+template <class T>
+T number(const json& value, const char* what) {
+  return graph::read_exactly<T, RecordError>(value, what);
+}
+
 int64_t entity_value(const json& entity) {
   const std::string kind = entity.at(1).get<std::string>();
   const json& value = entity.at(2);
   if (kind == "sp") {
     if (!value.is_array() || value.empty()) throw RecordError("split knob without factors");
-    return value.back().get<int64_t>();
+    return number<int64_t>(value.back(), "split factor");
   }
   if (kind != "ot") throw RecordError("knob kind '" + kind + "' is not used by x86 conv/dense templates");
   if (value.is_boolean()) return value.get<bool>() ? 1 : 0;
-  return value.get<int64_t>();
+  return number<int64_t>(value, "knob value");
 }
 
 KnobValues knobs_of(const json& entities) {
@@ -51,11 +59,11 @@ KnobValues knobs_of(const json& entities) {
 MeasureResult result_of(const json& r) {
   if (!r.is_array() || r.size() != 4) throw RecordError("result is not [costs, error_no, all_cost, timestamp]");
   MeasureResult result;
-  result.error_no = r.at(1).get<int>();
-  if (result.error_no == 0) result.costs_s = r.at(0).get<std::vector<double>>();
+  result.error_no = number<int>(r.at(1), "error_no");
+  if (result.error_no == 0) result.costs_s = number<std::vector<double>>(r.at(0), "costs");
   if (result.error_no == 0 && result.costs_s.empty()) throw RecordError("successful result without costs");
-  result.all_cost_s = r.at(2).get<double>();
-  result.timestamp = r.at(3).get<double>();
+  result.all_cost_s = number<double>(r.at(2), "all_cost");
+  result.timestamp = number<double>(r.at(3), "timestamp");
   return result;
 }
 
@@ -69,7 +77,7 @@ MeasureRecord record_of(const json& j) {
   record.target = input.at(0).get<std::string>();
   record.task_name = input.at(1).get<std::string>();
   record.args = input.at(2);
-  record.config_index = j.at("config").at("index").get<int64_t>();
+  record.config_index = number<int64_t>(j.at("config").at("index"), "config index");
   record.knobs = knobs_of(j.at("config").at("entity"));
   record.result = result_of(j.at("result"));
   return record;
@@ -103,7 +111,7 @@ MeasureRecord parse_record(std::string_view line) {
   json j;
   try {
     j = json::parse(line);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     throw RecordError(std::string("not valid JSON (truncated or corrupt line?): ") + e.what());
   }
   try {

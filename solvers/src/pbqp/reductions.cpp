@@ -101,9 +101,10 @@ ReductionCounts reduce(PbqpGraph& graph, ReductionTrace& trace) {
 
 ReductionCounts reduce_around(PbqpGraph& graph, ReductionTrace& trace, std::vector<int> touched) {
   // Index order without duplicates: the queue reduce()'s full scan would have built.
+  // std::unique rather than std::ranges::unique: clang 14 (the fuzz build) cannot compile
+  // the latter against GCC 12's libstdc++.
   std::ranges::sort(touched);
-  const auto [first, last] = std::ranges::unique(touched);
-  touched.erase(first, last);
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
   std::deque<int> work;
   for (int v : touched)
     if (graph.alive(v) && graph.degree(v) <= 2) work.push_back(v);

@@ -193,3 +193,16 @@ TEST_CASE("transforms are timed in passes: each entry is the median of its passe
     CHECK(entries[k].median_ms <= entries[k].q3_ms);
   }
 }
+
+TEST_CASE("a table with a format of another type is no table; damaged numbers make their entry unreadable") {
+  // The fuzz target (fuzz/transform_table_fuzz.cpp) requires rejections to be std::runtime_error.
+  CHECK_THROWS_AS((void)costs::TransformTable::from_json({{"format", 7}, {"entries", nlohmann::json::array()}}),
+                  std::runtime_error);
+  const nlohmann::json entry = {{"target", "llvm"}, {"threads", 1e300}, {"shape", {1, 8, 4, 4}},
+                                {"src", "NCHW"},    {"dst", "NCHW8c"},  {"median_ms", 0.01}};
+  const costs::TransformTable table =
+      costs::TransformTable::from_json({{"format", "layoutopt-transform-table"}, {"version", 1}, {"entries", {entry}}});
+  CHECK(table.entries().empty());
+  REQUIRE(table.issues().size() == 1);
+  CHECK(table.issues()[0].reason.find("threads") != std::string::npos);
+}

@@ -339,3 +339,18 @@ TEST_CASE("a plan made for a graph with other wiring or shapes is refused by its
   plan.graph_fingerprint = "0123456789abcdef";
   refused_plan(plan, "other wiring or shapes (structure 0123456789abcdef, graph 'residual' has ");
 }
+
+TEST_CASE("damaged header fields and numbers are PlanErrors, not type errors or casts out of range") {
+  // The fuzz target (fuzz/plan_fuzz.cpp) requires every rejection of a plan file to be a PlanError.
+  const auto with = [](const auto& change) {
+    nlohmann::json document = nlohmann::json::parse(kPlanText);
+    change(document);
+    return document;
+  };
+  CHECK_THROWS_AS((void)planning::plan_from_json(with([](nlohmann::json& d) { d["format"] = 7; })), planning::PlanError);
+  CHECK_THROWS_AS((void)planning::plan_from_json(with([](nlohmann::json& d) { d["version"] = "1"; })), planning::PlanError);
+  CHECK_THROWS_AS((void)planning::plan_from_json(with([](nlohmann::json& d) { d["predicted_ms"] = true; })),
+                  planning::PlanError);
+  CHECK_THROWS_AS((void)planning::plan_from_json(with([](nlohmann::json& d) { d["nodes"][0]["ms"] = "fast"; })),
+                  planning::PlanError);
+}

@@ -19,6 +19,7 @@ struct TensorType {
   bool operator==(const TensorType&) const = default;
 };
 
+/// Product of the extents; throws GraphError when it does not fit in int64_t.
 [[nodiscard]] int64_t element_count(const Shape& shape);
 /// "[1, 64, 56, 56]"
 [[nodiscard]] std::string to_string(const Shape& shape);

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The fuzz run: configures build-fuzz/ with clang (libFuzzer + ASan + UBSan, LAYOUTOPT_FUZZ),
+# builds the targets of fuzz/ and runs each on its seed corpus. Exits non-zero as soon as a
+# target crashes, hangs, leaks or trips a sanitizer; the input that did it is written to
+# build-fuzz/artifacts/<target>/ (never into the source tree), the log to build-fuzz/logs/.
+#
+# Usage: scripts/fuzz.sh [--seconds S] [--runs N] [--jobs J] [target...]
+#   --seconds S  wall-clock seconds per target (default 10); --runs N  executions per target
+#                (either limit ends a run; --runs alone lifts the time limit)
+#   target       onnx_import graph_json plan records transform_table (default: all)
+# scripts/test.sh runs it with the defaults (CI). New inputs that reach new code are kept in
+# build-fuzz/corpus/<target>/ and reused by the next run on the same machine.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$root/build-fuzz"
+
+seconds=10 runs=-1 targets=()
+while (($#)); do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --runs) runs="$2"; [[ "$seconds" == 10 ]] && seconds=0; shift 2 ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+((${#targets[@]})) || targets=(onnx_import graph_json plan records transform_table)
+
+# -O1 with line tables: the usual fuzzing trade-off (fast to build, readable stack traces).
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
+  -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 -DLAYOUTOPT_FUZZ=ON \
+  -DLAYOUTOPT_BUILD_TESTS=OFF -DLAYOUTOPT_BUILD_BENCH=OFF >/dev/null
+cmake --build "$build" -j "$(nproc)" --target fuzz_targets
+
+# The longest input worth mutating (every seed fits) and the seeds, per target.
+max_len_of() {
+  case "$1" in
+    onnx_import) echo 65536 ;;  graph_json) echo 32768 ;;  transform_table) echo 16384 ;;  *) echo 8192 ;;
+  esac
+}
+seeds_of() {
+  case "$1" in
+    onnx_import) echo "$root/data/onnx" "$root/data/onnx/ops" "$root/data/onnx/torch2" ;;
+    *) echo "$root/fuzz/corpus/$1" ;;
+  esac
+}
+seed_name_of() { [[ "$1" == onnx_import ]] && echo '*.onnx' || echo '*'; }
+
+for target in "${targets[@]}"; do
+  max_len="$(max_len_of "$target")"
+  seeds="$build/seeds/$target" corpus="$build/corpus/$target" artifacts="$build/artifacts/$target"
+  mkdir -p "$seeds" "$corpus" "$artifacts" "$build/logs"
+  # libFuzzer takes corpus folders only: copy the seed files that fit (the ONNX folders also
+  # hold expected outputs and larger models).
+  find $(seeds_of "$target") -maxdepth 1 -type f -name "$(seed_name_of "$target")" \
+    -size -"$((max_len + 1))"c -exec cp -t "$seeds" {} +
+  log="$build/logs/$target.log"
+  echo "fuzz: $target (${seconds}s, runs $runs, max_len $max_len)"
+  if ! "$build/fuzz/fuzz_$target" "$corpus" "$seeds" -dict="$root/fuzz/dictionaries/$target.dict" \
+       -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -runs="$runs" \
+       -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1; then
+    tail -n 60 "$log" >&2
+    echo "fuzz: $target FAILED; input in $artifacts/, log $log" >&2
+    exit 1
+  fi
+  grep -E 'DONE|stat::number_of_executed_units|stat::average_exec_per_sec' "$log" | sed 's/^/  /'
+done
