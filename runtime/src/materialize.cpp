@@ -80,8 +80,8 @@ class Materializer {
     const Pointer in = pointer(s.input), weight = pointer(s.weight), bias = pointer(s.bias),
                   residual = pointer(s.residual), scale = pointer(s.scale);
     const auto out = static_cast<size_t>(s.output);
-    return [kernel = kernel(s.kernel), in, weight, bias, residual, scale, out](const SlotAddresses& a, Team team) {
-      kernel({.input = in.at(a),
+    return [run = kernel(s.kernel), in, weight, bias, residual, scale, out](const SlotAddresses& a, Team team) {
+      run({.input = in.at(a),
               .weight = weight.at(a),
               .bias = bias.at(a),
               .residual = residual.at(a),

@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -84,7 +85,7 @@ Session Session::load(const std::filesystem::path& directory, const SessionOptio
   const detail::SharedObject& code = impl->code;
   try {
     // Kernels of units size their per-thread scratch for the thread count they will run at.
-    const ThreadCount threads(impl->threads);
+    const ThreadCount thread_count(impl->threads);
     impl->network.emplace(impl->program.network, std::move(weights),
                           [&code](const std::string& symbol) { return code.function(symbol); });
   } catch (const KernelError& e) {
@@ -112,7 +113,7 @@ void Session::run(std::span<const TensorView> inputs, std::span<const MutableTen
     network.set_input(i, {inputs[i].data, floats});
   }
   {
-    const ThreadCount threads(impl_->threads);
+    const ThreadCount thread_count(impl_->threads);
     network.execute();
   }
   for (size_t o = 0; o < outputs.size(); ++o) {

@@ -1,5 +1,6 @@
 #include "layoutopt/kernels/network/ahead_of_time.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <set>

@@ -1,5 +1,6 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <optional>
