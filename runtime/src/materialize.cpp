@@ -104,7 +104,13 @@ class Materializer {
   }
 
   static StepBody transform_step(const TransformStep& s) {
-    const layout::LayoutTransform transform = layout::LayoutTransform::for_activation(s.shape, s.from, s.to);
+    const layout::LayoutTransform transform = [&] {
+      try {
+        return layout::LayoutTransform::for_activation(s.shape, s.from, s.to);
+      } catch (const layout::LayoutError& e) {
+        throw KernelError("transform " + s.from.str() + "->" + s.to.str() + ": " + e.what());
+      }
+    }();
     return [transform, in = static_cast<size_t>(s.input), out = static_cast<size_t>(s.output)](
                const SlotAddresses& a, Team /*always own*/) { transform.run(a[in], a[out]); };
   }

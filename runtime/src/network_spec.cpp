@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "layoutopt/layout/transform.h"
 #include "layoutopt/runtime/error.h"
 
 namespace layoutopt::runtime {
@@ -136,15 +135,18 @@ class StepChecker {
     check_slot(step.input);
     check_slot(step.output);
     const int64_t count = elements(step.shape, where_ + " shape");
-    try {
-      (void)layout::LayoutTransform::for_activation(step.shape, step.from, step.to);
-    } catch (const layout::LayoutError& e) {
-      fail(where_ + ": " + e.what());
-    }
     for (SlotId slot : {step.input, step.output})
       if (spec_.slots[static_cast<size_t>(slot)].floats != count)
         fail(where_ + " transforms " + std::to_string(count) + " floats, but slot " + std::to_string(slot) + " holds " +
              std::to_string(spec_.slots[static_cast<size_t>(slot)].floats));
+    // check_fits, not a LayoutTransform: building one sizes its tables by the shape.
+    try {
+      const layout::Layout canonical = layout::canonical_data_layout(step.shape.size());
+      step.from.check_fits(step.shape, canonical);
+      step.to.check_fits(step.shape, canonical);
+    } catch (const layout::LayoutError& e) {
+      fail(where_ + ": " + e.what());
+    }
   }
 
   const NetworkSpec& spec_;

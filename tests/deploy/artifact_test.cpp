@@ -111,7 +111,8 @@ void check_bit_identical(const Compiled& c) {
 struct ArtifactCopy {
   ScratchFolder folder;
   explicit ArtifactCopy(const Compiled& c, const std::string& name) : folder(name) {
-    std::filesystem::copy(c.artifact(), folder.path(), std::filesystem::copy_options::overwrite_existing);
+    std::filesystem::copy(c.artifact(), folder.path(),
+                          std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
   }
   [[nodiscard]] std::filesystem::path file(const char* name) const { return folder.path() / name; }
 };

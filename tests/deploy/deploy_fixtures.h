@@ -12,14 +12,13 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/graph/input_roles.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/zoo/zoo.h"
-#include "layoutopt/kernels/conv2d_desc.h"
-#include "layoutopt/kernels/dense.h"
+#include "layoutopt/kernels/lowering.h"
 #include "layoutopt/kernels/network/ahead_of_time.h"
 #include "layoutopt/kernels/network/default_schedule.h"
 #include "layoutopt/kernels/tunable_op.h"
-#include "layoutopt/graph/input_roles.h"
 
 namespace layoutopt::testing {
 
