@@ -34,7 +34,7 @@ void compile(const CompileFlags& flags) {
             << "artifact:  " << flags.directory << " (" << result.steps << " steps, " << result.transforms
             << " transforms, " << result.symbols << " kernel functions, " << result.weight_bytes / (1 << 20)
             << " MiB of weights)\n"
-            << "cpu:       " << result.cpu << ", needs " << result.cpu_features.size() << " instruction sets\n"
+            << "cpu:       " << result.cpu << ", " << result.cpu_features.size() << " CPU features recorded (checked at load)\n"
             << "time:      " << result.seconds << " s\n";
 }
 
