@@ -19,6 +19,7 @@ void add_tune_command(CLI::App& app);
 void add_bench_transforms_command(CLI::App& app);
 void add_plan_command(CLI::App& app);
 void add_run_command(CLI::App& app);
+void add_compile_command(CLI::App& app);
 void add_bench_command(CLI::App& app);
 void add_optimize_command(CLI::App& app);
 

@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   add_bench_transforms_command(app);
   add_plan_command(app);
   add_run_command(app);
+  add_compile_command(app);
   add_bench_command(app);
   add_optimize_command(app);
   try {

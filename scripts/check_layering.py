@@ -22,7 +22,9 @@ ALLOWED = {
     "layout": set(),
     "graph": {"layout"},
     "solvers": set(),
-    "kernels": {"layout", "graph"},
+    # runtime: runs compiled networks (JIT or ahead of time) without LLVM or the graph
+    "runtime": {"layout"},
+    "kernels": {"runtime", "layout", "graph"},
     "measure/timing": {"graph", "layout"},
     "measure/planning": {"graph", "layout", "solvers"},
     "measure/tuning": {"timing", "kernels", "graph", "layout"},

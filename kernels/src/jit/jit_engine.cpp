@@ -1,6 +1,9 @@
 #include "jit/jit_engine.h"
 
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
@@ -105,11 +108,55 @@ void* JitEngine::compile(llvm::orc::ThreadSafeModule module, const std::string& 
     if (llvm::verifyModule(m, &stream)) throw KernelError("generated IR for " + symbol + " is invalid: " + problems);
     optimize(m);
     dump_if_requested(m, symbol);
+    if (retain_ir_) {
+      std::string bitcode;
+      llvm::raw_string_ostream out(bitcode);
+      llvm::WriteBitcodeToFile(m, out);
+      retained_ir_[symbol] = std::move(out.str());
+    }
   });
   if (llvm::Error error = jit_->addIRModule(std::move(module)))
     throw KernelError("adding " + symbol + " to the JIT: " + llvm::toString(std::move(error)));
   const llvm::orc::ExecutorAddr address = unwrap(jit_->lookup(symbol), "compiling " + symbol);
   return address.toPtr<void*>();
+}
+
+void JitEngine::retain_ir(bool on) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  retain_ir_ = on;
+  if (!on) retained_ir_.clear();
+}
+
+bool JitEngine::retaining_ir() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return retain_ir_;
+}
+
+bool JitEngine::has_retained_ir(const std::string& symbol) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return retained_ir_.contains(symbol);
+}
+
+std::string JitEngine::emit_object(const std::string& symbol) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto found = retained_ir_.find(symbol);
+  if (found == retained_ir_.end()) throw KernelError("the IR of " + symbol + " was not retained");
+  if (!object_machine_) {
+    // The JIT's machine but position-independent: the objects go into a shared library.
+    llvm::orc::JITTargetMachineBuilder builder = host_machine_builder(host_);
+    builder.setRelocationModel(llvm::Reloc::PIC_);
+    object_machine_ = unwrap(builder.createTargetMachine(), "creating the object target machine");
+  }
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> module = unwrap(
+      llvm::parseBitcodeFile(llvm::MemoryBufferRef(found->second, symbol), context), "reading the IR of " + symbol);
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream stream(object);
+  llvm::legacy::PassManager passes;
+  if (object_machine_->addPassesToEmitFile(passes, stream, nullptr, llvm::CGFT_ObjectFile))
+    throw KernelError("the host target cannot emit object files");
+  passes.run(*module);
+  return {object.begin(), object.end()};
 }
 
 }  // namespace layoutopt::kernels::jit

@@ -7,6 +7,7 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Target/TargetMachine.h>
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -36,6 +37,17 @@ class JitEngine {
   /// Thread-safe. Throws KernelError on failure.
   void* compile(llvm::orc::ThreadSafeModule module, const std::string& symbol);
 
+  /// While on, compile() keeps each optimized module (as bitcode), so that emit_object can
+  /// compile the very same IR ahead of time; switching it off drops what was kept.
+  void retain_ir(bool on);
+  [[nodiscard]] bool retaining_ir();
+  /// Whether emit_object can make `symbol`'s object: retention is on and its IR was kept.
+  [[nodiscard]] bool has_retained_ir(const std::string& symbol);
+  /// Position-independent object code (ELF) of the retained module defining `symbol`, for
+  /// the host target with the JIT's CPU, features and optimization level. Throws
+  /// KernelError when its IR was not retained or code generation fails.
+  [[nodiscard]] std::string emit_object(const std::string& symbol);
+
  private:
   JitEngine();
   void optimize(llvm::Module& module);
@@ -43,6 +55,9 @@ class JitEngine {
   HostTarget host_;
   std::unique_ptr<llvm::TargetMachine> machine_;  // for the optimizer's target queries
   std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::unique_ptr<llvm::TargetMachine> object_machine_;  // position-independent, made on first emit_object
+  bool retain_ir_ = false;
+  std::map<std::string, std::string> retained_ir_;  // bitcode by symbol
   std::mutex mutex_;
 };
 

@@ -32,8 +32,7 @@ namespace {
 using graph::Graph;
 using graph::NodeId;
 using layout::Layout;
-/// A constant operand in the network's ConstantPool, or nullptr.
-using Constant = const float*;
+using runtime::Operand;
 
 /// Everything the lowering of one node needs to know.
 struct NodeContext {
@@ -42,8 +41,8 @@ struct NodeContext {
   const graph::Node& node;
   const NodeSchedule& schedule;
   const NodeOperands& operands;
-  ConstantPool& constants;
-  const std::shared_ptr<KernelScratch>& scratch;
+  WeightImage& weights;
+  FunctionTable& functions;
 
   [[nodiscard]] std::string where() const { return "node '" + node.name + "' (" + graph::op_name(node.op) + ")"; }
   [[nodiscard]] const graph::Shape& shape_of(graph::ValueId value) const { return graph.value(value).type.shape; }
@@ -67,7 +66,26 @@ void require_layout(const NodeContext& c, const std::string& operand, const grap
                 ", but its kernel needs " + required.str());
 }
 
-Constant parameter_constant(const NodeContext& c, size_t input) { return c.constants.add(c.parameter(input)); }
+Operand constant(const NodeContext& c, std::span<const float> values) { return Operand::constant(c.weights.add(values)); }
+
+Operand parameter_constant(const NodeContext& c, size_t input) { return constant(c, c.parameter(input)); }
+
+/// The kernel as data, its functions recorded in the network's table.
+runtime::KernelSpec kernel_spec(const NodeContext& c, const Kernel& kernel) {
+  runtime::KernelSpec spec{kernel.name(), {}, kernel.scratch_floats(), kernel.units()};
+  for (const KernelStage& stage : kernel.stages()) {
+    const CompiledFunction& f = *stage.compiled;
+    c.functions.emplace(f.name, stage.compiled);
+    spec.stages.push_back({f.name, stage.operands, f.work_items, stage.whole_each_unit, f.needs_weight, f.needs_bias,
+                           f.needs_residual, f.needs_scale});
+  }
+  return spec;
+}
+
+/// Read `index` of the node as an operand, or none for -1.
+Operand read_operand(const NodeContext& c, int index) {
+  return index >= 0 ? Operand::slot(c.read(static_cast<size_t>(index))) : Operand::none();
+}
 
 /// Which of a node's scheduled reads a kernel takes besides its input (read 0); -1 for none.
 struct ExtraReads {
@@ -77,24 +95,16 @@ struct ExtraReads {
 
 /// A kernel reading the first scheduled input, and the `extra` reads as residual and input
 /// scale, with constant weight and bias.
-LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Constant weight, Constant bias,
+LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Operand weight, Operand bias,
                         ExtraReads extra = {}) {
-  const SlotId in = c.read(0);
-  const SlotId residual = extra.residual >= 0 ? c.read(static_cast<size_t>(extra.residual)) : -1;
-  const SlotId scale = extra.scale >= 0 ? c.read(static_cast<size_t>(extra.scale)) : -1;
-  const SlotId out = c.write();
-  LoweredNode lowered{StepKind::kernel, kernel.name(), {}, extra.residual, 0, kernel.compile_ms()};
-  lowered.run = [kernel, weight, bias, in, residual, scale, out](const SlotAddresses& a, Team team) {
-    kernel({.input = a[in],
-            .weight = weight,
-            .bias = bias,
-            .residual = residual >= 0 ? a[residual] : nullptr,
-            .output = a[out],
-            .scale = scale >= 0 ? a[scale] : nullptr},
-           team);
-  };
-  lowered.shares_team = true;
-  return lowered;
+  runtime::KernelStep step{.kernel = kernel_spec(c, kernel),
+                           .input = read_operand(c, 0),
+                           .weight = weight,
+                           .bias = bias,
+                           .residual = read_operand(c, extra.residual),
+                           .scale = read_operand(c, extra.scale),
+                           .output = c.write()};
+  return {kernel.name(), std::move(step), extra.residual, 0, kernel.compile_ms()};
 }
 
 /// Checks each activation input's scheduled layout against what a tuned kernel with
@@ -119,11 +129,9 @@ LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t ind
   const OpLayouts layouts = op.layouts(index);
   const ExtraReads extra = check_tuned_reads(c, layouts);
   require_layout(c, "output", c.output_shape(), c.schedule.output, layouts.output);
-  const Constant weight = c.constants.add(op.pack_weights(index, c.parameter(1)));
-  const Constant bias = epilogue.bias ? parameter_constant(c, 2) : nullptr;
-  Kernel kernel = op.compile(index);
-  kernel.use_scratch(c.scratch);
-  return kernel_step(c, kernel, weight, bias, extra);
+  const Operand weight = constant(c, op.pack_weights(index, c.parameter(1)));
+  const Operand bias = epilogue.bias ? parameter_constant(c, 2) : Operand::none();
+  return kernel_step(c, op.compile(index), weight, bias, extra);
 }
 
 /// The first of `algorithms` whose schedule space holds the node's knobs, and that point.
@@ -159,7 +167,7 @@ int64_t common_block(const NodeContext& c) {
 }
 
 LoweredNode plain_kernel(const NodeContext& c, const Kernel& kernel) {
-  return kernel_step(c, kernel, nullptr, nullptr);
+  return kernel_step(c, kernel, Operand::none(), Operand::none());
 }
 
 LoweredNode lower_pool(const NodeContext& c) {
@@ -174,7 +182,7 @@ LoweredNode lower_global_pool(const NodeContext& c) {
 LoweredNode lower_batch_norm(const NodeContext& c, const graph::BatchNorm& bn) {
   const BatchNormDesc desc = batch_norm_desc(c.graph, c.id, common_block(c));
   BatchNormCoefficients folded = fold_batch_norm(c.parameter(1), c.parameter(2), c.parameter(3), c.parameter(4), bn.epsilon);
-  return kernel_step(c, compile_batch_norm(desc, {}), c.constants.add(folded.scale), c.constants.add(folded.shift));
+  return kernel_step(c, compile_batch_norm(desc, {}), constant(c, folded.scale), constant(c, folded.shift));
 }
 
 LoweredNode lower_activation(const NodeContext& c) {
@@ -211,20 +219,15 @@ LoweredNode lower_concat(const NodeContext& c) {
   }
   desc.validate();
   const std::vector<Kernel> kernels = compile_concat(desc);
-  std::vector<SlotId> reads = c.operands.reads;
-  const SlotId out = c.write();
+  runtime::ConcatStep step{{}, c.operands.reads, c.write(), concat_slice_offsets(desc)};
   double compile_ms = 0;
-  for (const Kernel& kernel : kernels) compile_ms += kernel.compile_ms();
-  LoweredNode lowered{StepKind::kernel, kernels.front().name() + " x" + std::to_string(kernels.size()), {}, -1, 0,
-                      compile_ms, concat_slice_offsets(desc)};
-  lowered.run = [kernels, reads, out, offsets = lowered.slice_offsets](const SlotAddresses& a, Team team) {
-    std::vector<const float*> inputs;
-    inputs.reserve(reads.size());
-    for (SlotId read : reads) inputs.push_back(a[read]);
-    run_concat(kernels, inputs, a[out], offsets, team);
-  };
-  lowered.shares_team = true;
-  return lowered;
+  for (const Kernel& kernel : kernels) {
+    compile_ms += kernel.compile_ms();
+    step.kernels.push_back(kernel_spec(c, kernel));
+  }
+  std::vector<int64_t> offsets = step.slice_offsets;
+  return {kernels.front().name() + " x" + std::to_string(kernels.size()), std::move(step), -1, 0, compile_ms,
+          std::move(offsets)};
 }
 
 /// Reference evaluation on canonical copies, for operators without a blocked kernel.
@@ -255,8 +258,9 @@ LoweredNode fallback(const NodeContext& c) {
       c.output_shape(), layout::canonical_data_layout(c.output_shape().size()), c.schedule.output);
   const std::vector<SlotId> reads = c.operands.reads;
   const SlotId out = c.write();
-  LoweredNode lowered{StepKind::fallback, "reference " + graph::op_name(c.node.op), {}, -1, bytes};
-  lowered.run = [&graph, id, parameters, is_parameter, to_canonical, from_canonical, reads, out](const SlotAddresses& a,
+  LoweredNode lowered{"reference " + graph::op_name(c.node.op), runtime::ReferenceStep{graph::op_name(c.node.op), reads, out},
+                      -1, bytes};
+  lowered.reference_body = [&graph, id, parameters, is_parameter, to_canonical, from_canonical, reads, out](const SlotAddresses& a,
                                                                                               Team /*always own*/) {
     std::vector<reference::HostTensor> activations(reads.size());
     std::vector<const reference::HostTensor*> inputs;
@@ -278,7 +282,7 @@ LoweredNode fallback(const NodeContext& c) {
   return lowered;
 }
 
-LoweredNode view() { return {StepKind::kernel, "view", {}, -1, 0}; }
+LoweredNode view() { return {"view", std::nullopt}; }
 
 /// Flatten and reshape keep their data where the input's memory already is the output.
 LoweredNode lower_reshape_like(const NodeContext& c) {
@@ -309,18 +313,13 @@ LoweredNode lower_per_channel_binary(const NodeContext& c, const ElementwiseBina
   const Kernel kernel = compile_elementwise_binary(desc, {});
   const size_t other = desc.other_first ? 0 : 1;  // the node input of the per-channel operand
   if (c.graph.value(c.node.inputs[other]).kind == graph::ValueKind::parameter) {
-    const Constant factor = c.constants.add(channel_vector(c.parameter(other), desc.tensor.channels));
-    return kernel_step(c, kernel, factor, nullptr);
+    return kernel_step(c, kernel, constant(c, channel_vector(c.parameter(other), desc.tensor.channels)), Operand::none());
   }
-  const SlotId full = c.read(1 - other);
-  const SlotId factor = c.read(other);
-  const SlotId result = c.write();
-  LoweredNode lowered{StepKind::kernel, kernel.name(), {}, -1, 0, kernel.compile_ms()};
-  lowered.run = [kernel, full, factor, result](const SlotAddresses& s, Team team) {
-    kernel({.input = s[full], .weight = s[factor], .output = s[result]}, team);
-  };
-  lowered.shares_team = true;
-  return lowered;
+  runtime::KernelStep step{.kernel = kernel_spec(c, kernel),
+                           .input = Operand::slot(c.read(1 - other)),
+                           .weight = Operand::slot(c.read(other)),
+                           .output = c.write()};
+  return {kernel.name(), std::move(step), -1, 0, kernel.compile_ms()};
 }
 
 /// Same-shaped operands, or a full-shaped activation and a per-channel operand on either side
@@ -329,7 +328,7 @@ LoweredNode lower_binary(const NodeContext& c) {
   const std::optional<ElementwiseBinaryDesc> desc = binary_desc(c.graph, c.id, common_block(c));
   if (!desc) return fallback(c);
   if (desc->other != BinaryOperand::same_shape) return lower_per_channel_binary(c, *desc);
-  return kernel_step(c, compile_elementwise_binary(*desc, {}), nullptr, nullptr, {.residual = 1});
+  return kernel_step(c, compile_elementwise_binary(*desc, {}), Operand::none(), Operand::none(), {.residual = 1});
 }
 
 LoweredNode lower_concat_or_fallback(const NodeContext& c, const graph::Concat& concat) {
@@ -385,9 +384,9 @@ LoweredNode lower_op(const NodeContext& c) {
 }  // namespace
 
 LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedule, const NodeOperands& operands,
-                       ConstantPool& constants, const std::shared_ptr<KernelScratch>& scratch) {
+                       WeightImage& weights, FunctionTable& functions) {
   const graph::Node& node = graph.node(id);
-  const NodeContext c{graph, id, node, schedule, operands, constants, scratch};
+  const NodeContext c{graph, id, node, schedule, operands, weights, functions};
   try {
     return lower_op(c);
   } catch (const layout::LayoutError& e) {

@@ -5,12 +5,12 @@
 // what runs on them.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/network_schedule.h"
-#include "network/constant_pool.h"
 #include "network/program.h"
 
 namespace layoutopt::kernels::network {
@@ -21,21 +21,18 @@ struct NodeOperands {
 };
 
 struct LoweredNode {
-  StepKind kind = StepKind::kernel;
   std::string detail;
-  StepBody run;               ///< empty for a view: the output is the first input's memory
+  std::optional<runtime::StepAction> action;  ///< none for a view: the output is the first input's memory
   int in_place_operand = -1;  ///< see Step::in_place_operand
-  int64_t constant_bytes = 0;  ///< constants kept outside the pool (reference fallbacks)
+  int64_t constant_bytes = 0;  ///< constants kept outside the weight image (reference fallbacks)
   double compile_ms = 0;       ///< JIT time of the node's kernels
   std::vector<int64_t> slice_offsets;  ///< see Step::slice_offsets
-  bool shares_team = false;            ///< see Step::shares_team
+  StepBody reference_body;             ///< the code of a ReferenceStep action
 };
 
 /// Throws KernelError naming the node when the schedule does not fit it. Constants the
-/// node's kernels read go into `constants`; multi-stage kernels keep their intermediates in
-/// `scratch`, shared by every step of the network (they run one after another).
+/// node's kernels read go into `weights`; the functions its kernels call into `functions`.
 [[nodiscard]] LoweredNode lower_node(const graph::Graph& graph, graph::NodeId id, const NodeSchedule& schedule,
-                                     const NodeOperands& operands, ConstantPool& constants,
-                                     const std::shared_ptr<KernelScratch>& scratch);
+                                     const NodeOperands& operands, WeightImage& weights, FunctionTable& functions);
 
 }  // namespace layoutopt::kernels::network

@@ -1,10 +1,10 @@
 #pragma once
 // The compiled network before memory is laid out: tensors in the layouts steps read and
 // write them ("slots"), the memory each slot lives in ("storage": views and in-place steps
-// share one), and the steps in run order. program_builder fills it in from a graph and a
-// schedule; CompiledNetwork lays the storages out in one arena and runs the steps.
+// share one), and the steps in run order, each a runtime::StepSpec (data). program_builder
+// fills it in from a graph and a schedule; built_network lays the storages out in one arena
+// and turns it into a runtime::NetworkSpec.
 
-#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -12,14 +12,17 @@
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/kernel.h"
-#include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/layout/layout.h"
-#include "network/constant_pool.h"
+#include "layoutopt/runtime/materialize.h"
+#include "layoutopt/runtime/network_spec.h"
+#include "network/weight_image.h"
 
 namespace layoutopt::kernels::network {
 
-using SlotId = int;
-using StorageId = int;
+using runtime::SlotId;
+using runtime::StorageId;
+using SlotAddresses = runtime::SlotAddresses;
+using StepBody = runtime::StepBody;
 
 /// One tensor in one layout.
 struct Slot {
@@ -30,20 +33,10 @@ struct Slot {
   int64_t offset = 0;  ///< floats from the start of its storage (a concat input placed in its slice)
 };
 
-/// Address of every slot, by SlotId, once the arena exists.
-using SlotAddresses = std::vector<float*>;
-/// Runs a step on the slots; called as `team` says (see Team): by one thread, or, for a step
-/// that shares_team, by every thread of a team.
-using StepBody = std::function<void(const SlotAddresses&, Team team)>;
-
 struct Step {
-  NetworkStep info;
+  runtime::StepSpec spec;
   std::vector<SlotId> reads;
   SlotId write = -1;
-  StepBody run;
-  /// Whether `run` may be called with Team::calling: the step's work is JIT kernels alone,
-  /// which split it over the calling team. Transforms and reference fallbacks fork their own.
-  bool shares_team = false;
   /// Index into `reads` of an operand the kernel may overwrite with its output (a residual);
   /// -1 when the output must have memory of its own.
   int in_place_operand = -1;
@@ -52,6 +45,9 @@ struct Step {
   /// be placed. Empty for every other step.
   std::vector<int64_t> slice_offsets;
 };
+
+/// The JIT-compiled functions the steps' kernels name, by symbol.
+using FunctionTable = std::map<std::string, std::shared_ptr<const CompiledFunction>>;
 
 struct Program {
   std::vector<Slot> slots;
@@ -63,8 +59,9 @@ struct Program {
   size_t in_place = 0;
   size_t placed_in_slices = 0;  ///< concat inputs written straight into their concat's output
   int64_t constant_bytes = 0;
-  std::unique_ptr<ConstantPool> constants = std::make_unique<ConstantPool>();  ///< read by the steps
-  std::shared_ptr<KernelScratch> scratch = std::make_shared<KernelScratch>();  ///< multi-stage kernels' intermediates
+  WeightImage weights;                  ///< the constants the steps read
+  FunctionTable functions;              ///< the code of every kernel symbol the steps name
+  runtime::ReferenceBodies reference;   ///< code of the reference steps, by step index
   std::map<std::string, double> compile_ms;  ///< JIT time per distinct kernel
 };
 

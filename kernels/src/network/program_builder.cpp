@@ -31,7 +31,7 @@ class ProgramBuilder {
     share_in_place_storage();
     place_concat_inputs();
     program_.views += layout_views_.size();
-    program_.constant_bytes += program_.constants->bytes();
+    program_.constant_bytes += program_.weights.bytes();
     return std::move(program_);
   }
 
@@ -87,15 +87,11 @@ class ProgramBuilder {
     const Slot& to = program_.slots[static_cast<size_t>(target)];
     const layout::LayoutTransform transform = layout::LayoutTransform::for_activation(shape_of(from.value), from.layout, to.layout);
     Step step;
-    step.info.name = graph_.value(from.value).name;
-    step.info.kind = StepKind::transform;
-    step.info.detail = from.layout.str() + "->" + to.layout.str() + " (" + std::string(layout::to_string(transform.path())) + ")";
-    step.info.transform = TransformedTensor{shape_of(from.value), from.layout, to.layout};
+    step.spec.name = graph_.value(from.value).name;
+    step.spec.detail = from.layout.str() + "->" + to.layout.str() + " (" + std::string(layout::to_string(transform.path())) + ")";
+    step.spec.action = runtime::TransformStep{shape_of(from.value), from.layout, to.layout, source, target};
     step.reads = {source};
     step.write = target;
-    step.run = [transform, source, target](const SlotAddresses& a, Team /*always own*/) {
-      transform.run(a[source], a[target]);
-    };
     program_.steps.push_back(std::move(step));
   }
 
@@ -112,19 +108,19 @@ class ProgramBuilder {
       }
     }
     operands.write = static_cast<SlotId>(program_.slots.size());  // the slot made below
-    LoweredNode lowered = lower_node(graph_, id, schedule, operands, *program_.constants, program_.scratch);
+    LoweredNode lowered = lower_node(graph_, id, schedule, operands, program_.weights, program_.functions);
     program_.constant_bytes += lowered.constant_bytes;
     if (lowered.compile_ms > 0) program_.compile_ms[lowered.detail] = lowered.compile_ms;
-    if (!lowered.run) {  // a view: the output lives in the input's memory
+    if (!lowered.action) {  // a view: the output lives in the input's memory
       const StorageId storage = program_.slots[static_cast<size_t>(operands.reads.at(0))].storage;
       produced_[static_cast<size_t>(node.output)] = new_slot(node.output, schedule.output, storage);
       ++program_.views;
       return;
     }
     produce(node.output, schedule.output);
-    program_.steps.push_back({{node.name, lowered.kind, lowered.detail}, operands.reads, operands.write,
-                              std::move(lowered.run), lowered.shares_team, lowered.in_place_operand,
-                              std::move(lowered.slice_offsets)});
+    if (lowered.reference_body) program_.reference.emplace(program_.steps.size(), std::move(lowered.reference_body));
+    program_.steps.push_back({{node.name, lowered.detail, std::move(*lowered.action)}, operands.reads, operands.write,
+                              lowered.in_place_operand, std::move(lowered.slice_offsets)});
   }
 
   /// Lets a step write over its residual operand's storage when no later step reads that

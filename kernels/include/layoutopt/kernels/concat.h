@@ -16,6 +16,7 @@
 #include "layoutopt/kernels/kernel.h"
 #include "layoutopt/kernels/tensor_desc.h"
 #include "layoutopt/layout/layout.h"
+#include "layoutopt/runtime/run_concat.h"
 
 namespace layoutopt::kernels {
 
@@ -47,11 +48,7 @@ struct ConcatLayouts {
 /// no copy: a network can lay whole concats out that way, and the copies vanish.
 [[nodiscard]] std::vector<int64_t> concat_slice_offsets(const ConcatDesc& desc);
 
-/// Runs the copy kernels one after another, each parallel over its work items (on `team`),
-/// skipping inputs that already sit at their slice (input pointer == output + slice offset;
-/// pass concat_slice_offsets, or nothing to copy every input). Throws KernelError when the
-/// number of inputs or offsets differs from the number of kernels.
-void run_concat(const std::vector<Kernel>& kernels, std::span<const float* const> inputs, float* output,
-                std::span<const int64_t> slice_offsets = {}, Team team = Team::own);
+/// Runs the copy kernels: see layoutopt/runtime/run_concat.h.
+using runtime::run_concat;
 
 }  // namespace layoutopt::kernels

@@ -23,9 +23,11 @@
 //
 // OpenMP parallelism lives in the kernels and transforms: set the thread count around
 // compile-free calls (run / execute) as for any kernel.
+//
+// The compiled network is data first (a runtime::NetworkSpec: slots, arena, constants and
+// steps) and is run by the runtime's Network, as an ahead-of-time artifact is.
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,9 +107,6 @@ class CompiledNetwork {
  private:
   struct Impl;
   explicit CompiledNetwork(std::unique_ptr<Impl> impl);
-  using StepDone = std::function<void(size_t step)>;
-  /// Runs the steps in order, calling `step_done` (if set) on this thread after each.
-  void run_steps(const StepDone& step_done);
   std::unique_ptr<Impl> impl_;
 };
 

@@ -1,12 +1,12 @@
-#include "layoutopt/kernels/kernel.h"
+#include "layoutopt/runtime/kernel.h"
 
 #include <omp.h>
 
 #include <algorithm>
 
-#include "layoutopt/kernels/error.h"
+#include "layoutopt/runtime/error.h"
 
-namespace layoutopt::kernels {
+namespace layoutopt::runtime {
 
 namespace {
 
@@ -233,4 +233,4 @@ void Kernel::run_units(const StagePointers& first_copy, Team team) const {
   });
 }
 
-}  // namespace layoutopt::kernels
+}  // namespace layoutopt::runtime

@@ -1,4 +1,4 @@
-#include "layoutopt/kernels/page_block.h"
+#include "layoutopt/runtime/page_block.h"
 
 #include <sys/mman.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <new>
 
-namespace layoutopt::kernels {
+namespace layoutopt::runtime {
 
 namespace {
 
@@ -28,4 +28,4 @@ PageBlock::PageBlock(size_t floats) : floats_(floats) {
   std::memset(memory, 0, bytes);                 // fault the pages in now, not in the first run
 }
 
-}  // namespace layoutopt::kernels
+}  // namespace layoutopt::runtime

@@ -1,0 +1,56 @@
+// `layoutopt compile MODEL [--plan plan.json] -o DIR [--threads N]`: compiles the model for
+// its plan (or the default schedule) ahead of time into an artifact folder that the runtime
+// library loads without LLVM (network.so, program.bin, weights.bin).
+
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "layoutopt/pipeline/compile_model.h"
+#include "scheduled_model.h"
+
+namespace layoutopt::apps {
+
+namespace {
+
+struct CompileFlags {
+  ModelArgument model;
+  std::string plan;
+  std::string directory;
+  int threads = 0;
+  bool quiet = false;
+};
+
+void compile(const CompileFlags& flags) {
+  const ScheduledModel scheduled = load_scheduled_model(flags.model, flags.plan);
+  const kernels::AheadOfTimeResult result = pipeline::compile_model(
+      {.graph = scheduled.model.graph,
+       .schedule = scheduled.schedule,
+       .plan_target = scheduled.plan ? scheduled.plan->target : std::string(),
+       .directory = flags.directory,
+       .threads = flags.threads,
+       .quiet = flags.quiet});
+  std::cout << "schedule:  " << scheduled.schedule_source << "\n"
+            << "artifact:  " << flags.directory << " (" << result.steps << " steps, " << result.transforms
+            << " transforms, " << result.symbols << " kernel functions, " << result.weight_bytes / (1 << 20)
+            << " MiB of weights)\n"
+            << "cpu:       " << result.cpu << ", " << result.cpu_features.size() << " CPU features recorded (checked at load)\n"
+            << "time:      " << result.seconds << " s\n";
+}
+
+}  // namespace
+
+void add_compile_command(CLI::App& app) {
+  auto flags = std::make_shared<CompileFlags>();
+  CLI::App* command = app.add_subcommand("compile", "Compile a model for its plan ahead of time into a loadable artifact");
+  add_model_argument(*command, flags->model);
+  add_plan_option(*command, flags->plan);
+  command->add_option("-o,--output", flags->directory, "artifact folder (network.so, program.bin, weights.bin)")
+      ->required();
+  command->add_option("--threads", flags->threads, "the artifact's default thread count (default: OpenMP's default)")
+      ->check(CLI::PositiveNumber);
+  command->add_flag("--quiet", flags->quiet, "no progress output");
+  command->callback([flags] { compile(*flags); });
+}
+
+}  // namespace layoutopt::apps

@@ -1,0 +1,95 @@
+#include "network/built_network.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+#include "network/arena_plan.h"
+#include "network/program_builder.h"
+
+namespace layoutopt::kernels::network {
+
+namespace {
+
+constexpr int64_t kAlignment = 64;
+// Steps the memory of a tensor that fits in a core's L2 rests before another tensor gets it
+// (see arena_plan.h). With 2, an inverted-residual block's depthwise conv writes where the
+// expand conv of the block before wrote (lines its own core holds), not over what the
+// project conv just read on both cores. Evidence: docs/design/step-outputs.md.
+constexpr int kRestSteps = 2;
+constexpr int64_t kAssumedL2Bytes = int64_t{1} << 20;  // where the OS does not say
+
+int64_t l2_bytes() {
+  const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return bytes > 0 ? bytes : kAssumedL2Bytes;
+}
+
+/// One buffer per storage, alive from its first to its last step.
+std::vector<BufferLifetime> storage_buffers(const Program& program) {
+  const std::vector<StorageLifetime> lifetimes = storage_lifetimes(program);
+  std::vector<BufferLifetime> buffers(lifetimes.size());
+  for (size_t s = 0; s < lifetimes.size(); ++s) buffers[s] = {0, lifetimes[s].first, lifetimes[s].last};
+  for (const Slot& slot : program.slots) {
+    int64_t& bytes = buffers[static_cast<size_t>(slot.storage)].bytes;
+    bytes = std::max(bytes, (slot.offset + slot.floats) * int64_t{sizeof(float)});
+  }
+  return buffers;
+}
+
+std::vector<runtime::TensorSpec> tensors(const graph::Graph& graph, const Program& program,
+                                         const std::vector<SlotId>& slots) {
+  std::vector<runtime::TensorSpec> specs;
+  for (SlotId slot : slots) {
+    const graph::Value& value = graph.value(program.slots[static_cast<size_t>(slot)].value);
+    specs.push_back({value.name, value.type.shape, slot});
+  }
+  return specs;
+}
+
+}  // namespace
+
+StepKind step_kind(const runtime::StepAction& action) {
+  if (std::holds_alternative<runtime::TransformStep>(action)) return StepKind::transform;
+  if (std::holds_alternative<runtime::ReferenceStep>(action)) return StepKind::fallback;
+  return StepKind::kernel;
+}
+
+BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& schedule) {
+  Program program = build_program(graph, schedule);
+  const std::vector<BufferLifetime> buffers = storage_buffers(program);
+  const ArenaPlan plan = plan_arena(buffers, kAlignment, {kRestSteps, l2_bytes()});
+
+  BuiltNetwork built;
+  runtime::NetworkSpec& spec = built.spec;
+  spec.name = graph.name();
+  for (const Slot& slot : program.slots) spec.slots.push_back({slot.storage, slot.floats, slot.offset});
+  for (int64_t bytes : plan.offsets) spec.storage_offsets.push_back(bytes / int64_t{sizeof(float)});
+  spec.arena_floats = plan.bytes / int64_t{sizeof(float)};
+  spec.constants = program.weights.ranges();
+  spec.weight_floats = static_cast<int64_t>(program.weights.floats().size());
+  for (Step& step : program.steps) spec.steps.push_back(std::move(step.spec));
+  spec.inputs = tensors(graph, program, program.inputs);
+  spec.outputs = tensors(graph, program, program.outputs);
+
+  CompileSummary& summary = built.summary;
+  for (const runtime::StepSpec& step : spec.steps) {
+    const StepKind kind = step_kind(step.action);
+    if (kind == StepKind::kernel) ++summary.kernels;
+    if (kind == StepKind::transform) ++summary.transforms;
+    if (kind == StepKind::fallback) ++summary.fallbacks;
+  }
+  for (const BufferLifetime& buffer : buffers) summary.tensor_bytes += buffer.bytes;
+  summary.views = program.views;
+  summary.in_place = program.in_place;
+  summary.concat_inputs_placed = program.placed_in_slices;
+  summary.arena_bytes = plan.bytes;
+  summary.constant_bytes = program.constant_bytes;
+  for (const auto& [kernel, ms] : program.compile_ms) summary.kernel_compile_ms += ms;
+
+  built.weights = program.weights.floats();
+  built.functions = std::move(program.functions);
+  built.reference = std::move(program.reference);
+  return built;
+}
+
+}  // namespace layoutopt::kernels::network

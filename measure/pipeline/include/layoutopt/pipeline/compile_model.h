@@ -1,0 +1,29 @@
+#pragma once
+// `layoutopt compile` as one library call: a prepared model and its schedule compiled ahead
+// of time into an artifact folder (kernels/network/ahead_of_time.h), with progress on the
+// usual reporter. The kernels are generated for this host's CPU, so a plan made on another
+// CPU is refused: its tuned knobs and layouts were chosen for that one.
+
+#include <filesystem>
+#include <string>
+
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/network/ahead_of_time.h"
+#include "layoutopt/kernels/network/network_schedule.h"
+
+namespace layoutopt::pipeline {
+
+struct CompileRequest {
+  const graph::Graph& graph;  ///< prepared for inference (graph::prepare_for_inference)
+  kernels::NetworkSchedule schedule;
+  std::string plan_target;    ///< the target string of the plan; empty for the default schedule
+  std::filesystem::path directory;
+  int threads = 0;            ///< the artifact's default thread count; 0: OpenMP's default here
+  bool quiet = false;
+};
+
+/// Throws std::runtime_error for a plan made on another CPU, kernels::KernelError as
+/// compile_ahead_of_time does.
+[[nodiscard]] kernels::AheadOfTimeResult compile_model(const CompileRequest& request);
+
+}  // namespace layoutopt::pipeline

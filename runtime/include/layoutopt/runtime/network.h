@@ -1,0 +1,48 @@
+#pragma once
+// Network: a NetworkSpec materialized with its weights and activation arena, ready to run
+// many times. CompiledNetwork (JIT) and an ahead-of-time session both run one.
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "layoutopt/runtime/materialize.h"
+#include "layoutopt/runtime/network_spec.h"
+#include "layoutopt/runtime/page_block.h"
+
+namespace layoutopt::runtime {
+
+class Network {
+ public:
+  /// `weights` holds the weight image (spec.weight_floats floats at least). Throws as
+  /// materialize() does.
+  Network(NetworkSpec spec, PageBlock weights, const FunctionResolver& resolve, const ReferenceBodies& reference = {});
+
+  /// Copies `values` (canonical layout, spec().inputs[index]'s element count) into the
+  /// input's slot; throws KernelError for a wrong index or size.
+  void set_input(size_t index, std::span<const float> values);
+  /// Output `index` of the last execute, in canonical layout.
+  [[nodiscard]] std::span<const float> output(size_t index) const;
+
+  using StepDone = std::function<void(size_t step)>;
+  /// Runs every step on the inputs set last (they stay valid: runs can be repeated), calling
+  /// `step_done` (if set) on this thread after each. Runs of steps that share a team run in
+  /// one OpenMP team (see Team::calling), except in the first run at a thread count, where
+  /// each step forks its own. Call it outside any parallel region.
+  void execute(const StepDone& step_done = {});
+
+  [[nodiscard]] const NetworkSpec& spec() const { return spec_; }
+  [[nodiscard]] int64_t scratch_bytes() const { return scratch_->bytes(); }
+
+ private:
+  NetworkSpec spec_;
+  PageBlock weights_;
+  PageBlock arena_;
+  SlotAddresses addresses_;  // by slot
+  std::shared_ptr<KernelScratch> scratch_ = std::make_shared<KernelScratch>();
+  std::vector<RunnableStep> steps_;
+  int sized_for_threads_ = 0;  // the thread count of the last complete run (see execute)
+};
+
+}  // namespace layoutopt::runtime

@@ -1,0 +1,68 @@
+#pragma once
+// Session: an ahead-of-time artifact loaded and ready to run. An artifact is a folder:
+//
+//   network.so   the kernels' machine code (for the CPU the plan was made on)
+//   program.bin  the network as data (artifact_program.h) with the CPU's features and the
+//                weights' seal
+//   weights.bin  the constants, re-laid for the plan (weights_file.h)
+//
+// Loading refuses, naming the reason: a damaged, truncated or foreign file, a CPU that lacks
+// an instruction set the code was compiled for, weights that do not belong to the program.
+// Runs check each tensor's shape. The C API (layoutopt.h) wraps this class.
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "layoutopt/runtime/artifact_program.h"
+#include "layoutopt/runtime/network.h"
+
+namespace layoutopt::runtime {
+
+inline constexpr const char* kSharedObjectFile = "network.so";
+inline constexpr const char* kProgramFile = "program.bin";
+inline constexpr const char* kWeightsFile = "weights.bin";
+
+struct SessionOptions {
+  /// OpenMP threads of each run; 0: the thread count the artifact was compiled for, or
+  /// OpenMP's default when it records none.
+  int threads = 0;
+};
+
+/// A tensor handed to or filled by a run: canonical layout (NCHW, NC), dense.
+struct TensorView {
+  const float* data = nullptr;
+  std::span<const int64_t> shape;
+};
+struct MutableTensorView {
+  float* data = nullptr;
+  std::span<const int64_t> shape;
+};
+
+class Session {
+ public:
+  /// Throws ArtifactError saying why the artifact cannot run here.
+  static Session load(const std::filesystem::path& directory, const SessionOptions& options = {});
+
+  Session(Session&&) noexcept;
+  Session& operator=(Session&&) noexcept;
+  ~Session();
+
+  [[nodiscard]] const std::vector<TensorSpec>& inputs() const;
+  [[nodiscard]] const std::vector<TensorSpec>& outputs() const;
+  [[nodiscard]] const ArtifactProgram& program() const;
+  [[nodiscard]] int threads() const;
+
+  /// Runs the network: one view per input and per output, in order, each of its tensor's
+  /// shape. Throws ArtifactError for a wrong count, shape or null data.
+  void run(std::span<const TensorView> inputs, std::span<const MutableTensorView> outputs);
+
+ private:
+  struct Impl;
+  explicit Session(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace layoutopt::runtime

@@ -1,0 +1,72 @@
+#include "layoutopt/runtime/network.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <string>
+
+#include "layoutopt/runtime/error.h"
+
+namespace layoutopt::runtime {
+
+Network::Network(NetworkSpec spec, PageBlock weights, const FunctionResolver& resolve, const ReferenceBodies& reference)
+    : spec_(std::move(spec)), weights_(std::move(weights)), arena_(static_cast<size_t>(std::max<int64_t>(spec_.arena_floats, 0))) {
+  if (static_cast<int64_t>(weights_.size()) < spec_.weight_floats)
+    throw KernelError("network '" + spec_.name + "' reads " + std::to_string(spec_.weight_floats) +
+                      " floats of weights, given " + std::to_string(weights_.size()));
+  steps_ = materialize(spec_, resolve, weights_.data(), scratch_, reference);  // validates the spec first
+  for (const SlotSpec& slot : spec_.slots)
+    addresses_.push_back(arena_.data() + spec_.storage_offsets[static_cast<size_t>(slot.storage)] + slot.offset);
+}
+
+void Network::set_input(size_t index, std::span<const float> values) {
+  if (index >= spec_.inputs.size())
+    throw KernelError("network '" + spec_.name + "' has " + std::to_string(spec_.inputs.size()) + " inputs, not " +
+                      std::to_string(index + 1));
+  const TensorSpec& input = spec_.inputs[index];
+  const int64_t floats = spec_.slots[static_cast<size_t>(input.slot)].floats;
+  if (static_cast<int64_t>(values.size()) != floats)
+    throw KernelError("input '" + input.name + "' has " + std::to_string(floats) + " elements, got " +
+                      std::to_string(values.size()));
+  std::copy(values.begin(), values.end(), addresses_[static_cast<size_t>(input.slot)]);
+}
+
+std::span<const float> Network::output(size_t index) const {
+  if (index >= spec_.outputs.size())
+    throw KernelError("network '" + spec_.name + "' has " + std::to_string(spec_.outputs.size()) + " outputs, not " +
+                      std::to_string(index + 1));
+  const SlotId slot = spec_.outputs[index].slot;
+  return {addresses_[static_cast<size_t>(slot)], static_cast<size_t>(spec_.slots[static_cast<size_t>(slot)].floats)};
+}
+
+void Network::execute(const StepDone& step_done) {
+  // A team must not size kernels' per-thread scratch while it runs (Team::calling), so the
+  // first run at a thread count runs step by step, each kernel forking its own team.
+  const int threads = omp_get_max_threads();
+  const bool teams = sized_for_threads_ == threads;
+  sized_for_threads_ = 0;  // until this run has finished every step
+  size_t next = 0;
+  while (next < steps_.size()) {
+    if (!teams || !steps_[next].shares_team) {
+      steps_[next].run(addresses_, Team::own);
+      if (step_done) step_done(next);
+      ++next;
+      continue;
+    }
+    // A stretch of steps that share a team runs in one: forking and joining a team costs
+    // over a microsecond, a barrier under half of one, and a small step takes a few.
+    // Nothing in it throws for a validated spec (materialize checked every kernel's
+    // arguments); an exception cannot leave a parallel region, so one there would end the process.
+    size_t end = next;
+    while (end < steps_.size() && steps_[end].shares_team) ++end;
+#pragma omp parallel
+    for (size_t s = next; s < end; ++s) {
+      steps_[s].run(addresses_, Team::calling);  // returns once the whole team has finished it
+      if (step_done && omp_get_thread_num() == 0) step_done(s);
+    }
+    next = end;
+  }
+  sized_for_threads_ = threads;
+}
+
+}  // namespace layoutopt::runtime

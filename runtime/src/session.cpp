@@ -1,0 +1,125 @@
+#include "layoutopt/runtime/session.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <optional>
+#include <string>
+
+#include "layoutopt/runtime/artifact_error.h"
+#include "layoutopt/runtime/cpu_features.h"
+#include "layoutopt/runtime/error.h"
+#include "layoutopt/runtime/weights_file.h"
+#include "shared_object.h"
+
+namespace layoutopt::runtime {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string text;
+  for (const std::string& word : words) text += (text.empty() ? "" : ", ") + word;
+  return text;
+}
+
+std::string shape_text(std::span<const int64_t> shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+/// Refuses code for another architecture or for instruction sets this CPU lacks.
+void check_target(const TargetSpec& target, const std::filesystem::path& directory) {
+#if defined(__x86_64__)
+  if (target.triple.rfind("x86_64", 0) != 0)
+    throw ArtifactError(directory.string() + " was compiled for " + target.triple + ", this runtime runs on x86_64");
+#endif
+  const std::vector<std::string> missing = missing_cpu_features(target.features);
+  if (!missing.empty())
+    throw ArtifactError(directory.string() + " was compiled for a CPU with " + joined(missing) + " (" + target.cpu +
+                        "), which this CPU lacks; compile the model on this CPU");
+}
+
+void check_shape(const TensorSpec& tensor, std::span<const int64_t> shape, const void* data, const char* role) {
+  if (data == nullptr) throw ArtifactError(std::string(role) + " '" + tensor.name + "' has no data");
+  if (!std::equal(shape.begin(), shape.end(), tensor.shape.begin(), tensor.shape.end()))
+    throw ArtifactError(std::string(role) + " '" + tensor.name + "' must have shape " + shape_text(tensor.shape) +
+                        ", got " + shape_text(shape));
+}
+
+/// Sets OpenMP's thread count for a scope (0: leaves it).
+class ThreadCount {
+ public:
+  explicit ThreadCount(int threads) : saved_(omp_get_max_threads()) {
+    if (threads > 0) omp_set_num_threads(threads);
+  }
+  ~ThreadCount() { omp_set_num_threads(saved_); }
+  ThreadCount(const ThreadCount&) = delete;
+  ThreadCount& operator=(const ThreadCount&) = delete;
+
+ private:
+  int saved_;
+};
+
+}  // namespace
+
+struct Session::Impl {
+  ArtifactProgram program;
+  int threads = 0;
+  detail::SharedObject code;        // declared before the network: it outlives the kernels' pointers
+  std::optional<Network> network;
+};
+
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session::Session(Session&&) noexcept = default;
+Session& Session::operator=(Session&&) noexcept = default;
+Session::~Session() = default;
+
+Session Session::load(const std::filesystem::path& directory, const SessionOptions& options) {
+  if (options.threads < 0) throw ArtifactError("thread count " + std::to_string(options.threads) + " is negative");
+  ArtifactProgram program = read_program_file(directory / kProgramFile);
+  check_target(program.target, directory);
+  PageBlock weights = read_weights_file(directory / kWeightsFile, program.weights);
+  auto impl = std::unique_ptr<Impl>(new Impl{std::move(program), 0, detail::SharedObject(directory / kSharedObjectFile), {}});
+  impl->threads = options.threads > 0 ? options.threads : impl->program.threads;
+  const detail::SharedObject& code = impl->code;
+  try {
+    // Kernels of units size their per-thread scratch for the thread count they will run at.
+    const ThreadCount thread_count(impl->threads);
+    impl->network.emplace(impl->program.network, std::move(weights),
+                          [&code](const std::string& symbol) { return code.function(symbol); });
+  } catch (const KernelError& e) {
+    throw ArtifactError(directory.string() + ": " + e.what());
+  }
+  return Session(std::move(impl));
+}
+
+const std::vector<TensorSpec>& Session::inputs() const { return impl_->program.network.inputs; }
+const std::vector<TensorSpec>& Session::outputs() const { return impl_->program.network.outputs; }
+const ArtifactProgram& Session::program() const { return impl_->program; }
+int Session::threads() const { return impl_->threads; }
+
+void Session::run(std::span<const TensorView> inputs, std::span<const MutableTensorView> outputs) {
+  if (inputs.size() != this->inputs().size() || outputs.size() != this->outputs().size())
+    throw ArtifactError("network '" + impl_->program.network.name + "' takes " + std::to_string(this->inputs().size()) +
+                        " inputs and " + std::to_string(this->outputs().size()) + " outputs, got " +
+                        std::to_string(inputs.size()) + " and " + std::to_string(outputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) check_shape(this->inputs()[i], inputs[i].shape, inputs[i].data, "input");
+  for (size_t o = 0; o < outputs.size(); ++o)
+    check_shape(this->outputs()[o], outputs[o].shape, outputs[o].data, "output");
+  Network& network = *impl_->network;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto floats = static_cast<size_t>(network.spec().slots[static_cast<size_t>(this->inputs()[i].slot)].floats);
+    network.set_input(i, {inputs[i].data, floats});
+  }
+  {
+    const ThreadCount thread_count(impl_->threads);
+    network.execute();
+  }
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const std::span<const float> values = network.output(o);
+    std::copy(values.begin(), values.end(), outputs[o].data);
+  }
+}
+
+}  // namespace layoutopt::runtime

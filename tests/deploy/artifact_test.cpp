@@ -1,0 +1,273 @@
+// Ahead-of-time artifacts against the JIT: the same plan, inputs and thread count give
+// bit-identical outputs through the C API, the C++ wrapper and the runtime's Session; and
+// loading refuses every kind of bad artifact with a message that says which.
+
+#include <doctest/doctest.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "deploy_fixtures.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/runtime/artifact_program.h"
+#include "layoutopt/runtime/cpu_features.h"
+#include "layoutopt/runtime/layoutopt.h"
+#include "layoutopt/runtime/layoutopt.hpp"
+#include "layoutopt/runtime/session.h"
+
+namespace layoutopt::testing {
+
+namespace {
+
+/// A network compiled both ways for one schedule, kept for the whole test run.
+struct Compiled {
+  graph::Graph graph;
+  kernels::NetworkSchedule schedule;
+  ScratchFolder folder;
+  kernels::AheadOfTimeResult result;
+
+  Compiled(const std::string& name, int64_t image_size, bool mixed)
+      : graph(prepared_zoo(name, image_size)),
+        schedule(mixed ? mixed_schedule(graph, 5) : kernels::default_network_schedule(graph)),
+        folder(name) {
+    result = kernels::compile_ahead_of_time(graph, schedule, {.directory = folder.path(), .threads = kThreads});
+  }
+  [[nodiscard]] std::filesystem::path artifact() const { return folder.path(); }
+  [[nodiscard]] std::vector<float> input() const {
+    return random_values(static_cast<size_t>(graph::element_count(graph.value(graph.inputs()[0]).type.shape)), 17);
+  }
+};
+
+const Compiled& resnet18() {
+  static const Compiled compiled("resnet-18", 224, false);
+  return compiled;
+}
+
+/// SqueezeNet 1.1 at 96x96 with random conv configs: concats, max and average pooling,
+/// transforms between the convs' layouts and the flexible nodes' blocks, Winograd convs.
+const Compiled& squeezenet() {
+  static const Compiled compiled("squeezenet-1.1", 96, true);
+  return compiled;
+}
+
+/// The JIT's outputs for `input`, at kThreads threads.
+std::vector<kernels::reference::HostTensor> jit_outputs(const Compiled& c, const std::vector<float>& input) {
+  const int saved = omp_get_max_threads();
+  omp_set_num_threads(kThreads);
+  kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(c.graph, c.schedule);
+  kernels::reference::HostTensor tensor(c.graph.value(c.graph.inputs()[0]).type.shape);
+  tensor.data = input;
+  std::vector<kernels::reference::HostTensor> first = network.run({tensor});
+  std::vector<kernels::reference::HostTensor> second = network.run({tensor});  // in one team
+  omp_set_num_threads(saved);
+  REQUIRE(first.size() == second.size());
+  for (size_t o = 0; o < first.size(); ++o) CHECK(first[o].data == second[o].data);
+  return second;
+}
+
+/// Outputs through the C API, run twice (the second run shares one team across kernels).
+std::vector<std::vector<float>> c_api_outputs(const std::filesystem::path& artifact, const std::vector<float>& input) {
+  const lo_options options{kThreads};
+  lo_session* session = lo_load(artifact.c_str(), &options);
+  REQUIRE_MESSAGE(session != nullptr, lo_last_error());
+  REQUIRE(lo_input_count(session) == 1);
+  int64_t in_shape[8];
+  const int in_rank = lo_input_shape(session, 0, in_shape, 8);
+  REQUIRE(in_rank > 0);
+  lo_tensor in{const_cast<float*>(input.data()), in_shape, static_cast<size_t>(in_rank)};
+  std::vector<std::vector<float>> outputs(lo_output_count(session));
+  std::vector<std::vector<int64_t>> shapes(outputs.size(), std::vector<int64_t>(8));
+  std::vector<lo_tensor> out;
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const int rank = lo_output_shape(session, o, shapes[o].data(), 8);
+    REQUIRE(rank > 0);
+    int64_t count = 1;
+    for (int d = 0; d < rank; ++d) count *= shapes[o][static_cast<size_t>(d)];
+    outputs[o].assign(static_cast<size_t>(count), -1.0F);
+    out.push_back({outputs[o].data(), shapes[o].data(), static_cast<size_t>(rank)});
+  }
+  for (int run = 0; run < 2; ++run) CHECK_MESSAGE(lo_run(session, &in, 1, out.data(), out.size()) == 0, lo_last_error());
+  lo_free(session);
+  return outputs;
+}
+
+void check_bit_identical(const Compiled& c) {
+  const std::vector<float> input = c.input();
+  const std::vector<kernels::reference::HostTensor> expected = jit_outputs(c, input);
+  const std::vector<std::vector<float>> actual = c_api_outputs(c.artifact(), input);
+  REQUIRE(actual.size() == expected.size());
+  for (size_t o = 0; o < actual.size(); ++o) {
+    REQUIRE(actual[o].size() == expected[o].data.size());
+    CHECK(std::memcmp(actual[o].data(), expected[o].data.data(), actual[o].size() * sizeof(float)) == 0);
+    CHECK(std::any_of(actual[o].begin(), actual[o].end(), [](float v) { return v != 0.0F; }));
+  }
+}
+
+/// A copy of an artifact folder to damage.
+struct ArtifactCopy {
+  ScratchFolder folder;
+  explicit ArtifactCopy(const Compiled& c, const std::string& name) : folder(name) {
+    std::filesystem::copy(c.artifact(), folder.path(),
+                          std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
+  }
+  [[nodiscard]] std::filesystem::path file(const char* name) const { return folder.path() / name; }
+};
+
+/// lo_load's error for the folder, or "" when it loads.
+std::string load_error(const std::filesystem::path& artifact) {
+  lo_session* session = lo_load(artifact.c_str(), nullptr);
+  if (session != nullptr) {
+    lo_free(session);
+    return "";
+  }
+  return lo_last_error();
+}
+
+}  // namespace
+
+TEST_CASE("resnet-18 compiled ahead of time runs bit-identical to the JIT through the C API") {
+  const Compiled& c = resnet18();
+  CHECK(c.result.symbols > 0);
+  CHECK(c.result.steps >= c.result.symbols / 4);
+  check_bit_identical(c);
+}
+
+TEST_CASE("squeezenet with transforms, concats, pooling and Winograd runs bit-identical to the JIT") {
+  const Compiled& c = squeezenet();
+  CHECK(c.result.transforms > 0);
+  const runtime::ArtifactProgram program = runtime::read_program_file(c.artifact() / runtime::kProgramFile);
+  const auto has = [&](auto predicate) { return std::any_of(program.network.steps.begin(), program.network.steps.end(), predicate); };
+  CHECK(has([](const runtime::StepSpec& s) { return std::holds_alternative<runtime::ConcatStep>(s.action); }));
+  CHECK(has([](const runtime::StepSpec& s) {
+    const auto* k = std::get_if<runtime::KernelStep>(&s.action);
+    return k != nullptr && k->kernel.stages.size() > 1;
+  }));
+  check_bit_identical(c);
+}
+
+TEST_CASE("the C++ wrapper and the runtime Session give the C API's outputs") {
+  const Compiled& c = squeezenet();
+  const std::vector<float> input = c.input();
+  const std::vector<std::vector<float>> expected = c_api_outputs(c.artifact(), input);
+  layoutopt::Session wrapper(c.artifact().string(), {kThreads});
+  CHECK(wrapper.input_shape(0) == std::vector<int64_t>{1, 3, 96, 96});
+  CHECK(wrapper.run({input}) == expected);
+  CHECK_THROWS_WITH_AS(wrapper.run({std::vector<float>(5)}), doctest::Contains("elements"), layoutopt::Error);
+  CHECK_THROWS_WITH_AS(layoutopt::Session("/nonexistent/artifact"), doctest::Contains("cannot open"), layoutopt::Error);
+}
+
+TEST_CASE("the artifact records the JIT's CPU and the instruction sets it needs") {
+  const runtime::ArtifactProgram program = runtime::read_program_file(resnet18().artifact() / runtime::kProgramFile);
+  CHECK(program.target.triple.rfind("x86_64", 0) == 0);
+  CHECK(program.target.cpu == resnet18().result.cpu);
+  CHECK(std::find(program.target.features.begin(), program.target.features.end(), "sse2") != program.target.features.end());
+  CHECK(runtime::missing_cpu_features(program.target.features).empty());
+  CHECK(program.threads == kThreads);
+}
+
+TEST_CASE("loading refuses an artifact for a CPU lacking an instruction set it was compiled for") {
+  const ArtifactCopy copy(squeezenet(), "fake-feature");
+  runtime::ArtifactProgram program = runtime::read_program_file(copy.file(runtime::kProgramFile));
+  std::string absent;
+  for (const std::string& feature : runtime::checkable_cpu_features())
+    if (!runtime::missing_cpu_features({feature}).empty()) absent = feature;
+  REQUIRE_MESSAGE(!absent.empty(), "this CPU has every instruction set the runtime can check");
+  program.target.features.push_back(absent);
+  runtime::write_program_file(copy.file(runtime::kProgramFile), program);
+  const std::string error = load_error(copy.folder.path());
+  CHECK(error.find(absent) != std::string::npos);
+  CHECK(error.find("lacks") != std::string::npos);
+}
+
+TEST_CASE("loading refuses a truncated or damaged program.bin") {
+  const ArtifactCopy copy(squeezenet(), "program");
+  const std::vector<char> bytes = read_bytes(copy.file(runtime::kProgramFile));
+  REQUIRE(bytes.size() > 100);
+  SUBCASE("truncated") {
+    write_bytes(copy.file(runtime::kProgramFile), {bytes.begin(), bytes.begin() + static_cast<long>(bytes.size() / 2)});
+    CHECK(load_error(copy.folder.path()).find("truncated") != std::string::npos);
+  }
+  SUBCASE("a byte flipped") {
+    std::vector<char> damaged = bytes;
+    damaged[bytes.size() - 7] = static_cast<char>(damaged[bytes.size() - 7] ^ 0x10);
+    write_bytes(copy.file(runtime::kProgramFile), damaged);
+    CHECK(load_error(copy.folder.path()).find("damaged") != std::string::npos);
+  }
+  SUBCASE("not a program") {
+    write_bytes(copy.file(runtime::kProgramFile), {'h', 'e', 'l', 'l', 'o'});
+    CHECK(load_error(copy.folder.path()).find("not a layoutopt program") != std::string::npos);
+  }
+  SUBCASE("missing") {
+    std::filesystem::remove(copy.file(runtime::kProgramFile));
+    CHECK(load_error(copy.folder.path()).find("cannot open") != std::string::npos);
+  }
+}
+
+TEST_CASE("loading refuses weights that are truncated, damaged or from another compile") {
+  const ArtifactCopy copy(squeezenet(), "weights");
+  const std::vector<char> bytes = read_bytes(copy.file(runtime::kWeightsFile));
+  SUBCASE("truncated") {
+    write_bytes(copy.file(runtime::kWeightsFile), {bytes.begin(), bytes.end() - 4});
+    CHECK(load_error(copy.folder.path()).find("truncated") != std::string::npos);
+  }
+  SUBCASE("a byte flipped") {
+    std::vector<char> damaged = bytes;
+    damaged[bytes.size() / 2] = static_cast<char>(damaged[bytes.size() / 2] ^ 0x01);
+    write_bytes(copy.file(runtime::kWeightsFile), damaged);
+    CHECK(load_error(copy.folder.path()).find("damaged") != std::string::npos);
+  }
+  SUBCASE("another network's") {
+    std::filesystem::copy_file(resnet18().artifact() / runtime::kWeightsFile, copy.file(runtime::kWeightsFile),
+                               std::filesystem::copy_options::overwrite_existing);
+    CHECK(load_error(copy.folder.path()).find("another compile") != std::string::npos);
+  }
+  SUBCASE("the same size, other values") {
+    std::vector<char> other = bytes;
+    std::reverse(other.begin() + 64, other.end());  // the header stays; its checksum no longer matches
+    write_bytes(copy.file(runtime::kWeightsFile), other);
+    CHECK(load_error(copy.folder.path()).find("damaged") != std::string::npos);
+  }
+}
+
+TEST_CASE("loading refuses an artifact without its shared object") {
+  const ArtifactCopy copy(squeezenet(), "no-code");
+  std::filesystem::remove(copy.file(runtime::kSharedObjectFile));
+  CHECK(load_error(copy.folder.path()).find("network.so") != std::string::npos);
+}
+
+TEST_CASE("runs refuse inputs and outputs of the wrong shape") {
+  const lo_options options{kThreads};
+  lo_session* session = lo_load(squeezenet().artifact().c_str(), &options);
+  REQUIRE_MESSAGE(session != nullptr, lo_last_error());
+  std::vector<float> input = squeezenet().input();
+  std::vector<float> output(1000);
+  const int64_t wrong[4] = {1, 3, 96, 95};
+  const int64_t out_shape[2] = {1, 1000};
+  lo_tensor in{input.data(), wrong, 4};
+  lo_tensor out{output.data(), out_shape, 2};
+  CHECK(lo_run(session, &in, 1, &out, 1) == -1);
+  CHECK(std::string(lo_last_error()).find("must have shape [1,3,96,96]") != std::string::npos);
+  const int64_t right[4] = {1, 3, 96, 96};
+  in.shape = right;
+  CHECK(lo_run(session, &in, 1, &out, 0) == -1);
+  CHECK(std::string(lo_last_error()).find("1 outputs, got 1 and 0") != std::string::npos);
+  CHECK(lo_run(session, &in, 1, &out, 1) == 0);
+  CHECK(std::string(lo_last_error()).empty());
+  CHECK(lo_input_shape(session, 3, nullptr, 0) == -1);
+  lo_free(session);
+}
+
+TEST_CASE("a network with a reference fallback is refused at compile time naming the node and operator") {
+  graph::Graph g("with-transpose");
+  const auto x = g.add_input("x", {{1, 8, 4, 4}});
+  g.add_output(g.add_node("swap", graph::Transpose{{0, 1, 3, 2}}, {x}));
+  const ScratchFolder folder("fallback");
+  CHECK_THROWS_WITH_AS(kernels::compile_ahead_of_time(g, kernels::default_network_schedule(g), {.directory = folder.path()}),
+                       doctest::Contains("node 'swap' (transpose)"), kernels::KernelError);
+}
+
+}  // namespace layoutopt::testing
