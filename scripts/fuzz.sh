@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
-# The fuzz run: configures build-fuzz/ with clang (libFuzzer + ASan + UBSan, LAYOUTOPT_FUZZ),
-# builds the targets of fuzz/ and runs each on its seed corpus. Exits non-zero as soon as a
-# target crashes, hangs, leaks or trips a sanitizer; the input that did it is written to
-# build-fuzz/artifacts/<target>/ (never into the source tree), the log to build-fuzz/logs/.
+# The fuzz run: builds the targets of fuzz/ in the sanitized configuration (build-asan/:
+# clang, libFuzzer + ASan + UBSan; scripts/sanitized-build.sh) and runs each on its seed
+# corpus. Exits non-zero as soon as a target crashes, hangs, leaks or trips a sanitizer; the input that did it is written to
+# build-asan/artifacts/<target>/ (never into the source tree), the log to build-asan/logs/.
 #
-# Usage: scripts/fuzz.sh [--seconds S] [--runs N] [--jobs J] [target...]
+# Usage: scripts/fuzz.sh [--seconds S] [--runs N] [target...]
 #   --seconds S  wall-clock seconds per target (default 10); --runs N  executions per target
 #                (either limit ends a run; --runs alone lifts the time limit)
 #   target       onnx_import graph_json plan records transform_table (default: all)
 # scripts/test.sh runs it with the defaults (CI). New inputs that reach new code are kept in
-# build-fuzz/corpus/<target>/ and reused by the next run on the same machine.
+# build-asan/corpus/<target>/ and reused by the next run on the same machine.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="$root/build-fuzz"
 
 seconds=10 runs=-1 targets=()
 while (($#)); do
@@ -25,11 +24,7 @@ while (($#)); do
 done
 ((${#targets[@]})) || targets=(onnx_import graph_json plan records transform_table)
 
-# -O1 with line tables: the usual fuzzing trade-off (fast to build, readable stack traces).
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=None -DCMAKE_CXX_FLAGS="-O1 -gline-tables-only" \
-  -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14 -DLAYOUTOPT_FUZZ=ON \
-  -DLAYOUTOPT_BUILD_TESTS=OFF -DLAYOUTOPT_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)" --target fuzz_targets
+build="$(bash "$root/scripts/sanitized-build.sh" fuzz_targets)"
 
 # The longest input worth mutating (every seed fits) and the seeds, per target.
 max_len_of() {

@@ -1,90 +1,124 @@
 #include "layoutopt/runtime/cpu_features.h"
 
+#include <cpuid.h>
+
 #include <algorithm>
-#include <utility>
+#include <array>
+#include <cstdint>
 
 namespace layoutopt::runtime {
 
 namespace {
 
-using Check = bool (*)();
+// Read from CPUID directly, as LLVM does when it picks the JIT's features, rather than from
+// /proc/cpuinfo (which omits some on VMs) or __builtin_cpu_supports (whose feature names
+// differ between GCC and clang versions).
+enum Register { eax, ebx, ecx, edx };
 
-// GCC's __builtin_cpu_supports reads CPUID, as LLVM does when it picks the JIT's features,
-// and spells these instruction sets as LLVM does; its argument must be a literal.
-#define FEATURE(name) \
-  std::pair<std::string, Check> { name, [] { return __builtin_cpu_supports(name) != 0; } }
+// OS-enabled register state (XCR0) an instruction set also needs.
+enum class State : uint64_t {
+  none = 0,
+  avx = 0x6,          // SSE and AVX (YMM) state
+  avx512 = 0xe6,      // plus opmask and ZMM state
+  amx = 0x60000,      // tile configuration and data
+};
 
-/// LLVM feature name -> whether this CPU has it: the instruction sets code generation may use.
-const std::vector<std::pair<std::string, Check>>& feature_checks() {
-  static const std::vector<std::pair<std::string, Check>> table = {
-      FEATURE("sse"),
-      FEATURE("sse2"),
-      FEATURE("sse3"),
-      FEATURE("ssse3"),
-      FEATURE("sse4.1"),
-      FEATURE("sse4.2"),
-      FEATURE("sse4a"),
-      FEATURE("avx"),
-      FEATURE("avx2"),
-      FEATURE("fma"),
-      FEATURE("fma4"),
-      FEATURE("xop"),
-      FEATURE("f16c"),
-      FEATURE("popcnt"),
-      FEATURE("lzcnt"),
-      FEATURE("bmi"),
-      FEATURE("bmi2"),
-      FEATURE("movbe"),
-      FEATURE("aes"),
-      FEATURE("pclmul"),
-      FEATURE("sha"),
-      FEATURE("avxvnni"),
-      FEATURE("avx512f"),
-      FEATURE("avx512cd"),
-      FEATURE("avx512bw"),
-      FEATURE("avx512dq"),
-      FEATURE("avx512vl"),
-      FEATURE("avx512ifma"),
-      FEATURE("avx512vbmi"),
-      FEATURE("avx512vbmi2"),
-      FEATURE("avx512vnni"),
-      FEATURE("avx512bitalg"),
-      FEATURE("avx512vpopcntdq"),
-      FEATURE("avx512bf16"),
-      FEATURE("avx512fp16"),
-      FEATURE("avx512er"),
-      FEATURE("avx512pf"),
-      FEATURE("avx512vp2intersect"),
-      FEATURE("gfni"),
-      FEATURE("vaes"),
-      FEATURE("vpclmulqdq"),
-      FEATURE("amx-tile"),
-      FEATURE("amx-bf16"),
-      FEATURE("amx-int8"),
-  };
-  return table;
+/// Where CPUID reports one feature, under its LLVM name.
+struct FeatureBit {
+  const char* name;
+  uint32_t leaf;
+  uint32_t subleaf;
+  Register reg;
+  unsigned bit;
+  State state;
+};
+
+constexpr std::array kFeatures{
+    FeatureBit{"sse", 1, 0, edx, 25, State::none},
+    FeatureBit{"sse2", 1, 0, edx, 26, State::none},
+    FeatureBit{"sse3", 1, 0, ecx, 0, State::none},
+    FeatureBit{"pclmul", 1, 0, ecx, 1, State::none},
+    FeatureBit{"ssse3", 1, 0, ecx, 9, State::none},
+    FeatureBit{"fma", 1, 0, ecx, 12, State::avx},
+    FeatureBit{"sse4.1", 1, 0, ecx, 19, State::none},
+    FeatureBit{"sse4.2", 1, 0, ecx, 20, State::none},
+    FeatureBit{"movbe", 1, 0, ecx, 22, State::none},
+    FeatureBit{"popcnt", 1, 0, ecx, 23, State::none},
+    FeatureBit{"aes", 1, 0, ecx, 25, State::none},
+    FeatureBit{"avx", 1, 0, ecx, 28, State::avx},
+    FeatureBit{"f16c", 1, 0, ecx, 29, State::avx},
+    FeatureBit{"bmi", 7, 0, ebx, 3, State::none},
+    FeatureBit{"avx2", 7, 0, ebx, 5, State::avx},
+    FeatureBit{"bmi2", 7, 0, ebx, 8, State::none},
+    FeatureBit{"avx512f", 7, 0, ebx, 16, State::avx512},
+    FeatureBit{"avx512dq", 7, 0, ebx, 17, State::avx512},
+    FeatureBit{"avx512ifma", 7, 0, ebx, 21, State::avx512},
+    FeatureBit{"avx512pf", 7, 0, ebx, 26, State::avx512},
+    FeatureBit{"avx512er", 7, 0, ebx, 27, State::avx512},
+    FeatureBit{"avx512cd", 7, 0, ebx, 28, State::avx512},
+    FeatureBit{"sha", 7, 0, ebx, 29, State::none},
+    FeatureBit{"avx512bw", 7, 0, ebx, 30, State::avx512},
+    FeatureBit{"avx512vl", 7, 0, ebx, 31, State::avx512},
+    FeatureBit{"avx512vbmi", 7, 0, ecx, 1, State::avx512},
+    FeatureBit{"avx512vbmi2", 7, 0, ecx, 6, State::avx512},
+    FeatureBit{"gfni", 7, 0, ecx, 8, State::none},
+    FeatureBit{"vaes", 7, 0, ecx, 9, State::avx},
+    FeatureBit{"vpclmulqdq", 7, 0, ecx, 10, State::avx},
+    FeatureBit{"avx512vnni", 7, 0, ecx, 11, State::avx512},
+    FeatureBit{"avx512bitalg", 7, 0, ecx, 12, State::avx512},
+    FeatureBit{"avx512vpopcntdq", 7, 0, ecx, 14, State::avx512},
+    FeatureBit{"avx512vp2intersect", 7, 0, edx, 8, State::avx512},
+    FeatureBit{"amx-bf16", 7, 0, edx, 22, State::amx},
+    FeatureBit{"avx512fp16", 7, 0, edx, 23, State::avx512},
+    FeatureBit{"amx-tile", 7, 0, edx, 24, State::amx},
+    FeatureBit{"amx-int8", 7, 0, edx, 25, State::amx},
+    FeatureBit{"avxvnni", 7, 1, eax, 4, State::avx},
+    FeatureBit{"avx512bf16", 7, 1, eax, 5, State::avx512},
+    FeatureBit{"lzcnt", 0x80000001, 0, ecx, 5, State::none},
+    FeatureBit{"sse4a", 0x80000001, 0, ecx, 6, State::none},
+    FeatureBit{"xop", 0x80000001, 0, ecx, 11, State::avx},
+    FeatureBit{"fma4", 0x80000001, 0, ecx, 16, State::avx},
+};
+
+/// The four registers of CPUID (leaf, subleaf); zeros for a leaf the CPU does not have.
+std::array<uint32_t, 4> cpuid(uint32_t leaf, uint32_t subleaf) {
+  std::array<uint32_t, 4> r{};
+  if (__get_cpuid_count(leaf, subleaf, &r[eax], &r[ebx], &r[ecx], &r[edx]) == 0) r = {};
+  return r;
 }
 
-#undef FEATURE
+/// The register state the OS saves on context switches (XCR0); 0 without OSXSAVE.
+uint64_t enabled_state() {
+  constexpr unsigned kOsxsave = 27;
+  if ((cpuid(1, 0)[ecx] >> kOsxsave & 1U) == 0) return 0;
+  uint32_t low = 0, high = 0;
+  __asm__("xgetbv" : "=a"(low), "=d"(high) : "c"(0));
+  return (uint64_t{high} << 32) | low;
+}
+
+bool has(const FeatureBit& feature) {
+  const auto state = static_cast<uint64_t>(feature.state);
+  return (cpuid(feature.leaf, feature.subleaf)[feature.reg] >> feature.bit & 1U) != 0 &&
+         (enabled_state() & state) == state;
+}
 
 }  // namespace
 
 const std::vector<std::string>& checkable_cpu_features() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> list;
-    for (const auto& [feature, check] : feature_checks()) list.push_back(feature);
+    for (const FeatureBit& feature : kFeatures) list.emplace_back(feature.name);
     return list;
   }();
   return names;
 }
 
 std::vector<std::string> missing_cpu_features(const std::vector<std::string>& required) {
-  __builtin_cpu_init();
-  const auto& table = feature_checks();
   std::vector<std::string> missing;
-  for (const std::string& feature : required) {
-    const auto entry = std::find_if(table.begin(), table.end(), [&](const auto& e) { return e.first == feature; });
-    if (entry != table.end() && !entry->second()) missing.push_back(feature);
+  for (const std::string& name : required) {
+    const auto entry =
+        std::find_if(kFeatures.begin(), kFeatures.end(), [&](const FeatureBit& f) { return name == f.name; });
+    if (entry != kFeatures.end() && !has(*entry)) missing.push_back(name);
   }
   return missing;
 }

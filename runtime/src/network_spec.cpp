@@ -12,6 +12,8 @@ template <class... Fs>
 struct Overloaded : Fs... {
   using Fs::operator()...;
 };
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;  // clang 14 does not deduce aggregate bases itself
 
 // Sizes far beyond any network but far below int64 overflow, so sums of two never wrap.
 constexpr int64_t kMaxFloats = int64_t{1} << 40;

@@ -169,6 +169,13 @@ TEST_CASE("what cannot be evaluated at import is reported with the node and the 
     CHECK(message.find("node 'r' (Relu): expected 1 inputs, found 2") != std::string::npos);
     CHECK(message.find("(the file uses opset 23, newer than the newest this importer knows, 21)") != std::string::npos);
   }
+  SUBCASE("shape arithmetic whose result does not fit 64 bits (found by fuzz/onnx_import_fuzz.cpp)") {
+    ModelBuilder model;
+    model.input("x", {1, 4}).ints("big", {4395513236313604097}).ints("factor", {4}).output("y");
+    model.node("Mul", "overflow", {"big", "factor"}, "target");
+    model.node("Reshape", "reshape", {"x", "target"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("node 'overflow' (Mul): integer overflow") != std::string::npos);
+  }
   SUBCASE("a graph output that does not depend on the input") {
     ModelBuilder model;
     model.input("x", {1, 4}).ints("a", {1, 2}).ints("b", {3, 4}).output("y");

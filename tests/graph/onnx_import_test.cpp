@@ -53,8 +53,9 @@ ModelBuilder conv_model(const std::vector<int64_t>& weight_dims) {
 }  // namespace
 
 TEST_CASE("torchvision exports with the exporter's defaults import with the file's parameters") {
-  for (const auto& [name, expected] : expected_models().items()) {
+  for (const auto& [key, expected] : expected_models().items()) {
     if (expected.contains("weights")) continue;  // tiny-convnet, exported with weights
+    const std::string name = key;  // a copy: clang 14 cannot capture a structured binding
     CAPTURE(name);
     const import::ImportResult result = import::import_onnx(kData / expected.at("file").get<std::string>());
     const Graph& g = result.graph;
@@ -115,7 +116,8 @@ TEST_CASE("a file exported with weights reads them from initializers") {
     if (const auto* clip = std::get_if<Clip>(&node.op)) CHECK(*clip == Clip{0.0f, 6.0f});
   CHECK(count_nodes(g, "dense") == 2);
   CHECK(count_nodes(g, "add") == 0);
-  for (const auto& [name, weight] : expected.at("weights").items()) {
+  for (const auto& [key, weight] : expected.at("weights").items()) {
+    const std::string name = key;  // a copy: clang 14 cannot capture a structured binding
     CAPTURE(name);
     const auto id = g.find_value(name);
     REQUIRE(id.has_value());
@@ -146,7 +148,9 @@ TEST_CASE("files that are not ONNX models are rejected with a clear error") {
       {"text", "This is a README, not a network.\nIt has two lines.\n"},
       {"empty", ""},
   };
-  for (const auto& [label, bytes] : cases) {
+  for (const auto& entry : cases) {
+    const std::string& label = entry.first;
+    const std::string& bytes = entry.second;
     CAPTURE(label);
     const std::string message = error_of([&] { (void)import::import_onnx_bytes(bytes, "f.onnx"); });
     CHECK(message.starts_with("'f.onnx' is not an ONNX model ("));
@@ -232,7 +236,8 @@ TEST_CASE("auto_pad resolves to explicit pads for the input size") {
   // 7 wide, stride 2, kernel 4: 4 outputs need 2*3 + 4 - 7 = 3 pads; UPPER puts the odd one last.
   for (const auto& [mode, expected] : {std::pair{"SAME_UPPER", Pads2d{1, 1, 2, 2}}, std::pair{"SAME_LOWER", Pads2d{2, 2, 1, 1}},
                                        std::pair{"VALID", Pads2d{}}}) {
-    CAPTURE(mode);
+    const std::string mode_name = mode;  // a copy: clang 14 cannot capture a structured binding
+    CAPTURE(mode_name);
     ModelBuilder model;
     model.input("x", {1, 3, 7, 7}).weight("w", {2, 3, 4, 4}).output("y");
     auto& conv = model.node("Conv", "c", {"x", "w"}, "y");

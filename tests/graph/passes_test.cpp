@@ -320,7 +320,8 @@ TEST_CASE("hard swish and PyTorch's hard sigmoid fuse into a conv like relu6; ot
       {HardSigmoid{.alpha = 0.2f, .beta = 0.5f}, std::nullopt},  // ONNX's default
       {LeakyRelu{}, std::nullopt}};
   for (const auto& [op, fused] : cases) {
-    CAPTURE(op_name(op));
+    const std::string name = op_name(op);  // a copy: clang 14 cannot capture a structured binding
+    CAPTURE(name);
     Graph g("hard");
     const ValueId x = g.add_input("x", {{1, 4, 6, 6}});
     const ValueId c = conv(g, "conv", x, 4, 1, 1, 0);

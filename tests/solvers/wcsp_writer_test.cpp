@@ -53,8 +53,10 @@ TEST_CASE("toulbar2 agrees with our optimum on medium dense and random instances
                                                           {Structure::random_wiring, 2}, {Structure::random_wiring, 3}};
   for (auto [structure, seed] : cases) {
     {
-      CAPTURE(structure_name(structure));
-      CAPTURE(seed);
+      const std::string_view shape = structure_name(structure);  // copies: clang 14 cannot capture
+      const uint64_t instance_seed = seed;                    // a structured binding
+      CAPTURE(shape);
+      CAPTURE(instance_seed);
       const Problem problem = generate_instance(
           {.structure = structure, .nodes = 60, .candidates = 6, .seed = seed, .forbidden_probability = 0.1});
       const Solution oracle = toulbar2->solve(problem, testing::deterministic());

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
+#include <optional>
 
 #include "constant_folding.h"
 #include "index_walk.h"
@@ -14,7 +16,33 @@ namespace {
 
 using Values = std::vector<ConstantValue>;
 using RealFn = std::function<double(double, double)>;
-using IntFn = std::function<int64_t(int64_t, int64_t)>;
+/// Integer rules answer nullopt where the exact result is not an int64 (overflow): a
+/// damaged or hostile file must get an error, not undefined behaviour.
+using IntFn = std::function<std::optional<int64_t>(int64_t, int64_t)>;
+using UnaryIntFn = std::function<std::optional<int64_t>(int64_t)>;
+
+std::optional<int64_t> checked_add(int64_t a, int64_t b) {
+  int64_t r = 0;
+  return __builtin_add_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+}
+std::optional<int64_t> checked_sub(int64_t a, int64_t b) {
+  int64_t r = 0;
+  return __builtin_sub_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+}
+std::optional<int64_t> checked_mul(int64_t a, int64_t b) {
+  int64_t r = 0;
+  return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional(r);
+}
+
+/// A double that is a whole number in int64's range, as an int64.
+std::optional<int64_t> exact_int(double v) {
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  if (!(v >= -kLimit && v < kLimit)) return std::nullopt;  // also NaN
+  return static_cast<int64_t>(v);
+}
+
+std::optional<int64_t> negate(int64_t v) { return checked_sub(0, v); }
+std::optional<int64_t> absolute(int64_t v) { return v < 0 ? negate(v) : v; }
 
 /// The broadcast shape of a and b, or a failure naming both.
 Shape broadcast_dims(const FoldContext& c, const Shape& a, const Shape& b) {
@@ -49,12 +77,17 @@ ConstantValue broadcast(const FoldContext& c, const ConstantValue& a, const Cons
   return result;
 }
 
+int64_t exact_or_fail(const FoldContext& c, std::optional<int64_t> value) {
+  if (!value) c.fail("integer overflow: the result does not fit 64 bits");
+  return *value;
+}
+
 ConstantValue arithmetic(const FoldContext& c, const ConstantValue& a, const ConstantValue& b, const RealFn& real,
                          const IntFn& integer) {
   if (a.floating() != b.floating()) c.fail("operands have different element types");
   return broadcast(c, a, b, a.type, [&](ConstantValue& out, size_t i, size_t j) {
     if (a.floating()) out.reals.push_back(real(a.reals[i], b.reals[j]));
-    else out.ints.push_back(integer(a.ints[i], b.ints[j]));
+    else out.ints.push_back(exact_or_fail(c, integer(a.ints[i], b.ints[j])));
   });
 }
 
@@ -76,20 +109,21 @@ FoldRule comparison(std::function<bool(double, double)> compare) {
   }};
 }
 
-FoldRule unary(std::function<double(double)> real, std::function<int64_t(int64_t)> integer) {
+FoldRule unary(std::function<double(double)> real, UnaryIntFn integer) {
   return {[real, integer](const FoldContext& c) -> Values {
     ConstantValue x = c.value(0);
     if (x.floating()) {
       for (double& v : x.reals) v = real(v);
       return {ConstantValue::of_reals(x.dims, std::move(x.reals), x.type)};
     }
-    for (int64_t& v : x.ints) v = integer(v);
+    for (int64_t& v : x.ints) v = exact_or_fail(c, integer(v));
     return {x};
   }};
 }
 
-int64_t integer_divide(const FoldContext& c, int64_t a, int64_t b) {
+std::optional<int64_t> integer_divide(const FoldContext& c, int64_t a, int64_t b) {
   if (b == 0) c.fail("integer division by zero");
+  if (b == -1) return negate(a);  // INT64_MIN / -1 overflows
   return a / b;  // truncation, as ONNX Runtime's integer Div
 }
 
@@ -102,9 +136,9 @@ Values fold_mod(const FoldContext& c) {
   const bool fmod = c.attributes().get_int("fmod", 0) != 0;
   return {arithmetic(
       c, c.value(0), c.value(1), [](double a, double b) { return std::fmod(a, b); },
-      [&](int64_t a, int64_t b) {
+      [&](int64_t a, int64_t b) -> std::optional<int64_t> {
         if (b == 0) c.fail("integer modulo by zero");
-        const int64_t r = a % b;
+        const int64_t r = b == -1 ? 0 : a % b;  // INT64_MIN % -1 overflows
         return !fmod && r != 0 && ((r < 0) != (b < 0)) ? r + b : r;  // Python's sign rule unless fmod
       })};
 }
@@ -135,38 +169,38 @@ Values fold_reduce_prod(const FoldContext& c) {
     return {ConstantValue::of_reals({}, {product}, x.type)};
   }
   int64_t product = 1;
-  for (int64_t v : x.ints) product *= v;
+  for (int64_t v : x.ints) product = exact_or_fail(c, checked_mul(product, v));
   return {ConstantValue::of_ints({}, {product}, x.type)};
 }
 
-int64_t identity_int(int64_t v) { return v; }
+std::optional<int64_t> identity_int(int64_t v) { return v; }
 
 }  // namespace
 
 const std::vector<std::pair<std::string_view, FoldRule>>& arithmetic_fold_rules() {
   static const std::vector<std::pair<std::string_view, FoldRule>> rules = {
-      {"Add", binary(std::plus<double>(), std::plus<int64_t>())},
-      {"Sum", binary(std::plus<double>(), std::plus<int64_t>())},
-      {"Sub", binary(std::minus<double>(), std::minus<int64_t>())},
-      {"Mul", binary(std::multiplies<double>(), std::multiplies<int64_t>())},
+      {"Add", binary(std::plus<double>(), checked_add)},
+      {"Sum", binary(std::plus<double>(), checked_add)},
+      {"Sub", binary(std::minus<double>(), checked_sub)},
+      {"Mul", binary(std::multiplies<double>(), checked_mul)},
       {"Div", {fold_div}},
       {"Mod", {fold_mod}},
       {"Pow", binary([](double a, double b) { return std::pow(a, b); },
-                     [](int64_t a, int64_t b) { return static_cast<int64_t>(std::pow(a, b)); })},
-      {"Max", binary([](double a, double b) { return std::max(a, b); }, [](int64_t a, int64_t b) { return std::max(a, b); })},
-      {"Min", binary([](double a, double b) { return std::min(a, b); }, [](int64_t a, int64_t b) { return std::min(a, b); })},
+                     [](int64_t a, int64_t b) { return exact_int(std::pow(a, b)); })},
+      {"Max", binary([](double a, double b) { return std::max(a, b); }, [](int64_t a, int64_t b) -> std::optional<int64_t> { return std::max(a, b); })},
+      {"Min", binary([](double a, double b) { return std::min(a, b); }, [](int64_t a, int64_t b) -> std::optional<int64_t> { return std::min(a, b); })},
       {"Equal", comparison(std::equal_to<double>())},
       {"Less", comparison(std::less<double>())},
       {"Greater", comparison(std::greater<double>())},
       {"LessOrEqual", comparison(std::less_equal<double>())},
       {"GreaterOrEqual", comparison(std::greater_equal<double>())},
-      {"Neg", unary(std::negate<double>(), std::negate<int64_t>())},
-      {"Abs", unary([](double v) { return std::abs(v); }, [](int64_t v) { return v < 0 ? -v : v; })},
+      {"Neg", unary(std::negate<double>(), negate)},
+      {"Abs", unary([](double v) { return std::abs(v); }, absolute)},
       {"Ceil", unary([](double v) { return std::ceil(v); }, identity_int)},
       {"Floor", unary([](double v) { return std::floor(v); }, identity_int)},
-      {"Sqrt", unary([](double v) { return std::sqrt(v); }, [](int64_t v) { return static_cast<int64_t>(std::sqrt(v)); })},
+      {"Sqrt", unary([](double v) { return std::sqrt(v); }, [](int64_t v) { return exact_int(std::trunc(std::sqrt(static_cast<double>(v)))); })},
       {"Reciprocal", unary([](double v) { return 1.0 / v; }, identity_int)},
-      {"Not", unary([](double v) { return v == 0.0 ? 1.0 : 0.0; }, [](int64_t v) -> int64_t { return v == 0; })},
+      {"Not", unary([](double v) { return v == 0.0 ? 1.0 : 0.0; }, [](int64_t v) -> std::optional<int64_t> { return v == 0; })},
       {"Where", {fold_where}},
       {"ReduceProd", {fold_reduce_prod}},
   };
