@@ -19,28 +19,12 @@
 #include "layoutopt/kernels/network/ahead_of_time.h"
 #include "layoutopt/kernels/network/default_schedule.h"
 #include "layoutopt/kernels/tunable_op.h"
+#include "support/scratch_folder.h"
 
 namespace layoutopt::testing {
 
 /// The thread count both paths run with in these tests.
 inline constexpr int kThreads = 2;
-
-/// A folder under the system temp folder, removed with the object.
-class ScratchFolder {
- public:
-  explicit ScratchFolder(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() / ("layoutopt_deploy_" + std::to_string(::getpid()) + "_" + name)) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchFolder() { std::filesystem::remove_all(path_); }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 /// A zoo network (seed 3), prepared for inference.
 inline graph::Graph prepared_zoo(const std::string& name, int64_t image_size) {

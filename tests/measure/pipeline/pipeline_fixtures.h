@@ -24,6 +24,7 @@
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/tuning/target.h"
 #include "layoutopt/tuning/tuning_task.h"
+#include "support/scratch_folder.h"
 
 namespace layoutopt::testing {
 
@@ -38,24 +39,6 @@ inline graph::Graph conv_chain() {
   g.add_output(g.add_node("conv2", graph::Conv2d{}, {c1, w2}));
   return g;
 }
-
-/// A scratch folder under the system temp folder, removed with the object.
-class ScratchFolder {
- public:
-  explicit ScratchFolder(const std::string& name)
-      : path_(std::filesystem::temp_directory_path() /
-              ("layoutopt_pipeline_" + std::to_string(::getpid()) + "_" + name)) {
-    std::filesystem::remove_all(path_);
-    std::filesystem::create_directories(path_);
-  }
-  ~ScratchFolder() { std::filesystem::remove_all(path_); }
-  ScratchFolder(const ScratchFolder&) = delete;
-  ScratchFolder& operator=(const ScratchFolder&) = delete;
-  [[nodiscard]] const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 /// Seconds by config index, the same for every timing of a config.
 class SyntheticMeasurer : public tuning::Measurer {
