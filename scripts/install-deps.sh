@@ -13,7 +13,7 @@ build_packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libxgboost-dev libdnnl-dev
   libcli11-dev graphviz toulbar2 python3
-  clang-14 libclang-rt-14-dev libomp-14-dev  # scripts/fuzz.sh: libFuzzer is clang's (GCC has none)
+  clang-14 libclang-rt-14-dev libomp-14-dev  # scripts/sanitized-build.sh: libFuzzer is clang's (GCC has none)
 )
 # Node.js and npm come with the machine image (nodesource build); we only need the
 # Debian Python stack for the PyTorch peer and ONNX export.
