@@ -1,28 +1,31 @@
 #!/usr/bin/env bash
 # The fuzz run: builds the targets of fuzz/ in the sanitized configuration (build-asan/:
-# clang, libFuzzer + ASan + UBSan; scripts/sanitized-build.sh) and runs each on its seed
-# corpus. Exits non-zero as soon as a target crashes, hangs, leaks or trips a sanitizer; the input that did it is written to
-# build-asan/artifacts/<target>/ (never into the source tree), the log to build-asan/logs/.
+# clang, libFuzzer + ASan + UBSan; scripts/sanitized-build.sh) and runs each on its seeds and
+# past findings (fuzz/regressions/). Exits non-zero as soon as a target crashes, hangs, leaks
+# or trips a sanitizer; the input that did it is written to build-asan/artifacts/<target>/
+# (never into the source tree), the log to build-asan/logs/.
 #
-# Usage: scripts/fuzz.sh [--seconds S] [--runs N] [target...]
-#   --seconds S  wall-clock seconds per target (default 10); --runs N  executions per target
-#                (either limit ends a run; --runs alone lifts the time limit)
-#   target       onnx_import graph_json plan records transform_table (default: all)
-# scripts/test.sh runs it with the defaults (CI). New inputs that reach new code are kept in
-# build-asan/corpus/<target>/ and reused by the next run on the same machine.
+# Usage: scripts/fuzz.sh [--runs N] [--seconds S] [--seed K] [target...]
+#   --runs N     executions per target (default 10000: what CI runs, the same inputs on
+#                every machine given the seed); --seconds S  a wall-clock limit instead
+#   --seed K     libFuzzer's random seed (default 1; 0 picks one per run)
+#   target       onnx_import graph_json plan records transform_table instance npy (default: all)
+# New inputs that reach new code are kept in build-asan/corpus/<target>/ and reused by the
+# next run on the same machine.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
-seconds=10 runs=-1 targets=()
+seconds=0 runs=10000 seed=1 targets=()
 while (($#)); do
   case "$1" in
-    --seconds) seconds="$2"; shift 2 ;;
-    --runs) runs="$2"; [[ "$seconds" == 10 ]] && seconds=0; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --seconds) seconds="$2"; runs=-1; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
-((${#targets[@]})) || targets=(onnx_import graph_json plan records transform_table)
+((${#targets[@]})) || targets=(onnx_import graph_json plan records transform_table instance npy)
 
 build="$(bash "$root/scripts/sanitized-build.sh" fuzz_targets)"
 
@@ -37,6 +40,7 @@ seeds_of() {
     onnx_import) echo "$root/data/onnx" "$root/data/onnx/ops" "$root/data/onnx/torch2" ;;
     *) echo "$root/fuzz/corpus/$1" ;;
   esac
+  [[ -d "$root/fuzz/regressions/$1" ]] && echo "$root/fuzz/regressions/$1" || true
 }
 seed_name_of() { [[ "$1" == onnx_import ]] && echo '*.onnx' || echo '*'; }
 
@@ -49,9 +53,9 @@ for target in "${targets[@]}"; do
   find $(seeds_of "$target") -maxdepth 1 -type f -name "$(seed_name_of "$target")" \
     -size -"$((max_len + 1))"c -exec cp -t "$seeds" {} +
   log="$build/logs/$target.log"
-  echo "fuzz: $target (${seconds}s, runs $runs, max_len $max_len)"
+  echo "fuzz: $target (runs $runs, seconds $seconds, seed $seed, max_len $max_len)"
   if ! "$build/fuzz/fuzz_$target" "$corpus" "$seeds" -dict="$root/fuzz/dictionaries/$target.dict" \
-       -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -runs="$runs" \
+       -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -runs="$runs" -seed="$seed" \
        -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1; then
     tail -n 60 "$log" >&2
     echo "fuzz: $target FAILED; input in $artifacts/, log $log" >&2

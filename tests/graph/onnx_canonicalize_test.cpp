@@ -176,6 +176,37 @@ TEST_CASE("what cannot be evaluated at import is reported with the node and the 
     model.node("Reshape", "reshape", {"x", "target"}, "y");
     CHECK(error_of([&] { (void)model.import(); }).find("node 'overflow' (Mul): integer overflow") != std::string::npos);
   }
+  SUBCASE("a constant grown past ImportOptions::max_folded_elements (found by fuzz/onnx_import_fuzz.cpp)") {
+    ModelBuilder model;
+    model.input("x", {1, 4}).ints("shape", {3866628}).output("y");
+    model.node("ConstantOfShape", "fill", {"shape"}, "zeros");
+    model.node("Reshape", "reshape", {"x", "zeros"}, "y");
+    const std::string message = error_of([&] { (void)model.import({.max_folded_elements = 1 << 16}); });
+    CHECK(message.find("node 'fill' (ConstantOfShape): output shape [3866628] has 3866628 elements") != std::string::npos);
+  }
+  SUBCASE("Concat doubling a constant until it outgrows the limit") {
+    ModelBuilder model;
+    model.input("x", {1, 4}).ints("seed", std::vector<int64_t>(1024, 1)).output("y");
+    std::string last = "seed";
+    for (int i = 0; i < 8; ++i) {
+      const std::string next = "twice" + std::to_string(i);
+      set_int(model.node("Concat", next, {last, last}, next), "axis", 0);
+      last = next;
+    }
+    model.node("Reshape", "reshape", {"x", last}, "y");
+    // 1024 * 2^6 = 65536 is within the limit; the 7th doubling is not.
+    CHECK(error_of([&] { (void)model.import({.max_folded_elements = 1 << 16}); })
+              .find("node 'twice6' (Concat): output shape [131072]") != std::string::npos);
+  }
+  SUBCASE("a Resize scale whose output extent is not a number of pixels (found by fuzz/onnx_import_fuzz.cpp)") {
+    for (const float scale : {3.0e32f, -2.0f, 0.0f}) {
+      CAPTURE(scale);
+      ModelBuilder model;
+      model.input("x", {1, 2, 4, 4}).weight("scales", {4}, {1, 1, scale, 2}).output("y");
+      model.node("Resize", "up", {"x", "", "scales"}, "y");
+      CHECK(error_of([&] { (void)model.import(); }).find("node 'up' (Resize): scale") != std::string::npos);
+    }
+  }
   SUBCASE("a graph output that does not depend on the input") {
     ModelBuilder model;
     model.input("x", {1, 4}).ints("a", {1, 2}).ints("b", {3, 4}).output("y");

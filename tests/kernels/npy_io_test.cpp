@@ -44,6 +44,23 @@ TEST_CASE("a tensor survives a save / load round trip") {
   std::filesystem::remove(path);
 }
 
+TEST_CASE("a tensor of very high rank is written as version 2.0, whose header length has 4 bytes") {
+  // "1, " 30,000 times: past 65,535 bytes (and past what the std::regex reader once parsed
+  // without overflowing its stack).
+  HostTensor tensor(std::vector<int64_t>(30000, 1));
+  tensor.data = {42.0f};
+  const auto path = temp_file("rank.npy");
+  save_npy(tensor, path);
+  std::ifstream in(path, std::ios::binary);
+  char preamble[8] = {};
+  in.read(preamble, 8);
+  CHECK(preamble[6] == 2);
+  const HostTensor back = load_npy(path);
+  CHECK(back.shape == tensor.shape);
+  CHECK(back.data == tensor.data);
+  std::filesystem::remove(path);
+}
+
 TEST_CASE("NumPy's float64 files are read and rounded to float32") {
   const double values[3] = {1.5, -2.25, 1e-3};
   const auto path = temp_file("f8.npy");
@@ -67,6 +84,15 @@ TEST_CASE("unreadable files are refused naming the problem") {
   CHECK_THROWS_WITH_AS((void)load_npy(path), doctest::Contains("Fortran order"), NpyError);
   write_numpy_style(path, "<f4", "(4, 4)", std::string(12, '\0'));
   CHECK_THROWS_WITH_AS((void)load_npy(path), doctest::Contains("its shape needs 64"), NpyError);
+  // Shapes found by fuzz/npy_fuzz.cpp: an extent past 64 bits threw std::out_of_range, and a
+  // product past 64 bits allocated before the data size was checked.
+  for (const char* shape : {"(18446744073709551616,)", "(4(1,),)", "(2, 0)", "(,)", "(-1,)"}) {
+    CAPTURE(shape);
+    write_numpy_style(path, "<f4", shape, std::string(16, '\0'));
+    CHECK_THROWS_WITH_AS((void)load_npy(path), doctest::Contains("not a tuple of positive integers"), NpyError);
+  }
+  write_numpy_style(path, "<f4", "(4294967296, 4294967296, 4)", std::string(16, '\0'));
+  CHECK_THROWS_WITH_AS((void)load_npy(path), doctest::Contains("too large"), NpyError);
   std::filesystem::remove(path);
   CHECK_THROWS_WITH_AS((void)load_npy(path), doctest::Contains("cannot be opened"), NpyError);
 }

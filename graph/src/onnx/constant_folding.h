@@ -17,6 +17,7 @@
 
 #include "attribute_reader.h"
 #include "constant_value.h"
+#include "layoutopt/graph/onnx/onnx_import.h"
 #include "proto.h"
 
 namespace layoutopt::graph::onnx {
@@ -30,7 +31,9 @@ struct FoldInput {
 /// The node being folded, its attributes and inputs, and errors that name it.
 class FoldContext {
  public:
-  FoldContext(const pb::NodeProto& node, std::string label, std::vector<FoldInput> inputs);
+  /// `max_grown_elements`: ImportOptions::max_folded_elements.
+  FoldContext(const pb::NodeProto& node, std::string label, std::vector<FoldInput> inputs,
+              int64_t max_grown_elements = ImportOptions{}.max_folded_elements);
 
   [[nodiscard]] const AttributeReader& attributes() const { return attributes_; }
   [[nodiscard]] size_t input_count() const { return inputs_.size(); }
@@ -42,6 +45,11 @@ class FoldContext {
   [[nodiscard]] std::vector<int64_t> ints(size_t slot, const std::vector<int64_t>& fallback = {}) const;
   /// Normalizes an axis against `rank` (negative counts from the end); `inclusive` allows rank.
   [[nodiscard]] int64_t axis(int64_t axis, size_t rank, bool inclusive = false) const;
+  [[nodiscard]] int64_t max_grown_elements() const { return max_grown_elements_; }
+  /// Fails unless an output of `dims` may be built: at most as many elements as the
+  /// largest input or max_grown_elements. Rules whose output can outgrow their inputs
+  /// (Expand, ConstantOfShape, Range, Gather, Concat, broadcasting) call it before building.
+  void check_output_size(const Shape& dims) const;
 
   [[noreturn]] void fail(const std::string& what) const;
 
@@ -49,6 +57,7 @@ class FoldContext {
   std::string label_;
   AttributeReader attributes_;
   std::vector<FoldInput> inputs_;
+  int64_t max_grown_elements_;
 };
 
 using FoldFn = std::function<std::vector<ConstantValue>(const FoldContext&)>;

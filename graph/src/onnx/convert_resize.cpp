@@ -9,6 +9,10 @@ namespace layoutopt::graph::onnx {
 
 namespace {
 
+/// Largest output extent a Resize may ask for; far beyond any image, small enough that
+/// the sizes of a batch of them still multiply within int64.
+constexpr int64_t kMaxResizedExtent = int64_t{1} << 24;
+
 ResizeMode read_mode(const NodeContext& node) {
   const std::string mode = node.attributes().get_string("mode", "nearest");
   if (mode == "nearest") return ResizeMode::nearest;
@@ -46,6 +50,16 @@ std::vector<double> axis_factors(const NodeContext& node, const std::vector<doub
   return factors;
 }
 
+/// floor(extent * factor) for a spatial axis. Factors come from the file: a non-finite,
+/// non-positive or vast factor fails here (the cast of such a double to int64 is undefined).
+int64_t scaled_extent(const NodeContext& node, int64_t extent, double factor, const char* axis) {
+  const double scaled = std::floor(static_cast<double>(extent) * factor);
+  if (!(factor > 0 && scaled >= 1 && scaled <= static_cast<double>(kMaxResizedExtent)))
+    node.fail(std::string("scale ") + std::to_string(factor) + " of axis " + axis + " (extent " + std::to_string(extent) +
+              ") gives no usable output extent (1 to " + std::to_string(kMaxResizedExtent) + ")");
+  return static_cast<int64_t>(scaled);
+}
+
 }  // namespace
 
 ValueId convert_resize(NodeContext& node) {
@@ -62,14 +76,16 @@ ValueId convert_resize(NodeContext& node) {
     for (size_t d = 0; d < sizes.size() && d < in.size(); ++d) ratio.push_back(static_cast<double>(sizes[d]) / static_cast<double>(in[d]));
     if (sizes.size() != 4) node.fail("sizes has " + std::to_string(sizes.size()) + " values, expected 4 (NCHW)");
     (void)axis_factors(node, ratio, "sizes");
+    for (size_t d = 2; d < 4; ++d)
+      if (sizes[d] < 1 || sizes[d] > kMaxResizedExtent)
+        node.fail("sizes asks for extent " + std::to_string(sizes[d]) + " (expected 1 to " + std::to_string(kMaxResizedExtent) + ")");
     resize.size = {sizes[2], sizes[3]};
     resize.scale_h = ratio[2];
     resize.scale_w = ratio[3];
   } else if (given(node, 2)) {
     const std::vector<float> scales = node.constant_floats(2);
     const std::vector<double> factors = axis_factors(node, {scales.begin(), scales.end()}, "scales");
-    resize.size = {static_cast<int64_t>(std::floor(static_cast<double>(in[2]) * factors[2])),
-                   static_cast<int64_t>(std::floor(static_cast<double>(in[3]) * factors[3]))};
+    resize.size = {scaled_extent(node, in[2], factors[2], "H"), scaled_extent(node, in[3], factors[3], "W")};
     resize.scale_h = factors[2];
     resize.scale_w = factors[3];
   } else {

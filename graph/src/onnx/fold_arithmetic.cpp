@@ -69,6 +69,7 @@ int64_t broadcast_index(const Shape& dims, const Shape& out, const std::vector<i
 template <class Op>
 ConstantValue broadcast(const FoldContext& c, const ConstantValue& a, const ConstantValue& b, ElementType type, Op op) {
   const Shape out = broadcast_dims(c, a.dims, b.dims);
+  c.check_output_size(out);
   ConstantValue result{.type = type, .dims = out, .ints = {}, .reals = {}};
   for_each_index(out, [&](const std::vector<int64_t>& at) {
     op(result, static_cast<size_t>(broadcast_index(a.dims, out, at)), static_cast<size_t>(broadcast_index(b.dims, out, at)));
@@ -147,6 +148,7 @@ Values fold_where(const FoldContext& c) {
   const ConstantValue &condition = c.value(0), &x = c.value(1), &y = c.value(2);
   if (x.floating() != y.floating()) c.fail("X and Y have different element types");
   const Shape out = broadcast_dims(c, broadcast_dims(c, condition.dims, x.dims), y.dims);
+  c.check_output_size(out);
   ConstantValue result{.type = x.type, .dims = out, .ints = {}, .reals = {}};
   for_each_index(out, [&](const std::vector<int64_t>& at) {
     const bool take_x = condition.ints.at(static_cast<size_t>(broadcast_index(condition.dims, out, at))) != 0;

@@ -132,6 +132,7 @@ Values fold_gather(const FoldContext& c) {
   Shape out(data.dims.begin(), data.dims.begin() + axis);
   out.insert(out.end(), indices.dims.begin(), indices.dims.end());
   out.insert(out.end(), data.dims.begin() + axis + 1, data.dims.end());
+  c.check_output_size(out);
   const std::vector<int64_t> in_strides = strides_of(data.dims);
   const auto index_rank = indices.dims.size();
   const std::vector<int64_t> index_strides = strides_of(indices.dims);
@@ -185,8 +186,17 @@ Values fold_concat(const FoldContext& c) {
   const ConstantValue& first = c.value(0);
   const int64_t axis = c.axis(c.attributes().get_int("axis", 0), first.dims.size());
   ConstantValue result{.type = first.type, .dims = first.dims, .ints = {}, .reals = {}};
-  result.dims[static_cast<size_t>(axis)] = 0;
-  for (size_t i = 0; i < c.input_count(); ++i) result.dims[static_cast<size_t>(axis)] += c.value(i).dims.at(static_cast<size_t>(axis));
+  int64_t& joined = result.dims[static_cast<size_t>(axis)];
+  joined = 0;
+  for (size_t i = 0; i < c.input_count(); ++i) {
+    Shape part = c.value(i).dims;
+    if (part.size() != first.dims.size()) c.fail("inputs " + to_string(first.dims) + " and " + to_string(part) + " differ in rank");
+    const int64_t extent = part[static_cast<size_t>(axis)];
+    part[static_cast<size_t>(axis)] = first.dims[static_cast<size_t>(axis)];
+    if (part != first.dims) c.fail("inputs " + to_string(first.dims) + " and " + to_string(c.value(i).dims) + " differ off the axis");
+    if (__builtin_add_overflow(joined, extent, &joined)) c.fail("the joined extent does not fit 64 bits");
+  }
+  c.check_output_size(result.dims);
   const int64_t outer = std::accumulate(first.dims.begin(), first.dims.begin() + axis, int64_t{1}, std::multiplies<>());
   for (int64_t o = 0; o < outer; ++o)
     for (size_t i = 0; i < c.input_count(); ++i) {
@@ -278,6 +288,7 @@ Values fold_expand(const FoldContext& c) {
     if (padded[d] != want && padded[d] != 1 && want != 1) c.fail("cannot expand " + to_string(x.dims) + " to " + to_string(target));
     out[d] = std::max(padded[d], want);
   }
+  c.check_output_size(out);
   const std::vector<int64_t> strides = strides_of(padded);
   return {picked(x, out, map_indices(out, [&](const std::vector<int64_t>& at) {
                    int64_t flat = 0;
@@ -288,8 +299,8 @@ Values fold_expand(const FoldContext& c) {
 
 Values fold_constant_of_shape(const FoldContext& c) {
   const Shape dims = c.ints(0);
+  c.check_output_size(dims);
   const int64_t count = element_count(dims);
-  if (count < 0 || count > (int64_t{1} << 26)) c.fail("shape " + to_string(dims) + " is too large to evaluate");
   const ConstantValue fill = c.attributes().has("value") ? decode(c.attributes().get_tensor("value"))
                                                          : ConstantValue::of_reals({1}, {0.0});
   if (fill.size() != 1) c.fail("'value' must hold one element");
@@ -300,8 +311,12 @@ Values fold_range(const FoldContext& c) {
   const ConstantValue& start = c.value(0);
   const double first = start.real(0), limit = c.value(1).real(0), delta = c.value(2).real(0);
   if (delta == 0) c.fail("delta is 0");
-  const auto count = static_cast<int64_t>(std::max(0.0, std::ceil((limit - first) / delta)));
-  if (count > (int64_t{1} << 26)) c.fail("range of " + std::to_string(count) + " elements is too large to evaluate");
+  const double steps = std::ceil((limit - first) / delta);
+  // Checked as a double: casting NaN or a value past int64 is undefined.
+  if (std::isnan(steps) || steps > static_cast<double>(c.max_grown_elements()))
+    c.fail("range from " + std::to_string(first) + " to " + std::to_string(limit) + " by " + std::to_string(delta) +
+           " has more than " + std::to_string(c.max_grown_elements()) + " elements");
+  const auto count = static_cast<int64_t>(std::max(0.0, steps));
   std::vector<double> values;
   for (int64_t i = 0; i < count; ++i) values.push_back(first + static_cast<double>(i) * delta);
   if (start.floating()) return {ConstantValue::of_reals({count}, std::move(values), start.type)};

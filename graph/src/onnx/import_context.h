@@ -43,6 +43,7 @@ class ImportContext {
   [[nodiscard]] const pb::NodeProto& proto_node(size_t index) const { return proto_.node(static_cast<int>(index)); }
   [[nodiscard]] Graph take_graph() { return std::move(graph_); }
   [[nodiscard]] int64_t opset() const { return opset_; }
+  [[nodiscard]] const ImportOptions& options() const { return options_; }
   [[nodiscard]] ConstantTable& constants() { return constants_; }
   /// The shape of a tensor already bound to an IR value, or null.
   [[nodiscard]] const Shape* bound_shape(const std::string& tensor) const;

@@ -101,7 +101,8 @@ bool try_fold(ImportContext& context, const pb::NodeProto& node, size_t index) {
   if (!rule) return false;
   std::optional<std::vector<FoldInput>> inputs = fold_inputs(context, node, *rule);
   if (!inputs) return false;
-  const std::vector<ConstantValue> outputs = rule->fold(FoldContext(node, node_label(node, index), std::move(*inputs)));
+  const std::vector<ConstantValue> outputs = rule->fold(
+      FoldContext(node, node_label(node, index), std::move(*inputs), context.options().max_folded_elements));
   for (size_t k = 0; k < outputs.size() && k < static_cast<size_t>(node.output_size()); ++k)
     context.constants().add(node.output(static_cast<int>(k)), outputs[k]);
   return true;

@@ -44,6 +44,11 @@ struct ImportOptions {
   int64_t batch = 1;
   /// Model-wide seed for generated weights (combined with each parameter's name).
   uint64_t seed = 0;
+  /// Largest constant, in elements, that import-time evaluation may build beyond the size
+  /// of its inputs (ConstantOfShape, Expand, Range, Concat, broadcasting). A file asking
+  /// for more fails naming the node rather than exhausting memory; 2^26 elements are
+  /// 512 MB as doubles, more than any activation-shaped constant of a CNN at batch 8.
+  int64_t max_folded_elements = int64_t{1} << 26;
 };
 
 /// A symbolic dimension of a graph input (torch's dynamic_axes) and the extent it was
