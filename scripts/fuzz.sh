@@ -61,5 +61,5 @@ for target in "${targets[@]}"; do
     echo "fuzz: $target FAILED; input in $artifacts/, log $log" >&2
     exit 1
   fi
-  grep -E 'DONE|stat::number_of_executed_units|stat::average_exec_per_sec' "$log" | sed 's/^/  /'
+  grep -aE 'DONE|stat::number_of_executed_units|stat::average_exec_per_sec' "$log" | sed 's/^/  /'
 done
