@@ -34,6 +34,12 @@ inline constexpr double kNetworkRelative = 1e-4;
 /// layouts and schedules (same ops, different blocking and summation order).
 inline constexpr double kRescheduledRelative = 1e-4;
 
+/// max|diff| / max|ref| allowed for a whole compiled network (tens of layers) against the
+/// reference executor when its schedule may put Winograd F(4x4) on every eligible conv:
+/// each such layer may add up to kWinogradF4Relative, and the errors compound through the
+/// layers after it, so twice kRescheduledRelative.
+inline constexpr double kCompiledNetworkRelative = 2e-4;
+
 /// max|diff| / max|ref| allowed for Winograd F(m x m, 3 x 3) against the reference. Its
 /// transforms (entries of B^T and A^T up to 8 for m = 4, G's 1/6 and 1/24) sum terms larger
 /// than the direct products, so its error is a property of the whole tile and grows with m;

@@ -1,9 +1,10 @@
 // Compiled networks against the reference executor: whole zoo networks (at small input
 // sizes, so the reference stays fast) under random schedules, so every kernel family meets
 // layouts chosen independently of its neighbours and the compiler has to insert, share and
-// elide transforms. Tolerance: the largest difference relative to the output's largest
-// magnitude must stay below 2e-4 (fp32 accumulation over reductions of up to ~5,000 terms,
-// through tens of layers; a wrong tap or a misplaced block is off by orders more).
+// elide transforms. Tolerance: testing::kCompiledNetworkRelative, the largest difference
+// relative to the output's largest magnitude (fp32 accumulation over reductions of up to
+// ~5,000 terms and Winograd layers, through tens of layers; a wrong tap or a misplaced block
+// is off by orders more).
 
 #include "layoutopt/kernels/network/compiled_network.h"
 
@@ -27,6 +28,7 @@
 #include "layoutopt/kernels/network/default_schedule.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/kernels/tunable_op.h"
+#include "support/tolerances.h"
 
 using namespace layoutopt;
 using kernels::NetworkSchedule;
@@ -138,7 +140,7 @@ void check_runs(kernels::CompiledNetwork& network, const ReferenceRuns& referenc
     REQUIRE(actual.size() == expected.size());
     for (size_t o = 0; o < actual.size(); ++o) {
       CHECK(actual[o].shape == expected[o].shape);
-      CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < 2e-4);
+      CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < testing::kCompiledNetworkRelative);
     }
   }
 }
@@ -233,7 +235,7 @@ TEST_CASE("every zoo network runs like the reference with the default schedule")
     auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
     const std::vector<HostTensor> actual = network.run(inputs);
     REQUIRE(actual.size() == expected.size());
-    for (size_t o = 0; o < actual.size(); ++o) CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < 2e-4);
+    for (size_t o = 0; o < actual.size(); ++o) CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < testing::kCompiledNetworkRelative);
     // Only SSD's heads (NCHW -> NHWC transposes and joins of the 3-D prediction tensors) lack
     // blocked kernels; everything else runs JIT code.
     for (const kernels::NetworkStep& step : network.steps()) {
@@ -255,7 +257,7 @@ TEST_CASE("densenet's concats copy nothing: their inputs are written in place") 
   // them can live in their concat's output, the chained concats nested in the block's last.
   auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
   CHECK(network.summary().concat_inputs_placed == concat_inputs);
-  CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < 2e-4);
+  CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < testing::kCompiledNetworkRelative);
   // At batch 2 an input is not one contiguous run of the output: everything is copied.
   graph::Graph batch2 = prepared_zoo("densenet-121", 32, 2);
   CHECK(kernels::CompiledNetwork::compile(batch2, kernels::default_network_schedule(batch2)).summary().concat_inputs_placed == 0);
@@ -282,7 +284,7 @@ TEST_CASE("a concat input read twice by its concat, or placed in another concat,
   const std::vector<HostTensor> actual = network.run(inputs);
   REQUIRE(actual.size() == expected.size());
   for (size_t o = 0; o < actual.size(); ++o)
-    CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < 2e-4);
+    CHECK(kernels::reference::max_relative_difference(expected[o], actual[o]) < testing::kCompiledNetworkRelative);
 }
 
 TEST_CASE("a tensor wanted in one layout by several readers is transformed once") {
@@ -348,7 +350,7 @@ TEST_CASE("a conv never writes over a residual it also reads as its input") {
   const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
   auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
   CHECK(network.summary().in_place == 0);
-  CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < 2e-4);
+  CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < testing::kCompiledNetworkRelative);
 }
 
 TEST_CASE("runs can be repeated and give the same outputs") {
