@@ -12,6 +12,12 @@ namespace layoutopt::graph {
 
 namespace {
 
+/// Window attributes and spatial extents come from files. Bounding them keeps every
+/// output-extent formula (a few sums and one product of them) far inside int64_t, and no
+/// real kernel, stride, dilation, pad or image comes near the bounds.
+constexpr int64_t kMaxWindowAttribute = int64_t{1} << 20;
+constexpr int64_t kMaxSpatialExtent = int64_t{1} << 31;
+
 /// Collects the context every message needs, so each check is one line.
 class Checker {
  public:
@@ -53,12 +59,25 @@ class Checker {
       fail(describe(input) + " has dtype " + to_string(value(input).type.dtype) + ", expected f32");
   }
 
+  /// A window attribute pair (kernel, stride, dilation, resize size): 1 to kMaxWindowAttribute.
   void expect_positive(const char* what, int64_t a, int64_t b) const {
-    if (a < 1 || b < 1) fail(std::string(what) + " must be positive, found " + std::to_string(a) + "x" + std::to_string(b));
+    if (a < 1 || b < 1 || a > kMaxWindowAttribute || b > kMaxWindowAttribute)
+      fail(std::string(what) + " must be 1 to " + std::to_string(kMaxWindowAttribute) + ", found " + std::to_string(a) +
+           "x" + std::to_string(b));
   }
 
   void expect_non_negative(const Pads2d& pads) const {
     if (pads.top < 0 || pads.left < 0 || pads.bottom < 0 || pads.right < 0) fail("negative padding");
+    if (std::max({pads.top, pads.left, pads.bottom, pads.right}) > kMaxWindowAttribute)
+      fail("padding above " + std::to_string(kMaxWindowAttribute));
+  }
+
+  /// H and W of a 4-D input, before window arithmetic uses them.
+  void expect_spatial_extents(size_t input) const {
+    const Shape& x = shape(input);
+    if (x[2] > kMaxSpatialExtent || x[3] > kMaxSpatialExtent)
+      fail(describe(input) + " has shape " + to_string(x) + ", beyond " + std::to_string(kMaxSpatialExtent) +
+           " pixels a side");
   }
 
   void expect_rank_at_least(size_t input, size_t rank, const char* dimensions) const {
@@ -87,6 +106,7 @@ Shape sliding_window_shape(const Checker& check, const Shape& x, int64_t channel
   check.expect_positive("stride", stride.h, stride.w);
   check.expect_positive("dilation", dilation.h, dilation.w);
   check.expect_non_negative(pads);
+  check.expect_spatial_extents(0);
   const int64_t oh = window_output_extent(x[2], kernel.h, stride.h, dilation.h, pads.top, pads.bottom, ceil_mode);
   const int64_t ow = window_output_extent(x[3], kernel.w, stride.w, dilation.w, pads.left, pads.right, ceil_mode);
   if (oh < 1 || ow < 1)
@@ -183,7 +203,7 @@ TensorType infer_concat(const Checker& check, const Concat& concat) {
     Shape expected = first;
     if (s.size() == first.size()) expected[axis] = s[axis];
     check.expect_shape(input, expected, "concat inputs agree on every axis but " + std::to_string(axis));
-    out[axis] += s[axis];
+    if (__builtin_add_overflow(out[axis], s[axis], &out[axis])) check.fail("the joined extent does not fit 64 bits");
   }
   return {out, DType::f32};
 }
@@ -266,6 +286,7 @@ TensorType infer_pad(const Checker& check, const Pad& pad) {
   check.expect_rank(0, 4);
   const Pads2d& p = pad.pads;
   check.expect_non_negative(p);
+  check.expect_spatial_extents(0);
   const Shape& x = check.shape(0);
   return {{x[0], x[1], x[2] + p.top + p.bottom, x[3] + p.left + p.right}, DType::f32};
 }
@@ -314,6 +335,7 @@ TensorType infer_conv_transpose(const Checker& check, const ConvTranspose2d& con
   check.expect_positive("stride", conv.stride.h, conv.stride.w);
   check.expect_positive("dilation", conv.dilation.h, conv.dilation.w);
   check.expect_non_negative(conv.pads);
+  check.expect_spatial_extents(0);
   const Hw& extra = conv.output_padding;
   // output_padding only picks among the input extents a strided conv maps to one output
   // extent, so it stays below the stride or the dilation (PyTorch refuses more too).

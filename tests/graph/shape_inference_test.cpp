@@ -47,6 +47,22 @@ TEST_CASE("conv2d errors name the node, the input and the expectation") {
                        GraphError);
 }
 
+TEST_CASE("window attributes and extents past int64 arithmetic are refused before it (found by fuzzing)") {
+  Graph g;
+  const ValueId x = g.add_input("x", {{1, 4, 8, 8}});
+  // Pads of 4.8e18 and 6.9e18 summed past int64 in Pad's output extent.
+  CHECK_THROWS_WITH_AS(g.add_node("p", Pad{.pads = {4841088124446572551, 0, 6878243895746195055, 0}}, {x}),
+                       doctest::Contains("node 'p' (pad): padding above 1048576"), GraphError);
+  CHECK_THROWS_WITH_AS(g.add_node("m", Pool2d{.kernel = {2, 2}, .stride = {int64_t{1} << 40, 1}}, {x}),
+                       doctest::Contains("stride must be 1 to 1048576, found 1099511627776x1"), GraphError);
+  const ValueId tall = g.add_input("tall", {{1, 1, int64_t{1} << 40, 1}});
+  CHECK_THROWS_WITH_AS(g.add_node("q", Pad{.pads = {1, 1, 1, 1}}, {tall}),
+                       doctest::Contains("beyond 2147483648 pixels a side"), GraphError);
+  const ValueId half = g.add_input("half", {{int64_t{1} << 62}});
+  CHECK_THROWS_WITH_AS(g.add_node("c", Concat{.axis = 0}, {half, half}),
+                       doctest::Contains("the joined extent does not fit 64 bits"), GraphError);
+}
+
 TEST_CASE("pooling with ceil mode follows PyTorch's rule") {
   Graph g;
   const ValueId x = g.add_input("x", {{1, 3, 112, 112}});
