@@ -55,7 +55,7 @@ WeightData weights_from_json(const json& doc, int64_t count, const std::string& 
     throw GraphError(context + ": weights hold " + std::to_string(bytes.size() / sizeof(float)) +
                      " values, the shape needs " + std::to_string(count));
   std::vector<float> values(static_cast<size_t>(count));
-  std::memcpy(values.data(), bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(values.data(), bytes.data(), bytes.size());  // data() may be null when empty
   return WeightData::from_values(std::move(values));
 }
 

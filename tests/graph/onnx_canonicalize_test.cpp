@@ -207,6 +207,15 @@ TEST_CASE("what cannot be evaluated at import is reported with the node and the 
       CHECK(error_of([&] { (void)model.import(); }).find("node 'up' (Resize): scale") != std::string::npos);
     }
   }
+  SUBCASE("an empty weight stored as empty raw_data (found by fuzz/onnx_import_fuzz.cpp: memcpy from null)") {
+    ModelBuilder model;
+    model.input("x", {1, 4}).weight("w", {1, 0}).output("y");
+    model.node("Add", "add", {"x", "w"}, "y");
+    ::onnx::ModelProto proto;
+    REQUIRE(proto.ParseFromString(model.bytes()));
+    proto.mutable_graph()->mutable_initializer(0)->set_raw_data("");
+    CHECK_THROWS_AS((void)import::import_onnx_bytes(proto.SerializeAsString(), "test.onnx"), GraphError);
+  }
   SUBCASE("a graph output that does not depend on the input") {
     ModelBuilder model;
     model.input("x", {1, 4}).ints("a", {1, 2}).ints("b", {3, 4}).output("y");

@@ -34,7 +34,7 @@ std::vector<double> read_halves(const pb::TensorProto& tensor, size_t count) {
     if (tensor.raw_data().size() != count * 2)
       throw GraphError("tensor '" + tensor.name() + "': raw_data holds " + std::to_string(tensor.raw_data().size()) +
                        " bytes, shape needs " + std::to_string(count) + " FLOAT16 elements");
-    std::memcpy(bits.data(), tensor.raw_data().data(), count * 2);
+    if (count > 0) std::memcpy(bits.data(), tensor.raw_data().data(), count * 2);  // data() may be null when empty
   } else {
     if (static_cast<size_t>(tensor.int32_data_size()) != count)
       throw GraphError("tensor '" + tensor.name() + "': holds " + std::to_string(tensor.int32_data_size()) +
@@ -61,7 +61,7 @@ std::vector<int64_t> read_narrow(const pb::TensorProto& tensor, size_t count) {
                      " bytes, shape needs " + std::to_string(count) + " elements of " + std::to_string(sizeof(Stored)) +
                      " bytes");
   std::vector<Stored> stored(count);
-  std::memcpy(stored.data(), tensor.raw_data().data(), count * sizeof(Stored));
+  if (count > 0) std::memcpy(stored.data(), tensor.raw_data().data(), count * sizeof(Stored));  // data() may be null when empty
   return {stored.begin(), stored.end()};
 }
 

@@ -37,7 +37,9 @@ std::vector<Out> convert(const pb::TensorProto& tensor, const Field& typed_field
                        to_string(tensor_shape(tensor)) + " needs " + std::to_string(count) + " elements of " +
                        std::to_string(sizeof(Stored)) + " bytes");
     std::vector<Stored> stored(count);
-    std::memcpy(stored.data(), tensor.raw_data().data(), count * sizeof(Stored));
+    // Never memcpy for an empty tensor: data() of an empty vector may be null, which
+    // memcpy forbids even for zero bytes.
+    if (count > 0) std::memcpy(stored.data(), tensor.raw_data().data(), count * sizeof(Stored));
     return {stored.begin(), stored.end()};
   }
   if (static_cast<size_t>(typed_field.size()) != count)
