@@ -9,8 +9,9 @@ runs correctly, and how fast its default schedule is next to ONNX Runtime.
 
 Export: every classification CNN torchvision has (torchvision.models.list_models(), less the
 transformer families below) and its segmentation models, weights=None and
-weights_backbone=None (random init, seed 0; a model whose output does not depend on its input,
-googlenet, gets He-normal conv and linear weights instead), eval mode, exported with WEIGHTS and the
+weights_backbone=None (random init, seed 0; a model whose output moves by less than 1% between
+two random inputs, googlenet for one, gets He-normal conv and linear weights instead: see
+MIN_INPUT_SENSITIVITY), eval mode, exported with WEIGHTS and the
 default `torch.onnx.export(model, x, path, opset_version=N)` at each opset of --opsets, and
 once more with a dynamic batch axis (input_names=["x"], dynamic_axes={"x": {0: "batch"}},
 opset 13). Input 1x3x224x224, 299x299 for inception_v3. Each export runs in its own
@@ -65,9 +66,11 @@ DEFAULT_OPSETS = [9, 13, 17]
 DYNAMIC_OPSET = 13
 DYNAMIC_BATCH = 2  # the batch the dynamic rows run at: not 1, so a batch axis fixed to 1 shows
 IMAGE_SIZES = {"inception_v3": 299}  # every other model takes 224x224
-# Below this, a model's output barely depends on its input and a match with ONNX Runtime
-# would check little more than the last layer's bias: such a model is re-initialized.
-MIN_INPUT_SENSITIVITY = 1e-3
+# How far the output must move between two random inputs, relative to its largest value. The
+# import contract (max rel err 1e-4 against ONNX Runtime) then bounds an error to 1% of what
+# the input changes; below it the output is mostly the last layer's bias (googlenet: all of
+# it) and the model is re-initialized.
+MIN_INPUT_SENSITIVITY = 1e-2
 UNSUPPORTED_FAMILIES = {  # prefix -> the one model exported to ask layoutopt about the family
     "vit_": "vit_b_16",
     "swin_": "swin_t",
@@ -133,9 +136,9 @@ def input_sensitivity(model, size):
 
 
 def keep_the_input(model, size):
-    """Re-initializes a model whose random init loses its input (torchvision's googlenet:
-    convs drawn with std 0.01 leave only the classifier's bias), with He-normal conv and
-    linear weights: otherwise its rows would compare one bias vector, not the network."""
+    """Re-initializes a model whose random init nearly loses its input (torchvision's
+    googlenet: convs drawn with std 0.01 leave only the classifier's bias), with He-normal
+    conv and linear weights: otherwise its rows would compare a bias vector, not the network."""
     import torch
     if input_sensitivity(model, size) >= MIN_INPUT_SENSITIVITY:
         return
