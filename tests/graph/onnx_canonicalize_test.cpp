@@ -216,6 +216,13 @@ TEST_CASE("what cannot be evaluated at import is reported with the node and the 
     proto.mutable_graph()->mutable_initializer(0)->set_raw_data("");
     CHECK_THROWS_AS((void)import::import_onnx_bytes(proto.SerializeAsString(), "test.onnx"), GraphError);
   }
+  SUBCASE("a float read as integers beyond int64 (found by fuzz/onnx_import_fuzz.cpp: an undefined cast)") {
+    ModelBuilder model;
+    model.input("x", {1, 2, 4, 4}).weight("pads", {8}, {0, 0, 1.2e33f, 0, 0, 0, 0, 0}).output("y");
+    model.node("Pad", "pad", {"x", "pads"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("tensor 'pads': 1") != std::string::npos);
+    CHECK(error_of([&] { (void)model.import(); }).find("does not fit a 64-bit integer") != std::string::npos);
+  }
   SUBCASE("a graph output that does not depend on the input") {
     ModelBuilder model;
     model.input("x", {1, 4}).ints("a", {1, 2}).ints("b", {3, 4}).output("y");

@@ -97,12 +97,14 @@ size_t ConstantValue::size() const { return floating() ? reals.size() : ints.siz
 
 double ConstantValue::real(size_t i) const { return floating() ? reals.at(i) : static_cast<double>(ints.at(i)); }
 
-int64_t ConstantValue::integer(size_t i) const { return floating() ? static_cast<int64_t>(reals.at(i)) : ints.at(i); }
+int64_t ConstantValue::integer(size_t i) const {
+  return floating() ? truncate_to_int64(reals.at(i), "a constant read as integers") : ints.at(i);
+}
 
 std::vector<int64_t> ConstantValue::as_ints() const {
   if (!floating()) return ints;
   std::vector<int64_t> values(reals.size());
-  for (size_t i = 0; i < reals.size(); ++i) values[i] = static_cast<int64_t>(reals[i]);
+  for (size_t i = 0; i < reals.size(); ++i) values[i] = truncate_to_int64(reals[i], "a constant read as integers");
   return values;
 }
 

@@ -9,6 +9,7 @@
 
 #include "constant_folding.h"
 #include "index_walk.h"
+#include "tensor_reader.h"
 
 namespace layoutopt::graph::onnx {
 
@@ -34,11 +35,9 @@ std::optional<int64_t> checked_mul(int64_t a, int64_t b) {
   return __builtin_mul_overflow(a, b, &r) ? std::nullopt : std::optional(r);
 }
 
-/// A double that is a whole number in int64's range, as an int64.
+/// A double truncated toward zero, when that is an int64.
 std::optional<int64_t> exact_int(double v) {
-  constexpr double kLimit = 9223372036854775808.0;  // 2^63
-  if (!(v >= -kLimit && v < kLimit)) return std::nullopt;  // also NaN
-  return static_cast<int64_t>(v);
+  return truncates_to_int64(v) ? std::optional(static_cast<int64_t>(v)) : std::nullopt;
 }
 
 std::optional<int64_t> negate(int64_t v) { return checked_sub(0, v); }

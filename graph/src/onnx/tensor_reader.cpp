@@ -3,6 +3,7 @@
 #include <bit>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "layoutopt/graph/error.h"
 
@@ -26,6 +27,23 @@ size_t declared_count(const pb::TensorProto& tensor) {
   return static_cast<size_t>(count);
 }
 
+/// One stored element as `Out`; a floating value read as an integer must fit (truncated).
+template <class Out, class Stored>
+Out element_as(const pb::TensorProto& tensor, Stored value) {
+  if constexpr (std::is_integral_v<Out> && std::is_floating_point_v<Stored>)
+    return truncate_to_int64(static_cast<double>(value), "tensor '" + tensor.name() + "'");
+  else
+    return static_cast<Out>(value);
+}
+
+template <class Out, class Stored, class Range>
+std::vector<Out> elements_as(const pb::TensorProto& tensor, const Range& stored) {
+  std::vector<Out> values;
+  values.reserve(static_cast<size_t>(stored.size()));
+  for (Stored value : stored) values.push_back(element_as<Out, Stored>(tensor, value));
+  return values;
+}
+
 /// The stored elements of type `Stored` (from raw_data or the typed field), converted to `Out`.
 template <class Out, class Stored, class Field>
 std::vector<Out> convert(const pb::TensorProto& tensor, const Field& typed_field) {
@@ -40,12 +58,12 @@ std::vector<Out> convert(const pb::TensorProto& tensor, const Field& typed_field
     // Never memcpy for an empty tensor: data() of an empty vector may be null, which
     // memcpy forbids even for zero bytes.
     if (count > 0) std::memcpy(stored.data(), tensor.raw_data().data(), count * sizeof(Stored));
-    return {stored.begin(), stored.end()};
+    return elements_as<Out, Stored>(tensor, stored);
   }
   if (static_cast<size_t>(typed_field.size()) != count)
     fail(tensor, "holds " + std::to_string(typed_field.size()) + " values, shape " + to_string(tensor_shape(tensor)) +
                      " needs " + std::to_string(count));
-  return {typed_field.begin(), typed_field.end()};
+  return elements_as<Out, Stored>(tensor, typed_field);
 }
 
 template <class Out>
@@ -70,6 +88,16 @@ Shape tensor_shape(const pb::TensorProto& tensor) {
   for (int64_t dim : shape)
     if (dim < 0) fail(tensor, "negative dimension in shape " + to_string(shape));
   return shape;
+}
+
+bool truncates_to_int64(double value) {
+  constexpr double kLimit = 9223372036854775808.0;  // 2^63
+  return value >= -kLimit && value < kLimit;          // false for NaN too
+}
+
+int64_t truncate_to_int64(double value, const std::string& what) {
+  if (!truncates_to_int64(value)) throw GraphError(what + ": " + std::to_string(value) + " does not fit a 64-bit integer");
+  return static_cast<int64_t>(value);
 }
 
 std::vector<float> read_floats(const pb::TensorProto& tensor) { return read_as<float>(tensor); }
