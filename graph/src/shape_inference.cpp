@@ -233,33 +233,11 @@ TensorType infer_flatten(const Checker& check, const Flatten& flatten) {
 
 TensorType infer_reshape(const Checker& check, const Reshape& reshape) {
   check.expect_input_count(1);
-  const Shape& x = check.shape(0);
-  Shape out = reshape.shape;
-  int64_t known = 1;
-  std::optional<size_t> inferred;
-  for (size_t i = 0; i < out.size(); ++i) {
-    if (out[i] == 0) {
-      if (i >= x.size()) check.fail("target dimension " + std::to_string(i) + " copies a missing input dimension");
-      out[i] = x[i];
-    }
-    if (out[i] == -1) {
-      if (inferred) check.fail("target shape " + to_string(reshape.shape) + " has more than one -1");
-      inferred = i;
-      continue;
-    }
-    if (out[i] < 1) check.fail("target shape " + to_string(reshape.shape) + " has an invalid dimension");
-    if (__builtin_mul_overflow(known, out[i], &known))
-      check.fail("target shape " + to_string(reshape.shape) + " has more elements than 64 bits can count");
+  try {
+    return {resolve_reshape_target(check.shape(0), reshape.shape), DType::f32};
+  } catch (const GraphError& problem) {
+    check.fail(problem.what());
   }
-  const int64_t total = element_count(x);
-  if (inferred) {
-    if (known == 0 || total % known != 0)
-      check.fail("cannot reshape " + to_string(x) + " to " + to_string(reshape.shape));
-    out[*inferred] = total / known;
-  }
-  if (element_count(out) != total)
-    check.fail("cannot reshape " + to_string(x) + " (" + std::to_string(total) + " elements) to " + to_string(out));
-  return {out, DType::f32};
 }
 
 TensorType infer_transpose(const Checker& check, const Transpose& transpose) {
@@ -416,7 +394,36 @@ int64_t transposed_window_output_extent(int64_t input, int64_t kernel, int64_t s
   return (input - 1) * stride - pad_begin - pad_end + dilation * (kernel - 1) + output_padding + 1;
 }
 
-int64_t slice_output_extent(int64_t start, int64_t end, int64_t step) { return (end - start + step - 1) / step; }
+Shape resolve_reshape_target(const Shape& input, const Shape& target, bool zero_copies) {
+  const auto fail = [&](const std::string& why) { throw GraphError("cannot reshape " + to_string(input) + " to " + to_string(target) + ": " + why); };
+  Shape out = target;
+  int64_t known = 1;
+  std::optional<size_t> inferred;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == 0 && zero_copies) {
+      if (i >= input.size()) fail("target dimension " + std::to_string(i) + " copies a missing input dimension");
+      out[i] = input[i];
+    }
+    if (out[i] == -1) {
+      if (inferred) fail("more than one -1");
+      inferred = i;
+    } else if (out[i] < 0) {
+      fail("negative extent " + std::to_string(out[i]));
+    } else if (__builtin_mul_overflow(known, out[i], &known)) {
+      fail("more elements than 64 bits can count");
+    }
+  }
+  const int64_t total = element_count(input);
+  if (inferred) {
+    if (known == 0 || total % known != 0) fail(std::to_string(total) + " elements do not divide into the known extents");
+    out[*inferred] = total / known;
+  }
+  if (element_count(out) != total) fail(std::to_string(total) + " elements, the target holds " + std::to_string(element_count(out)));
+  return out;
+}
+
+// Written so that no intermediate exceeds end - start: a step from a file may be near 2^63.
+int64_t slice_output_extent(int64_t start, int64_t end, int64_t step) { return start >= end ? 0 : (end - start - 1) / step + 1; }
 
 TensorType infer_output_type(const Graph& graph, const Node& node) {
   const Checker check(graph, node);

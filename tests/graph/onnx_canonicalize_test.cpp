@@ -223,6 +223,27 @@ TEST_CASE("what cannot be evaluated at import is reported with the node and the 
     CHECK(error_of([&] { (void)model.import(); }).find("tensor 'pads': 1") != std::string::npos);
     CHECK(error_of([&] { (void)model.import(); }).find("does not fit a 64-bit integer") != std::string::npos);
   }
+  SUBCASE("Slice steps of INT64_MAX and INT64_MIN keep one element (fuzzing found overflows near them)") {
+    for (const bool backwards : {false, true}) {
+      CAPTURE(backwards);
+      ModelBuilder model;
+      model.input("x", {1, 4}).ints("dims", backwards ? std::vector<int64_t>{1, 4} : std::vector<int64_t>{4, 1});
+      model.ints("start", {backwards ? -1 : 0}).ints("end", {backwards ? INT64_MIN : INT64_MAX}).ints("axis", {0});
+      model.ints("step", {backwards ? INT64_MIN : INT64_MAX}).output("y");
+      model.node("Slice", "pick", {"dims", "start", "end", "axis", "step"}, "target");
+      model.node("Reshape", "reshape", {"x", "target"}, "y");
+      CHECK(std::get<Reshape>(node_named(model.import().graph, "reshape").op).shape == std::vector<int64_t>{4});
+    }
+  }
+  SUBCASE("a Reshape target with a product past 64 bits (found by fuzz/onnx_import_fuzz.cpp)") {
+    ModelBuilder model;
+    model.input("x", {1, 4}).ints("data", {1, 4}).ints("big", {8142508126285856767, 2}).output("y");
+    model.node("Reshape", "fold", {"data", "big"}, "bad");
+    model.node("Reshape", "reshape", {"x", "bad"}, "y");
+    CHECK(error_of([&] { (void)model.import(); })
+              .find("node 'fold' (Reshape): cannot reshape [2] to [8142508126285856767, 2]: more elements than 64 bits "
+                    "can count") != std::string::npos);
+  }
   SUBCASE("a graph output that does not depend on the input") {
     ModelBuilder model;
     model.input("x", {1, 4}).ints("a", {1, 2}).ints("b", {3, 4}).output("y");

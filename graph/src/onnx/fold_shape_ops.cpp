@@ -9,6 +9,8 @@
 
 #include "constant_folding.h"
 #include "index_walk.h"
+#include "layoutopt/graph/error.h"
+#include "layoutopt/graph/shape_inference.h"
 #include "slice_range.h"
 #include "tensor_reader.h"
 
@@ -237,19 +239,14 @@ Values fold_slice(const FoldContext& c) {
                  }))};
 }
 
-/// Reshape's target with 0 (copy) and -1 (infer) resolved.
-Shape reshape_target(const FoldContext& c, const Shape& in, std::vector<int64_t> target) {
-  const bool allow_zero = c.attributes().get_int("allowzero", 0) != 0;
-  int64_t known = 1;
-  std::optional<size_t> inferred;
-  for (size_t i = 0; i < target.size(); ++i) {
-    if (target[i] == 0 && !allow_zero) target[i] = in.at(i);
-    if (target[i] == -1) inferred = i;
-    else known *= target[i];
+/// Reshape's target resolved as shape inference resolves it (0 copies unless allowzero).
+Shape reshape_target(const FoldContext& c, const Shape& in, const std::vector<int64_t>& target) {
+  const bool zero_copies = c.attributes().get_int("allowzero", 0) == 0;
+  try {
+    return resolve_reshape_target(in, target, zero_copies);
+  } catch (const GraphError& problem) {
+    c.fail(problem.what());
   }
-  if (inferred) target[*inferred] = known == 0 ? 0 : element_count(in) / known;
-  if (element_count(target) != element_count(in)) c.fail("cannot reshape " + to_string(in) + " to " + to_string(target));
-  return target;
 }
 
 Values fold_reshape(const FoldContext& c) { return {reshaped(c.value(0), reshape_target(c, c.value(0).dims, c.ints(1)))}; }

@@ -22,6 +22,12 @@ void infer_shapes(Graph& graph);
 [[nodiscard]] int64_t transposed_window_output_extent(int64_t input, int64_t kernel, int64_t stride, int64_t dilation,
                                                       int64_t pad_begin, int64_t pad_end, int64_t output_padding);
 
+/// Reshape's target with -1 inferred and, where `zero_copies` (ONNX's default, and the IR's
+/// rule), each 0 replaced by the input's extent on that axis. Throws GraphError, without a
+/// node name, when the target is malformed (two -1s, a negative extent, a 0 past the input's
+/// rank, more elements than 64 bits count) or holds another element count.
+[[nodiscard]] Shape resolve_reshape_target(const Shape& input, const Shape& target, bool zero_copies = true);
+
 /// Elements a slice keeps: start, start + step, ... before end (step >= 1).
 [[nodiscard]] int64_t slice_output_extent(int64_t start, int64_t end, int64_t step);
 
