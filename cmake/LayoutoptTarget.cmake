@@ -1,6 +1,8 @@
 # Shared settings for every target we own: strict warnings as errors, optional sanitizers.
 # Third-party headers are included as SYSTEM so their warnings never fail our build.
 
+include(LayoutoptInstall)
+
 function(layoutopt_strict target)
   # -Wno-restrict (GCC only: clang does not know it): GCC 12 reports false positives inside
   # libstdc++ string concatenation at -O3 (GCC bug 105329). -Wno-missing-field-initializers:
@@ -18,13 +20,17 @@ function(layoutopt_strict target)
 endfunction()
 
 # layoutopt_library(NAME <name> SOURCES ... [DEPS ...] [PRIVATE_DEPS ...])
-# Declares library layoutopt_<name> with public headers in <folder>/include.
+# Declares library layoutopt_<name> with public headers in <folder>/include, installed as
+# layoutopt::<name> (cmake/LayoutoptInstall.cmake). The include folder is the source tree's in
+# the build and <prefix>/include once installed, so the exported target points at the latter.
 function(layoutopt_library)
   cmake_parse_arguments(ARG "" "NAME" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
   set(target layoutopt_${ARG_NAME})
   add_library(${target} STATIC ${ARG_SOURCES})
   add_library(layoutopt::${ARG_NAME} ALIAS ${target})
-  target_include_directories(${target} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}/include)
+  target_include_directories(${target} PUBLIC $<BUILD_INTERFACE:${CMAKE_CURRENT_SOURCE_DIR}/include>
+                                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${target} PUBLIC ${ARG_DEPS} PRIVATE ${ARG_PRIVATE_DEPS})
   layoutopt_strict(${target})
+  layoutopt_install(TARGET ${target} HEADERS ${CMAKE_CURRENT_SOURCE_DIR}/include)
 endfunction()
