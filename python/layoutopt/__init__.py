@@ -13,7 +13,7 @@ outputs are new arrays the network writes into. Every error of the C++ libraries
 layoutopt.Error (GraphError, PlanError, SolverError, ArtifactError, KernelError, NpyError,
 ...) carrying the C++ message.
 
-optimize(), plan() and tune() call what the CLI commands of the same names call, with
+compile(), optimize(), plan() and tune() call what the CLI commands of the same names call, with
 keyword arguments named after their flags, and return the figures they print as dicts;
 progress goes to stderr. Problem, load_instance, generate_instance and solve() give the
 solvers (dp, pbqp, exact, greedy, toulbar2) to notebooks.
@@ -34,6 +34,7 @@ from ._layoutopt import (  # noqa: F401  (the public API, re-exported)
     SolverError,
     TensorSpec,
     XGBoostError,
+    compile,
     generate_instance,
     load_instance,
     optimize,
@@ -46,6 +47,6 @@ from ._layoutopt import (  # noqa: F401  (the public API, re-exported)
 
 __all__ = [
     "ArtifactError", "Error", "GraphError", "KernelError", "LayoutError", "NpyError", "PlanError", "Problem",
-    "RecordError", "Session", "Solution", "SolverError", "TensorSpec", "XGBoostError", "generate_instance",
+    "RecordError", "Session", "Solution", "SolverError", "TensorSpec", "XGBoostError", "compile", "generate_instance",
     "load_instance", "optimize", "plan", "save_instance", "solve", "solver_names", "tune",
 ]

@@ -7,14 +7,19 @@
 #include <string>
 
 #include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/kernels/network/default_schedule.h"
 #include "layoutopt/pipeline/budget.h"
+#include "layoutopt/pipeline/compile_model.h"
 #include "layoutopt/pipeline/load_model.h"
 #include "layoutopt/pipeline/optimize.h"
 #include "layoutopt/pipeline/plan_network.h"
 #include "layoutopt/pipeline/progress.h"
 #include "layoutopt/pipeline/threads.h"
 #include "layoutopt/pipeline/tune_model.h"
+#include "layoutopt/planning/plan.h"
 #include "layoutopt/planning/plan_origin.h"
+#include "layoutopt/planning/plan_schedule.h"
+#include "layoutopt/runtime/session.h"
 
 namespace py = pybind11;
 
@@ -224,9 +229,70 @@ py::dict tune(const std::string& model, const pipeline::TuneRequest& request, in
   return out;
 }
 
+// ---- compile ------------------------------------------------------------------------------
+
+struct CompileArguments {
+  std::string model;
+  Path directory;
+  std::optional<Path> plan;
+  int threads = 0;
+  bool force = false;
+  bool quiet = false;
+  int64_t batch = 1;
+  uint64_t seed = 0;
+};
+
+/// An artifact folder is replaced only with force=True: its files may be someone's build.
+void check_artifact_folder(const Path& directory, bool force) {
+  if (std::filesystem::exists(directory) && !std::filesystem::is_directory(directory))
+    throw std::runtime_error("'" + directory.string() + "' is a file; give compile a folder");
+  for (const char* file : {runtime::kSharedObjectFile, runtime::kProgramFile, runtime::kWeightsFile})
+    if (std::filesystem::exists(directory / file) && !force)
+      throw std::runtime_error("'" + (directory / file).string() + "' exists; pass force=True to replace the artifact");
+}
+
+py::dict compile(const CompileArguments& args) {
+  check_artifact_folder(args.directory, args.force);
+  kernels::AheadOfTimeResult result;
+  {
+    const py::gil_scoped_release released;
+    const graph::Graph graph = prepared_model(args.model, args.batch, args.seed);
+    // The schedule as `layoutopt compile` takes it (apps/scheduled_model.cpp).
+    std::optional<planning::Plan> plan;
+    if (args.plan) plan = planning::load_plan(*args.plan);
+    result = pipeline::compile_model(
+        {.graph = graph,
+         .schedule = plan ? planning::network_schedule(*plan, graph) : kernels::default_network_schedule(graph),
+         .plan_target = plan ? plan->target : std::string(),
+         .directory = args.directory,
+         .threads = args.threads,
+         .quiet = args.quiet});
+  }
+  py::dict out;
+  out["directory"] = args.directory.string();
+  out["steps"] = result.steps;
+  out["transforms"] = result.transforms;
+  out["symbols"] = result.symbols;
+  out["weight_bytes"] = result.weight_bytes;
+  out["cpu"] = result.cpu;
+  out["cpu_features"] = result.cpu_features;
+  out["seconds"] = result.seconds;
+  return out;
+}
+
 }  // namespace
 
 void bind_pipeline(py::module_& module) {
+  module.def(
+      "compile",
+      [](const std::string& model, const Path& output, std::optional<Path> plan, int threads, bool force, bool quiet,
+         int64_t batch, uint64_t seed) {
+        return compile({model, output, std::move(plan), threads, force, quiet, batch, seed});
+      },
+      py::arg("model"), py::arg("output"), py::kw_only(), py::arg("plan") = py::none(), py::arg("threads") = 0,
+      py::arg("force") = false, py::arg("quiet") = false, py::arg("batch") = 1, py::arg("seed") = 0,
+      "`layoutopt compile MODEL -o OUTPUT`: compiles the model for a plan (or the default schedule) ahead of time "
+      "into an artifact folder for Session.load. An existing artifact is replaced only with force=True.");
   const pipeline::PlanPolicy policy;
   module.def(
       "plan",

@@ -1,0 +1,62 @@
+"""Shared fixtures of the Python suite: the built module, the CLI binary, and one small
+network (data/onnx/tiny-convnet.onnx) compiled once per run both ways, with the default
+schedule and with a plan, on THREADS threads.
+
+ctest runs the suite with PYTHONPATH=<build>/python, LAYOUTOPT_BINARY and
+LAYOUTOPT_SOURCE_DIR set (tests/python/CMakeLists.txt).
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import layoutopt
+
+SOURCE_DIR = Path(os.environ.get("LAYOUTOPT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
+BINARY = os.environ.get("LAYOUTOPT_BINARY", "")
+TINY = str(SOURCE_DIR / "data" / "onnx" / "tiny-convnet.onnx")
+# The artifact records its thread count; the JIT session must run at the same one for the
+# two to be compared bit for bit.
+THREADS = 2
+
+
+def run_cli(*args, cwd=None):
+    """Runs the layoutopt binary; fails the test with its output when it fails."""
+    if not BINARY:
+        pytest.skip("LAYOUTOPT_BINARY is not set (run through ctest)")
+    done = subprocess.run([BINARY, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, f"layoutopt {' '.join(map(str, args))}\n{done.stdout}\n{done.stderr}"
+    return done.stdout
+
+
+def random_input(spec, seed=7):
+    return np.random.default_rng(seed).standard_normal(spec.shape, dtype=np.float32)
+
+
+@pytest.fixture(scope="session")
+def tiny_plan(tmp_path_factory):
+    """A plan from the analytic cost model: made in a second, and unlike the default schedule."""
+    path = tmp_path_factory.mktemp("plan") / "tiny.plan.json"
+    layoutopt.plan(TINY, path, model_costs=True, threads=THREADS, quiet=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_artifact(tmp_path_factory, tiny_plan):
+    """The tiny network compiled ahead of time for tiny_plan by the CLI, as a user would."""
+    folder = tmp_path_factory.mktemp("aot") / "tiny"
+    run_cli("compile", TINY, "--plan", tiny_plan, "-o", folder, "--threads", THREADS, "--quiet")
+    return folder
+
+
+@pytest.fixture(scope="session")
+def tiny_jit(tiny_plan):
+    return layoutopt.Session.compile(TINY, plan=str(tiny_plan), threads=THREADS)
+
+
+@pytest.fixture(scope="session")
+def tiny_aot(tiny_artifact):
+    return layoutopt.Session.load(str(tiny_artifact))
