@@ -4,12 +4,13 @@ CPU feature this one lacks), bad models and plans. None of them crashes the inte
 
 import shutil
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 import layoutopt
-from conftest import SOURCE_DIR, THREADS, TINY
+from conftest import THREADS, TINY
 
 
 @pytest.fixture
@@ -25,6 +26,62 @@ def test_every_error_class_is_a_layoutopt_error():
         cls = getattr(layoutopt, name)
         assert issubclass(cls, layoutopt.Error) and cls.__module__ == "layoutopt"
     assert issubclass(layoutopt.Error, Exception)
+
+
+MASK = (1 << 64) - 1
+PRIME1, PRIME2 = 0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F
+
+
+def checksum(data: bytes) -> int:
+    """runtime/src/checksum.cpp in Python, to seal an edited program.bin."""
+    def mix(lane, word):
+        x = (lane ^ (word * PRIME2 & MASK)) & MASK
+        return (((x << 31) | (x >> 33)) & MASK) * PRIME1 & MASK
+    lanes = [PRIME1, PRIME2, ~PRIME1 & MASK, ~PRIME2 & MASK]
+    at = 0
+    while at + 32 <= len(data):
+        for lane in range(4):
+            lanes[lane] = mix(lanes[lane], struct.unpack_from("<Q", data, at + 8 * lane)[0])
+        at += 32
+    value = len(data) * PRIME1 & MASK
+    for lane in lanes:
+        value = mix(value, lane)
+    for byte in data[at:]:
+        value = mix(value, byte)
+    return value ^ (value >> 29)
+
+
+def require_feature(program: Path, feature: str):
+    """Adds `feature` to the CPU features program.bin says its code needs, resealed
+    (runtime/src/artifact_program.cpp: magic, u32 version, u64 size, u64 checksum, payload of
+    triple, cpu, feature count and features, ...)."""
+    data = program.read_bytes()
+    header, payload = data[:28], data[28:]
+    at = 0
+    for _ in range(2):  # triple, cpu
+        at += 8 + struct.unpack_from("<Q", payload, at)[0]
+    count = struct.unpack_from("<Q", payload, at)[0]
+    encoded = feature.encode()
+    payload = (payload[:at] + struct.pack("<Q", count + 1) + struct.pack("<Q", len(encoded)) + encoded
+               + payload[at + 8:])
+    header = header[:12] + struct.pack("<QQ", len(payload), checksum(payload))
+    program.write_bytes(header + payload)
+
+
+def test_the_python_checksum_reads_the_artifact_as_the_runtime_does(tiny_artifact):
+    data = (tiny_artifact / "program.bin").read_bytes()
+    assert data[:8] == b"LOPROGRM"
+    assert struct.unpack_from("<Q", data, 20)[0] == checksum(data[28:])
+
+
+def test_an_artifact_for_a_cpu_with_an_instruction_set_this_one_lacks(artifact_copy):
+    flags = Path("/proc/cpuinfo").read_text() if Path("/proc/cpuinfo").exists() else ""
+    if "avx512er" in flags:
+        pytest.skip("this CPU (a Xeon Phi) has AVX-512ER")
+    require_feature(artifact_copy / "program.bin", "avx512er")
+    with pytest.raises(layoutopt.ArtifactError) as error:
+        layoutopt.Session.load(str(artifact_copy))
+    assert "avx512er" in str(error.value) and "lacks" in str(error.value)
 
 
 def test_a_missing_artifact(tmp_path):
