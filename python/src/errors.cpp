@@ -48,6 +48,10 @@ void raise(PyObject* type, const std::exception& error) { PyErr_SetString(type, 
 void translate(std::exception_ptr pending) {
   try {
     std::rethrow_exception(pending);
+  } catch (const py::builtin_exception&) {
+    // pybind11's TypeError, ValueError ... derive from std::runtime_error too: they go on
+    // to pybind11's own translator, not to layoutopt.Error.
+    throw;
   } catch (const graph::GraphError& e) {
     raise(classes.graph, e);
   } catch (const planning::PlanError& e) {

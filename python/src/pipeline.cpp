@@ -1,6 +1,7 @@
 #include "pipeline.h"
 
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
 #include <optional>
@@ -27,6 +28,7 @@ namespace layoutopt::python {
 
 namespace {
 
+// Paths and models (a zoo name or a file) accept str and os.PathLike alike.
 using Path = std::filesystem::path;
 
 /// What the CLI's -o/--force refuse (apps/output_file.cpp): nothing the user made is
@@ -103,10 +105,12 @@ py::dict plan(const PlanArguments& args) {
                                 .policy = args.policy,
                                 .quiet = args.quiet};
   request.policy.solver = planning::parse_solver(args.solver);
+  // The graph outlives the report: its measurements may point into it.
+  graph::Graph graph;
   pipeline::PlanReport report;
   {
     const py::gil_scoped_release released;
-    const graph::Graph graph = prepared_model(args.model, args.batch, args.seed);
+    graph = prepared_model(args.model, args.batch, args.seed);
     report = pipeline::plan_network(graph, request);
   }
   py::dict out = solution_dict(report.planned);
@@ -173,11 +177,12 @@ pipeline::OptimizeRequest optimize_request(const OptimizeArguments& args, const 
 
 py::dict optimize(const OptimizeArguments& args) {
   if (args.time_budget && !(*args.time_budget > 0)) throw py::value_error("time_budget must be positive seconds");
+  graph::Graph graph;  // outlives the report, which may point into it
   pipeline::OptimizeReport report;
   pipeline::OptimizeRequest request;
   {
     const py::gil_scoped_release released;
-    const graph::Graph graph = prepared_model(args.model, args.batch, args.seed);
+    graph = prepared_model(args.model, args.batch, args.seed);
     request = optimize_request(args, graph);
     report = pipeline::optimize_model(graph, request);
   }
@@ -285,9 +290,9 @@ py::dict compile(const CompileArguments& args) {
 void bind_pipeline(py::module_& module) {
   module.def(
       "compile",
-      [](const std::string& model, const Path& output, std::optional<Path> plan, int threads, bool force, bool quiet,
+      [](const Path& model, const Path& output, std::optional<Path> plan, int threads, bool force, bool quiet,
          int64_t batch, uint64_t seed) {
-        return compile({model, output, std::move(plan), threads, force, quiet, batch, seed});
+        return compile({model.string(), output, std::move(plan), threads, force, quiet, batch, seed});
       },
       py::arg("model"), py::arg("output"), py::kw_only(), py::arg("plan") = py::none(), py::arg("threads") = 0,
       py::arg("force") = false, py::arg("quiet") = false, py::arg("batch") = 1, py::arg("seed") = 0,
@@ -296,14 +301,14 @@ void bind_pipeline(py::module_& module) {
   const pipeline::PlanPolicy policy;
   module.def(
       "plan",
-      [](const std::string& model, const Path& output, std::optional<Path> records, std::optional<Path> transforms,
+      [](const Path& model, const Path& output, std::optional<Path> records, std::optional<Path> transforms,
          bool model_costs, const std::string& solver, int threads, double time_limit, int confirm,
          int calibrate_rounds, bool force, bool quiet, int64_t batch, uint64_t seed) {
         pipeline::PlanPolicy p;
         p.time_limit_s = time_limit;
         p.confirm_timings = confirm;
         p.calibrate_rounds = calibrate_rounds;
-        return plan({model, output, std::move(records), std::move(transforms), model_costs, solver, threads, p, force,
+        return plan({model.string(), output, std::move(records), std::move(transforms), model_costs, solver, threads, p, force,
                      quiet, batch, seed});
       },
       py::arg("model"), py::arg("output"), py::kw_only(), py::arg("records") = py::none(),
@@ -316,10 +321,10 @@ void bind_pipeline(py::module_& module) {
       "model_costs=True) and writes the plan. Returns the figures the CLI prints.");
   module.def(
       "optimize",
-      [](const std::string& model, const std::string& budget, std::optional<double> time_budget, int threads,
+      [](const Path& model, const std::string& budget, std::optional<double> time_budget, int threads,
          std::optional<Path> records, std::optional<Path> transforms, std::optional<Path> output, bool force,
          int calibrate_rounds, bool quiet, int64_t batch, uint64_t seed) {
-        return optimize({model, budget, time_budget, threads, std::move(records), std::move(transforms),
+        return optimize({model.string(), budget, time_budget, threads, std::move(records), std::move(transforms),
                          std::move(output), force, calibrate_rounds, quiet, batch, seed});
       },
       py::arg("model"), py::kw_only(), py::arg("budget") = std::string(pipeline::to_string(pipeline::BudgetLevel::quick)),
@@ -331,10 +336,10 @@ void bind_pipeline(py::module_& module) {
       "graph tuned. Files default to out/MODEL/. Returns the comparison's rows and the phases' seconds.");
   module.def(
       "tune",
-      [](const std::string& model, const Path& records, int64_t trials, double time_budget, int threads, bool quiet,
+      [](const Path& model, const Path& records, int64_t trials, double time_budget, int threads, bool quiet,
          size_t top_k, int64_t batch_size, int64_t early_stopping, double min_repeat_ms, uint64_t tuner_seed,
          size_t task, size_t exhaustive, int64_t batch, uint64_t seed) {
-        return tune(model,
+        return tune(model.string(),
                     {.records = records,
                      .trials = trials,
                      .time_budget_s = time_budget,

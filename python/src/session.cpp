@@ -2,6 +2,7 @@
 
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
 
 #include <algorithm>
 #include <memory>
@@ -149,16 +150,16 @@ void bind_tensor_spec(py::module_& module) {
 }
 
 // unique_ptr: a Session holds a mutex, so it is made once and never moved.
-std::unique_ptr<Session> load(const std::string& directory, int threads) {
+std::unique_ptr<Session> load(const std::filesystem::path& directory, int threads) {
   const py::gil_scoped_release released;  // reading weights and resolving kernels takes a while
   return std::make_unique<Session>(runtime::Session::load(directory, {.threads = threads}));
 }
 
-std::unique_ptr<Session> compile(const std::string& model, const std::optional<std::string>& plan, int64_t batch, int threads,
+std::unique_ptr<Session> compile(const std::filesystem::path& model, const std::optional<std::filesystem::path>& plan, int64_t batch, int threads,
                 uint64_t seed) {
   const py::gil_scoped_release released;  // the JIT compiles for seconds
   return std::make_unique<Session>(pipeline::JitSession::compile(
-      model, {.plan = plan.value_or(""), .batch = batch, .seed = seed, .threads = threads}));
+      model.string(), {.plan = plan.value_or(std::filesystem::path()), .batch = batch, .seed = seed, .threads = threads}));
 }
 
 }  // namespace
