@@ -140,3 +140,19 @@ def test_wrong_counts_and_names_are_refused(tiny_aot):
 def test_run_reference_needs_a_jit_session(tiny_aot):
     with pytest.raises(layoutopt.KernelError, match="Session.compile"):
         tiny_aot.run_reference(random_input(tiny_aot.inputs[0]))
+
+
+def test_artifact_matches_pytorchs_output_recorded_at_export(tiny_aot):
+    """data/onnx/expected.json holds torch's output of tiny-convnet for a fixed input."""
+    import json
+
+    from conftest import SOURCE_DIR
+
+    expected = json.loads((SOURCE_DIR / "data" / "onnx" / "expected.json").read_text())["models"]["tiny-convnet"]
+    assert expected["input_formula"] == "sin(0.1 * i) for flat index i"
+    shape = tuple(expected["input_shape"])
+    assert tiny_aot.inputs[0].shape == shape
+    x = np.sin(0.1 * np.arange(np.prod(shape), dtype=np.float64)).astype(np.float32).reshape(shape)
+    (actual,) = tiny_aot.run(x)
+    torch_output = np.array(expected["output"], dtype=np.float32).reshape(actual.shape)
+    assert np.max(np.abs(actual - torch_output)) <= 1e-4 * max(1.0, np.max(np.abs(torch_output)))
