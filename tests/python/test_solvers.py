@@ -50,7 +50,7 @@ def test_a_problem_from_lists_and_arrays_with_forbidden_choices():
         assert solution.feasible and solution.solver == solver
         assert solution.assignment_by_name == {"a": 0, "b": 0, "c": 0}
     greedy = layoutopt.solve(problem, "greedy")
-    assert greedy.assignment[1] == 1  # b's cheapest node cost, whatever the edges say
+    assert greedy.cost >= 3.0 and problem.evaluate(greedy.assignment) == greedy.cost
     assert problem.evaluate([0, 1, 0]) == math.inf
 
 
