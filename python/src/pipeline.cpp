@@ -43,6 +43,17 @@ void check_writable(const Path& path, bool force) {
     throw std::runtime_error("folder '" + folder.string() + "' does not exist");
 }
 
+/// The thread count of a call: 0 is OpenMP's default (resolve_threads); a negative count is
+/// refused, as the CLI's --threads refuses it, rather than read as the default.
+void check_threads(int threads) {
+  if (threads < 0) throw py::value_error("threads must be positive, or 0 for OpenMP's default; got " + std::to_string(threads));
+}
+
+int threads_argument(int threads) {
+  check_threads(threads);
+  return pipeline::resolve_threads(threads);
+}
+
 /// The model prepared for inference, as every planning command loads it.
 graph::Graph prepared_model(const std::string& model, int64_t batch, uint64_t seed) {
   graph::Graph graph = pipeline::load_model(model, {.batch = batch, .seed = seed}).graph;
@@ -101,7 +112,7 @@ py::dict plan(const PlanArguments& args) {
                                 .files = {args.records.value_or(Path()), args.transforms.value_or(Path())},
                                 .plan = args.output,
                                 .model = args.model,
-                                .threads = pipeline::resolve_threads(args.threads),
+                                .threads = threads_argument(args.threads),
                                 .policy = args.policy,
                                 .quiet = args.quiet};
   request.policy.solver = planning::parse_solver(args.solver);
@@ -160,7 +171,7 @@ pipeline::OptimizeRequest optimize_request(const OptimizeArguments& args, const 
       .model = args.model,
       .files = {default_path(args.records, graph, "tune.jsonl"), default_path(args.transforms, graph, "transforms.json")},
       .plan = default_path(args.output, graph, "plan.json"),
-      .threads = pipeline::resolve_threads(args.threads),
+      .threads = threads_argument(args.threads),
       .budget = args.time_budget ? pipeline::TuningBudget::explicit_seconds(*args.time_budget)
                                  : pipeline::TuningBudget::of(pipeline::parse_budget_level(args.budget)),
       .quiet = args.quiet};
@@ -257,6 +268,7 @@ void check_artifact_folder(const Path& directory, bool force) {
 }
 
 py::dict compile(const CompileArguments& args) {
+  check_threads(args.threads);  // 0 stays 0: compile_model records OpenMP's default itself
   check_artifact_folder(args.directory, args.force);
   kernels::AheadOfTimeResult result;
   {
@@ -343,7 +355,7 @@ void bind_pipeline(py::module_& module) {
                     {.records = records,
                      .trials = trials,
                      .time_budget_s = time_budget,
-                     .threads = pipeline::resolve_threads(threads),
+                     .threads = threads_argument(threads),
                      .quiet = quiet,
                      .top_k = top_k,
                      .batch_size = batch_size,

@@ -150,3 +150,12 @@ def test_the_session_survives_errors(tiny_aot):
         with pytest.raises((TypeError, ValueError)):
             tiny_aot.run(bad)
     assert tiny_aot.run(np.ones(spec.shape, np.float32))[0].shape == tiny_aot.outputs[0].shape
+
+
+def test_bad_batch_and_thread_counts():
+    with pytest.raises(layoutopt.GraphError, match="batch"):
+        layoutopt.Session.compile(TINY, batch=0)
+    with pytest.raises(layoutopt.KernelError, match="negative"):
+        layoutopt.Session.compile(TINY, threads=-2)
+    with pytest.raises(ValueError, match="threads must be positive"):
+        layoutopt.plan(TINY, "never-written.json", model_costs=True, threads=-1, quiet=True)
