@@ -37,15 +37,23 @@ def random_input(spec, seed=7):
 
 
 @pytest.fixture(scope="session")
-def tiny_plan(tmp_path_factory):
-    """A plan from measured costs (only those compile: a modelled plan names no tuned
-    configs), measured as briefly as will do: a few tuning trials per task, transforms timed
-    for 1 ms each, no confirmation or calibration. About half a minute on a loaded host."""
-    folder = tmp_path_factory.mktemp("plan")
-    records, transforms, path = folder / "tune.jsonl", folder / "transforms.json", folder / "tiny.plan.json"
+def tiny_measurements(tmp_path_factory):
+    """Records and a transform table of tiny-convnet, measured as briefly as will do: a few
+    tuning trials per task, transforms timed for 1 ms each. About 25 s on a loaded host."""
+    folder = tmp_path_factory.mktemp("measurements")
+    records, transforms = folder / "tune.jsonl", folder / "transforms.json"
     layoutopt.tune(TINY, records=records, trials=12, batch_size=2, min_repeat_ms=2, threads=THREADS, quiet=True)
     run_cli("bench-transforms", TINY, "--records", records, "-o", transforms, "--threads", THREADS,
             "--min-repeat-ms", 1, "--quiet")
+    return records, transforms
+
+
+@pytest.fixture(scope="session")
+def tiny_plan(tmp_path_factory, tiny_measurements):
+    """A plan from measured costs (only those compile: a modelled plan names no tuned
+    configs), without confirmation or calibration."""
+    records, transforms = tiny_measurements
+    path = tmp_path_factory.mktemp("plan") / "tiny.plan.json"
     layoutopt.plan(TINY, path, records=records, transforms=transforms, threads=THREADS, confirm=0,
                    calibrate_rounds=0, quiet=True)
     return path

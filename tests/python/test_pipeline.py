@@ -2,6 +2,7 @@
 keyword arguments, their figures as dicts, and the CLI's refusals to replace files."""
 
 import json
+import shutil
 
 import numpy as np
 import pytest
@@ -81,3 +82,24 @@ def test_optimize_refuses_to_replace_a_plan_before_any_work(tmp_path):
         layoutopt.optimize(TINY, budget="forever", output=tmp_path / "p2.json", records=records,
                            transforms=tmp_path / "t.json", quiet=True)
     assert not records.exists()
+
+
+def test_optimize_compares_the_variants_and_writes_the_plan(tmp_path, tiny_measurements):
+    """Resumed from the suite's measurements (copied: optimize appends to them), so that only
+    a second of tuning, the default configs, confirmation and the comparison run."""
+    records, transforms = tmp_path / "tune.jsonl", tmp_path / "transforms.json"
+    shutil.copy(tiny_measurements[0], records)
+    shutil.copy(tiny_measurements[1], transforms)
+    plan = tmp_path / "plan.json"
+    result = layoutopt.optimize(TINY, time_budget=1, calibrate_rounds=0, threads=THREADS, records=records,
+                                transforms=transforms, output=plan, quiet=True)
+    names = [row["name"] for row in result["variants"]]
+    assert names[0] == "default" and "history best" in names and "graph tuned (DP)" in names
+    assert result["plan_variant"] in names and result["plan"] == str(plan) and plan.exists()
+    for row in result["variants"]:
+        assert row["median_ms"] > 0 and row["round_min_ms"] <= row["median_ms"] <= row["round_max_ms"]
+        assert row["rounds"] > 0 and row["runs"] >= row["rounds"] and row["predicted_ms"] > 0
+    assert set(result["phase_seconds"]) >= {"tuning", "comparison"}
+    assert result["threads"] == THREADS and result["records"] == str(records)
+    session = layoutopt.Session.compile(TINY, plan=plan, threads=THREADS)  # the plan written compiles
+    assert session.run(np.ones(session.inputs[0].shape, np.float32))[0].shape == session.outputs[0].shape
