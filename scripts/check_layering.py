@@ -30,8 +30,9 @@ ALLOWED = {
     "measure/tuning": {"timing", "kernels", "graph", "layout"},
     "measure/costs": {"timing", "tuning", "planning", "kernels", "graph", "layout", "solvers"},
     "measure/evaluation": {"timing", "tuning", "planning", "costs", "kernels", "graph", "layout", "solvers"},
+    # pipeline: also runtime, whose Session interface (TensorSpec, TensorView) JitSession serves
     "measure/pipeline": {"timing", "tuning", "planning", "costs", "evaluation", "kernels", "graph", "layout",
-                         "solvers"},
+                         "solvers", "runtime"},
 }
 # Headers a library may include from a library it does not link: data-only, no code behind them.
 DATA_ONLY = {("measure/planning", "kernels", "network/network_schedule.h")}

@@ -13,6 +13,7 @@ build_packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   libxgboost-dev libdnnl-dev
   libcli11-dev graphviz toulbar2 python3
+  pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module (python/) and its tests
   clang-14 libclang-rt-14-dev libomp-14-dev  # scripts/sanitized-build.sh: libFuzzer is clang's (GCC has none)
 )
 # Node.js and npm come with the machine image (nodesource build); we only need the

@@ -13,13 +13,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "layoutopt/pipeline/measurement_files.h"
-#include "layoutopt/pipeline/progress.h"
 #include "layoutopt/pipeline/threads.h"
-#include "layoutopt/timing/cost_policy.h"
-#include "layoutopt/tuning/kernel_measurer.h"
-#include "layoutopt/tuning/record_log.h"
-#include "layoutopt/tuning/target.h"
+#include "layoutopt/pipeline/tune_model.h"
 #include "layoutopt/tuning/tuning_session.h"
 
 namespace layoutopt::apps {
@@ -41,28 +36,6 @@ struct TuneFlags {
   size_t exhaustive = 0;  ///< 1-based task number; 0 = normal tuning
   size_t task = 0;        ///< 1-based task number to tune alone; 0 = all tasks
 };
-
-// Sweeps a task's whole space: a tuner with no model (random order) and no early stop
-// visits every config exactly once.
-tuning::SessionOptions exhaustive_options(tuning::SessionOptions options, const tuning::TuningTask& task) {
-  options.trials = task.op.space().size();
-  options.time_budget_s = 0;
-  options.tuner.random_warmup = options.trials + 1;
-  options.tuner.early_stopping = 0;
-  return options;
-}
-
-tuning::SessionOptions session_options(const TuneFlags& flags, int threads) {
-  tuning::SessionOptions options;
-  options.target = tuning::host_target(threads);
-  options.trials = flags.trials;
-  options.time_budget_s = flags.time_budget_s;
-  options.batch_size = flags.batch_size;
-  options.tuner.top_k = flags.top_k;
-  options.tuner.early_stopping = flags.early_stopping;
-  options.tuner.seed = flags.seed;
-  return options;
-}
 
 std::string short_name(const tuning::TuningTask& task) {
   const std::string& name = task.name;
@@ -96,34 +69,20 @@ void print_summary(const std::vector<tuning::TuningTask>& tasks, const tuning::S
 }
 
 void run_tune(const TuneFlags& flags) {
-  if (flags.trials <= 0 && flags.time_budget_s <= 0 && flags.exhaustive == 0)
-    throw std::runtime_error("give a budget: --trials N or --time-budget SECONDS (or --exhaustive TASK)");
   const LoadedModel model = load_model(flags.model.spec, flags.model.options);
-  std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(model.graph);
-  const size_t only = flags.exhaustive > 0 ? flags.exhaustive : flags.task;
-  if (only > tasks.size())
-    throw std::runtime_error("task " + std::to_string(only) + " does not exist: the model has " +
-                             std::to_string(tasks.size()) + " tasks (see `layoutopt info`)");
-  if (only > 0) tasks = {tasks[only - 1]};
-  const int threads = pipeline::resolve_threads(flags.threads);
-  tuning::SessionOptions options = session_options(flags, threads);
-  if (flags.exhaustive > 0) options = exhaustive_options(options, tasks.front());
-  timing::ProgressReporter progress = pipeline::progress_reporter(flags.quiet);
-  const tuning::LoadedLog log = pipeline::load_records_warning(flags.records, options.target, progress);
-  if (!log.records.empty())
-    progress.note("resuming from " + std::to_string(log.records.size()) + " records in " + flags.records);
-  progress.note("tuning " + std::to_string(tasks.size()) + " tasks of " + model.graph.name() + " on " +
-                options.target + "; records appended to " + flags.records);
-  tuning::KernelMeasurer measurer(timing::cost_policy(threads, flags.min_repeat_ms));
-  tuning::RecordWriter writer(flags.records);
-  const tuning::SessionResult result = tuning::tune_tasks(
-      tasks, log.records, measurer, [&](const tuning::MeasureRecord& r) { writer.append(r); }, options, &progress);
-  progress.finish();
-  if (result.unmatched_records > 0)
-    progress.note("note: " + std::to_string(result.unmatched_records) +
-                      " records name a task of this model but a config outside its space (ignored)",
-                  true);
-  print_summary(tasks, result);
+  const pipeline::TuneReport report = pipeline::tune_model(model.graph, {.records = flags.records,
+                                                                         .trials = flags.trials,
+                                                                         .time_budget_s = flags.time_budget_s,
+                                                                         .threads = pipeline::resolve_threads(flags.threads),
+                                                                         .quiet = flags.quiet,
+                                                                         .top_k = flags.top_k,
+                                                                         .batch_size = flags.batch_size,
+                                                                         .early_stopping = flags.early_stopping,
+                                                                         .min_repeat_ms = flags.min_repeat_ms,
+                                                                         .seed = flags.seed,
+                                                                         .task = flags.task,
+                                                                         .exhaustive = flags.exhaustive});
+  print_summary(report.tasks, report.result);
 }
 
 }  // namespace

@@ -120,5 +120,7 @@ std::vector<reference::HostTensor> CompiledNetwork::run(const std::vector<refere
 
 const std::vector<NetworkStep>& CompiledNetwork::steps() const { return impl_->steps; }
 const CompileSummary& CompiledNetwork::summary() const { return impl_->summary; }
+runtime::Network& CompiledNetwork::network() { return *impl_->network; }
+const runtime::Network& CompiledNetwork::network() const { return *impl_->network; }
 
 }  // namespace layoutopt::kernels

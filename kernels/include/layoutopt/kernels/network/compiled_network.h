@@ -37,6 +37,7 @@
 #include "layoutopt/kernels/network/network_schedule.h"
 #include "layoutopt/kernels/reference/host_tensor.h"
 #include "layoutopt/layout/layout.h"
+#include "layoutopt/runtime/network.h"
 
 namespace layoutopt::kernels {
 
@@ -103,6 +104,12 @@ class CompiledNetwork {
 
   [[nodiscard]] const std::vector<NetworkStep>& steps() const;
   [[nodiscard]] const CompileSummary& summary() const;
+
+  /// The runtime network this runs (spec().inputs / outputs, set_input and output over plain
+  /// float buffers): for callers that feed and read memory they own, such as a session
+  /// serving NumPy arrays, without the HostTensor copies of run().
+  [[nodiscard]] runtime::Network& network();
+  [[nodiscard]] const runtime::Network& network() const;
 
  private:
   struct Impl;

@@ -1,4 +1,4 @@
-#include "model_loader.h"
+#include "layoutopt/pipeline/load_model.h"
 
 #include <filesystem>
 
@@ -7,7 +7,7 @@
 #include "layoutopt/graph/onnx/onnx_import.h"
 #include "layoutopt/graph/zoo/zoo.h"
 
-namespace layoutopt::apps {
+namespace layoutopt::pipeline {
 
 namespace {
 
@@ -58,4 +58,4 @@ LoadedModel load_model(const std::string& spec, const ModelOptions& options) {
                           "': not a built-in network (see `layoutopt zoo`) and not a .onnx or .json file");
 }
 
-}  // namespace layoutopt::apps
+}  // namespace layoutopt::pipeline

@@ -1,0 +1,102 @@
+#include "layoutopt/pipeline/jit_session.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/network/default_schedule.h"
+#include "layoutopt/pipeline/load_model.h"
+#include "layoutopt/pipeline/threads.h"
+#include "layoutopt/planning/plan.h"
+#include "layoutopt/planning/plan_schedule.h"
+#include "layoutopt/timing/thread_scope.h"
+
+namespace layoutopt::pipeline {
+
+namespace {
+
+std::string shape_text(std::span<const int64_t> shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+void check_view(const runtime::TensorSpec& tensor, std::span<const int64_t> shape, const void* data, const char* role) {
+  if (data == nullptr) throw kernels::KernelError(std::string(role) + " '" + tensor.name + "' has no data");
+  if (!std::equal(shape.begin(), shape.end(), tensor.shape.begin(), tensor.shape.end()))
+    throw kernels::KernelError(std::string(role) + " '" + tensor.name + "' must have shape " +
+                               shape_text(tensor.shape) + ", got " + shape_text(shape));
+}
+
+/// The plan's schedule, validated against the graph, and where it came from.
+kernels::NetworkSchedule planned_schedule(const graph::Graph& graph, const std::filesystem::path& plan_path,
+                                          std::string& source) {
+  if (plan_path.empty()) {
+    source = "default schedule";
+    return kernels::default_network_schedule(graph);
+  }
+  const planning::Plan plan = planning::load_plan(plan_path);
+  source = plan_path.string() + " (" + planning::to_string(plan.solver) + ", " + planning::to_string(plan.costs) +
+           " costs, predicted " + std::to_string(plan.predicted_ms) + " ms)";
+  return planning::network_schedule(plan, graph);
+}
+
+}  // namespace
+
+struct JitSession::Impl {
+  // The graph lives here, before the network: fallback steps read it while the network runs.
+  graph::Graph graph;
+  std::string schedule_source;
+  int threads = 1;
+  std::optional<kernels::CompiledNetwork> network;
+};
+
+JitSession::JitSession(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+JitSession::JitSession(JitSession&&) noexcept = default;
+JitSession& JitSession::operator=(JitSession&&) noexcept = default;
+JitSession::~JitSession() = default;
+
+JitSession JitSession::compile(const std::string& model, const JitSessionOptions& options) {
+  if (options.threads < 0) throw kernels::KernelError("thread count " + std::to_string(options.threads) + " is negative");
+  auto impl = std::make_unique<Impl>();
+  impl->graph = load_model(model, {.batch = options.batch, .seed = options.seed}).graph;
+  (void)graph::prepare_for_inference(impl->graph);
+  const kernels::NetworkSchedule schedule = planned_schedule(impl->graph, options.plan, impl->schedule_source);
+  impl->threads = resolve_threads(options.threads);
+  // Kernels size their per-thread scratch for the thread count they will run at.
+  const timing::ThreadScope threads(impl->threads);
+  impl->network.emplace(kernels::CompiledNetwork::compile(impl->graph, schedule));
+  return JitSession(std::move(impl));
+}
+
+const std::vector<runtime::TensorSpec>& JitSession::inputs() const { return impl_->network->network().spec().inputs; }
+const std::vector<runtime::TensorSpec>& JitSession::outputs() const { return impl_->network->network().spec().outputs; }
+int JitSession::threads() const { return impl_->threads; }
+const graph::Graph& JitSession::graph() const { return impl_->graph; }
+const std::string& JitSession::schedule_source() const { return impl_->schedule_source; }
+const kernels::CompiledNetwork& JitSession::network() const { return *impl_->network; }
+
+void JitSession::run(std::span<const runtime::TensorView> inputs, std::span<const runtime::MutableTensorView> outputs) {
+  if (inputs.size() != this->inputs().size() || outputs.size() != this->outputs().size())
+    throw kernels::KernelError("network '" + impl_->graph.name() + "' takes " + std::to_string(this->inputs().size()) +
+                               " inputs and " + std::to_string(this->outputs().size()) + " outputs, got " +
+                               std::to_string(inputs.size()) + " and " + std::to_string(outputs.size()));
+  for (size_t i = 0; i < inputs.size(); ++i) check_view(this->inputs()[i], inputs[i].shape, inputs[i].data, "input");
+  for (size_t o = 0; o < outputs.size(); ++o) check_view(this->outputs()[o], outputs[o].shape, outputs[o].data, "output");
+  runtime::Network& network = impl_->network->network();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const auto floats = static_cast<size_t>(network.spec().slots[static_cast<size_t>(this->inputs()[i].slot)].floats);
+    network.set_input(i, {inputs[i].data, floats});
+  }
+  {
+    const timing::ThreadScope threads(impl_->threads);
+    network.execute();
+  }
+  for (size_t o = 0; o < outputs.size(); ++o) {
+    const std::span<const float> values = network.output(o);
+    std::copy(values.begin(), values.end(), outputs[o].data);
+  }
+}
+
+}  // namespace layoutopt::pipeline

@@ -1,0 +1,377 @@
+#include "pipeline.h"
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/kernels/network/default_schedule.h"
+#include "layoutopt/pipeline/budget.h"
+#include "layoutopt/pipeline/compile_model.h"
+#include "layoutopt/pipeline/load_model.h"
+#include "layoutopt/pipeline/optimize.h"
+#include "layoutopt/pipeline/plan_network.h"
+#include "layoutopt/pipeline/progress.h"
+#include "layoutopt/pipeline/threads.h"
+#include "layoutopt/pipeline/tune_model.h"
+#include "layoutopt/planning/plan.h"
+#include "layoutopt/planning/plan_origin.h"
+#include "layoutopt/planning/plan_schedule.h"
+#include "layoutopt/runtime/session.h"
+
+namespace py = pybind11;
+
+namespace layoutopt::python {
+
+namespace {
+
+// Paths and models (a zoo name or a file) accept str and os.PathLike alike.
+using Path = std::filesystem::path;
+
+/// What the CLI's -o/--force refuse (apps/output_file.cpp): nothing the user made is
+/// replaced unless force=True. Checked before any work starts.
+void check_writable(const Path& path, bool force) {
+  if (std::filesystem::is_directory(path))
+    throw std::runtime_error("'" + path.string() + "' is a folder; give a file name to write");
+  if (std::filesystem::exists(path) && !force)
+    throw std::runtime_error("'" + path.string() + "' exists; pass force=True to overwrite it");
+  const Path folder = path.parent_path();
+  if (!folder.empty() && !std::filesystem::is_directory(folder))
+    throw std::runtime_error("folder '" + folder.string() + "' does not exist");
+}
+
+/// The thread count of a call: 0 is OpenMP's default (resolve_threads); a negative count is
+/// refused, as the CLI's --threads refuses it, rather than read as the default.
+void check_threads(int threads) {
+  if (threads < 0) throw py::value_error("threads must be positive, or 0 for OpenMP's default; got " + std::to_string(threads));
+}
+
+int threads_argument(int threads) {
+  check_threads(threads);
+  return pipeline::resolve_threads(threads);
+}
+
+/// The model prepared for inference, as every planning command loads it.
+graph::Graph prepared_model(const std::string& model, int64_t batch, uint64_t seed) {
+  graph::Graph graph = pipeline::load_model(model, {.batch = batch, .seed = seed}).graph;
+  (void)graph::prepare_for_inference(graph);
+  return graph;
+}
+
+py::dict solution_dict(const planning::PlanResult& planned) {
+  const solvers::Solution& s = planned.solution;
+  py::dict out;
+  out["solver"] = planning::to_string(planned.solver);
+  out["fallback_reason"] = planned.fallback_reason;
+  out["problem_nodes"] = planned.problem_nodes;
+  out["candidates"] = planned.candidates;
+  out["cost_ms"] = s.cost;
+  out["optimal"] = s.optimal;
+  out["gap"] = s.gap() ? py::cast(*s.gap()) : py::none();
+  out["solve_seconds"] = s.seconds;
+  out["transforms"] = planned.plan.transforms.size();
+  out["nodes"] = planned.plan.nodes.size();
+  out["predicted_ms"] = planned.plan.predicted_ms;
+  out["kernel_ms"] = planned.plan.kernel_ms();
+  out["transform_ms"] = planned.plan.transform_ms();
+  return out;
+}
+
+py::dict phases_dict(const pipeline::PhaseTimes& phases) {
+  py::dict out;
+  for (const auto& [phase, seconds] : phases.seconds()) out[py::str(pipeline::to_string(phase))] = seconds;
+  return out;
+}
+
+// ---- plan --------------------------------------------------------------------------------
+
+struct PlanArguments {
+  std::string model;
+  Path output;
+  std::optional<Path> records, transforms;
+  bool model_costs = false;
+  std::string solver;
+  int threads = 0;
+  pipeline::PlanPolicy policy;
+  bool force = false;
+  bool quiet = false;
+  int64_t batch = 1;
+  uint64_t seed = 0;
+};
+
+py::dict plan(const PlanArguments& args) {
+  check_writable(args.output, args.force);
+  if (!args.model_costs && (!args.records || !args.transforms))
+    throw std::runtime_error("give records= and transforms= (or model_costs=True to plan without measurements)");
+  if (args.model_costs && (args.records || args.transforms))
+    throw std::runtime_error("model_costs=True plans without measurements: give no records= or transforms=");
+  pipeline::PlanRequest request{.costs = args.model_costs ? planning::CostKind::modelled : planning::CostKind::measured,
+                                .files = {args.records.value_or(Path()), args.transforms.value_or(Path())},
+                                .plan = args.output,
+                                .model = args.model,
+                                .threads = threads_argument(args.threads),
+                                .policy = args.policy,
+                                .quiet = args.quiet};
+  request.policy.solver = planning::parse_solver(args.solver);
+  // The graph outlives the report: its measurements may point into it.
+  graph::Graph graph;
+  pipeline::PlanReport report;
+  {
+    const py::gil_scoped_release released;
+    graph = prepared_model(args.model, args.batch, args.seed);
+    report = pipeline::plan_network(graph, request);
+  }
+  py::dict out = solution_dict(report.planned);
+  out["costs"] = planning::to_string(report.planned.plan.costs);
+  out["cost_source"] = report.cost_source;
+  out["confirmed"] = report.confirmation ? py::cast(report.confirmation->summary()) : py::none();
+  out["calibrated"] = report.calibration ? py::cast(report.calibration->summary()) : py::none();
+  out["phase_seconds"] = phases_dict(report.phases);
+  out["plan"] = args.output.string();
+  return out;
+}
+
+// ---- optimize ----------------------------------------------------------------------------
+
+/// out/<model>/<file> unless the caller named the file, as the CLI defaults.
+Path default_path(const std::optional<Path>& given, const graph::Graph& graph, const std::string& file) {
+  return given ? *given : Path("out") / graph.name() / file;
+}
+
+py::dict variant_dict(const evaluation::VariantResult& r) {
+  py::dict out = solution_dict(r.planned);
+  out["name"] = r.variant.name;
+  out["median_ms"] = r.measured.median;
+  out["round_min_ms"] = r.measured.min;
+  out["round_max_ms"] = r.measured.max;
+  out["rounds"] = r.measured.count;
+  out["runs"] = r.runs;
+  out["compiled_transforms"] = r.compiled.transforms;
+  return out;
+}
+
+struct OptimizeArguments {
+  std::string model;
+  std::string budget;
+  std::optional<double> time_budget;
+  int threads = 0;
+  std::optional<Path> records, transforms, output;
+  bool force = false;
+  int calibrate_rounds = 0;
+  bool quiet = false;
+  int64_t batch = 1;
+  uint64_t seed = 0;
+};
+
+pipeline::OptimizeRequest optimize_request(const OptimizeArguments& args, const graph::Graph& graph) {
+  pipeline::OptimizeRequest request{
+      .model = args.model,
+      .files = {default_path(args.records, graph, "tune.jsonl"), default_path(args.transforms, graph, "transforms.json")},
+      .plan = default_path(args.output, graph, "plan.json"),
+      .threads = threads_argument(args.threads),
+      .budget = args.time_budget ? pipeline::TuningBudget::explicit_seconds(*args.time_budget)
+                                 : pipeline::TuningBudget::of(pipeline::parse_budget_level(args.budget)),
+      .quiet = args.quiet};
+  request.plan_policy.calibrate_rounds = args.calibrate_rounds;
+  // Refused before minutes of tuning, as the CLI refuses it.
+  if (std::filesystem::is_directory(request.plan))
+    throw std::runtime_error("'" + request.plan.string() + "' is a folder; give output= a plan file name");
+  if (std::filesystem::exists(request.plan) && !args.force)
+    throw std::runtime_error("'" + request.plan.string() + "' exists; pass force=True to replace it, or output= another plan file");
+  for (const Path& path : {request.files.records, request.files.transforms, request.plan})
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
+  return request;
+}
+
+py::dict optimize(const OptimizeArguments& args) {
+  if (args.time_budget && !(*args.time_budget > 0)) throw py::value_error("time_budget must be positive seconds");
+  graph::Graph graph;  // outlives the report, which may point into it
+  pipeline::OptimizeReport report;
+  pipeline::OptimizeRequest request;
+  {
+    const py::gil_scoped_release released;
+    graph = prepared_model(args.model, args.batch, args.seed);
+    request = optimize_request(args, graph);
+    report = pipeline::optimize_model(graph, request);
+  }
+  if (report.rows.empty()) throw std::runtime_error("no variant could be planned and compiled");
+  py::list variants;
+  for (const evaluation::VariantResult& row : report.rows) variants.append(variant_dict(row));
+  py::dict out;
+  out["target"] = report.target;
+  out["threads"] = report.threads;
+  out["records"] = request.files.records.string();
+  out["transforms"] = request.files.transforms.string();
+  out["plan"] = request.plan.string();
+  out["plan_variant"] = report.plan_variant;
+  out["variants"] = variants;
+  out["refused"] = report.refused;
+  out["phase_seconds"] = phases_dict(report.phases);
+  return out;
+}
+
+// ---- tune --------------------------------------------------------------------------------
+
+py::dict tune(const std::string& model, const pipeline::TuneRequest& request, int64_t batch, uint64_t seed) {
+  pipeline::TuneReport report;
+  {
+    const py::gil_scoped_release released;
+    const graph::Graph graph = pipeline::load_model(model, {.batch = batch, .seed = seed}).graph;
+    report = pipeline::tune_model(graph, request);
+  }
+  py::list tasks;
+  for (size_t i = 0; i < report.tasks.size(); ++i) {
+    const tuning::TaskOutcome& o = report.result.tasks[i];
+    py::dict task;
+    task["name"] = report.tasks[i].name;
+    task["weight"] = report.tasks[i].weight;
+    task["trials"] = o.trials;
+    task["resumed"] = o.resumed;
+    task["best_gflops"] = o.best_gflops;
+    task["best_ms"] = o.best_index ? py::cast(o.best_seconds * 1e3) : py::none();
+    task["pairs"] = o.candidates.pair_count();
+    tasks.append(task);
+  }
+  py::dict out;
+  out["target"] = report.target;
+  out["tasks"] = tasks;
+  out["new_trials"] = report.result.new_trials;
+  out["unmatched_records"] = report.result.unmatched_records;
+  out["seconds"] = report.result.seconds;
+  out["estimated_ms"] = report.estimated_seconds * 1e3;
+  return out;
+}
+
+// ---- compile ------------------------------------------------------------------------------
+
+struct CompileArguments {
+  std::string model;
+  Path directory;
+  std::optional<Path> plan;
+  int threads = 0;
+  bool force = false;
+  bool quiet = false;
+  int64_t batch = 1;
+  uint64_t seed = 0;
+};
+
+/// An artifact folder is replaced only with force=True: its files may be someone's build.
+void check_artifact_folder(const Path& directory, bool force) {
+  if (std::filesystem::exists(directory) && !std::filesystem::is_directory(directory))
+    throw std::runtime_error("'" + directory.string() + "' is a file; give compile a folder");
+  for (const char* file : {runtime::kSharedObjectFile, runtime::kProgramFile, runtime::kWeightsFile})
+    if (std::filesystem::exists(directory / file) && !force)
+      throw std::runtime_error("'" + (directory / file).string() + "' exists; pass force=True to replace the artifact");
+}
+
+py::dict compile(const CompileArguments& args) {
+  check_threads(args.threads);  // 0 stays 0: compile_model records OpenMP's default itself
+  check_artifact_folder(args.directory, args.force);
+  kernels::AheadOfTimeResult result;
+  {
+    const py::gil_scoped_release released;
+    const graph::Graph graph = prepared_model(args.model, args.batch, args.seed);
+    // The schedule as `layoutopt compile` takes it (apps/scheduled_model.cpp).
+    std::optional<planning::Plan> plan;
+    if (args.plan) plan = planning::load_plan(*args.plan);
+    result = pipeline::compile_model(
+        {.graph = graph,
+         .schedule = plan ? planning::network_schedule(*plan, graph) : kernels::default_network_schedule(graph),
+         .plan_target = plan ? plan->target : std::string(),
+         .directory = args.directory,
+         .threads = args.threads,
+         .quiet = args.quiet});
+  }
+  py::dict out;
+  out["directory"] = args.directory.string();
+  out["steps"] = result.steps;
+  out["transforms"] = result.transforms;
+  out["symbols"] = result.symbols;
+  out["weight_bytes"] = result.weight_bytes;
+  out["cpu"] = result.cpu;
+  out["cpu_features"] = result.cpu_features;
+  out["seconds"] = result.seconds;
+  return out;
+}
+
+}  // namespace
+
+void bind_pipeline(py::module_& module) {
+  module.def(
+      "compile",
+      [](const Path& model, const Path& output, std::optional<Path> plan, int threads, bool force, bool quiet,
+         int64_t batch, uint64_t seed) {
+        return compile({model.string(), output, std::move(plan), threads, force, quiet, batch, seed});
+      },
+      py::arg("model"), py::arg("output"), py::kw_only(), py::arg("plan") = py::none(), py::arg("threads") = 0,
+      py::arg("force") = false, py::arg("quiet") = false, py::arg("batch") = 1, py::arg("seed") = 0,
+      "`layoutopt compile MODEL -o OUTPUT`: compiles the model for a plan (or the default schedule) ahead of time "
+      "into an artifact folder for Session.load. An existing artifact is replaced only with force=True.");
+  const pipeline::PlanPolicy policy;
+  module.def(
+      "plan",
+      [](const Path& model, const Path& output, std::optional<Path> records, std::optional<Path> transforms,
+         bool model_costs, const std::string& solver, int threads, double time_limit, int confirm,
+         int calibrate_rounds, bool force, bool quiet, int64_t batch, uint64_t seed) {
+        pipeline::PlanPolicy p;
+        p.time_limit_s = time_limit;
+        p.confirm_timings = confirm;
+        p.calibrate_rounds = calibrate_rounds;
+        return plan({model.string(), output, std::move(records), std::move(transforms), model_costs, solver, threads, p, force,
+                     quiet, batch, seed});
+      },
+      py::arg("model"), py::arg("output"), py::kw_only(), py::arg("records") = py::none(),
+      py::arg("transforms") = py::none(), py::arg("model_costs") = false,
+      py::arg("solver") = planning::to_string(policy.solver), py::arg("threads") = 0,
+      py::arg("time_limit") = policy.time_limit_s, py::arg("confirm") = policy.confirm_timings,
+      py::arg("calibrate_rounds") = policy.calibrate_rounds, py::arg("force") = false, py::arg("quiet") = false,
+      py::arg("batch") = 1, py::arg("seed") = 0,
+      "`layoutopt plan MODEL -o OUTPUT`: plans the whole network from records= and transforms= (or "
+      "model_costs=True) and writes the plan. Returns the figures the CLI prints.");
+  module.def(
+      "optimize",
+      [](const Path& model, const std::string& budget, std::optional<double> time_budget, int threads,
+         std::optional<Path> records, std::optional<Path> transforms, std::optional<Path> output, bool force,
+         int calibrate_rounds, bool quiet, int64_t batch, uint64_t seed) {
+        return optimize({model.string(), budget, time_budget, threads, std::move(records), std::move(transforms),
+                         std::move(output), force, calibrate_rounds, quiet, batch, seed});
+      },
+      py::arg("model"), py::kw_only(), py::arg("budget") = std::string(pipeline::to_string(pipeline::BudgetLevel::quick)),
+      py::arg("time_budget") = py::none(), py::arg("threads") = 0, py::arg("records") = py::none(),
+      py::arg("transforms") = py::none(), py::arg("output") = py::none(), py::arg("force") = false,
+      py::arg("calibrate_rounds") = policy.calibrate_rounds, py::arg("quiet") = false, py::arg("batch") = 1,
+      py::arg("seed") = 0,
+      "`layoutopt optimize MODEL`: tune, time transforms, plan, compile and compare default / history best / "
+      "graph tuned. Files default to out/MODEL/. Returns the comparison's rows and the phases' seconds.");
+  module.def(
+      "tune",
+      [](const Path& model, const Path& records, int64_t trials, double time_budget, int threads, bool quiet,
+         size_t top_k, int64_t batch_size, int64_t early_stopping, double min_repeat_ms, uint64_t tuner_seed,
+         size_t task, size_t exhaustive, int64_t batch, uint64_t seed) {
+        return tune(model.string(),
+                    {.records = records,
+                     .trials = trials,
+                     .time_budget_s = time_budget,
+                     .threads = threads_argument(threads),
+                     .quiet = quiet,
+                     .top_k = top_k,
+                     .batch_size = batch_size,
+                     .early_stopping = early_stopping,
+                     .min_repeat_ms = min_repeat_ms,
+                     .seed = tuner_seed,
+                     .task = task,
+                     .exhaustive = exhaustive},
+                    batch, seed);
+      },
+      py::arg("model"), py::kw_only(), py::arg("records"), py::arg("trials") = 0, py::arg("time_budget") = 0.0,
+      py::arg("threads") = 0, py::arg("quiet") = false, py::arg("top_k") = 3, py::arg("batch_size") = 8,
+      py::arg("early_stopping") = 200, py::arg("min_repeat_ms") = 20.0, py::arg("tuner_seed") = 0,
+      py::arg("task") = 0, py::arg("exhaustive") = 0, py::arg("batch") = 1, py::arg("seed") = 0,
+      "`layoutopt tune MODEL --records R`: tunes the conv/dense tasks, appending to the record log. Give trials= "
+      "or time_budget=. Returns each task's trials and best time, and the estimated conv/dense time.");
+}
+
+}  // namespace layoutopt::python
