@@ -244,6 +244,14 @@ TEST_CASE("what cannot be evaluated at import is reported with the node and the 
               .find("node 'fold' (Reshape): cannot reshape [2] to [8142508126285856767, 2]: more elements than 64 bits "
                     "can count") != std::string::npos);
   }
+  SUBCASE("an Upsample without inputs (found by fuzz/onnx_import_fuzz.cpp: protobuf's CHECK aborted)") {
+    ModelBuilder model(9);
+    model.input("x", {1, 2, 4, 4}).output("y");
+    model.node("Relu", "relu", {"x"}, "r");
+    model.node("Upsample", "up", {}, "u");
+    model.node("Add", "sum", {"r", "u"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("node 'up' (Resize): expected") != std::string::npos);
+  }
   SUBCASE("a graph output that does not depend on the input") {
     ModelBuilder model;
     model.input("x", {1, 4}).ints("a", {1, 2}).ints("b", {3, 4}).output("y");

@@ -79,6 +79,7 @@ void adapt_slice(pb::GraphProto& graph, pb::NodeProto& node) {
 /// take the nearest pixel below: Resize-11's asymmetric transform with floor rounding.
 void adapt_upsample(pb::GraphProto& graph, pb::NodeProto& node) {
   node.set_op_type("Resize");
+  if (node.input_size() == 0) return;  // Resize's signature check reports it, naming the node
   std::string scales;
   if (const auto attribute = take_attribute(node, "scales")) {  // Upsample 7-8
     pb::TensorProto tensor = float_vector(*attribute);
