@@ -9,9 +9,9 @@ runs correctly, and how fast its default schedule is next to ONNX Runtime.
 
 Export: every classification CNN torchvision has (torchvision.models.list_models(), less the
 transformer families below) and its segmentation models, weights=None and
-weights_backbone=None (random init, seed 0; a model whose output moves by less than 1% between
-two random inputs, googlenet for one, gets He-normal conv and linear weights instead: see
-MIN_INPUT_SENSITIVITY), eval mode, exported with WEIGHTS and the
+weights_backbone=None (random init, seed 0; a model whose output moves by less than 0.1%
+between two random inputs, googlenet for one, gets He-normal conv and linear weights instead:
+see MIN_INPUT_SENSITIVITY), eval mode, exported with WEIGHTS and the
 default `torch.onnx.export(model, x, path, opset_version=N)` at each opset of --opsets, and
 once more with a dynamic batch axis (input_names=["x"], dynamic_axes={"x": {0: "batch"}},
 opset 13). Input 1x3x224x224, 299x299 for inception_v3. Each export runs in its own
@@ -67,10 +67,12 @@ DYNAMIC_OPSET = 13
 DYNAMIC_BATCH = 2  # the batch the dynamic rows run at: not 1, so a batch axis fixed to 1 shows
 IMAGE_SIZES = {"inception_v3": 299}  # every other model takes 224x224
 # How far the output must move between two random inputs, relative to its largest value. The
-# import contract (max rel err 1e-4 against ONNX Runtime) then bounds an error to 1% of what
-# the input changes; below it the output is mostly the last layer's bias (googlenet: all of
-# it) and the model is re-initialized.
-MIN_INPUT_SENSITIVITY = 1e-2
+# import contract (max rel err 1e-4 against ONNX Runtime) then bounds an error to a tenth of
+# what the input changes; below it the output is mostly the last layer's bias (googlenet and
+# deeplabv3_mobilenet_v3_large: all of it; shufflenet_v2: all but 3e-5) and the model is
+# re-initialized. Deep residual networks sit at 4e-3 to 1e-2 and re-initialization does not
+# raise them, so the bar is not higher.
+MIN_INPUT_SENSITIVITY = 1e-3
 UNSUPPORTED_FAMILIES = {  # prefix -> the one model exported to ask layoutopt about the family
     "vit_": "vit_b_16",
     "swin_": "swin_t",
