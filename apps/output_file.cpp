@@ -4,17 +4,11 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "layoutopt/pipeline/output_path.h"
+
 namespace layoutopt::apps {
 
-void OutputFile::check_writable() const {
-  if (std::filesystem::is_directory(path))
-    throw std::runtime_error("'" + path.string() + "' is a folder; give a file name to write");
-  if (std::filesystem::exists(path) && !force)
-    throw std::runtime_error("'" + path.string() + "' exists; pass --force to overwrite it");
-  const auto folder = path.parent_path();
-  if (!folder.empty() && !std::filesystem::is_directory(folder))
-    throw std::runtime_error("folder '" + folder.string() + "' does not exist");
-}
+void OutputFile::check_writable() const { pipeline::check_writable(path, force, "--force"); }
 
 void add_output_option(CLI::App& command, OutputFile& output, const std::string& description) {
   command.add_option("-o,--output", output.path, description)->required();

@@ -13,6 +13,7 @@
 #include "layoutopt/pipeline/compile_model.h"
 #include "layoutopt/pipeline/load_model.h"
 #include "layoutopt/pipeline/optimize.h"
+#include "layoutopt/pipeline/output_path.h"
 #include "layoutopt/pipeline/plan_network.h"
 #include "layoutopt/pipeline/progress.h"
 #include "layoutopt/pipeline/threads.h"
@@ -31,17 +32,8 @@ namespace {
 // Paths and models (a zoo name or a file) accept str and os.PathLike alike.
 using Path = std::filesystem::path;
 
-/// What the CLI's -o/--force refuse (apps/output_file.cpp): nothing the user made is
-/// replaced unless force=True. Checked before any work starts.
-void check_writable(const Path& path, bool force) {
-  if (std::filesystem::is_directory(path))
-    throw std::runtime_error("'" + path.string() + "' is a folder; give a file name to write");
-  if (std::filesystem::exists(path) && !force)
-    throw std::runtime_error("'" + path.string() + "' exists; pass force=True to overwrite it");
-  const Path folder = path.parent_path();
-  if (!folder.empty() && !std::filesystem::is_directory(folder))
-    throw std::runtime_error("folder '" + folder.string() + "' does not exist");
-}
+/// The CLI's rule for -o (pipeline/output_path.h), overridden with force=True.
+void check_writable(const Path& path, bool force) { pipeline::check_writable(path, force, "force=True"); }
 
 /// The thread count of a call: 0 is OpenMP's default (resolve_threads); a negative count is
 /// refused, as the CLI's --threads refuses it, rather than read as the default.

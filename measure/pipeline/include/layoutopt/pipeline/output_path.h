@@ -1,0 +1,15 @@
+#pragma once
+// The rule every writer of a user's file follows (the CLI's -o, the Python functions): an
+// existing file is never replaced unless the caller said so, and the check runs before any
+// work, so a long run never ends in a refusal to save.
+
+#include <filesystem>
+#include <string>
+
+namespace layoutopt::pipeline {
+
+/// Throws std::runtime_error when `path` is a folder, exists without `force`, or lies in a
+/// missing folder. `force_hint` names how the caller overrides ("--force", "force=True").
+void check_writable(const std::filesystem::path& path, bool force, const std::string& force_hint);
+
+}  // namespace layoutopt::pipeline
