@@ -3,9 +3,9 @@
 the same speed, and how much sooner it is ready.
 
     PYTHONPATH=build/python /usr/bin/python3 bench/compare_aot.py [--models M ...]
-        [--plans DIR] [--threads 2] [--rounds 5] [--min-seconds 1] [--out out/aot]
+        [--plans DIR] [--threads 2] [--rounds 5] [--min-seconds 1] [--ort] [--out out/aot]
 
-MODEL is a zoo name or an .onnx file. With --plans DIR, MODEL's plan is DIR/MODEL.plan.json
+MODEL is a zoo name, `zoo` (every zoo network, the default) or an .onnx file. With --plans DIR, MODEL's plan is DIR/MODEL.plan.json
 when it exists (compare_peers.py writes them), else the default schedule. Per model:
     layoutopt compile MODEL [--plan P] --threads T -o OUT/MODEL.aot   (once; reused if present)
     layoutopt run MODEL [--plan P] --threads T --input x.npy -o OUT/MODEL.run.npy
@@ -17,6 +17,9 @@ then, with the Python module:
   - latency: both sessions in one process, in alternating rounds; each round times each
     session the same way (3 warm-up runs, then runs until --min-seconds and at least 10),
     and the ratio artifact / JIT is paired per round: median and range over rounds.
+With --ort, an .onnx MODEL also gets ONNX Runtime in every round (bench/peers/ort_bench.js in
+a fresh Node process, same threads, warm-up and minimum time): its session creation against
+the artifact's load, its run against the artifact's.
 Writes OUT/aot.md (the table, also printed), aot.csv and aot.svg (the latency ratios).
 """
 
@@ -33,7 +36,7 @@ import time
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 LAYOUTOPT = os.path.join(ROOT, "build", "apps", "layoutopt")
 MODULE_PATH = os.path.join(ROOT, "build", "python")
-DEFAULT_MODELS = ["resnet-18", "resnet-50", "vgg-16", "mobilenet-v2", "inception-v3", "densenet-121", "squeezenet-1.1"]
+ORT_BENCH = os.path.join(ROOT, "bench", "peers", "ort_bench.js")
 WARMUP_RUNS, MIN_RUNS = 3, 10
 
 # Times one start-up in a fresh process (the module's import is not counted).
@@ -62,10 +65,33 @@ def run(command):
     return result.stdout
 
 
+def zoo_names():
+    """The zoo's network names, from the first column of `layoutopt zoo`."""
+    lines = run([LAYOUTOPT, "zoo"]).splitlines()
+    return [line.split()[0] for line in lines[1:] if line.strip()]
+
+
+def expand_models(models):
+    return [name for model in models for name in (zoo_names() if model == "zoo" else [model])]
+
+
+def ort_round(model, threads, min_seconds):
+    """ONNX Runtime in a fresh process: (session creation s, median run ms)."""
+    out = json.loads(run(["node", ORT_BENCH, model, "--threads", str(threads), "--warmup", str(WARMUP_RUNS),
+                          "--min-runs", str(MIN_RUNS), "--min-seconds", str(min_seconds), "--json"]))
+    return out["create_ms"] / 1e3, out["median_ms"]
+
+
+def model_name(model):
+    """A zoo name as it is (squeezenet-1.1 keeps its '.1'); an .onnx file's base name."""
+    base = os.path.basename(model)
+    return base[:-len(".onnx")] if base.endswith(".onnx") else base
+
+
 def plan_of(args, model):
     if not args.plans:
         return None
-    path = os.path.join(args.plans, os.path.splitext(os.path.basename(model))[0] + ".plan.json")
+    path = os.path.join(args.plans, model_name(model) + ".plan.json")
     return path if os.path.exists(path) else None
 
 
@@ -94,7 +120,7 @@ def median_run_ms(session, x, min_seconds):
 def compare_model(args, model):
     import numpy as np
     import layoutopt
-    name = os.path.splitext(os.path.basename(model))[0]
+    name = model_name(model)
     plan = plan_of(args, model)
     artifact = os.path.join(args.out, name + ".aot")
     plan_flags = ["--plan", plan] if plan else []
@@ -110,22 +136,45 @@ def compare_model(args, model):
     (aot_out,), (jit_out,) = aot.run(x), jit.run(x)
     identical = aot_out.tobytes() == np.load(run_path).tobytes() and aot_out.tobytes() == jit_out.tobytes()
 
-    startup = {"jit": [], "aot": []}
-    ratios, jit_ms, aot_ms = [], [], []
+    with_ort = args.ort and model.endswith(".onnx")
+    startup = {"jit": [], "aot": [], "ort": []}
+    ratios, ort_ratios, jit_ms, aot_ms, ort_ms = [], [], [], [], []
     for round_index in range(args.rounds):
-        for kind, target in (("jit", model), ("aot", artifact)) if round_index % 2 == 0 else (("aot", artifact), ("jit", model)):
+        forward = round_index % 2 == 0
+        for kind, target in (("jit", model), ("aot", artifact)) if forward else (("aot", artifact), ("jit", model)):
             startup[kind].append(startup_seconds(kind, target, plan, args.threads))
-        pair = [(jit, jit_ms), (aot, aot_ms)] if round_index % 2 == 0 else [(aot, aot_ms), (jit, jit_ms)]
+        if with_ort and not forward:
+            record_ort_round(model, args, startup, ort_ms)
+        pair = [(jit, jit_ms), (aot, aot_ms)] if forward else [(aot, aot_ms), (jit, jit_ms)]
         for session, into in pair:
             into.append(median_run_ms(session, x, args.min_seconds))
+        if with_ort and forward:
+            record_ort_round(model, args, startup, ort_ms)
         ratios.append(aot_ms[-1] / jit_ms[-1])
-        print(f"  {name} round {round_index + 1}: JIT {jit_ms[-1]:.3f} ms, artifact {aot_ms[-1]:.3f} ms", flush=True)
-    return {
+        peer = ""
+        if with_ort:
+            ort_ratios.append(aot_ms[-1] / ort_ms[-1])
+            peer = f", ONNX Runtime {ort_ms[-1]:.3f} ms (created in {startup['ort'][-1]:.3f} s)"
+        print(f"  {name} round {round_index + 1}: JIT {jit_ms[-1]:.3f} ms, artifact {aot_ms[-1]:.3f} ms{peer}",
+              flush=True)
+    row = {
         "model": name, "schedule": "plan" if plan else "default", "identical": identical,
         "jit_ms": statistics.median(jit_ms), "aot_ms": statistics.median(aot_ms),
         "ratio": statistics.median(ratios), "ratio_low": min(ratios), "ratio_high": max(ratios),
         "jit_start_s": statistics.median(startup["jit"]), "aot_load_s": statistics.median(startup["aot"]),
+        "ort_ms": None, "ort_create_s": None, "ort_ratio": None, "ort_ratio_low": None, "ort_ratio_high": None,
     }
+    if with_ort:
+        row.update(ort_ms=statistics.median(ort_ms), ort_create_s=statistics.median(startup["ort"]),
+                   ort_ratio=statistics.median(ort_ratios), ort_ratio_low=min(ort_ratios),
+                   ort_ratio_high=max(ort_ratios))
+    return row
+
+
+def record_ort_round(model, args, startup, ort_ms):
+    create_s, run_ms = ort_round(model, args.threads, args.min_seconds)
+    startup["ort"].append(create_s)
+    ort_ms.append(run_ms)
 
 
 def write_reports(args, rows):
@@ -136,6 +185,13 @@ def write_reports(args, rows):
              f"| {r['jit_start_s']:.2f} | {r['aot_load_s']:.3f} | 1/{r['jit_start_s'] / r['aot_load_s']:.0f} |"
              for r in rows]
     table = header + "\n".join(lines) + "\n"
+    peer_rows = [r for r in rows if r["ort_ms"] is not None]
+    if peer_rows:
+        table += ("\n| model | ONNX Runtime session creation s | artifact load s | ONNX Runtime ms | artifact ms "
+                  "| artifact / ONNX Runtime |\n|---|---:|---:|---:|---:|---:|\n")
+        table += "".join(f"| {r['model']} | {r['ort_create_s']:.3f} | {r['aot_load_s']:.3f} | {r['ort_ms']:.3f} "
+                         f"| {r['aot_ms']:.3f} | {r['ort_ratio']:.3f} ({r['ort_ratio_low']:.3f}-"
+                         f"{r['ort_ratio_high']:.3f}) |\n" for r in peer_rows)
     print(table)
     with open(os.path.join(args.out, "aot.md"), "w") as f:
         f.write(f"{args.threads} threads, {args.rounds} alternating rounds; medians, ratio range over rounds.\n\n" + table)
@@ -177,7 +233,9 @@ def write_svg(path, rows, threads):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", nargs="+", default=DEFAULT_MODELS)
+    parser.add_argument("--models", nargs="+", default=["zoo"])
+    parser.add_argument("--ort", action="store_true",
+                        help="also time ONNX Runtime (session creation and run) on .onnx models")
     parser.add_argument("--plans", help="folder with MODEL.plan.json files (else default schedules)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=5)
@@ -193,9 +251,11 @@ def main():
         import layoutopt  # noqa: F401
     except ImportError as error:
         fail(f"the Python module is not built in {MODULE_PATH} ({error}); install pybind11-dev and rebuild")
+    if args.ort and not os.path.isdir(os.path.join(ROOT, "bench", "peers", "node_modules", "onnxruntime-node")):
+        fail("--ort needs onnxruntime-node: bash scripts/install-deps.sh --peers")
     os.makedirs(args.out, exist_ok=True)
     rows = []
-    for model in args.models:
+    for model in expand_models(args.models):
         print(f"{model}:", flush=True)
         rows.append(compare_model(args, model))
     write_reports(args, rows)

@@ -1,8 +1,8 @@
 // `layoutopt bench MODEL [--plan plan.json] [--threads N] [--min-seconds S] [--profile]
 //   [--json]`: compiles the model for its plan (or the default schedule) and times whole
 // inferences on random inputs with the shared timing harness: warm-up, then at least 10
-// runs and S seconds; median with quartiles. --profile adds where the time goes (per step,
-// medians over profiled runs); --json prints one object for scripts:
+// runs and S seconds; median with quartiles. --profile adds where the time goes (each step's
+// share of the median profiled run: its median, scaled so the steps add up to that run); --json prints one object for scripts:
 //   {"model": .., "plan": .., "threads": 2, "median_ms": .., "q1_ms": .., "q3_ms": .., "min_ms": ..,
 //    "max_ms": .., "runs": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..}
 // and with --profile also "profile": {"run_ms": .., "steps": [{"name", "kind", "detail",
@@ -91,7 +91,7 @@ std::string step_group(const kernels::NetworkStep& step) {
   return kind + " " + std::string(op);
 }
 
-/// One step's median time over the profiled runs, beside the plan's prediction for it.
+/// One step's share of the median profiled run, beside the plan's prediction for it.
 struct StepTime {
   const kernels::NetworkStep* step = nullptr;
   double measured_ms = 0;
@@ -128,7 +128,7 @@ void print_profile(const Profile& profile, int runs) {
     totals[1] += step.measured_ms;
     totals[2] += std::max(step.predicted_ms, 0.0);
   }
-  std::cout << "profile:    medians over " << runs << " profiled runs (whole run: median " << std::fixed
+  std::cout << "profile:    each step's share of the median of " << runs << " profiled runs (" << std::fixed
             << std::setprecision(3) << profile.run_ms << " ms)\n"
             << "  steps                     count  measured ms  predicted ms\n";
   for (const auto& [kind, totals] : by_kind)

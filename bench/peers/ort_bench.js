@@ -11,7 +11,8 @@
  * torch_bench.py uses too (32-bit LCG x' = 1664525 x + 1013904223 mod 2^32, starting at
  * x = seed; value = (x' >>> 8) / 2^24 * 2 - 1, uniform in [-1, 1) and exact in float32), so
  * both peers see the same input and their outputs can be compared.
- * Prints median and quartiles.
+ * Prints median and quartiles, and the time InferenceSession.create took (load, graph
+ * optimisation, kernel set-up: ONNX Runtime's start-up, without Node's own).
  */
 'use strict';
 
@@ -65,7 +66,9 @@ async function main() {
   const ort = loadOrt(fail);
   const version = require('onnxruntime-node/package.json').version;
 
+  const createStart = process.hrtime.bigint();
   const session = await createSession(ort, options.model, options.threads);
+  const createMs = Number(process.hrtime.bigint() - createStart) / 1e6;
   if (session.inputNames.length !== 1) fail(`expected one input, the model has ${session.inputNames.length}`);
   const meta = session.inputMetadata[0];
   if (!meta.isTensor || meta.type !== 'float32') fail(`input ${meta.name} is not a float32 tensor`);
@@ -85,6 +88,7 @@ async function main() {
     version,
     model: path.basename(options.model, '.onnx'),
     input_shape: shape,
+    create_ms: createMs,
     median_ms: percentile(times, 0.5),
     q1_ms: percentile(times, 0.25),
     q3_ms: percentile(times, 0.75),

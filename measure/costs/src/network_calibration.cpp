@@ -17,8 +17,8 @@ TransformKey key_of(const kernels::TransformedTensor& transform) {
   return table_key(transform.shape, transform.from, transform.to);
 }
 
-/// One plan's network, timed step by step: each transform step's key and median time in run
-/// order, and each node's median time (summed over its steps).
+/// One plan's network, timed step by step: each transform step's key and share of the median
+/// run (network_timing.h) in run order, and each node's share (summed over its steps).
 struct StepTimes {
   std::vector<std::pair<TransformKey, double>> transforms;
   std::map<graph::NodeId, double> nodes;
@@ -27,20 +27,20 @@ struct StepTimes {
 StepTimes time_steps(kernels::CompiledNetwork& network, const graph::Graph& graph, int runs, int warmup) {
   set_random_inputs(network, graph);
   for (int w = 0; w < warmup; ++w) network.execute();
-  const std::vector<double> medians = profile_network(network, runs).step_ms;
+  const std::vector<double> shares = profile_network(network, runs).step_ms;
   StepTimes times;
-  for (size_t s = 0; s < medians.size(); ++s) {
+  for (size_t s = 0; s < shares.size(); ++s) {
     const kernels::NetworkStep& step = network.steps()[s];
     if (step.transform) {
-      times.transforms.emplace_back(key_of(*step.transform), medians[s]);
+      times.transforms.emplace_back(key_of(*step.transform), shares[s]);
     } else if (const std::optional<graph::NodeId> node = graph.find_node(step.name)) {
-      times.nodes[*node] += medians[s];
+      times.nodes[*node] += shares[s];
     }
   }
   return times;
 }
 
-/// The plan's steps' medians added up: what its prediction is meant to match.
+/// The plan's steps' shares added up (the median run): what its prediction is meant to match.
 double total_ms(const StepTimes& times) {
   double total = 0;
   for (const auto& [key, ms] : times.transforms) total += ms;

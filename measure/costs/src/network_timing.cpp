@@ -1,9 +1,7 @@
 #include "layoutopt/costs/network_timing.h"
 
-#include <numeric>
-
 #include "layoutopt/timing/random_fill.h"
-#include "layoutopt/timing/statistics.h"
+#include "layoutopt/timing/run_shares.h"
 
 namespace layoutopt::costs {
 
@@ -26,17 +24,11 @@ void set_random_inputs(kernels::CompiledNetwork& network, const graph::Graph& gr
 }
 
 NetworkProfile profile_network(kernels::CompiledNetwork& network, int runs) {
-  std::vector<std::vector<double>> samples(network.steps().size());
-  std::vector<double> run_ms;
-  for (int r = 0; r < runs; ++r) {
-    const std::vector<double> ms = network.execute_profiled();
-    for (size_t s = 0; s < ms.size(); ++s) samples[s].push_back(ms[s]);
-    run_ms.push_back(std::accumulate(ms.begin(), ms.end(), 0.0));
-  }
-  NetworkProfile profile;
-  for (const std::vector<double>& step : samples) profile.step_ms.push_back(step.empty() ? 0.0 : timing::summarize(step).median);
-  profile.run_ms = run_ms.empty() ? 0.0 : timing::summarize(run_ms).median;
-  return profile;
+  std::vector<std::vector<double>> step_ms_by_run;
+  for (int r = 0; r < runs; ++r) step_ms_by_run.push_back(network.execute_profiled());
+  if (step_ms_by_run.empty()) return {std::vector<double>(network.steps().size(), 0.0), 0.0};
+  timing::RunShares shares = timing::run_shares(step_ms_by_run);
+  return {std::move(shares.step_ms), shares.run_ms};
 }
 
 timing::Timing time_network(kernels::CompiledNetwork& network, const graph::Graph& graph, const timing::TimingPolicy& policy,

@@ -32,7 +32,8 @@ namespace layoutopt::costs {
 
 /// Runs `network` `warmup` times, then `runs` times step by step on random inputs of
 /// `graph`'s input shapes, and returns each transform key's time: the median over its steps
-/// (a tensor transformed at several places) of each step's median over the runs.
+/// (a tensor transformed at several places) of each step's share of the median run
+/// (network_timing.h).
 [[nodiscard]] InNetworkTransformTimes time_transforms_in_network(kernels::CompiledNetwork& network,
                                                                  const graph::Graph& graph, int runs, int warmup = 3);
 

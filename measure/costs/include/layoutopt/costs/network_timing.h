@@ -18,8 +18,9 @@ namespace layoutopt::costs {
 /// Sets random inputs (uniform in [-1, 1), from `seed`) of `graph`'s input shapes.
 void set_random_inputs(kernels::CompiledNetwork& network, const graph::Graph& graph, uint64_t seed = 1);
 
-/// Where a run's time goes: each step's median over `runs` runs of execute_profiled (on the
-/// inputs set last), and the median of the runs' step sums.
+/// Where a run's time goes, over `runs` runs of execute_profiled (on the inputs set last):
+/// each step's share of the median run (timing/run_shares.h: its median, scaled so the
+/// steps add up to the run), and the median of the runs' step sums.
 struct NetworkProfile {
   std::vector<double> step_ms;  ///< in the order of network.steps()
   double run_ms = 0;
