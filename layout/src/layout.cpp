@@ -130,4 +130,16 @@ Layout canonical_data_layout(size_t rank) {
   }
 }
 
+Layout transposed_layout(std::span<const int64_t> perm) {
+  const std::string axes = canonical_data_layout(perm.size()).primal_axes();
+  std::string permuted;
+  for (const int64_t axis : perm) {
+    if (axis < 0 || axis >= static_cast<int64_t>(axes.size()) || permuted.find(axes[static_cast<size_t>(axis)]) != std::string::npos)
+      throw LayoutError("transpose permutation of rank " + std::to_string(perm.size()) + " names axis " +
+                        std::to_string(axis) + (axis < 0 || axis >= static_cast<int64_t>(axes.size()) ? " out of range" : " twice"));
+    permuted += axes[static_cast<size_t>(axis)];
+  }
+  return Layout::parse(permuted);
+}
+
 }  // namespace layoutopt::layout

@@ -262,12 +262,31 @@ TEST_CASE("runs refuse inputs and outputs of the wrong shape") {
 }
 
 TEST_CASE("a network with a reference fallback is refused at compile time naming the node and operator") {
-  graph::Graph g("with-transpose");
+  // x - c with c varying along H and W: no kernel reads such an operand, so it runs the reference.
+  graph::Graph g("with-fallback");
   const auto x = g.add_input("x", {{1, 8, 4, 4}});
-  g.add_output(g.add_node("swap", graph::Transpose{{0, 1, 3, 2}}, {x}));
+  const auto plane = g.add_parameter("plane", {1, 1, 4, 4}, graph::WeightData::from_values(std::vector<float>(16, 0.5F)));
+  g.add_output(g.add_node("sub", graph::Sub{}, {x, plane}));
   const ScratchFolder folder("fallback");
   CHECK_THROWS_WITH_AS(kernels::compile_ahead_of_time(g, kernels::default_network_schedule(g), {.directory = folder.path()}),
-                       doctest::Contains("node 'swap' (transpose)"), kernels::KernelError);
+                       doctest::Contains("node 'sub' (sub)"), kernels::KernelError);
+}
+
+TEST_CASE("a 4-D transpose is a layout copy an artifact holds, and runs it like the JIT") {
+  graph::Graph g("transpose-nhwc");
+  const auto x = g.add_input("x", {{1, 8, 4, 6}});
+  g.add_output(g.add_node("swap", graph::Transpose{{0, 2, 3, 1}}, {g.add_node("relu", graph::Relu{}, {x})}));
+  const kernels::NetworkSchedule schedule = kernels::default_network_schedule(g);
+  const ScratchFolder folder("transpose");
+  kernels::compile_ahead_of_time(g, schedule, {.directory = folder.path(), .threads = kThreads});
+  kernels::reference::HostTensor input({1, 8, 4, 6});
+  input.data = random_values(input.data.size(), 5);
+  kernels::CompiledNetwork jit = kernels::CompiledNetwork::compile(g, schedule);
+  const std::vector<kernels::reference::HostTensor> expected = jit.run({input});
+  const std::vector<std::vector<float>> actual = c_api_outputs(folder.path(), input.data);
+  REQUIRE(actual.size() == 1);
+  CHECK(actual[0] == expected[0].data);
+  CHECK(expected[0].shape == graph::Shape{1, 4, 6, 8});
 }
 
 }  // namespace layoutopt::testing

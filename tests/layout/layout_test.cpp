@@ -46,3 +46,16 @@ TEST_CASE("blockings that do not divide the channels are rejected") {
                        doctest::Contains("block 16 does not divide axis C of extent 3"), LayoutError);
   CHECK_THROWS_AS(Layout::nchwc(16).check_fits(std::vector<int64_t>{1, 16}, Layout::nchw()), LayoutError);
 }
+
+TEST_CASE("a transpose's layout takes the canonical axes in the permutation's order") {
+  using layoutopt::layout::transposed_layout;
+  CHECK(transposed_layout(std::vector<int64_t>{0, 2, 3, 1}) == Layout::nhwc());
+  CHECK(transposed_layout(std::vector<int64_t>{0, 1, 2, 3}) == Layout::nchw());
+  CHECK(transposed_layout(std::vector<int64_t>{0, 2, 1}).str() == "NWC");
+  CHECK(transposed_layout(std::vector<int64_t>{1, 0}).str() == "CN");
+  CHECK_THROWS_WITH_AS(transposed_layout(std::vector<int64_t>{0, 1, 1, 3}),
+                       "transpose permutation of rank 4 names axis 1 twice", LayoutError);
+  CHECK_THROWS_WITH_AS(transposed_layout(std::vector<int64_t>{0, 4, 1, 2}),
+                       "transpose permutation of rank 4 names axis 4 out of range", LayoutError);
+  CHECK_THROWS_AS(transposed_layout(std::vector<int64_t>{0, 1, 2, 3, 4}), LayoutError);  // no canonical rank-5 layout
+}

@@ -166,3 +166,34 @@ TEST_CASE("path names are printable") {
   CHECK(layoutopt::layout::to_string(TransformPath::copy_runs) == "copy_runs");
   CHECK(layoutopt::layout::to_string(TransformPath::gather) == "gather");
 }
+
+TEST_CASE("a transform into transposed_layout writes the transposed tensor in canonical order") {
+  // [N, C, H, W] = [2, 16, 3, 5] from NCHW8c to the layout of perm (0, 2, 3, 1): the result
+  // must be the [N, H, W, C] tensor, checked by index loops.
+  const std::vector<int64_t> shape{2, 16, 3, 5};
+  const std::vector<int64_t> perm{0, 2, 3, 1};
+  std::vector<float> plain(static_cast<size_t>(2 * 16 * 3 * 5));
+  for (size_t i = 0; i < plain.size(); ++i) plain[i] = static_cast<float>(i);
+  const std::vector<float> blocked = LayoutTransform::for_activation(shape, Layout::nchw(), Layout::nchwc(8)).apply(plain);
+  const std::vector<float> moved =
+      LayoutTransform::for_activation(shape, Layout::nchwc(8), layoutopt::layout::transposed_layout(perm)).apply(blocked);
+  size_t misplaced = 0;
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t h = 0; h < 3; ++h)
+      for (int64_t w = 0; w < 5; ++w)
+        for (int64_t c = 0; c < 16; ++c) {
+          const size_t out = static_cast<size_t>(((n * 3 + h) * 5 + w) * 16 + c);
+          const size_t in = static_cast<size_t>(((n * 16 + c) * 3 + h) * 5 + w);
+          misplaced += moved[out] == plain[in] ? 0 : 1;
+        }
+  CHECK(misplaced == 0);
+  // Rank 3, (0, 2, 1): [N, C, W] -> [N, W, C].
+  const std::vector<int64_t> shape3{1, 4, 6};
+  std::vector<float> plain3(24);
+  for (size_t i = 0; i < plain3.size(); ++i) plain3[i] = static_cast<float>(i);
+  const std::vector<float> moved3 = LayoutTransform::for_activation(shape3, Layout::parse("NCW"),
+                                                                    layoutopt::layout::transposed_layout(std::vector<int64_t>{0, 2, 1}))
+                                        .apply(plain3);
+  for (int64_t c = 0; c < 4; ++c)
+    for (int64_t w = 0; w < 6; ++w) CHECK(moved3[static_cast<size_t>(w * 4 + c)] == plain3[static_cast<size_t>(c * 6 + w)]);
+}

@@ -48,9 +48,11 @@ std::vector<runtime::TensorSpec> tensors(const graph::Graph& graph, const Progra
 
 }  // namespace
 
-StepKind step_kind(const runtime::StepAction& action) {
-  if (std::holds_alternative<runtime::TransformStep>(action)) return StepKind::transform;
-  if (std::holds_alternative<runtime::ReferenceStep>(action)) return StepKind::fallback;
+/// The step's kind, as CompiledNetwork reports it: a node run as a layout copy (a Transpose)
+/// is the node's kernel, not a transform.
+StepKind step_kind(const Step& step) {
+  if (step.inserted_transform) return StepKind::transform;
+  if (std::holds_alternative<runtime::ReferenceStep>(step.spec.action)) return StepKind::fallback;
   return StepKind::kernel;
 }
 
@@ -67,13 +69,15 @@ BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& sch
   spec.arena_floats = plan.bytes / int64_t{sizeof(float)};
   spec.constants = program.weights.ranges();
   spec.weight_floats = static_cast<int64_t>(program.weights.floats().size());
-  for (Step& step : program.steps) spec.steps.push_back(std::move(step.spec));
+  for (Step& step : program.steps) {
+    built.step_kinds.push_back(step_kind(step));
+    spec.steps.push_back(std::move(step.spec));
+  }
   spec.inputs = tensors(graph, program, program.inputs);
   spec.outputs = tensors(graph, program, program.outputs);
 
   CompileSummary& summary = built.summary;
-  for (const runtime::StepSpec& step : spec.steps) {
-    const StepKind kind = step_kind(step.action);
+  for (const StepKind kind : built.step_kinds) {
     if (kind == StepKind::kernel) ++summary.kernels;
     if (kind == StepKind::transform) ++summary.transforms;
     if (kind == StepKind::fallback) ++summary.fallbacks;

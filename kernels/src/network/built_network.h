@@ -21,6 +21,7 @@ struct BuiltNetwork {
   std::vector<float> weights;  ///< the image spec.constants index
   FunctionTable functions;
   runtime::ReferenceBodies reference;
+  std::vector<StepKind> step_kinds;  ///< per spec.steps entry
   /// What CompiledNetwork's summary reports, but for kernel counts and run-time figures.
   CompileSummary summary;
 };
@@ -28,7 +29,5 @@ struct BuiltNetwork {
 /// Throws KernelError naming the node when the schedule does not fit the graph.
 [[nodiscard]] BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& schedule);
 
-/// The step's kind, as CompiledNetwork reports it.
-[[nodiscard]] StepKind step_kind(const runtime::StepAction& action);
 
 }  // namespace layoutopt::kernels::network

@@ -19,9 +19,10 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-NetworkStep step_info(const runtime::StepSpec& step) {
-  NetworkStep info{step.name, network::step_kind(step.action), step.detail, std::nullopt};
-  if (const auto* t = std::get_if<runtime::TransformStep>(&step.action)) info.transform = TransformedTensor{t->shape, t->from, t->to};
+NetworkStep step_info(const runtime::StepSpec& step, StepKind kind) {
+  NetworkStep info{step.name, kind, step.detail, std::nullopt};
+  if (const auto* t = std::get_if<runtime::TransformStep>(&step.action); t && kind == StepKind::transform)
+    info.transform = TransformedTensor{t->shape, t->from, t->to};
   return info;
 }
 
@@ -60,7 +61,8 @@ CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const Networ
   auto impl = std::make_unique<Impl>();
   impl->graph = &graph;
   network::BuiltNetwork built = network::build_network(graph, schedule);
-  for (const runtime::StepSpec& step : built.spec.steps) impl->steps.push_back(step_info(step));
+  for (size_t s = 0; s < built.spec.steps.size(); ++s)
+    impl->steps.push_back(step_info(built.spec.steps[s], built.step_kinds[s]));
   // The same materialization as an ahead-of-time artifact's, with symbols from the JIT.
   const network::FunctionTable& functions = built.functions;
   const runtime::FunctionResolver resolve = [&functions](const std::string& symbol) -> KernelFunction {

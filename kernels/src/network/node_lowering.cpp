@@ -208,15 +208,8 @@ LoweredNode lower_softmax(const NodeContext& c) {
   return plain_kernel(c, compile_softmax(desc));
 }
 
-LoweredNode lower_concat(const NodeContext& c) {
-  ConcatDesc desc{.inputs = {}, .out_block = c.schedule.output.block_of('C')};
-  require_layout(c, "output", c.output_shape(), c.schedule.output, Layout::nchwc(desc.out_block));
-  for (size_t i = 0; i < c.node.inputs.size(); ++i) {
-    const Layout& scheduled = c.schedule.inputs.at(i);
-    desc.inputs.push_back(tensor_desc(c.graph, c.node.inputs[i], scheduled.block_of('C')));
-    require_layout(c, "input " + std::to_string(i), c.shape_of(c.node.inputs[i]), scheduled,
-                   Layout::nchwc(desc.inputs.back().block));
-  }
+/// The copy kernels of `desc` as one concat step.
+LoweredNode concat_step(const NodeContext& c, const ConcatDesc& desc) {
   desc.validate();
   const std::vector<Kernel> kernels = compile_concat(desc);
   runtime::ConcatStep step{{}, c.operands.reads, c.write(), concat_slice_offsets(desc)};
@@ -228,6 +221,46 @@ LoweredNode lower_concat(const NodeContext& c) {
   std::vector<int64_t> offsets = step.slice_offsets;
   return {kernels.front().name() + " x" + std::to_string(kernels.size()), std::move(step), -1, 0, compile_ms,
           std::move(offsets)};
+}
+
+LoweredNode lower_channel_concat(const NodeContext& c) {
+  ConcatDesc desc{.inputs = {}, .out_block = c.schedule.output.block_of('C')};
+  require_layout(c, "output", c.output_shape(), c.schedule.output, Layout::nchwc(desc.out_block));
+  for (size_t i = 0; i < c.node.inputs.size(); ++i) {
+    const Layout& scheduled = c.schedule.inputs.at(i);
+    desc.inputs.push_back(tensor_desc(c.graph, c.node.inputs[i], scheduled.block_of('C')));
+    require_layout(c, "input " + std::to_string(i), c.shape_of(c.node.inputs[i]), scheduled,
+                   Layout::nchwc(desc.inputs.back().block));
+  }
+  return concat_step(c, desc);
+}
+
+/// A concat along any axis of tensors in canonical order is, per index of the axes before
+/// it, a run of each input's trailing elements after the other: the channel concat of
+/// [outer, inner_i / g, 1, g] NCHW tensors, with g the inputs' common run length (the gcd of
+/// the inner_i) so that each copy moves g floats, not one.
+std::optional<LoweredNode> lower_plain_concat(const NodeContext& c, int64_t axis) {
+  const auto plain = [](const graph::Shape& shape, const Layout& layout) {
+    return shape.size() >= 2 && shape.size() <= 4 &&
+           layout::same_memory_order(shape, layout, layout::canonical_data_layout(shape.size()));
+  };
+  const graph::Shape& out = c.output_shape();
+  const auto rank = static_cast<int64_t>(out.size());
+  if (axis < 0) axis += rank;
+  if (axis < 0 || axis >= rank || !plain(out, c.schedule.output)) return std::nullopt;
+  const int64_t outer = std::accumulate(out.begin(), out.begin() + axis, int64_t{1}, std::multiplies<>());
+  std::vector<int64_t> inner;
+  for (size_t i = 0; i < c.node.inputs.size(); ++i) {
+    const graph::Shape& shape = c.shape_of(c.node.inputs[i]);
+    if (!plain(shape, c.schedule.inputs.at(i))) return std::nullopt;
+    inner.push_back(std::accumulate(shape.begin() + axis, shape.end(), int64_t{1}, std::multiplies<>()));
+  }
+  const int64_t run = std::accumulate(inner.begin(), inner.end(), int64_t{0}, [](int64_t a, int64_t b) { return std::gcd(a, b); });
+  if (run == 0) return std::nullopt;
+  ConcatDesc desc{.inputs = {}, .out_block = 1};
+  for (const int64_t extent : inner)
+    desc.inputs.push_back({.batch = outer, .channels = extent / run, .height = 1, .width = run, .block = 1});
+  return concat_step(c, desc);
 }
 
 /// Reference evaluation on canonical copies, for operators without a blocked kernel.
@@ -301,6 +334,20 @@ LoweredNode lower_reshape_like(const NodeContext& c) {
   return fallback(c);
 }
 
+/// A transpose whose output is in canonical order is a layout change of its input into
+/// transposed_layout(perm): the runtime's transform step, no reference code, so ahead-of-time
+/// artifacts hold it. Other output layouts and ranks without a canonical layout fall back.
+LoweredNode lower_transpose(const NodeContext& c, const graph::Transpose& transpose) {
+  const graph::Shape& in = c.shape_of(c.node.inputs[0]);
+  const graph::Shape& out = c.output_shape();
+  if (in.size() < 2 || in.size() > 4 || transpose.perm.size() != in.size()) return fallback(c);
+  if (!layout::same_memory_order(out, c.schedule.output, layout::canonical_data_layout(out.size()))) return fallback(c);
+  const Layout& from = c.schedule.inputs.at(0);
+  const Layout to = layout::transposed_layout(transpose.perm);
+  if (layout::same_memory_order(in, from, to)) return view();  // only axes of extent 1 move
+  return {from.str() + "->" + to.str() + " (transpose)", runtime::TransformStep{in, from, to, c.read(0), c.write()}};
+}
+
 /// A per-channel constant as the plain [C] vector the kernel reads (a single value repeated).
 std::vector<float> channel_vector(std::span<const float> values, int64_t channels) {
   if (values.size() == 1) return std::vector<float>(static_cast<size_t>(channels), values[0]);
@@ -331,9 +378,12 @@ LoweredNode lower_binary(const NodeContext& c) {
   return kernel_step(c, compile_elementwise_binary(*desc, {}), Operand::none(), Operand::none(), {.residual = 1});
 }
 
-LoweredNode lower_concat_or_fallback(const NodeContext& c, const graph::Concat& concat) {
-  const bool channels = c.output_shape().size() == 4 && (concat.axis == 1 || concat.axis == -3);
-  return channels ? lower_concat(c) : fallback(c);
+/// Channel concats of 4-D tensors run blocked; concats of tensors in canonical order along
+/// any axis run as plain copies; the rest fall back.
+LoweredNode lower_concat(const NodeContext& c, const graph::Concat& concat) {
+  if (c.output_shape().size() == 4 && (concat.axis == 1 || concat.axis == -3)) return lower_channel_concat(c);
+  if (std::optional<LoweredNode> plain = lower_plain_concat(c, concat.axis)) return std::move(*plain);
+  return fallback(c);
 }
 
 /// A step-1 channel slice of a 4-D tensor has a kernel when the block divides its start and
@@ -364,7 +414,7 @@ LoweredNode lower_op(const NodeContext& c) {
           [&](const graph::Pool2d&) { return lower_4d(c, [&] { return lower_pool(c); }); },
           [&](const graph::GlobalAvgPool&) { return lower_4d(c, [&] { return lower_global_pool(c); }); },
           [&](const graph::BatchNorm& bn) { return lower_4d(c, [&] { return lower_batch_norm(c, bn); }); },
-          [&](const graph::Concat& concat) { return lower_concat_or_fallback(c, concat); },
+          [&](const graph::Concat& concat) { return lower_concat(c, concat); },
           [&](const graph::ChannelShuffle& s) { return lower_4d(c, [&] { return lower_channel_shuffle(c, s); }); },
           [&](const graph::Slice& slice) { return lower_slice_or_fallback(c, slice); },
           [&](const graph::Resize& r) { return lower_4d(c, [&] { return lower_resize(c, r); }); },
@@ -376,6 +426,7 @@ LoweredNode lower_op(const NodeContext& c) {
           [&](const graph::Reshape&) { return lower_reshape_like(c); },
           [&](const graph::Dropout&) { return lower_reshape_like(c); },
           [&](const graph::Identity&) { return lower_reshape_like(c); },
+          [&](const graph::Transpose& t) { return lower_transpose(c, t); },
           [&](const auto&) { return fallback(c); },
       },
       c.node.op);

@@ -44,6 +44,9 @@ struct Step {
   /// placed in the output's storage, in floats from the output's start; -1 where it cannot
   /// be placed. Empty for every other step.
   std::vector<int64_t> slice_offsets;
+  /// A layout change the schedule inserted between nodes, not a node's own step (a node may
+  /// run as a transform too: a Transpose is one).
+  bool inserted_transform = false;
 };
 
 /// The JIT-compiled functions the steps' kernels name, by symbol.

@@ -90,6 +90,7 @@ class ProgramBuilder {
     step.spec.name = graph_.value(from.value).name;
     step.spec.detail = from.layout.str() + "->" + to.layout.str() + " (" + std::string(layout::to_string(transform.path())) + ")";
     step.spec.action = runtime::TransformStep{shape_of(from.value), from.layout, to.layout, source, target};
+    step.inserted_transform = true;
     step.reads = {source};
     step.write = target;
     program_.steps.push_back(std::move(step));

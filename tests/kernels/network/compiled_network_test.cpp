@@ -622,3 +622,92 @@ TEST_CASE("a channel slice whose block does not divide its start falls back, sti
   check_runs(network, reference_runs(g));
   CHECK(network.summary().fallbacks == 1);
 }
+
+namespace {
+
+/// The kind of the step named `name`.
+kernels::StepKind kind_of(const kernels::CompiledNetwork& network, const std::string& name) {
+  for (const kernels::NetworkStep& step : network.steps())
+    if (step.name == name) return step.kind;
+  FAIL("no step named " << name);
+  return kernels::StepKind::fallback;
+}
+
+}  // namespace
+
+TEST_CASE("transposes run as a layout copy of their input, from any blocking, without the reference") {
+  for (const std::vector<int64_t>& perm : {std::vector<int64_t>{0, 2, 3, 1}, {0, 1, 3, 2}, {3, 2, 1, 0}}) {
+    CAPTURE(perm);
+    graph::Graph g("transpose");
+    const graph::ValueId x = g.add_input("x", {{2, 16, 3, 5}});
+    const graph::ValueId y = g.add_node("relu", graph::Relu{}, {x});
+    g.add_output(g.add_node("swap", graph::Transpose{perm}, {y}));
+    const ReferenceRuns reference = reference_runs(g);
+    std::mt19937 rng(21);
+    for (int trial = 0; trial < 4; ++trial) {
+      NetworkSchedule schedule = random_schedule(g, rng);
+      schedule.nodes[static_cast<size_t>(*g.find_node("swap"))].output = Layout::nchw();
+      auto network = kernels::CompiledNetwork::compile(g, schedule);
+      check_runs(network, reference);
+      CHECK(network.summary().fallbacks == 0);
+      CHECK(kind_of(network, "swap") == kernels::StepKind::kernel);
+    }
+  }
+  SUBCASE("rank 3 and rank 2 too") {
+    for (const graph::Shape& shape : {graph::Shape{1, 4, 6}, graph::Shape{3, 5}}) {
+      CAPTURE(shape);
+      graph::Graph g("transpose");
+      g.add_output(g.add_node("swap", graph::Transpose{shape.size() == 3 ? std::vector<int64_t>{0, 2, 1} : std::vector<int64_t>{1, 0}},
+                              {g.add_input("x", {shape})}));
+      auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
+      check_runs(network, reference_runs(g));
+      CHECK(kind_of(network, "swap") == kernels::StepKind::kernel);
+    }
+  }
+  SUBCASE("a blocked output is no transposed layout: the reference runs it, still correct") {
+    graph::Graph g("transpose");
+    g.add_output(g.add_node("swap", graph::Transpose{{0, 1, 3, 2}}, {g.add_input("x", {{1, 8, 4, 6}})}));
+    NetworkSchedule schedule = kernels::default_network_schedule(g);
+    schedule.nodes[0].output = Layout::nchwc(8);
+    auto network = kernels::CompiledNetwork::compile(g, schedule);
+    check_runs(network, reference_runs(g));
+    CHECK(kind_of(network, "swap") == kernels::StepKind::fallback);
+  }
+}
+
+TEST_CASE("concats along any axis of tensors in canonical order run as copies, without the reference") {
+  struct Case {
+    std::vector<graph::Shape> inputs;
+    int64_t axis;
+  };
+  // SSD's heads: [N, anchors, classes] joined along anchors; and other axes and ranks.
+  for (const Case& t : {Case{{{2, 6, 21}, {2, 4, 21}, {2, 9, 21}}, 1}, Case{{{1, 3, 4}, {1, 3, 6}}, -1},
+                        Case{{{1, 8, 2, 3}, {1, 8, 2, 5}}, 3}, Case{{{1, 8, 2, 3}, {1, 8, 4, 3}}, 2}, Case{{{3, 7}, {3, 5}}, 1}}) {
+    CAPTURE(t.axis);
+    graph::Graph g("plain_concat");
+    std::vector<graph::ValueId> inputs;
+    for (const graph::Shape& shape : t.inputs) inputs.push_back(g.add_input("x" + std::to_string(inputs.size()), {shape}));
+    g.add_output(g.add_node("join", graph::Concat{t.axis}, inputs));
+    NetworkSchedule schedule = kernels::default_network_schedule(g);
+    NodeSchedule& join = schedule.nodes[static_cast<size_t>(*g.find_node("join"))];
+    for (Layout& input : join.inputs) input = layout::canonical_data_layout(t.inputs[0].size());  // 4-D: not blocked
+    join.output = layout::canonical_data_layout(t.inputs[0].size());
+    auto network = kernels::CompiledNetwork::compile(g, schedule);
+    // Two different inputs per graph input, against the reference.
+    for (unsigned seed : {3U, 4U}) {
+      std::vector<HostTensor> values;
+      for (const graph::ValueId x : g.inputs()) {
+        values.emplace_back(g.value(x).type.shape);
+        std::mt19937 rng(seed + static_cast<unsigned>(values.size()));
+        std::uniform_real_distribution<float> uniform(-1.0F, 1.0F);
+        for (float& v : values.back().data) v = uniform(rng);
+      }
+      const std::vector<HostTensor> expected = kernels::reference::run_graph(g, values);
+      const std::vector<HostTensor> actual = network.run(values);
+      REQUIRE(actual.size() == 1);
+      CHECK(actual[0].shape == expected[0].shape);
+      CHECK(actual[0].data == expected[0].data);  // copies are exact
+    }
+    CHECK(kind_of(network, "join") == kernels::StepKind::kernel);
+  }
+}

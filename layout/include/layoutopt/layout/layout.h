@@ -74,4 +74,10 @@ class Layout {
 /// Canonical (logical) layout for a tensor of the given rank: NC, NCW?, NCHW.
 Layout canonical_data_layout(size_t rank);
 
+/// The layout in which a tensor's memory is its transpose by `perm` (ONNX Transpose: output
+/// axis i is input axis perm[i]) in canonical order: the canonical axes taken in perm's
+/// order, e.g. NHWC for (0, 2, 3, 1). So a transpose is a layout change of its input. Throws
+/// LayoutError when perm is not a permutation of a rank canonical_data_layout knows.
+Layout transposed_layout(std::span<const int64_t> perm);
+
 }  // namespace layoutopt::layout
