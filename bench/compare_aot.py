@@ -12,8 +12,8 @@ when it exists (compare_peers.py writes them), else the default schedule. Per mo
 then, with the Python module:
   - start-up: Session.compile(MODEL, P) (the JIT path: import, plan, compile) and
     Session.load(OUT/MODEL.aot) each timed in a fresh process, alternating, --rounds times;
-  - bits: the artifact's output for x must equal `layoutopt run`'s and the JIT session's,
-    byte for byte;
+  - bits: the artifact's outputs for x must equal the JIT session's, and its first output
+    `layoutopt run`'s (which writes the first), byte for byte;
   - latency: both sessions in one process, in alternating rounds; each round times each
     session the same way (3 warm-up runs, then runs until --min-seconds and at least 10),
     and the ratio artifact / JIT is paired per round: median and range over rounds.
@@ -58,10 +58,14 @@ def fail(message):
     sys.exit(1)
 
 
+class ModelFailed(Exception):
+    """One model's comparison could not be made (a command or a session failed)."""
+
+
 def run(command):
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        fail(f"{' '.join(command)} failed:\n{result.stderr.strip()}")
+        raise ModelFailed(f"{' '.join(command)} failed:\n{result.stderr.strip()}")
     return result.stdout
 
 
@@ -100,7 +104,7 @@ def startup_seconds(kind, target, plan, threads):
     out = subprocess.run([sys.executable, "-c", STARTUP_SNIPPET, kind, target, plan or "", str(threads)],
                          capture_output=True, text=True, env=env)
     if out.returncode != 0:
-        fail(f"{kind} start-up of {target} failed:\n{out.stderr.strip()}")
+        raise ModelFailed(f"{kind} start-up of {target} failed:\n{out.stderr.strip()}")
     return float(out.stdout.strip().splitlines()[-1])
 
 
@@ -133,8 +137,10 @@ def compare_model(args, model):
     x_path, run_path = os.path.join(args.out, name + ".x.npy"), os.path.join(args.out, name + ".run.npy")
     np.save(x_path, x)
     run([LAYOUTOPT, "run", model, "--input", x_path, "-o", run_path, "--force"] + plan_flags + threads)
-    (aot_out,), (jit_out,) = aot.run(x), jit.run(x)
-    identical = aot_out.tobytes() == np.load(run_path).tobytes() and aot_out.tobytes() == jit_out.tobytes()
+    aot_outs, jit_outs = aot.run(x), jit.run(x)
+    # `layoutopt run -o` writes the first output; every output must match the JIT's.
+    identical = (len(aot_outs) == len(jit_outs) and aot_outs[0].tobytes() == np.load(run_path).tobytes()
+                 and all(a.tobytes() == j.tobytes() for a, j in zip(aot_outs, jit_outs)))
 
     with_ort = args.ort and model.endswith(".onnx")
     startup = {"jit": [], "aot": [], "ort": []}
@@ -248,18 +254,29 @@ def main():
         fail(f"{LAYOUTOPT} is missing: build first (bash scripts/build.sh)")
     sys.path.insert(0, MODULE_PATH)
     try:
-        import layoutopt  # noqa: F401
+        import layoutopt
     except ImportError as error:
         fail(f"the Python module is not built in {MODULE_PATH} ({error}); install pybind11-dev and rebuild")
     if args.ort and not os.path.isdir(os.path.join(ROOT, "bench", "peers", "node_modules", "onnxruntime-node")):
         fail("--ort needs onnxruntime-node: bash scripts/install-deps.sh --peers")
     os.makedirs(args.out, exist_ok=True)
-    rows = []
-    for model in expand_models(args.models):
+    try:
+        models = expand_models(args.models)
+    except ModelFailed as failure:
+        fail(str(failure))
+    rows, failures = [], []
+    for model in models:
         print(f"{model}:", flush=True)
-        rows.append(compare_model(args, model))
-    write_reports(args, rows)
-    json.dump(rows, open(os.path.join(args.out, "aot.json"), "w"), indent=1)
+        try:
+            rows.append(compare_model(args, model))
+        except (ModelFailed, layoutopt.Error) as failure:  # the others still run; the script fails at the end
+            print(f"  {failure}", flush=True)
+            failures.append(f"{model}: {failure}")
+        json.dump(rows, open(os.path.join(args.out, "aot.json"), "w"), indent=1)
+    if rows:
+        write_reports(args, rows)
+    if failures:
+        fail("these models could not be compared:\n  " + "\n  ".join(failures))
     if not all(r["identical"] for r in rows):
         fail("some artifact's output differs from the JIT's: see the table")
 
