@@ -254,9 +254,10 @@ std::optional<LoweredNode> lower_plain_concat(const NodeContext& c, int64_t axis
     const graph::Shape& shape = c.shape_of(c.node.inputs[i]);
     if (!plain(shape, c.schedule.inputs.at(i))) return std::nullopt;
     inner.push_back(std::accumulate(shape.begin() + axis, shape.end(), int64_t{1}, std::multiplies<>()));
+    if (inner.back() == 0) return std::nullopt;  // an empty input: no copy kernel takes it
   }
+  if (inner.empty()) return std::nullopt;
   const int64_t run = std::accumulate(inner.begin(), inner.end(), int64_t{0}, [](int64_t a, int64_t b) { return std::gcd(a, b); });
-  if (run == 0) return std::nullopt;
   ConcatDesc desc{.inputs = {}, .out_block = 1};
   for (const int64_t extent : inner)
     desc.inputs.push_back({.batch = outer, .channels = extent / run, .height = 1, .width = run, .block = 1});
