@@ -5,8 +5,9 @@ the same speed, and how much sooner it is ready.
     PYTHONPATH=build/python /usr/bin/python3 bench/compare_aot.py [--models M ...]
         [--plans DIR] [--threads 2] [--rounds 5] [--min-seconds 1] [--ort] [--out out/aot]
 
-MODEL is a zoo name, `zoo` (every zoo network, the default) or an .onnx file. With --plans DIR, MODEL's plan is DIR/MODEL.plan.json
-when it exists (compare_peers.py writes them), else the default schedule. Per model:
+MODEL is a zoo name, `zoo` (every zoo network, the default) or an .onnx file. With
+--plans DIR, MODEL's plan is DIR/MODEL.plan.json when it exists (compare_peers.py writes
+them), else the default schedule. Per model:
     layoutopt compile MODEL [--plan P] --threads T -o OUT/MODEL.aot   (once; reused if present)
     layoutopt run MODEL [--plan P] --threads T --input x.npy -o OUT/MODEL.run.npy
 then, with the Python module:
