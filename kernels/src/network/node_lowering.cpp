@@ -54,6 +54,11 @@ struct NodeContext {
   [[nodiscard]] SlotId write() const { return operands.write; }
 };
 
+/// True when `layout` stores a tensor of `shape` in canonical (row-major) order.
+bool in_canonical_order(const graph::Shape& shape, const Layout& layout) {
+  return layout::same_memory_order(shape, layout, layout::canonical_data_layout(shape.size()));
+}
+
 [[noreturn]] void fail(const NodeContext& c, const std::string& what) {
   throw KernelError(c.where() + ": " + what);
 }
@@ -241,8 +246,7 @@ LoweredNode lower_channel_concat(const NodeContext& c) {
 /// the inner_i) so that each copy moves g floats, not one.
 std::optional<LoweredNode> lower_plain_concat(const NodeContext& c, int64_t axis) {
   const auto plain = [](const graph::Shape& shape, const Layout& layout) {
-    return shape.size() >= 2 && shape.size() <= 4 &&
-           layout::same_memory_order(shape, layout, layout::canonical_data_layout(shape.size()));
+    return shape.size() >= 2 && shape.size() <= 4 && in_canonical_order(shape, layout);
   };
   const graph::Shape& out = c.output_shape();
   const auto rank = static_cast<int64_t>(out.size());
@@ -322,9 +326,9 @@ LoweredNode view() { return {"view", std::nullopt}; }
 LoweredNode lower_reshape_like(const NodeContext& c) {
   const graph::Shape& in = c.shape_of(c.node.inputs[0]);
   const Layout& in_layout = c.schedule.inputs.at(0);
-  const bool plain_in = layout::same_memory_order(in, in_layout, layout::canonical_data_layout(in.size()));
+  const bool plain_in = in_canonical_order(in, in_layout);
   const graph::Shape& out = c.output_shape();
-  const bool plain_out = layout::same_memory_order(out, c.schedule.output, layout::canonical_data_layout(out.size()));
+  const bool plain_out = in_canonical_order(out, c.schedule.output);
   if (plain_in && plain_out) return view();
   if (in == out && layout::same_memory_order(in, in_layout, c.schedule.output)) return view();  // identity, dropout
   // flatten of NCHW[x]c with H = W = 1 is NC[x]c
@@ -342,7 +346,7 @@ LoweredNode lower_transpose(const NodeContext& c, const graph::Transpose& transp
   const graph::Shape& in = c.shape_of(c.node.inputs[0]);
   const graph::Shape& out = c.output_shape();
   if (in.size() < 2 || in.size() > 4 || transpose.perm.size() != in.size()) return fallback(c);
-  if (!layout::same_memory_order(out, c.schedule.output, layout::canonical_data_layout(out.size()))) return fallback(c);
+  if (!in_canonical_order(out, c.schedule.output)) return fallback(c);
   const Layout& from = c.schedule.inputs.at(0);
   const Layout to = layout::transposed_layout(transpose.perm);
   if (layout::same_memory_order(in, from, to)) return view();  // only axes of extent 1 move
