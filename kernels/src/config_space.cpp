@@ -14,10 +14,20 @@ std::string knob_text(const std::map<std::string, int64_t>& knobs) {
 }
 
 void ConfigSpace::add(std::string name, std::vector<int64_t> values, std::optional<int64_t> when_absent) {
-  if (values.empty()) throw KernelError("config space knob '" + name + "' has no values");
-  if (when_absent && std::find(values.begin(), values.end(), *when_absent) == values.end())
-    throw KernelError("config space knob '" + name + "': its value when absent is not one of its values");
-  knobs_.push_back({std::move(name), std::move(values), when_absent});
+  if (!knobs_.empty() && !knobs_.back().searched)
+    throw KernelError("config space knob '" + name + "' follows a derived knob: derived knobs come last");
+  append({std::move(name), std::move(values), when_absent, true});
+}
+
+void ConfigSpace::add_derived(std::string name, std::vector<int64_t> values, std::optional<int64_t> when_absent) {
+  append({std::move(name), std::move(values), when_absent, false});
+}
+
+void ConfigSpace::append(Knob knob) {
+  if (knob.values.empty()) throw KernelError("config space knob '" + knob.name + "' has no values");
+  if (knob.when_absent && std::find(knob.values.begin(), knob.values.end(), *knob.when_absent) == knob.values.end())
+    throw KernelError("config space knob '" + knob.name + "': its value when absent is not one of its values");
+  knobs_.push_back(std::move(knob));
 }
 
 const std::vector<int64_t>& ConfigSpace::values(const std::string& name) const {
@@ -29,6 +39,13 @@ const std::vector<int64_t>& ConfigSpace::values(const std::string& name) const {
 int64_t ConfigSpace::size() const {
   int64_t total = 1;
   for (const Knob& knob : knobs_) total *= static_cast<int64_t>(knob.values.size());
+  return total;
+}
+
+int64_t ConfigSpace::searched_size() const {
+  int64_t total = 1;
+  for (const Knob& knob : knobs_)
+    if (knob.searched) total *= static_cast<int64_t>(knob.values.size());
   return total;
 }
 

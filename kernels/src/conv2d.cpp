@@ -47,7 +47,7 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
 std::string Conv2dSchedule::str() const {
   return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
          (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "") +
-         (prefetch_weights ? "_pf" : "");
+         (prefetch_weights ? "_pf" : "") + (store_bn != 0 ? "_st" + std::to_string(store_bn) : "");
 }
 
 ConfigSpace conv2d_space(const Conv2dDesc& desc) {
@@ -61,13 +61,16 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   space.add("tile_oh", inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));
   space.add("oc_inner", {0, 1});
   space.add("prefetch_weights", {0, 1}, 0);
+  std::vector<int64_t> store_blocks{0};
+  for (int64_t block : divisors(desc.out_channels)) store_blocks.push_back(block);
+  space.add_derived("store_oc", store_blocks, 0);
   return space;
 }
 
 Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
   return {point.at("tile_ic"), point.at("tile_oc"), point.at("tile_ow"), point.at("unroll_kw") != 0,
-          point.at("tile_oh"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0};
+          point.at("tile_oh"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0, point.at("store_oc")};
 }
 
 Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
@@ -91,12 +94,14 @@ void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& s) {
           "ow_bn must lie in [1, out_w = " + std::to_string(desc.out_w()) + "]");
   require(s.oh_bn > 0 && s.oh_bn <= desc.out_h(), desc, s,
           "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
+  require(s.store_bn >= 0 && (s.store_bn == 0 || desc.out_channels % s.store_bn == 0), desc, s,
+          "store_bn must be 0 or divide out_channels = " + std::to_string(desc.out_channels));
 }
 
 Conv2dLayouts conv2d_layouts(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
   validate_conv2d(desc, schedule);
   return {layout::Layout::nchwc(schedule.ic_bn), layout::Layout::oihwio(schedule.ic_bn, schedule.oc_bn),
-          layout::Layout::nchwc(schedule.oc_bn)};
+          layout::Layout::nchwc(schedule.stored_block())};
 }
 
 Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
@@ -105,7 +110,7 @@ Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
     const conv::BlockedReduction reduction(blocked_shape_of(desc, schedule));
     return conv::compile_direct_conv(
         conv::make_geometry(desc, {schedule.ic_bn, schedule.oc_bn, schedule.oh_bn, schedule.ow_bn, schedule.unroll_kw,
-                                  schedule.oc_inner, schedule.prefetch_weights}),
+                                  schedule.oc_inner, schedule.prefetch_weights, schedule.stored_block()}),
         reduction, "conv2d");
   }));
 }

@@ -221,3 +221,32 @@ TEST_CASE("depthwise and Winograd kernels refuse an input scale; a scaled kernel
   CHECK_THROWS_WITH_AS(kernel({.input = p.input.data(), .weight = p.weight.data(), .output = output.data()}),
                        doctest::Contains("no scale was passed"), KernelError);
 }
+
+TEST_CASE("conv2d stores its output in another channel block than it computes in") {
+  // Stored block a multiple of the computed one (the vector goes whole), a divisor (split at
+  // stored blocks), neither (split at their gcd, e.g. 16 -> 12 in pieces of 4), plain NCHW;
+  // with a residual read in the stored layout, two images and run_range splitting.
+  Conv2dDesc d = square_conv(8, 7, 9, 48, 3, 1, 1);
+  d.batch = 2;
+  d.epilogue = Epilogue{true, Activation::Silu, true, Activation::Relu};
+  for (const int64_t oc_bn : {16, 24, 48})
+    for (const int64_t store_bn : {1, 4, 6, 12, 16, 48}) {
+      Conv2dSchedule schedule{8, oc_bn, 4, true, 1, store_bn % 12 == 0, false, store_bn};
+      CHECK(conv2d_layouts(d, schedule).output == layoutopt::layout::Layout::nchwc(store_bn));
+      check_schedule(d, schedule, store_bn == 6 ? 3 : 1);
+    }
+  Conv2dDesc one_by_one = square_conv(16, 6, 6, 40, 1, 1, 0);  // 40 = 16 + 16 + 8 lanes
+  check_schedule(one_by_one, {16, 40, 6, true, 2, false, false, 8});
+  check_schedule(one_by_one, {16, 8, 6, true, 3, true, false, 20});
+}
+
+TEST_CASE("a conv2d store block must divide the output channels") {
+  const Conv2dDesc d = square_conv(8, 7, 9, 48, 3, 1, 1);
+  CHECK_THROWS_WITH_AS(validate_conv2d(d, {8, 16, 4, true, 1, false, false, 32}),
+                       doctest::Contains("store_bn must be 0 or divide out_channels = 48"), KernelError);
+  const ConfigSpace space = conv2d_space(d);
+  CHECK(space.values("store_oc") == std::vector<int64_t>{0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 48});
+  CHECK(space.searched_size() * 11 == space.size());
+  CHECK(conv2d_schedule_at(space, space.searched_size() - 1).store_bn == 0);  // search sees store 0 only
+  CHECK(conv2d_schedule_at(space, space.searched_size()).store_bn == 1);
+}

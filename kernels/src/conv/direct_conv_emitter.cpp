@@ -1,5 +1,7 @@
 #include "conv/direct_conv_emitter.h"
 
+#include <algorithm>
+#include <numeric>
 #include <optional>
 
 #include "jit/control_flow.h"
@@ -199,19 +201,49 @@ class DirectConvEmitter : private jit::IndexArithmetic {
 
   void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
     const auto& chunks = acc_.chunks();
-    Value* plane = mul(add(mul(item.batch, g_.out_blocks), item.out_block), g_.out_h);
     for (int64_t r = 0; r < rows; ++r) {
-      Value* row = mul(add(add(plane, item.first_row), r), g_.out_w);
+      Value* row = add(item.first_row, r);
       for (int64_t w = 0; w < width; ++w) {
-        Value* pixel = mul(add(add(row, first_column), w), g_.out_bn);
+        Value* column = add(first_column, w);
         for (size_t c = 0; c < chunks.size(); ++c) {
-          const jit::EpilogueOperands operands{module_.bias(), add(mul(item.out_block, g_.out_bn), chunks[c].offset),
-                                               module_.residual(), add(pixel, chunks[c].offset)};
+          Value* channel = add(mul(item.out_block, g_.out_bn), chunks[c].offset);
+          const jit::EpilogueOperands operands{module_.bias(), channel, module_.residual(),
+                                               output_placement(item, row, column, chunks[c])};
           Value* value = jit::emit_epilogue(b_, g_.epilogue, acc_.load(b_, r, w, c), operands);
-          jit::store_vector(b_, value, module_.output(), operands.output_offset);
+          jit::store_placed(b_, value, module_.output(), operands.output);
         }
       }
     }
+  }
+
+  // Where the lanes of output vector `chunk` at (row, column) are stored. Computed and
+  // stored blocks alike, the vector is one piece. Otherwise it is split where a stored block
+  // may begin: at multiples of store_bn when it divides out_bn, else of their gcd (the split
+  // then depends on the runtime block, so every gcd-sized piece gets its own address).
+  jit::VectorPlacement output_placement(const Item& item, Value* row, Value* column, const jit::VectorChunk& chunk) {
+    if (g_.store_bn == g_.out_bn) {
+      Value* plane = mul(add(mul(item.batch, g_.out_blocks), item.out_block), g_.out_h);
+      Value* pixel = mul(add(mul(add(plane, row), g_.out_w), column), g_.out_bn);
+      return jit::contiguous(add(pixel, chunk.offset), chunk.lanes);
+    }
+    // A computed block inside one stored block is never split (grain 0).
+    const int64_t grain = g_.store_bn % g_.out_bn == 0   ? 0
+                          : g_.out_bn % g_.store_bn == 0 ? g_.store_bn
+                                                         : std::gcd(g_.out_bn, g_.store_bn);
+    jit::VectorPlacement pieces;
+    for (int64_t lane = 0; lane < chunk.lanes;) {
+      // Pieces end at the next multiple of the grain within the computed block.
+      const int64_t end =
+          grain == 0 ? chunk.lanes : std::min(chunk.lanes, ((chunk.offset + lane) / grain + 1) * grain - chunk.offset);
+      Value* channel = add(mul(item.out_block, g_.out_bn), chunk.offset + lane);
+      Value* block = b_.CreateUDiv(channel, constant(g_.store_bn));
+      Value* within = b_.CreateURem(channel, constant(g_.store_bn));
+      Value* plane = mul(add(mul(item.batch, g_.store_blocks), block), g_.out_h);
+      Value* pixel = mul(add(mul(add(plane, row), g_.out_w), column), g_.store_bn);
+      pieces.push_back({lane, end - lane, b_.CreateAdd(pixel, within)});
+      lane = end;
+    }
+    return pieces;
   }
 
   const DirectConvGeometry& g_;

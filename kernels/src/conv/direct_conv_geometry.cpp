@@ -19,6 +19,9 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.dilation_h = d.dilation_h, g.dilation_w = d.dilation_w;
   g.in_blocks = d.in_channels / t.in_bn, g.in_bn = t.in_bn;
   g.out_blocks = d.out_channels / t.out_bn, g.out_bn = t.out_bn;
+  g.store_bn = t.store_bn == 0 ? t.out_bn : t.store_bn;
+  assert(d.out_channels % g.store_bn == 0);
+  g.store_blocks = d.out_channels / g.store_bn;
   g.oh_bn = t.oh_bn, g.ow_bn = t.ow_bn;
   g.unroll_kw = t.unroll_kw;
   g.out_block_inner = t.out_block_inner;

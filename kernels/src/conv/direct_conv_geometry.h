@@ -1,6 +1,7 @@
 #pragma once
 // DirectConvGeometry: the compile-time constants of one direct-convolution kernel in blocked
-// layouts (input [N][in_blocks][IH][IW][in_bn], output [N][out_blocks][OH][OW][out_bn]),
+// layouts (input [N][in_blocks][IH][IW][in_bn], computed in output blocks of out_bn channels,
+// stored as [N][store_blocks][OH][OW][store_bn]),
 // and the planning that follows from them: which output columns need padding checks.
 
 #include <cstdint>
@@ -19,6 +20,7 @@ struct DirectConvGeometry {
   int64_t dilation_h = 1, dilation_w = 1;
   int64_t in_blocks = 1, in_bn = 1;
   int64_t out_blocks = 1, out_bn = 1;
+  int64_t store_blocks = 1, store_bn = 1;  ///< the stored output is [N][store_blocks][OH][OW][store_bn]
   int64_t oh_bn = 1, ow_bn = 1;
   bool unroll_kw = true;
   bool out_block_inner = false;  ///< work items (batch, row tile, out block) instead of (batch, out block, row tile)
@@ -47,6 +49,7 @@ struct TileShape {
   bool unroll_kw = true;
   bool out_block_inner = false;
   bool prefetch_weights = false;
+  int64_t store_bn = 0;  ///< 0: out_bn
 };
 
 /// The geometry of `desc` under a tiling (the desc must be valid and the blocks divide it).

@@ -231,7 +231,7 @@ class OutputTransformEmitter : private TileRowEmitter {
           Value* ow = add(tile_origin(column, g_.columns()), c * g_.dilation_w);
           Value* offset = add(mul(add(row, ow), g_.oc_bn), chunk.offset);
           const jit::EpilogueOperands operands{module_.bias(), add(mul(item.block, g_.oc_bn), chunk.offset),
-                                               module_.residual(), offset};
+                                               module_.residual(), jit::contiguous(offset, chunk.lanes)};
           jit::store_vector(b_, jit::emit_epilogue(b_, g_.epilogue, y[a][c], operands), module_.output(), offset);
         }
       }

@@ -54,7 +54,7 @@ llvm::Value* emit_epilogue(llvm::IRBuilder<>& builder, const Epilogue& epilogue,
     value = builder.CreateFAdd(value, load_vector(builder, operands.bias, operands.bias_offset, lanes));
   value = emit_activation(builder, epilogue.activation, value);
   if (epilogue.residual) {
-    value = builder.CreateFAdd(value, load_vector(builder, operands.residual, operands.output_offset, lanes));
+    value = builder.CreateFAdd(value, load_placed(builder, operands.residual, operands.output));
     value = emit_activation(builder, epilogue.post_residual_activation, value);
   }
   return value;

@@ -4,6 +4,7 @@
 
 #include <llvm/IR/IRBuilder.h>
 
+#include "jit/vector_ops.h"
 #include "layoutopt/kernels/epilogue.h"
 
 namespace layoutopt::kernels::jit {
@@ -13,7 +14,7 @@ struct EpilogueOperands {
   llvm::Value* bias = nullptr;           ///< bias base pointer
   llvm::Value* bias_offset = nullptr;    ///< first output channel of the vector
   llvm::Value* residual = nullptr;       ///< residual base pointer (output layout)
-  llvm::Value* output_offset = nullptr;  ///< offset of the vector in output / residual
+  VectorPlacement output;                ///< where the vector lives in output / residual
 };
 
 /// max(0, min(1, alpha * value + beta)); the epilogue's HardSigmoid is alpha 1/6, beta 1/2.

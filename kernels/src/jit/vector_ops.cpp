@@ -28,6 +28,52 @@ void store_vector(llvm::IRBuilder<>& builder, llvm::Value* value, llvm::Value* b
   builder.CreateAlignedStore(value, element_address(builder, base, offset), llvm::Align(4));
 }
 
+VectorPlacement contiguous(llvm::Value* offset, int64_t lanes) { return {{0, lanes, offset}}; }
+
+namespace {
+
+int64_t lanes_covered(const VectorPlacement& placement) {
+  int64_t lanes = 0;
+  for (const VectorPiece& piece : placement) lanes += piece.lanes;
+  return lanes;
+}
+
+// Shuffle mask selecting `count` lanes from `first` (poison lanes are -1).
+std::vector<int> lane_range(int64_t first, int64_t count) {
+  std::vector<int> mask;
+  for (int64_t i = 0; i < count; ++i) mask.push_back(static_cast<int>(first + i));
+  return mask;
+}
+
+}  // namespace
+
+llvm::Value* load_placed(llvm::IRBuilder<>& builder, llvm::Value* base, const VectorPlacement& placement) {
+  const int64_t lanes = lanes_covered(placement);
+  if (placement.size() == 1) return load_vector(builder, base, placement.front().offset, lanes);
+  llvm::Value* result = llvm::PoisonValue::get(float_vector_type(builder, lanes));
+  for (const VectorPiece& piece : placement) {
+    llvm::Value* part = load_vector(builder, base, piece.offset, piece.lanes);
+    // Widen the piece to the full width, then take its lanes into place.
+    std::vector<int> widen = lane_range(0, piece.lanes);
+    widen.resize(static_cast<size_t>(lanes), -1);
+    llvm::Value* wide = builder.CreateShuffleVector(part, widen);
+    std::vector<int> merge = lane_range(0, lanes);
+    for (int64_t i = 0; i < piece.lanes; ++i) merge[static_cast<size_t>(piece.first_lane + i)] = static_cast<int>(lanes + i);
+    result = builder.CreateShuffleVector(result, wide, merge);
+  }
+  return result;
+}
+
+void store_placed(llvm::IRBuilder<>& builder, llvm::Value* value, llvm::Value* base, const VectorPlacement& placement) {
+  if (placement.size() == 1) {
+    store_vector(builder, value, base, placement.front().offset);
+    return;
+  }
+  for (const VectorPiece& piece : placement)
+    store_vector(builder, builder.CreateShuffleVector(value, lane_range(piece.first_lane, piece.lanes)), base,
+                 piece.offset);
+}
+
 llvm::Value* broadcast(llvm::IRBuilder<>& builder, llvm::Value* base, llvm::Value* offset, int64_t lanes) {
   llvm::Value* scalar =
       builder.CreateAlignedLoad(builder.getFloatTy(), element_address(builder, base, offset), llvm::Align(4));

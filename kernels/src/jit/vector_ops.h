@@ -28,6 +28,23 @@ struct VectorChunk {
 [[nodiscard]] llvm::Value* load_vector(llvm::IRBuilder<>& builder, llvm::Value* base, llvm::Value* offset,
                                        int64_t lanes);
 void store_vector(llvm::IRBuilder<>& builder, llvm::Value* value, llvm::Value* base, llvm::Value* offset);
+
+/// Lanes [first_lane, first_lane + lanes) of a vector, stored as consecutive floats at
+/// element `offset`.
+struct VectorPiece {
+  int64_t first_lane = 0;
+  int64_t lanes = 0;
+  llvm::Value* offset = nullptr;
+};
+/// Where each lane of one vector lives in memory: one piece for a vector stored whole,
+/// several when the stored layout's blocking splits its lanes (pieces in lane order,
+/// covering every lane once).
+using VectorPlacement = std::vector<VectorPiece>;
+
+[[nodiscard]] VectorPlacement contiguous(llvm::Value* offset, int64_t lanes);
+/// Loads the vector of `placement` (as many lanes as its pieces cover).
+[[nodiscard]] llvm::Value* load_placed(llvm::IRBuilder<>& builder, llvm::Value* base, const VectorPlacement& placement);
+void store_placed(llvm::IRBuilder<>& builder, llvm::Value* value, llvm::Value* base, const VectorPlacement& placement);
 /// Loads the scalar base[offset] and splats it over `lanes` lanes.
 [[nodiscard]] llvm::Value* broadcast(llvm::IRBuilder<>& builder, llvm::Value* base, llvm::Value* offset,
                                      int64_t lanes);

@@ -88,6 +88,15 @@ std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::Tunin
   return blocks;
 }
 
+tuning::ReadBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
+                               const std::map<std::string, TensorBlocks>& tuned) {
+  tuning::ReadBlocks blocks;
+  for (const tuning::TuningTask& task : tasks)
+    if (const auto found = tuned.find(task.key()); found != tuned.end())
+      blocks[task.op.input_shape()[1]].insert(found->second.input.begin(), found->second.input.end());
+  return blocks;
+}
+
 std::string blocked_layout(size_t rank, int64_t block) {
   const std::string plain = rank == 2 ? "NC" : "NCHW";
   return block <= 1 ? plain : plain + std::to_string(block) + "c";

@@ -9,6 +9,7 @@
 #include "layoutopt/tuning/default_configs.h"
 #include "layoutopt/tuning/kernel_measurer.h"
 #include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/store_variants.h"
 #include "layoutopt/tuning/target.h"
 #include "layoutopt/tuning/tuning_session.h"
 
@@ -46,6 +47,12 @@ std::vector<tuning::MeasureRecord> tune(const std::vector<tuning::TuningTask>& t
   });
   progress.note("[2/4] default configs: " + std::to_string(defaults.size()) + " measured now, " +
                 std::to_string(defaulted.size() - defaults.size()) + " from the log");
+  const auto variants = phases.time(Phase::store_variants, [&] {
+    const tuning::ReadBlocks read = costs::read_blocks(tasks, costs::tuned_blocks(tasks, log.records, target));
+    return tuning::measure_store_variants(tasks, log.records, read, measurer, target, append);
+  });
+  progress.note("[2/4] store variants (the fastest config storing in a reader's block): " +
+                std::to_string(variants.size()) + " measured now");
   return log.records;
 }
 

@@ -16,7 +16,7 @@ namespace {
 // Sweeps a task's whole space: a tuner with no model (random order) and no early stop
 // visits every config exactly once.
 tuning::SessionOptions exhaustive_options(tuning::SessionOptions options, const tuning::TuningTask& task) {
-  options.trials = task.op.space().size();
+  options.trials = task.op.space().searched_size();
   options.time_budget_s = 0;
   options.tuner.random_warmup = options.trials + 1;
   options.tuner.early_stopping = 0;

@@ -32,6 +32,12 @@ TaskTuner::TaskTuner(const TuningTask& task, TunerOptions options, TuningExperie
 
 void TaskTuner::observe(int64_t index, const MeasureResult& result) {
   const double seconds = result.seconds();
+  if (!task_->op.space().searched(index)) {
+    // A variant of a searched config (a derived knob set): a layout option for the planner,
+    // not a search trial, and invisible to the cost model, whose features ignore it.
+    if (result.ok()) candidates_.add({index, seconds, task_->op.layouts(index)});
+    return;
+  }
   last_seconds_ = seconds;
   const bool first_time = measured_.insert(index).second;
   if (result.ok()) candidates_.add({index, seconds, task_->op.layouts(index)});
@@ -55,7 +61,7 @@ bool TaskTuner::early_stopped() const {
 }
 
 std::vector<int64_t> TaskTuner::propose(int64_t count) {
-  const int64_t left = task_->op.space().size() - trials();
+  const int64_t left = task_->op.space().searched_size() - trials();
   count = std::min(count, left);
   if (count <= 0) return {};
   std::unordered_set<int64_t> taken;
@@ -75,7 +81,7 @@ std::vector<int64_t> TaskTuner::propose(int64_t count) {
 }
 
 std::vector<int64_t> TaskTuner::random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken) {
-  const int64_t size = task_->op.space().size();
+  const int64_t size = task_->op.space().searched_size();
   std::uniform_int_distribution<int64_t> any(0, size - 1);
   std::unordered_set<int64_t> chosen;
   std::vector<int64_t> result;
@@ -101,7 +107,7 @@ TaskTuner::Ranking TaskTuner::ranking() const {
 }
 
 std::vector<int64_t> TaskTuner::model_ranked(Ranking ranking, const std::unordered_set<int64_t>& taken) {
-  const int64_t size = task_->op.space().size();
+  const int64_t size = task_->op.space().searched_size();
   std::vector<int64_t> pool;
   if (size - trials() <= options_.max_scored) {
     for (int64_t index = 0; index < size; ++index)

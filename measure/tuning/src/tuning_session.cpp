@@ -31,9 +31,10 @@ std::vector<TaskTuner> make_tuners(const std::vector<TuningTask>& tasks, const T
   return tuners;
 }
 
-// True when some knob of the task's space is named by none of the records.
+// True when some searched knob of the task's space is named by none of the records.
 bool space_outgrew(const TuningTask& task, const std::set<std::string>& named) {
-  return std::ranges::any_of(task.op.space().knobs(), [&](const kernels::Knob& knob) { return !named.contains(knob.name); });
+  return std::ranges::any_of(task.op.space().knobs(),
+                             [&](const kernels::Knob& knob) { return knob.searched && !named.contains(knob.name); });
 }
 
 // Feeds matching history into the tuners; returns how many records named a task here but
@@ -55,7 +56,7 @@ int64_t resume(const std::vector<TuningTask>& tasks, std::vector<TaskTuner>& tun
       continue;
     }
     for (const auto& knob : knobs) named[*task].insert(knob.first);
-    if (!tuner.measured(*index)) ++resumed[*task];
+    if (tuner.task().op.space().searched(*index) && !tuner.measured(*index)) ++resumed[*task];
     tuner.observe(*index, record.result);
   }
   for (size_t i = 0; i < tasks.size(); ++i)
@@ -75,7 +76,7 @@ std::string status_line(const TaskTuner& tuner, size_t position, size_t count, d
   out << std::fixed << std::setprecision(1) << "[Task " << position + 1 << "/" << count
       << "] Current/Best: " << gflops(tuner.task(), tuner.last_seconds()) << "/"
       << gflops(tuner.task(), tuner.best_seconds()) << " GFLOPS | Progress: (" << tuner.trials() << "/"
-      << tuner.task().op.space().size() << ") | " << elapsed_s << " s";
+      << tuner.task().op.space().searched_size() << ") | " << elapsed_s << " s";
   return out.str();
 }
 

@@ -17,22 +17,35 @@ struct Knob {
   /// The value a schedule that does not name this knob implies: set for knobs added after
   /// schedules were first written (records, plans), whose old kernels are this value's.
   std::optional<int64_t> when_absent;
+  /// False for a derived knob: search leaves it at its first value, and variants of searched
+  /// configs set it (a conv's store block, which depends on the layer that reads the output).
+  bool searched = true;
 };
 
 class ConfigSpace {
  public:
   void add(std::string name, std::vector<int64_t> values, std::optional<int64_t> when_absent = std::nullopt);
+  /// A derived knob (see Knob::searched); it comes after every searched knob, so the searched
+  /// configs are the flat indices [0, searched_size()), where each derived knob has its first
+  /// value.
+  void add_derived(std::string name, std::vector<int64_t> values, std::optional<int64_t> when_absent = std::nullopt);
   [[nodiscard]] const std::vector<Knob>& knobs() const { return knobs_; }
   /// Values of the knob with this name; throws KernelError for an unknown knob.
   [[nodiscard]] const std::vector<int64_t>& values(const std::string& name) const;
   /// Number of points (product of the knob sizes).
   [[nodiscard]] int64_t size() const;
+  /// Number of searched configs: the product of the searched knobs' sizes.
+  [[nodiscard]] int64_t searched_size() const;
+  /// True for a config whose derived knobs have their first values (a point search visits).
+  [[nodiscard]] bool searched(int64_t index) const { return index < searched_size(); }
   /// The point with flat index `index` in [0, size()), as knob name -> value.
   [[nodiscard]] std::map<std::string, int64_t> point(int64_t index) const;
   /// One line per knob: "name: [v0, v1, ...]".
   [[nodiscard]] std::string str() const;
 
  private:
+  void append(Knob knob);
+
   std::vector<Knob> knobs_;
 };
 

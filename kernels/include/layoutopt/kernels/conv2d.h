@@ -15,7 +15,7 @@ namespace layoutopt::kernels {
 
 struct Conv2dSchedule {
   int64_t ic_bn = 1;        ///< input-channel block: input is NCHW[ic_bn]c
-  int64_t oc_bn = 1;        ///< output-channel block: output is NCHW[oc_bn]c
+  int64_t oc_bn = 1;        ///< output-channel block the kernel computes in
   int64_t ow_bn = 1;        ///< register tile along output width (TVM's reg_n)
   bool unroll_kw = true;    ///< unroll the kernel-width loop in the interior tiles
   int64_t oh_bn = 1;        ///< register tile along output height (TVM's 1x1 tile_oh)
@@ -27,7 +27,12 @@ struct Conv2dSchedule {
   /// prefetches spread over the FMAs). Pays off when weights come from memory (large
   /// layers); costs issue slots when they are cached, hence a knob.
   bool prefetch_weights = false;
+  /// Channel block of the stored output, NCHW[store_bn]c (0: oc_bn). A layout change fused
+  /// into the kernel: each output vector is stored in pieces at its channels' places in the
+  /// other blocking, which can beat computing in that block or transforming afterwards.
+  int64_t store_bn = 0;
 
+  [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
   [[nodiscard]] std::string str() const;
   bool operator==(const Conv2dSchedule&) const = default;
 };
@@ -37,11 +42,12 @@ struct Conv2dSchedule {
 struct Conv2dLayouts {
   layout::Layout input;   ///< NCHW[ic_bn]c
   layout::Layout weight;  ///< OIHW[ic_bn]i[oc_bn]o
-  layout::Layout output;  ///< NCHW[oc_bn]c
+  layout::Layout output;  ///< NCHW[stored_block()]c
 };
 
 /// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
-/// prefetch_weights (0/1).
+/// prefetch_weights (0/1), and the derived store_oc (0, then every divisor of out_channels),
+/// which search leaves at 0 (see tuning/store_variants.h).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);

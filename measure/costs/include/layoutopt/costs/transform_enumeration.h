@@ -21,6 +21,7 @@
 #include "layoutopt/layout/layout.h"
 #include "layoutopt/tuning/layout_candidates.h"
 #include "layoutopt/tuning/measure_record.h"
+#include "layoutopt/tuning/store_variants.h"
 #include "layoutopt/tuning/tuning_session.h"
 #include "layoutopt/tuning/tuning_task.h"
 
@@ -46,6 +47,11 @@ struct TensorBlocks {
 /// docs/design/transform-enumeration.md.
 [[nodiscard]] TensorBlocks blocks_of(const std::vector<tuning::LayoutCandidate>& candidates, double slack = 2.0,
                                      size_t max_blocks = 3);
+
+/// The input blocks of `tuned` (tuned_blocks of `tasks`), by the channel count each task
+/// reads: the blocks a conv's store variants may store in (tuning/store_variants.h).
+[[nodiscard]] tuning::ReadBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
+                                             const std::map<std::string, TensorBlocks>& tuned);
 
 /// blocks_of the tuned candidates of every task that `records` of `target` cover, by
 /// TuningTask::key(); tasks without records are left out (enumerate_transforms then uses

@@ -58,7 +58,7 @@ class TaskTuner {
   /// was written (a knob no record names), whose new part the search has not looked at.
   void reopen() { last_improvement_trial_ = trials(); }
 
-  [[nodiscard]] bool exhausted() const { return trials() >= task_->op.space().size(); }
+  [[nodiscard]] bool exhausted() const { return trials() >= task_->op.space().searched_size(); }
   [[nodiscard]] bool early_stopped() const;
   [[nodiscard]] bool finished() const { return exhausted() || early_stopped(); }
 

@@ -1,0 +1,63 @@
+#include "layoutopt/tuning/store_variants.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace layoutopt::tuning {
+
+namespace {
+
+constexpr const char* kStoreKnob = "store_oc";
+
+bool has_store_knob(const TuningTask& task) {
+  const auto& knobs = task.op.space().knobs();
+  return std::ranges::any_of(knobs, [](const kernels::Knob& knob) { return knob.name == kStoreKnob; });
+}
+
+bool has_single_pixel_output(const TuningTask& task) {
+  const std::vector<int64_t> out = task.op.output_shape();
+  return out.size() == 4 && out[2] * out[3] == 1;
+}
+
+std::optional<LayoutCandidate> fastest(const LayoutCandidates& candidates) {
+  const std::vector<LayoutCandidate> all = candidates.all();
+  if (all.empty()) return std::nullopt;
+  return *std::ranges::min_element(all, {}, &LayoutCandidate::seconds);
+}
+
+}  // namespace
+
+std::vector<StoreVariant> store_variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
+                                         const ReadBlocks& read_blocks) {
+  std::vector<StoreVariant> variants;
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    const TuningTask& task = tasks[t];
+    if (!has_store_knob(task) || has_single_pixel_output(task)) continue;
+    const auto readers = read_blocks.find(task.op.output_shape()[1]);
+    const std::optional<LayoutCandidate> best = fastest(known.tasks[t].candidates);
+    if (readers == read_blocks.end() || !best) continue;
+    std::map<std::string, int64_t> knobs = task.op.knobs(best->index);
+    const int64_t computed = best->layouts.output.block_of('C');
+    for (const int64_t block : readers->second) {
+      if (block == computed) continue;
+      knobs[kStoreKnob] = block;
+      const std::optional<int64_t> index = task.op.index_of(knobs);
+      if (index && !known.tasks[t].candidates.estimated_seconds(*index)) variants.push_back({t, *index});
+    }
+  }
+  return variants;
+}
+
+std::vector<MeasureRecord> measure_store_variants(const std::vector<TuningTask>& tasks,
+                                                  const std::vector<MeasureRecord>& records, const ReadBlocks& read_blocks,
+                                                  Measurer& measurer, const std::string& target, const RecordSink& sink) {
+  std::vector<MeasureRecord> measured;
+  for (const StoreVariant& variant : store_variants(tasks, summarize_history(tasks, records, target), read_blocks)) {
+    const TuningTask& task = tasks[variant.task];
+    measured.push_back(make_record(target, task, variant.index, measurer.measure(task, variant.index)));
+    sink(measured.back());
+  }
+  return measured;
+}
+
+}  // namespace layoutopt::tuning

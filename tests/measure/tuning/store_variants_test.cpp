@@ -1,0 +1,83 @@
+// Store variants: which variants of a tuned conv are timed, and that they reach the layout
+// candidates as configs whose output layout is the stored block, without counting as trials.
+
+#include <doctest/doctest.h>
+
+#include "layoutopt/tuning/store_variants.h"
+#include "layoutopt/tuning/task_tuner.h"
+#include "tuning_fixtures.h"
+
+namespace {
+
+using namespace layoutopt;
+using layoutopt::testing::FakeMeasurer;
+
+// Tunes `task` exhaustively with the fake measurer: its fastest config is tile_oc 16.
+std::vector<tuning::MeasureRecord> exhaustive_records(const tuning::TuningTask& task, const std::string& target) {
+  FakeMeasurer measurer;
+  std::vector<tuning::MeasureRecord> records;
+  for (int64_t index = 0; index < task.op.space().searched_size(); ++index)
+    records.push_back(tuning::make_record(target, task, index, measurer.measure(task, index)));
+  return records;
+}
+
+}  // namespace
+
+TEST_CASE("store variants: the fastest config stored in each block its output's readers compute in") {
+  const std::string target = "llvm -test";
+  const std::vector<tuning::TuningTask> tasks{layoutopt::testing::small_conv_task(32)};
+  const std::vector<tuning::MeasureRecord> records = exhaustive_records(tasks[0], target);
+  // Readers of 32 channels compute in 8, 16 (the fastest config's own block) and plain NCHW;
+  // 24 channels is another tensor.
+  const tuning::ReadBlocks read{{32, {1, 8, 16}}, {24, {4}}};
+  const auto variants = tuning::store_variants(tasks, tuning::summarize_history(tasks, records, target), read);
+  REQUIRE(variants.size() == 2);
+  std::set<std::string> outputs;
+  for (const tuning::StoreVariant& variant : variants) {
+    const auto knobs = tasks[0].op.knobs(variant.index);
+    CHECK(knobs.at("tile_oc") == 16);  // the fastest config, other knobs unchanged
+    CHECK(knobs.at("tile_ow") == 7);
+    CHECK_FALSE(tasks[0].op.space().searched(variant.index));
+    outputs.insert(tasks[0].op.layouts(variant.index).output.str());
+  }
+  CHECK(outputs == std::set<std::string>{"NCHW1c", "NCHW8c"});  // NCHW1c: plain NCHW's memory order
+
+  // Timed once, appended to the log, and not timed again on the next run.
+  FakeMeasurer measurer;
+  std::vector<tuning::MeasureRecord> log = records;
+  const auto sink = [&](const tuning::MeasureRecord& record) { log.push_back(record); };
+  CHECK(tuning::measure_store_variants(tasks, records, read, measurer, target, sink).size() == 2);
+  CHECK(log.size() == records.size() + 2);
+  CHECK(tuning::measure_store_variants(tasks, log, read, measurer, target, sink).empty());
+
+  // Read back, a variant is a layout candidate (input 8c, output the stored block) and not a
+  // search trial: the tuner's trial count is the searched space.
+  tuning::TaskTuner tuner(tasks[0], {});
+  for (const tuning::MeasureRecord& record : log) tuner.observe(*tasks[0].config_index(record.knob_map()), record.result);
+  CHECK(tuner.trials() == tasks[0].op.space().searched_size());
+  CHECK(tuner.exhausted());
+  bool stored_in_8c_from_16c = false;
+  for (const tuning::LayoutCandidate& candidate : tuner.candidates().all())
+    if (candidate.layouts.output.str() == "NCHW8c" && tasks[0].op.knobs(candidate.index).at("tile_oc") == 16)
+      stored_in_8c_from_16c = true;
+  CHECK(stored_in_8c_from_16c);
+}
+
+TEST_CASE("store variants leave out 1x1 outputs and tasks without a store block") {
+  const std::string target = "llvm -test";
+  kernels::Conv2dDesc squeeze;  // squeeze-and-excitation fc: every blocking of [1,32,1,1] is one memory order
+  squeeze.in_channels = 16, squeeze.out_channels = 32, squeeze.in_h = squeeze.in_w = 1;
+  kernels::Conv2dDesc depthwise;
+  depthwise.in_channels = depthwise.out_channels = depthwise.groups = 32;
+  depthwise.in_h = depthwise.in_w = 8, depthwise.kernel_h = depthwise.kernel_w = 3;
+  const std::vector<tuning::TuningTask> tasks{tuning::make_task(kernels::TunableOp::conv2d(squeeze)),
+                                              tuning::make_task(kernels::TunableOp::conv2d(depthwise))};
+  std::vector<tuning::MeasureRecord> records;
+  tuning::MeasureResult timed;
+  timed.costs_s = {1e-4};
+  for (const tuning::TuningTask& task : tasks)
+    records.push_back(tuning::make_record(target, task, task.op.default_index(), timed));
+  REQUIRE(tuning::summarize_history(tasks, records, target).tasks[0].candidates.pair_count() == 1);
+  const tuning::ReadBlocks read{{32, {1, 4}}};
+  CHECK(tuning::store_variants(tasks, tuning::summarize_history(tasks, records, target), read).empty());
+}
