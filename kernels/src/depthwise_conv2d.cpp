@@ -23,7 +23,8 @@ void require(bool ok, const Conv2dDesc& desc, const DepthwiseConv2dSchedule& sch
 }  // namespace
 
 std::string DepthwiseConv2dSchedule::str() const {
-  return "c" + std::to_string(c_bn) + "_ow" + std::to_string(ow_bn) + "_oh" + std::to_string(oh_bn);
+  return "c" + std::to_string(c_bn) + "_ow" + std::to_string(ow_bn) + "_oh" + std::to_string(oh_bn) +
+         (store_bn != 0 ? "_st" + std::to_string(store_bn) : "");
 }
 
 ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
@@ -32,12 +33,15 @@ ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
   space.add("tile_c", divisors(desc.in_channels));
   space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), kMaxTileWidth)));
   space.add("tile_oh", inclusive_range(1, std::min(desc.out_h(), kMaxTileHeight)));
+  std::vector<int64_t> store_blocks{0};
+  for (int64_t block : divisors(desc.out_channels)) store_blocks.push_back(block);
+  space.add_derived("store_oc", store_blocks, 0);
   return space;
 }
 
 DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_c"), point.at("tile_ow"), point.at("tile_oh")};
+  return {point.at("tile_c"), point.at("tile_ow"), point.at("tile_oh"), point.at("store_oc")};
 }
 
 void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& s) {
@@ -50,19 +54,22 @@ void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSche
           "ow_bn must lie in [1, out_w = " + std::to_string(desc.out_w()) + "]");
   require(s.oh_bn > 0 && s.oh_bn <= desc.out_h(), desc, s,
           "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
+  require(s.store_bn >= 0 && (s.store_bn == 0 || desc.out_channels % s.store_bn == 0), desc, s,
+          "store_bn must be 0 or divide the channel count " + std::to_string(desc.out_channels));
 }
 
 DepthwiseConv2dLayouts depthwise_conv2d_layouts(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule) {
   validate_depthwise_conv2d(desc, schedule);
   return {layout::Layout::nchwc(schedule.c_bn), layout::Layout::oihwio(1, schedule.c_bn),
-          layout::Layout::nchwc(schedule.c_bn)};
+          layout::Layout::nchwc(schedule.stored_block())};
 }
 
 Kernel compile_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule) {
   validate_depthwise_conv2d(desc, schedule);
   return Kernel(jit::cached_kernel("depthwise|" + desc.str() + "|" + schedule.str(), [&] {
     const conv::DepthwiseReduction reduction(schedule.c_bn, desc.kernel_h, desc.kernel_w);
-    const conv::TileShape tiles{schedule.c_bn, schedule.c_bn, schedule.oh_bn, schedule.ow_bn, true, false};
+    const conv::TileShape tiles{schedule.c_bn, schedule.c_bn,  schedule.oh_bn,         schedule.ow_bn, true,
+                                false,         false,          schedule.stored_block()};
     return conv::compile_direct_conv(conv::make_geometry(desc, tiles), reduction, "depthwise");
   }));
 }

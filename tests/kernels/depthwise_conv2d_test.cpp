@@ -56,3 +56,17 @@ TEST_CASE("depthwise every epilogue combination") {
         check_schedule(d, {8, 7, 2});
       }
 }
+
+TEST_CASE("depthwise stores its output in another channel block than it computes in") {
+  // EfficientNet's depthwise steps feed 1x1 projections that compute in other blocks: stored
+  // whole (a multiple of the computed block), split at stored blocks, at the gcd, or plain.
+  Conv2dDesc d = depthwise_desc(48, 9, 10, 3, 2, 1);
+  d.epilogue = Epilogue{true, Activation::Silu, false, Activation::None};
+  for (const int64_t c_bn : {16, 24})
+    for (const int64_t store_bn : {1, 4, 6, 48}) {
+      const DepthwiseConv2dSchedule schedule{c_bn, 4, 2, store_bn};
+      CHECK(depthwise_conv2d_layouts(d, schedule).output == layoutopt::layout::Layout::nchwc(store_bn));
+      check_schedule(d, schedule);
+    }
+  CHECK(depthwise_conv2d_space(d).values("store_oc").back() == 48);
+}

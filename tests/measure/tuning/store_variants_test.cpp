@@ -63,7 +63,7 @@ TEST_CASE("store variants: the fastest config stored in each block its output's 
   CHECK(stored_in_8c_from_16c);
 }
 
-TEST_CASE("store variants leave out 1x1 outputs and tasks without a store block") {
+TEST_CASE("store variants leave out 1x1 outputs; depthwise convs have them too") {
   const std::string target = "llvm -test";
   kernels::Conv2dDesc squeeze;  // squeeze-and-excitation fc: every blocking of [1,32,1,1] is one memory order
   squeeze.in_channels = 16, squeeze.out_channels = 32, squeeze.in_h = squeeze.in_w = 1;
@@ -79,5 +79,10 @@ TEST_CASE("store variants leave out 1x1 outputs and tasks without a store block"
     records.push_back(tuning::make_record(target, task, task.op.default_index(), timed));
   REQUIRE(tuning::summarize_history(tasks, records, target).tasks[0].candidates.pair_count() == 1);
   const tuning::ReadBlocks read{{32, {1, 4}}};
-  CHECK(tuning::store_variants(tasks, tuning::summarize_history(tasks, records, target), read).empty());
+  const auto variants = tuning::store_variants(tasks, tuning::summarize_history(tasks, records, target), read);
+  REQUIRE(variants.size() == 2);  // both of the depthwise conv's, none of the squeeze's
+  for (const tuning::StoreVariant& variant : variants) {
+    CHECK(variant.task == 1);
+    CHECK(tasks[1].op.knobs(variant.index).at("tile_c") == tasks[1].op.knobs(tasks[1].op.default_index()).at("tile_c"));
+  }
 }

@@ -13,10 +13,14 @@
 namespace layoutopt::kernels {
 
 struct DepthwiseConv2dSchedule {
-  int64_t c_bn = 1;   ///< channel block of input and output: NCHW[c_bn]c
+  int64_t c_bn = 1;   ///< channel block of the input and of the computed output: NCHW[c_bn]c
   int64_t ow_bn = 1;  ///< register tile along output width
   int64_t oh_bn = 1;  ///< register tile along output height
+  /// Channel block of the stored output (0: c_bn), a layout change fused into the stores as
+  /// in Conv2dSchedule::store_bn.
+  int64_t store_bn = 0;
 
+  [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? c_bn : store_bn; }
   [[nodiscard]] std::string str() const;
   bool operator==(const DepthwiseConv2dSchedule&) const = default;
 };
@@ -24,10 +28,11 @@ struct DepthwiseConv2dSchedule {
 struct DepthwiseConv2dLayouts {
   layout::Layout input;   ///< NCHW[c_bn]c
   layout::Layout weight;  ///< OIHW1i[c_bn]o (logical weight shape C x 1 x KH x KW)
-  layout::Layout output;  ///< NCHW[c_bn]c
+  layout::Layout output;  ///< NCHW[stored_block()]c
 };
 
-/// Knobs tile_c, tile_ow, tile_oh.
+/// Knobs tile_c, tile_ow, tile_oh, and the derived store_oc (0, then every divisor of the
+/// channels), which search leaves at 0 (tuning/store_variants.h).
 [[nodiscard]] ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc);
 [[nodiscard]] DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space,
                                                                    int64_t index);
