@@ -46,6 +46,8 @@ MODELS.update({
     "efficientnet-b0": (torchvision.models.efficientnet_b0, {}, IMAGENET),
     "fcn-resnet50": (torchvision.models.segmentation.fcn_resnet50, {"weights_backbone": None, "aux_loss": False},
                      IMAGENET),
+    "regnet-x-400mf": (torchvision.models.regnet_x_400mf, {}, IMAGENET),
+    "resnext50-32x4d": (torchvision.models.resnext50_32x4d, {}, IMAGENET),
 })
 BENCH_MODELS = ["resnet-50", "inception-v3", "densenet-201", "vgg-19-bn", "mobilenet-v2"]
 DEFAULT_OUT = os.path.join(ROOT, "out", "peers", "models")

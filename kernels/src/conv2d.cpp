@@ -7,6 +7,7 @@
 #include "jit/kernel_cache.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/store_knob.h"
 
 namespace layoutopt::kernels {
 
@@ -61,16 +62,14 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   space.add("tile_oh", inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));
   space.add("oc_inner", {0, 1});
   space.add("prefetch_weights", {0, 1}, 0);
-  std::vector<int64_t> store_blocks{0};
-  for (int64_t block : divisors(desc.out_channels)) store_blocks.push_back(block);
-  space.add_derived("store_oc", store_blocks, 0);
+  add_store_knob(space, desc.out_channels);
   return space;
 }
 
 Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
   return {point.at("tile_ic"), point.at("tile_oc"), point.at("tile_ow"), point.at("unroll_kw") != 0,
-          point.at("tile_oh"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0, point.at("store_oc")};
+          point.at("tile_oh"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0, point.at(kStoreKnob)};
 }
 
 Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {

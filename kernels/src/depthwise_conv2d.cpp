@@ -6,6 +6,7 @@
 #include "conv/direct_conv_emitter.h"
 #include "jit/kernel_cache.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/store_knob.h"
 
 namespace layoutopt::kernels {
 
@@ -33,15 +34,13 @@ ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
   space.add("tile_c", divisors(desc.in_channels));
   space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), kMaxTileWidth)));
   space.add("tile_oh", inclusive_range(1, std::min(desc.out_h(), kMaxTileHeight)));
-  std::vector<int64_t> store_blocks{0};
-  for (int64_t block : divisors(desc.out_channels)) store_blocks.push_back(block);
-  space.add_derived("store_oc", store_blocks, 0);
+  add_store_knob(space, desc.out_channels);
   return space;
 }
 
 DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_c"), point.at("tile_ow"), point.at("tile_oh"), point.at("store_oc")};
+  return {point.at("tile_c"), point.at("tile_ow"), point.at("tile_oh"), point.at(kStoreKnob)};
 }
 
 void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& s) {

@@ -216,14 +216,13 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     }
   }
 
-  // Where the lanes of output vector `chunk` at (row, column) are stored. Computed and
-  // stored blocks alike, the vector is one piece. Otherwise it is split where a stored block
-  // may begin: at multiples of store_bn when it divides out_bn, else of their gcd (the split
-  // then depends on the runtime block, so every gcd-sized piece gets its own address).
+  // Where the lanes of output vector `chunk` at (row, column) are stored. Stored as computed,
+  // the vector is one piece. Otherwise it is split where a stored block may begin: at
+  // multiples of store_bn when it divides out_bn, else of their gcd (the split then depends
+  // on the runtime block, so every gcd-sized piece gets its own address).
   jit::VectorPlacement output_placement(const Item& item, Value* row, Value* column, const jit::VectorChunk& chunk) {
     if (g_.store_bn == g_.out_bn) {
-      Value* plane = mul(add(mul(item.batch, g_.out_blocks), item.out_block), g_.out_h);
-      Value* pixel = mul(add(mul(add(plane, row), g_.out_w), column), g_.out_bn);
+      Value* pixel = pixel_offset(item.batch, item.out_block, row, column, g_.out_blocks, g_.out_bn);
       return jit::contiguous(add(pixel, chunk.offset), chunk.lanes);
     }
     // A computed block inside one stored block is never split (grain 0).
@@ -237,13 +236,18 @@ class DirectConvEmitter : private jit::IndexArithmetic {
           grain == 0 ? chunk.lanes : std::min(chunk.lanes, ((chunk.offset + lane) / grain + 1) * grain - chunk.offset);
       Value* channel = add(mul(item.out_block, g_.out_bn), chunk.offset + lane);
       Value* block = b_.CreateUDiv(channel, constant(g_.store_bn));
-      Value* within = b_.CreateURem(channel, constant(g_.store_bn));
-      Value* plane = mul(add(mul(item.batch, g_.store_blocks), block), g_.out_h);
-      Value* pixel = mul(add(mul(add(plane, row), g_.out_w), column), g_.store_bn);
-      pieces.push_back({lane, end - lane, b_.CreateAdd(pixel, within)});
+      Value* pixel = pixel_offset(item.batch, block, row, column, g_.store_blocks, g_.store_bn);
+      pieces.push_back({lane, end - lane, b_.CreateAdd(pixel, b_.CreateURem(channel, constant(g_.store_bn)))});
       lane = end;
     }
     return pieces;
+  }
+
+  // Offset of the first float of (image, channel block, row, column) in a tensor
+  // [N][blocks][OH][OW][block_size].
+  Value* pixel_offset(Value* batch, Value* block, Value* row, Value* column, int64_t blocks, int64_t block_size) {
+    Value* plane = mul(add(mul(batch, blocks), block), g_.out_h);
+    return mul(add(mul(add(plane, row), g_.out_w), column), block_size);
   }
 
   const DirectConvGeometry& g_;

@@ -3,15 +3,15 @@
 #include <algorithm>
 #include <optional>
 
+#include "layoutopt/kernels/store_knob.h"
+
 namespace layoutopt::tuning {
 
 namespace {
 
-constexpr const char* kStoreKnob = "store_oc";
-
 bool has_store_knob(const TuningTask& task) {
   const auto& knobs = task.op.space().knobs();
-  return std::ranges::any_of(knobs, [](const kernels::Knob& knob) { return knob.name == kStoreKnob; });
+  return std::ranges::any_of(knobs, [](const kernels::Knob& knob) { return knob.name == kernels::kStoreKnob; });
 }
 
 bool has_single_pixel_output(const TuningTask& task) {
@@ -40,7 +40,7 @@ std::vector<StoreVariant> store_variants(const std::vector<TuningTask>& tasks, c
     const int64_t computed = best->layouts.output.block_of('C');
     for (const int64_t block : readers->second) {
       if (block == computed) continue;
-      knobs[kStoreKnob] = block;
+      knobs[kernels::kStoreKnob] = block;
       const std::optional<int64_t> index = task.op.index_of(knobs);
       if (index && !known.tasks[t].candidates.estimated_seconds(*index)) variants.push_back({t, *index});
     }
