@@ -19,10 +19,13 @@ bool has_single_pixel_output(const TuningTask& task) {
   return out.size() == 4 && out[2] * out[3] == 1;
 }
 
-std::optional<LayoutCandidate> fastest(const LayoutCandidates& candidates) {
-  const std::vector<LayoutCandidate> all = candidates.all();
-  if (all.empty()) return std::nullopt;
-  return *std::ranges::min_element(all, {}, &LayoutCandidate::seconds);
+// The fastest config the search found: variants of earlier runs are left out, so its output
+// block is the block it computes in.
+std::optional<LayoutCandidate> fastest_searched(const TuningTask& task, const LayoutCandidates& candidates) {
+  std::optional<LayoutCandidate> best;
+  for (const LayoutCandidate& candidate : candidates.all())
+    if (task.op.space().searched(candidate.index) && (!best || candidate.seconds < best->seconds)) best = candidate;
+  return best;
 }
 
 }  // namespace
@@ -34,7 +37,7 @@ std::vector<StoreVariant> store_variants(const std::vector<TuningTask>& tasks, c
     const TuningTask& task = tasks[t];
     if (!has_store_knob(task) || has_single_pixel_output(task)) continue;
     const auto readers = read_blocks.find(task.op.output_shape()[1]);
-    const std::optional<LayoutCandidate> best = fastest(known.tasks[t].candidates);
+    const std::optional<LayoutCandidate> best = fastest_searched(task, known.tasks[t].candidates);
     if (readers == read_blocks.end() || !best) continue;
     std::map<std::string, int64_t> knobs = task.op.knobs(best->index);
     const int64_t computed = best->layouts.output.block_of('C');

@@ -49,6 +49,11 @@ TEST_CASE("store variants: the fastest config stored in each block its output's 
   CHECK(tuning::measure_store_variants(tasks, records, read, measurer, target, sink).size() == 2);
   CHECK(log.size() == records.size() + 2);
   CHECK(tuning::measure_store_variants(tasks, log, read, measurer, target, sink).empty());
+  // A variant timed fastest of all (a lucky timing) is not taken for the config to vary.
+  tuning::MeasureResult lucky;
+  lucky.costs_s = {1e-9};
+  log.push_back(tuning::make_record(target, tasks[0], variants.front().index, lucky));
+  CHECK(tuning::store_variants(tasks, tuning::summarize_history(tasks, log, target), read).empty());
 
   // Read back, a variant is a layout candidate (input 8c, output the stored block) and not a
   // search trial: the tuner's trial count is the searched space.

@@ -31,10 +31,10 @@ struct StoreVariant {
   int64_t index = 0;
 };
 
-/// The variants of each task with a store knob (direct and grouped conv2d): its fastest
-/// config of `known` (summarize_history of the same tasks), storing in each block that
-/// `read_blocks` lists for its output channels, other than the block it computes in. Tasks
-/// with a 1x1 output are left out: there every blocking has the same memory order.
+/// The variants of each task with a store knob (direct, grouped and depthwise conv2d): its
+/// fastest searched config in `known` (summarize_history of the same tasks), storing in each
+/// block that `read_blocks` lists for its output channels, other than the block it computes
+/// in. Tasks with a 1x1 output are left out: there every blocking has the same memory order.
 /// Variants with a timing in `known` are left out too.
 [[nodiscard]] std::vector<StoreVariant> store_variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
                                                        const ReadBlocks& read_blocks);
