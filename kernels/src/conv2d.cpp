@@ -48,7 +48,7 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
 std::string Conv2dSchedule::str() const {
   return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
          (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "") +
-         (prefetch_weights ? "_pf" : "") + (store_bn != 0 ? "_st" + std::to_string(store_bn) : "");
+         (prefetch_weights ? "_pf" : "") + store_suffix(store_bn);
 }
 
 ConfigSpace conv2d_space(const Conv2dDesc& desc) {
@@ -93,7 +93,7 @@ void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& s) {
           "ow_bn must lie in [1, out_w = " + std::to_string(desc.out_w()) + "]");
   require(s.oh_bn > 0 && s.oh_bn <= desc.out_h(), desc, s,
           "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
-  require(s.store_bn >= 0 && (s.store_bn == 0 || desc.out_channels % s.store_bn == 0), desc, s,
+  require(valid_store_block(s.store_bn, desc.out_channels), desc, s,
           "store_bn must be 0 or divide out_channels = " + std::to_string(desc.out_channels));
 }
 

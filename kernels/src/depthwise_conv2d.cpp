@@ -25,7 +25,7 @@ void require(bool ok, const Conv2dDesc& desc, const DepthwiseConv2dSchedule& sch
 
 std::string DepthwiseConv2dSchedule::str() const {
   return "c" + std::to_string(c_bn) + "_ow" + std::to_string(ow_bn) + "_oh" + std::to_string(oh_bn) +
-         (store_bn != 0 ? "_st" + std::to_string(store_bn) : "");
+         store_suffix(store_bn);
 }
 
 ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
@@ -53,7 +53,7 @@ void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSche
           "ow_bn must lie in [1, out_w = " + std::to_string(desc.out_w()) + "]");
   require(s.oh_bn > 0 && s.oh_bn <= desc.out_h(), desc, s,
           "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
-  require(s.store_bn >= 0 && (s.store_bn == 0 || desc.out_channels % s.store_bn == 0), desc, s,
+  require(valid_store_block(s.store_bn, desc.out_channels), desc, s,
           "store_bn must be 0 or divide the channel count " + std::to_string(desc.out_channels));
 }
 

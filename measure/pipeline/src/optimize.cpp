@@ -48,8 +48,10 @@ std::vector<tuning::MeasureRecord> tune(const std::vector<tuning::TuningTask>& t
   progress.note("[2/4] default configs: " + std::to_string(defaults.size()) + " measured now, " +
                 std::to_string(defaulted.size() - defaults.size()) + " from the log");
   const auto variants = phases.time(Phase::store_variants, [&] {
-    const tuning::ReadBlocks read = costs::read_blocks(tasks, costs::tuned_blocks(tasks, log.records, target));
-    return tuning::measure_store_variants(tasks, log.records, read, measurer, target, append);
+    // One summary of the log serves both: the blocks readers compute in and the configs to vary.
+    const tuning::SessionResult known = tuning::summarize_history(tasks, log.records, target);
+    const tuning::ReadBlocks read = costs::read_blocks(tasks, costs::tuned_blocks(tasks, known));
+    return tuning::measure_store_variants(tasks, known, read, measurer, target, append);
   });
   progress.note("[2/4] store variants (the fastest config storing in a reader's block): " +
                 std::to_string(variants.size()) + " measured now");

@@ -51,11 +51,11 @@ std::vector<StoreVariant> store_variants(const std::vector<TuningTask>& tasks, c
   return variants;
 }
 
-std::vector<MeasureRecord> measure_store_variants(const std::vector<TuningTask>& tasks,
-                                                  const std::vector<MeasureRecord>& records, const ReadBlocks& read_blocks,
-                                                  Measurer& measurer, const std::string& target, const RecordSink& sink) {
+std::vector<MeasureRecord> measure_store_variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
+                                                  const ReadBlocks& read_blocks, Measurer& measurer,
+                                                  const std::string& target, const RecordSink& sink) {
   std::vector<MeasureRecord> measured;
-  for (const StoreVariant& variant : store_variants(tasks, summarize_history(tasks, records, target), read_blocks)) {
+  for (const StoreVariant& variant : store_variants(tasks, known, read_blocks)) {
     const TuningTask& task = tasks[variant.task];
     measured.push_back(make_record(target, task, variant.index, measurer.measure(task, variant.index)));
     sink(measured.back());

@@ -46,9 +46,10 @@ TEST_CASE("store variants: the fastest config stored in each block its output's 
   FakeMeasurer measurer;
   std::vector<tuning::MeasureRecord> log = records;
   const auto sink = [&](const tuning::MeasureRecord& record) { log.push_back(record); };
-  CHECK(tuning::measure_store_variants(tasks, records, read, measurer, target, sink).size() == 2);
+  const auto summary = [&](const std::vector<tuning::MeasureRecord>& of) { return tuning::summarize_history(tasks, of, target); };
+  CHECK(tuning::measure_store_variants(tasks, summary(records), read, measurer, target, sink).size() == 2);
   CHECK(log.size() == records.size() + 2);
-  CHECK(tuning::measure_store_variants(tasks, log, read, measurer, target, sink).empty());
+  CHECK(tuning::measure_store_variants(tasks, summary(log), read, measurer, target, sink).empty());
   // A variant timed fastest of all (a lucky timing) is not taken for the config to vary.
   tuning::MeasureResult lucky;
   lucky.costs_s = {1e-9};

@@ -6,6 +6,7 @@
 // docs/design/fused-stores.md.
 
 #include <cstdint>
+#include <string>
 
 #include "layoutopt/kernels/config_space.h"
 
@@ -15,5 +16,11 @@ inline constexpr const char* kStoreKnob = "store_oc";
 
 /// Adds the store knob, last: 0, then every divisor of `out_channels`; absent reads as 0.
 void add_store_knob(ConfigSpace& space, int64_t out_channels);
+
+/// True for a store block a kernel with `out_channels` outputs can take: 0 or a divisor.
+[[nodiscard]] bool valid_store_block(int64_t store_bn, int64_t out_channels);
+
+/// The schedule text's suffix for a store block ("_st16"; empty for 0, stored as computed).
+[[nodiscard]] std::string store_suffix(int64_t store_bn);
 
 }  // namespace layoutopt::kernels

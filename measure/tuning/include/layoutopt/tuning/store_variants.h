@@ -39,10 +39,10 @@ struct StoreVariant {
 [[nodiscard]] std::vector<StoreVariant> store_variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
                                                        const ReadBlocks& read_blocks);
 
-/// Times the variants `records` lack, handing each new record to `sink` (append it to the
-/// log). Returns the new records.
-std::vector<MeasureRecord> measure_store_variants(const std::vector<TuningTask>& tasks,
-                                                  const std::vector<MeasureRecord>& records, const ReadBlocks& read_blocks,
-                                                  Measurer& measurer, const std::string& target, const RecordSink& sink);
+/// Times the store_variants of `known` (the summary of the log's records), handing each new
+/// record to `sink` (append it to the log). Returns the new records.
+std::vector<MeasureRecord> measure_store_variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
+                                                  const ReadBlocks& read_blocks, Measurer& measurer,
+                                                  const std::string& target, const RecordSink& sink);
 
 }  // namespace layoutopt::tuning
