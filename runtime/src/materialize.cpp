@@ -31,7 +31,7 @@ class Materializer {
   RunnableStep step(size_t index) {
     const StepSpec& step = spec_.steps[index];
     if (const auto* s = std::get_if<KernelStep>(&step.action)) return {kernel_step(*s), true};
-    if (const auto* s = std::get_if<ConcatStep>(&step.action)) return {concat_step(*s), true};
+    if (const auto* s = std::get_if<ConcatStep>(&step.action)) return {concat_step(*s), true, all_in_place(*s)};
     if (const auto* s = std::get_if<TransformStep>(&step.action)) return {transform_step(*s), false};
     const auto body = reference_.find(index);
     if (body == reference_.end())
@@ -101,6 +101,20 @@ class Materializer {
       for (SlotId read : reads) inputs.push_back(a[static_cast<size_t>(read)]);
       run_concat(kernels, inputs, a[out], offsets, team);
     };
+  }
+
+  /// Whether every input of the concat lies in its output at its slice: where run_concat
+  /// copies nothing. Decided from the spec's addresses, as run_concat decides from the arena's.
+  [[nodiscard]] bool all_in_place(const ConcatStep& s) const {
+    if (s.slice_offsets.size() != s.inputs.size()) return false;
+    for (size_t i = 0; i < s.inputs.size(); ++i)
+      if (s.slice_offsets[i] < 0 || arena_offset(s.inputs[i]) != arena_offset(s.output) + s.slice_offsets[i]) return false;
+    return true;
+  }
+
+  [[nodiscard]] int64_t arena_offset(SlotId id) const {
+    const SlotSpec& slot = spec_.slots[static_cast<size_t>(id)];
+    return spec_.storage_offsets[static_cast<size_t>(slot.storage)] + slot.offset;
   }
 
   static StepBody transform_step(const TransformStep& s) {

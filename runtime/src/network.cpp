@@ -47,8 +47,8 @@ void Network::execute(const StepDone& step_done) {
   sized_for_threads_ = 0;  // until this run has finished every step
   size_t next = 0;
   while (next < steps_.size()) {
-    if (!teams || !steps_[next].shares_team) {
-      steps_[next].run(addresses_, Team::own);
+    if (!teams || !steps_[next].shares_team || steps_[next].does_nothing) {
+      if (!steps_[next].does_nothing) steps_[next].run(addresses_, Team::own);
       if (step_done) step_done(next);
       ++next;
       continue;

@@ -25,6 +25,9 @@ struct RunnableStep {
   /// Whether `run` may be called with Team::calling: the step's work is compiled kernels
   /// alone, which split it over the calling team. Transforms and reference steps fork their own.
   bool shares_team = false;
+  /// Whether the step has nothing to do: a concat whose inputs were all written in place. It
+  /// is skipped rather than run, since a team forked for it would cost more than a small kernel.
+  bool does_nothing = false;
 };
 
 /// The code of a kernel symbol; nullptr when unknown.
