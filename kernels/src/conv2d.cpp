@@ -7,7 +7,7 @@
 #include "jit/kernel_cache.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/host.h"
-#include "layoutopt/kernels/store_knob.h"
+#include "layoutopt/kernels/layout_knobs.h"
 
 namespace layoutopt::kernels {
 
@@ -40,7 +40,9 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
           d.out_channels_per_group() / s.oc_bn,
           d.kernel_h,
           d.kernel_w,
-          s.oh_bn * s.ow_bn * chunks};
+          s.oh_bn * s.ow_bn * chunks,
+          s.read_block() % s.ic_bn == 0 ? 0 : s.read_block(),
+          d.in_h * d.in_w * s.read_block()};
 }
 
 }  // namespace
@@ -48,7 +50,8 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
 std::string Conv2dSchedule::str() const {
   return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
          (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "") +
-         (prefetch_weights ? "_pf" : "") + store_suffix(store_bn);
+         (prefetch_weights ? "_pf" : "") + layout_suffix(kStoreKnob, store_bn) +
+         layout_suffix(kLoadKnob, load_bn);
 }
 
 ConfigSpace conv2d_space(const Conv2dDesc& desc) {
@@ -62,14 +65,16 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   space.add("tile_oh", inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));
   space.add("oc_inner", {0, 1});
   space.add("prefetch_weights", {0, 1}, 0);
-  add_store_knob(space, desc.out_channels);
+  add_layout_knob(space, kStoreKnob, desc.out_channels);
+  add_layout_knob(space, kLoadKnob, desc.in_channels);
   return space;
 }
 
 Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
   return {point.at("tile_ic"), point.at("tile_oc"), point.at("tile_ow"), point.at("unroll_kw") != 0,
-          point.at("tile_oh"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0, point.at(kStoreKnob)};
+          point.at("tile_oh"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0, point.at(kStoreKnob.name),
+          point.at(kLoadKnob.name)};
 }
 
 Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
@@ -93,13 +98,15 @@ void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& s) {
           "ow_bn must lie in [1, out_w = " + std::to_string(desc.out_w()) + "]");
   require(s.oh_bn > 0 && s.oh_bn <= desc.out_h(), desc, s,
           "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
-  require(valid_store_block(s.store_bn, desc.out_channels), desc, s,
+  require(valid_layout_block(s.store_bn, desc.out_channels), desc, s,
           "store_bn must be 0 or divide out_channels = " + std::to_string(desc.out_channels));
+  require(valid_layout_block(s.load_bn, desc.in_channels), desc, s,
+          "load_bn must be 0 or divide in_channels = " + std::to_string(desc.in_channels));
 }
 
 Conv2dLayouts conv2d_layouts(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
   validate_conv2d(desc, schedule);
-  return {layout::Layout::nchwc(schedule.ic_bn), layout::Layout::oihwio(schedule.ic_bn, schedule.oc_bn),
+  return {layout::Layout::nchwc(schedule.read_block()), layout::Layout::oihwio(schedule.ic_bn, schedule.oc_bn),
           layout::Layout::nchwc(schedule.stored_block())};
 }
 
@@ -109,7 +116,8 @@ Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
     const conv::BlockedReduction reduction(blocked_shape_of(desc, schedule));
     return conv::compile_direct_conv(
         conv::make_geometry(desc, {schedule.ic_bn, schedule.oc_bn, schedule.oh_bn, schedule.ow_bn, schedule.unroll_kw,
-                                  schedule.oc_inner, schedule.prefetch_weights, schedule.stored_block()}),
+                                  schedule.oc_inner, schedule.prefetch_weights, schedule.stored_block(),
+                                  schedule.read_block()}),
         reduction, "conv2d");
   }));
 }

@@ -6,7 +6,7 @@
 #include "conv/direct_conv_emitter.h"
 #include "jit/kernel_cache.h"
 #include "layoutopt/kernels/error.h"
-#include "layoutopt/kernels/store_knob.h"
+#include "layoutopt/kernels/layout_knobs.h"
 
 namespace layoutopt::kernels {
 
@@ -25,7 +25,7 @@ void require(bool ok, const Conv2dDesc& desc, const DepthwiseConv2dSchedule& sch
 
 std::string DepthwiseConv2dSchedule::str() const {
   return "c" + std::to_string(c_bn) + "_ow" + std::to_string(ow_bn) + "_oh" + std::to_string(oh_bn) +
-         store_suffix(store_bn);
+         layout_suffix(kStoreKnob, store_bn);
 }
 
 ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
@@ -34,13 +34,13 @@ ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
   space.add("tile_c", divisors(desc.in_channels));
   space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), kMaxTileWidth)));
   space.add("tile_oh", inclusive_range(1, std::min(desc.out_h(), kMaxTileHeight)));
-  add_store_knob(space, desc.out_channels);
+  add_layout_knob(space, kStoreKnob, desc.out_channels);
   return space;
 }
 
 DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_c"), point.at("tile_ow"), point.at("tile_oh"), point.at(kStoreKnob)};
+  return {point.at("tile_c"), point.at("tile_ow"), point.at("tile_oh"), point.at(kStoreKnob.name)};
 }
 
 void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& s) {
@@ -53,7 +53,7 @@ void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSche
           "ow_bn must lie in [1, out_w = " + std::to_string(desc.out_w()) + "]");
   require(s.oh_bn > 0 && s.oh_bn <= desc.out_h(), desc, s,
           "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
-  require(valid_store_block(s.store_bn, desc.out_channels), desc, s,
+  require(valid_layout_block(s.store_bn, desc.out_channels), desc, s,
           "store_bn must be 0 or divide the channel count " + std::to_string(desc.out_channels));
 }
 

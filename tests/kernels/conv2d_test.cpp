@@ -240,13 +240,52 @@ TEST_CASE("conv2d stores its output in another channel block than it computes in
   check_schedule(one_by_one, {16, 8, 6, true, 3, true, false, 20});
 }
 
+TEST_CASE("conv2d reads its input in another channel block than it reduces over") {
+  // Read block a multiple of ic_bn (a reduction block inside one stored block, at a lane
+  // offset), a divisor (a reduction block spans stored blocks), neither (runs of their gcd,
+  // e.g. 8 in 12: 4 + 4), plain NCHW; 3x3 with padding, a residual, two images and run_range
+  // splitting.
+  Conv2dDesc d = square_conv(24, 7, 9, 16, 3, 1, 1);
+  d.batch = 2;
+  d.epilogue = Epilogue{true, Activation::Silu, true, Activation::Relu};
+  for (const int64_t ic_bn : {4, 8, 24})
+    for (const int64_t load_bn : {1, 2, 4, 8, 12, 24}) {
+      if (load_bn == ic_bn) continue;
+      Conv2dSchedule schedule{ic_bn, 16, 4, ic_bn != 8, 1, load_bn % 4 == 0, false, 0, load_bn};
+      CHECK(conv2d_layouts(d, schedule).input == layoutopt::layout::Layout::nchwc(load_bn));
+      check_schedule(d, schedule, load_bn == 2 ? 3 : 1);
+    }
+  // Row tiles over padding rows (the zero row spans every stored block a reduction block
+  // reads), stored blocks together with a store block, an input scale.
+  Conv2dDesc one_by_one = square_conv(32, 6, 6, 40, 1, 1, 1);
+  one_by_one.input_scale = true;
+  check_schedule(one_by_one, {32, 40, 6, true, 3, false, true, 0, 8});
+  check_schedule(one_by_one, {8, 8, 5, true, 2, true, false, 20, 32});
+  check_schedule(one_by_one, {16, 20, 4, true, 2, false, false, 0, 32});  // 16 then 16 more lanes of 32
+  check_schedule(one_by_one, {8, 20, 4, true, 2, false, false, 0, 32});
+  // Groups: a stored block wider than a group's channels.
+  Conv2dDesc grouped = square_conv(16, 6, 7, 32, 3, 2, 1);
+  grouped.groups = 2;
+  check_schedule(grouped, {4, 8, 3, true, 1, false, false, 0, 16});
+  check_schedule(grouped, {8, 16, 4, false, 1, true, false, 0, 2});
+}
+
+TEST_CASE("a conv2d read block must divide the input channels") {
+  const Conv2dDesc d = square_conv(24, 7, 9, 16, 3, 1, 1);
+  CHECK_THROWS_WITH_AS(validate_conv2d(d, {8, 16, 4, true, 1, false, false, 0, 16}),
+                       doctest::Contains("load_bn must be 0 or divide in_channels = 24"), KernelError);
+  const ConfigSpace space = conv2d_space(d);
+  CHECK(space.values("load_ic") == std::vector<int64_t>{0, 1, 2, 3, 4, 6, 8, 12, 24});
+  CHECK(conv2d_schedule_at(space, space.searched_size() - 1).load_bn == 0);  // search sees load 0 only
+}
+
 TEST_CASE("a conv2d store block must divide the output channels") {
   const Conv2dDesc d = square_conv(8, 7, 9, 48, 3, 1, 1);
   CHECK_THROWS_WITH_AS(validate_conv2d(d, {8, 16, 4, true, 1, false, false, 32}),
                        doctest::Contains("store_bn must be 0 or divide out_channels = 48"), KernelError);
   const ConfigSpace space = conv2d_space(d);
   CHECK(space.values("store_oc") == std::vector<int64_t>{0, 1, 2, 3, 4, 6, 8, 12, 16, 24, 48});
-  CHECK(space.searched_size() * 11 == space.size());
+  CHECK(space.searched_size() * 11 * 5 == space.size());  // store_oc, then load_ic (0 and 4 divisors of 8)
   CHECK(conv2d_schedule_at(space, space.searched_size() - 1).store_bn == 0);  // search sees store 0 only
   CHECK(conv2d_schedule_at(space, space.searched_size()).store_bn == 1);
 }

@@ -1,5 +1,7 @@
 #include "conv/blocked_reduction.h"
 
+#include <numeric>
+
 #include "jit/control_flow.h"
 
 namespace layoutopt::kernels::conv {
@@ -22,8 +24,11 @@ llvm::Value* BlockedReduction::input_block(llvm::IRBuilder<>& builder, llvm::Val
 
 int64_t BlockedReduction::ic_unroll() const {
   int64_t best = 1;
-  for (int64_t u = 1; u <= s_.ic_bn; ++u)
-    if (s_.ic_bn % u == 0 && u * s_.tile_accumulators <= kFmasPerUnrolledBody) best = u;
+  // An unrolled stretch reads consecutive floats: it stays inside one stored block, which
+  // a stretch starting at a multiple of u does when u divides the stored block.
+  const int64_t run = s_.load_bn == 0 ? s_.ic_bn : std::gcd(s_.ic_bn, s_.load_bn);
+  for (int64_t u = 1; u <= run; ++u)
+    if (run % u == 0 && u * s_.tile_accumulators <= kFmasPerUnrolledBody) best = u;
   return best;
 }
 
@@ -42,15 +47,25 @@ void BlockedReduction::accumulate(llvm::IRBuilder<>& builder, const Tap& tap, co
       builder, 0, s_.ic_bn, unroll,
       [&](llvm::Value* ic0) {
         tap.prefetch.emit(builder, tap.weight, builder.CreateUDiv(ic0, builder.getInt64(unroll)));
+        llvm::Value* input_offset = input_channel_offset(builder, tap, ic0);
         jit::emit_unrolled(builder, 0, unroll, [&](llvm::Value* u) {
-          accumulate_channel(builder, tap, acc, weights, builder.CreateNSWAdd(ic0, u));
+          accumulate_channel(builder, tap, acc, weights, builder.CreateNSWAdd(ic0, u),
+                             builder.CreateNSWAdd(input_offset, u));
         });
       },
       "ic_inner");
 }
 
+llvm::Value* BlockedReduction::input_channel_offset(llvm::IRBuilder<>& builder, const Tap& tap, llvm::Value* ic) const {
+  if (s_.load_bn == 0) return ic;
+  llvm::Value* channel = builder.CreateNSWAdd(tap.first_channel, ic);
+  llvm::Value* stored_block = builder.CreateUDiv(channel, builder.getInt64(s_.load_bn));
+  return builder.CreateNSWAdd(builder.CreateNSWMul(stored_block, builder.getInt64(s_.load_plane)),
+                              builder.CreateURem(channel, builder.getInt64(s_.load_bn)));
+}
+
 void BlockedReduction::accumulate_channel(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc,
-                                          llvm::Value* weights, llvm::Value* ic) const {
+                                          llvm::Value* weights, llvm::Value* ic, llvm::Value* input_offset) const {
   const auto& chunks = acc.chunks();
   llvm::Value* row_offset = builder.CreateNSWMul(ic, builder.getInt64(s_.oc_bn));
   std::vector<llvm::Value*> weight_vectors;
@@ -64,7 +79,7 @@ void BlockedReduction::accumulate_channel(llvm::IRBuilder<>& builder, const Tap&
   }
   for (size_t r = 0; r < tap.rows.size(); ++r)
     for (const TapColumn& column : tap.columns) {
-      llvm::Value* offset = builder.CreateNSWAdd(column.offset, ic);
+      llvm::Value* offset = builder.CreateNSWAdd(column.offset, input_offset);
       for (size_t c = 0; c < chunks.size(); ++c) {
         llvm::Value* x = jit::broadcast(builder, tap.rows[r], offset, chunks[c].lanes);
         acc.add_product(builder, static_cast<int64_t>(r), column.column, c, x, weight_vectors[c]);

@@ -16,6 +16,12 @@ struct BlockedShape {
   int64_t out_blocks_per_group = 1;  ///< (out_channels / groups) / oc_bn
   int64_t kernel_h = 1, kernel_w = 1;
   int64_t tile_accumulators = 1;     ///< oh_bn * ow_bn * vector chunks: sizes the ic unroll
+  /// The input's stored channel block when it is not a multiple of ic_bn (0 otherwise: a
+  /// block's channels are consecutive from the row pointer), and the floats between the same
+  /// pixel of consecutive stored blocks. Channel c then lies at (c / load_bn) * load_plane +
+  /// c % load_bn from the row pointer (Conv2dSchedule::load_bn).
+  int64_t load_bn = 0;
+  int64_t load_plane = 0;
 };
 
 class BlockedReduction final : public ConvReduction {
@@ -34,8 +40,10 @@ class BlockedReduction final : public ConvReduction {
 
  private:
   [[nodiscard]] int64_t ic_unroll() const;
+  /// Offset from the row pointer of input channel `ic` of the tap's reduction block.
+  [[nodiscard]] llvm::Value* input_channel_offset(llvm::IRBuilder<>& builder, const Tap& tap, llvm::Value* ic) const;
   void accumulate_channel(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc,
-                          llvm::Value* weights, llvm::Value* ic) const;
+                          llvm::Value* weights, llvm::Value* ic, llvm::Value* input_offset) const;
 
   BlockedShape s_;
 };

@@ -35,7 +35,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
         acc_(module, geometry.oh_bn, geometry.ow_bn,
              jit::vector_chunks(geometry.out_bn, jit::JitEngine::instance().host().vector_lanes)),
         zeros_(geometry.oh_bn == 1 || geometry.rows_always_valid() ? nullptr
-                                                                   : module.zero_array(geometry.in_w * geometry.in_bn)),
+                                                                   : module.zero_array(geometry.input_row_span())),
         stream_(geometry.prefetch_weights ? plan_weight_stream(geometry, reduction.outer_steps(),
                                                                reduction.weights_per_out_block(),
                                                                reduction.prefetch_slots_per_tap())
@@ -105,7 +105,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
               b_, kh_begin, kh_end, 1,
               [&](Value* kh) {
                 Tap tap{module_.weight(), item.out_block, step, kh, nullptr, row_pointers(item, in_block, rows, kh), {},
-                        {}, block_scales(item, in_block)};
+                        {}, block_scales(item, in_block), mul(in_block, g_.in_bn)};
                 emit_kernel_columns(tap, item, first_column, known_column, width);
               },
               "kh");
@@ -154,11 +154,11 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     for (int64_t w = 0; w < width; ++w) {
       if (known_column) {
         const int64_t iw = g_.input_column(*known_column + w, llvm::cast<llvm::ConstantInt>(kw)->getSExtValue());
-        if (iw >= 0 && iw < g_.in_w) columns.push_back({w, constant(iw * g_.in_bn)});
+        if (iw >= 0 && iw < g_.in_w) columns.push_back({w, constant(iw * g_.load_bn)});
         continue;
       }
       Value* iw = add(add(mul(add(first_column, w), g_.stride_w), mul(kw, g_.dilation_w)), -g_.pad_left);
-      columns.push_back({w, mul(iw, g_.in_bn)});
+      columns.push_back({w, mul(iw, g_.load_bn)});
     }
     return columns;
   }
@@ -184,19 +184,31 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     return b_.CreateGEP(b_.getFloatTy(), module_.scale(), first_channel);
   }
 
-  // In tiles of several rows, rows in the vertical padding point at a zero row: a few wasted
-  // FMAs on border rows, but no per-row branches in the tile code.
+  // Pointers into each tile row's input row at stored_position. In tiles of several rows,
+  // rows in the vertical padding point at a zero row: a few wasted FMAs on border rows, but
+  // no per-row branches in the tile code.
   std::vector<Value*> row_pointers(const Item& item, Value* in_block, int64_t rows, Value* kh) {
-    Value* plane = mul(add(mul(item.batch, g_.in_blocks), in_block), g_.in_h);
+    const auto [stored_block, lane] = stored_position(in_block);
+    Value* plane = mul(add(mul(item.batch, g_.load_blocks), stored_block), g_.in_h);
     std::vector<Value*> pointers;
     for (int64_t r = 0; r < rows; ++r) {
       Value* ih = add(add(mul(add(item.first_row, r), g_.stride_h), mul(kh, g_.dilation_h)), -g_.pad_top);
-      Value* offset = b_.CreateMul(b_.CreateAdd(plane, ih), constant(g_.in_w * g_.in_bn));
+      Value* offset = b_.CreateAdd(b_.CreateMul(b_.CreateAdd(plane, ih), constant(g_.in_w * g_.load_bn)), lane);
       Value* pointer = b_.CreateGEP(b_.getFloatTy(), module_.input(), offset);
       if (zeros_ != nullptr) pointer = b_.CreateSelect(b_.CreateICmpULT(ih, constant(g_.in_h)), pointer, zeros_);
       pointers.push_back(pointer);
     }
     return pointers;
+  }
+
+  // Where row pointers point: at reduction block `in_block`'s first channel (its stored block
+  // and lane) when the input is read in a multiple of in_bn, so that channel ic of the block
+  // lies ic floats on; else at stored block 0, the reduction addressing each channel itself.
+  std::pair<Value*, Value*> stored_position(Value* in_block) {
+    if (g_.load_bn % g_.in_bn != 0) return {constant(0), constant(0)};
+    const int64_t per_stored = g_.load_bn / g_.in_bn;
+    if (per_stored == 1) return {in_block, constant(0)};
+    return {b_.CreateUDiv(in_block, constant(per_stored)), mul(b_.CreateURem(in_block, constant(per_stored)), g_.in_bn)};
   }
 
   void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {

@@ -51,6 +51,9 @@ struct Tap {
   /// With an input scale: the factor of the input block's first channel for the item's image
   /// (the block's factors follow it); null without one.
   llvm::Value* scales = nullptr;
+  /// The first input channel of the reduction block (in_block * in_bn), for a flavour that
+  /// addresses channels in an input stored in another block (BlockedShape::load_bn).
+  llvm::Value* first_channel = nullptr;
 };
 
 class ConvReduction {

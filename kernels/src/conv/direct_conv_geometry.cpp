@@ -22,6 +22,9 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.store_bn = t.store_bn == 0 ? t.out_bn : t.store_bn;
   assert(d.out_channels % g.store_bn == 0);
   g.store_blocks = d.out_channels / g.store_bn;
+  g.load_bn = t.load_bn == 0 ? t.in_bn : t.load_bn;
+  assert(d.in_channels % g.load_bn == 0);
+  g.load_blocks = d.in_channels / g.load_bn;
   g.oh_bn = t.oh_bn, g.ow_bn = t.ow_bn;
   g.unroll_kw = t.unroll_kw;
   g.out_block_inner = t.out_block_inner;

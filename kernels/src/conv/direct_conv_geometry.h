@@ -1,7 +1,8 @@
 #pragma once
 // DirectConvGeometry: the compile-time constants of one direct-convolution kernel in blocked
-// layouts (input [N][in_blocks][IH][IW][in_bn], computed in output blocks of out_bn channels,
-// stored as [N][store_blocks][OH][OW][store_bn]),
+// layouts (input read as [N][load_blocks][IH][IW][load_bn] and reduced in blocks of in_bn
+// channels, computed in output blocks of out_bn channels, stored as
+// [N][store_blocks][OH][OW][store_bn]),
 // and the planning that follows from them: which output columns need padding checks.
 
 #include <cstdint>
@@ -21,6 +22,7 @@ struct DirectConvGeometry {
   int64_t in_blocks = 1, in_bn = 1;
   int64_t out_blocks = 1, out_bn = 1;
   int64_t store_blocks = 1, store_bn = 1;  ///< the stored output is [N][store_blocks][OH][OW][store_bn]
+  int64_t load_blocks = 1, load_bn = 1;    ///< the input is read as [N][load_blocks][IH][IW][load_bn]
   int64_t oh_bn = 1, ow_bn = 1;
   bool unroll_kw = true;
   bool out_block_inner = false;  ///< work items (batch, row tile, out block) instead of (batch, out block, row tile)
@@ -36,6 +38,14 @@ struct DirectConvGeometry {
   [[nodiscard]] int64_t input_column(int64_t ow, int64_t kw) const {
     return ow * stride_w - pad_left + kw * dilation_w;
   }
+  /// Floats between the same pixel of consecutive stored input blocks.
+  [[nodiscard]] int64_t load_plane() const { return in_h * in_w * load_bn; }
+  /// Floats past an input row pointer that the taps may read: one stored row when the input
+  /// is read in a multiple of in_bn, else the row in every stored block (the pointer is at
+  /// stored block 0, see the emitter's stored_position).
+  [[nodiscard]] int64_t input_row_span() const {
+    return (load_bn % in_bn == 0 ? 0 : (load_blocks - 1) * load_plane()) + in_w * load_bn;
+  }
   /// True when every (output row, kernel row) pair reads a real input row: no padding rows.
   [[nodiscard]] bool rows_always_valid() const;
   /// True when output columns [ow, ow + width) read no padding column for any kw.
@@ -50,6 +60,7 @@ struct TileShape {
   bool out_block_inner = false;
   bool prefetch_weights = false;
   int64_t store_bn = 0;  ///< 0: out_bn
+  int64_t load_bn = 0;   ///< 0: in_bn
 };
 
 /// The geometry of `desc` under a tiling (the desc must be valid and the blocks divide it).

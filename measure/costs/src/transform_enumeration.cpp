@@ -88,9 +88,9 @@ std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::Tunin
   return blocks;
 }
 
-tuning::ReadBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
-                               const std::map<std::string, TensorBlocks>& tuned) {
-  tuning::ReadBlocks blocks;
+tuning::ChannelBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
+                                  const std::map<std::string, TensorBlocks>& tuned) {
+  tuning::ChannelBlocks blocks;
   for (const tuning::TuningTask& task : tasks)
     if (const auto found = tuned.find(task.key()); found != tuned.end())
       blocks[task.op.input_shape()[1]].insert(found->second.input.begin(), found->second.input.end());
@@ -111,6 +111,15 @@ ShapeLayouts enumerate_layouts(const graph::Graph& graph, const std::map<std::st
 std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
                                                const std::map<std::string, TensorBlocks>& tuned) {
   return ordered_pairs(enumerate_layouts(graph, tuned));
+}
+
+tuning::ChannelBlocks held_blocks(const ShapeLayouts& layouts) {
+  tuning::ChannelBlocks blocks;
+  for (const auto& [shape, names] : layouts) {
+    if (shape.size() != 4) continue;
+    for (const std::string& name : names) blocks[shape[1]].insert(layout::Layout::parse(name).block_of('C'));
+  }
+  return blocks;
 }
 
 ShapeLayouts priceable_layouts(const ShapeLayouts& layouts, const TransformTable& table, const std::string& target,

@@ -9,7 +9,7 @@
 #include "layoutopt/tuning/default_configs.h"
 #include "layoutopt/tuning/kernel_measurer.h"
 #include "layoutopt/tuning/record_log.h"
-#include "layoutopt/tuning/store_variants.h"
+#include "layoutopt/tuning/layout_variants.h"
 #include "layoutopt/tuning/target.h"
 #include "layoutopt/tuning/tuning_session.h"
 
@@ -19,8 +19,8 @@ namespace {
 
 /// [1/4] and [2/4]: tunes under the budget and measures the default configs, appending every
 /// trial to the log. Returns the log's records with the new ones.
-std::vector<tuning::MeasureRecord> tune(const std::vector<tuning::TuningTask>& tasks, const OptimizeRequest& request,
-                                        const std::string& target, PhaseTimes& phases) {
+std::vector<tuning::MeasureRecord> tune(const graph::Graph& graph, const std::vector<tuning::TuningTask>& tasks,
+                                        const OptimizeRequest& request, const std::string& target, PhaseTimes& phases) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
   const std::filesystem::path& records = request.files.records;
   tuning::LoadedLog log = load_records_warning(records, target, progress);
@@ -47,14 +47,20 @@ std::vector<tuning::MeasureRecord> tune(const std::vector<tuning::TuningTask>& t
   });
   progress.note("[2/4] default configs: " + std::to_string(defaults.size()) + " measured now, " +
                 std::to_string(defaulted.size() - defaults.size()) + " from the log");
-  const auto variants = phases.time(Phase::store_variants, [&] {
-    // One summary of the log serves both: the blocks readers compute in and the configs to vary.
+  size_t stores = 0, loads = 0;
+  phases.time(Phase::layout_variants, [&] {
+    // One summary of the log serves all: the blocks readers compute in, the blocks a plan may
+    // hold tensors in, and the configs to vary.
     const tuning::SessionResult known = tuning::summarize_history(tasks, log.records, target);
-    const tuning::ReadBlocks read = costs::read_blocks(tasks, costs::tuned_blocks(tasks, known));
-    return tuning::measure_store_variants(tasks, known, read, measurer, target, append);
+    const auto tuned = costs::tuned_blocks(tasks, known);
+    const auto store = tuning::store_variants(tasks, known, costs::read_blocks(tasks, tuned));
+    const auto load = tuning::load_variants(tasks, known, costs::held_blocks(costs::enumerate_layouts(graph, tuned)));
+    stores = tuning::measure_variants(tasks, store, measurer, target, append).size();
+    loads = tuning::measure_variants(tasks, load, measurer, target, append).size();
   });
-  progress.note("[2/4] store variants (the fastest config storing in a reader's block): " +
-                std::to_string(variants.size()) + " measured now");
+  progress.note("[2/4] layout variants (the fastest config storing in a reader's block, or reading in a block the "
+                "plan may hold its input in): " +
+                std::to_string(stores) + " stores and " + std::to_string(loads) + " loads measured now");
   return log.records;
 }
 
@@ -108,7 +114,7 @@ OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& 
   report.target = tuning::host_target(request.threads);
   const timing::ThreadScope scope(request.threads);
   const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
-  const std::vector<tuning::MeasureRecord> records = tune(tasks, request, report.target, report.phases);
+  const std::vector<tuning::MeasureRecord> records = tune(graph, tasks, request, report.target, report.phases);
   report.phases.time(Phase::transforms, [&] { bench_transforms(graph, tasks, records, request, report.target); });
 
   warn_if_passive_openmp_wait();

@@ -9,7 +9,7 @@ const char* to_string(Phase phase) {
   switch (phase) {
     case Phase::tuning: return "tuning";
     case Phase::default_configs: return "default configs";
-    case Phase::store_variants: return "store variants";
+    case Phase::layout_variants: return "layout variants";
     case Phase::transforms: return "transforms";
     case Phase::flexible_ops: return "flexible ops";
     case Phase::confirmation: return "confirmation";

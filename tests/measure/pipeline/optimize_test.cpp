@@ -59,7 +59,7 @@ TEST_CASE("optimize_model tunes, times transforms, writes the plan step's plan a
     CHECK(seconds >= 0);
   }
   using enum pipeline::Phase;
-  CHECK(phases == std::vector{tuning, default_configs, store_variants, transforms, flexible_ops, planning, comparison});
+  CHECK(phases == std::vector{tuning, default_configs, layout_variants, transforms, flexible_ops, planning, comparison});
   double sum = 0;
   for (const auto& entry : report.phases.seconds()) sum += entry.second;
   CHECK(report.phases.total_seconds() == doctest::Approx(sum));

@@ -14,7 +14,7 @@
 namespace layoutopt::kernels {
 
 struct Conv2dSchedule {
-  int64_t ic_bn = 1;        ///< input-channel block: input is NCHW[ic_bn]c
+  int64_t ic_bn = 1;        ///< input-channel block the kernel reduces over
   int64_t oc_bn = 1;        ///< output-channel block the kernel computes in
   int64_t ow_bn = 1;        ///< register tile along output width (TVM's reg_n)
   bool unroll_kw = true;    ///< unroll the kernel-width loop in the interior tiles
@@ -31,8 +31,13 @@ struct Conv2dSchedule {
   /// into the kernel: each output vector is stored in pieces at its channels' places in the
   /// other blocking, which can beat computing in that block or transforming afterwards.
   int64_t store_bn = 0;
+  /// Channel block the input is read in, NCHW[load_bn]c (0: ic_bn). The layout change on the
+  /// input side: each reduction step finds its ic_bn channels in one stored block (load_bn a
+  /// multiple of ic_bn) or in runs of gcd(ic_bn, load_bn) channels across stored blocks.
+  int64_t load_bn = 0;
 
   [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
+  [[nodiscard]] int64_t read_block() const { return load_bn == 0 ? ic_bn : load_bn; }
   [[nodiscard]] std::string str() const;
   bool operator==(const Conv2dSchedule&) const = default;
 };
@@ -40,14 +45,14 @@ struct Conv2dSchedule {
 /// Layouts a schedule implies. Bias is always a plain vector of out_channels; a residual
 /// has the output's layout.
 struct Conv2dLayouts {
-  layout::Layout input;   ///< NCHW[ic_bn]c
+  layout::Layout input;   ///< NCHW[read_block()]c
   layout::Layout weight;  ///< OIHW[ic_bn]i[oc_bn]o
   layout::Layout output;  ///< NCHW[stored_block()]c
 };
 
 /// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
-/// prefetch_weights (0/1), and the derived store_oc (0, then every divisor of out_channels),
-/// which search leaves at 0 (see tuning/store_variants.h).
+/// prefetch_weights (0/1), and the derived store_oc and load_ic (0, then every divisor of
+/// out_channels or in_channels), which search leaves at 0 (see tuning/fused_layout_variants.h).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);

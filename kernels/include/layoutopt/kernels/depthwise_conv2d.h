@@ -32,7 +32,7 @@ struct DepthwiseConv2dLayouts {
 };
 
 /// Knobs tile_c, tile_ow, tile_oh, and the derived store_oc (0, then every divisor of the
-/// channels), which search leaves at 0 (tuning/store_variants.h).
+/// channels), which search leaves at 0 (tuning/layout_variants.h).
 [[nodiscard]] ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc);
 [[nodiscard]] DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space,
                                                                    int64_t index);

@@ -21,7 +21,7 @@
 #include "layoutopt/layout/layout.h"
 #include "layoutopt/tuning/layout_candidates.h"
 #include "layoutopt/tuning/measure_record.h"
-#include "layoutopt/tuning/store_variants.h"
+#include "layoutopt/tuning/layout_variants.h"
 #include "layoutopt/tuning/tuning_session.h"
 #include "layoutopt/tuning/tuning_task.h"
 
@@ -49,9 +49,9 @@ struct TensorBlocks {
                                      size_t max_blocks = 3);
 
 /// The input blocks of `tuned` (tuned_blocks of `tasks`), by the channel count each task
-/// reads: the blocks a conv's store variants may store in (tuning/store_variants.h).
-[[nodiscard]] tuning::ReadBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
-                                             const std::map<std::string, TensorBlocks>& tuned);
+/// reads: the blocks a conv's store variants may store in (tuning/layout_variants.h).
+[[nodiscard]] tuning::ChannelBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
+                                                const std::map<std::string, TensorBlocks>& tuned);
 
 /// blocks_of the tuned candidates of every task that `records` of `target` cover, by
 /// TuningTask::key(); tasks without records are left out (enumerate_transforms then uses
@@ -91,6 +91,10 @@ using ShapeLayouts = std::map<std::vector<int64_t>, std::set<std::string>>;
 /// layouts of every earlier run's tuned candidates. Offering them all would need every pair
 /// among them timed, on every run, for layouts the current records no longer rank within
 /// reach.
+/// The channel blocks of the 4-D layouts in `layouts`, by channel count: the blocks a plan
+/// may hold such a tensor in, which a conv's load variants may read in (block 1: NCHW).
+[[nodiscard]] tuning::ChannelBlocks held_blocks(const ShapeLayouts& layouts);
+
 [[nodiscard]] ShapeLayouts priceable_layouts(const ShapeLayouts& layouts, const TransformTable& table,
                                              const std::string& target, int threads);
 

@@ -13,7 +13,7 @@ namespace layoutopt::pipeline {
 enum class Phase {
   tuning,           ///< [1/4] the tuner under its budget
   default_configs,  ///< [2/4] the default configs of the baseline
-  store_variants,   ///< [2/4] fastest configs storing in their readers' blocks
+  layout_variants,  ///< [2/4] fastest configs storing or reading in their neighbours' blocks
   transforms,       ///< [3/4] the transform table
   flexible_ops,     ///< the layout-flexible kernels in their offered layouts
   confirmation,     ///< chosen configs timed again

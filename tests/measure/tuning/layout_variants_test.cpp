@@ -1,9 +1,10 @@
-// Store variants: which variants of a tuned conv are timed, and that they reach the layout
-// candidates as configs whose output layout is the stored block, without counting as trials.
+// Layout variants: which variants of a tuned conv are timed, and that they reach the layout
+// candidates as configs whose output (store) or input (load) layout is the variant's block,
+// without counting as trials.
 
 #include <doctest/doctest.h>
 
-#include "layoutopt/tuning/store_variants.h"
+#include "layoutopt/tuning/layout_variants.h"
 #include "layoutopt/tuning/task_tuner.h"
 #include "tuning_fixtures.h"
 
@@ -29,11 +30,11 @@ TEST_CASE("store variants: the fastest config stored in each block its output's 
   const std::vector<tuning::MeasureRecord> records = exhaustive_records(tasks[0], target);
   // Readers of 32 channels compute in 8, 16 (the fastest config's own block) and plain NCHW;
   // 24 channels is another tensor.
-  const tuning::ReadBlocks read{{32, {1, 8, 16}}, {24, {4}}};
+  const tuning::ChannelBlocks read{{32, {1, 8, 16}}, {24, {4}}};
   const auto variants = tuning::store_variants(tasks, tuning::summarize_history(tasks, records, target), read);
   REQUIRE(variants.size() == 2);
   std::set<std::string> outputs;
-  for (const tuning::StoreVariant& variant : variants) {
+  for (const tuning::LayoutVariant& variant : variants) {
     const auto knobs = tasks[0].op.knobs(variant.index);
     CHECK(knobs.at("tile_oc") == 16);  // the fastest config, other knobs unchanged
     CHECK(knobs.at("tile_ow") == 7);
@@ -47,9 +48,10 @@ TEST_CASE("store variants: the fastest config stored in each block its output's 
   std::vector<tuning::MeasureRecord> log = records;
   const auto sink = [&](const tuning::MeasureRecord& record) { log.push_back(record); };
   const auto summary = [&](const std::vector<tuning::MeasureRecord>& of) { return tuning::summarize_history(tasks, of, target); };
-  CHECK(tuning::measure_store_variants(tasks, summary(records), read, measurer, target, sink).size() == 2);
+  CHECK(tuning::measure_variants(tasks, tuning::store_variants(tasks, summary(records), read), measurer, target, sink)
+            .size() == 2);
   CHECK(log.size() == records.size() + 2);
-  CHECK(tuning::measure_store_variants(tasks, summary(log), read, measurer, target, sink).empty());
+  CHECK(tuning::store_variants(tasks, summary(log), read).empty());
   // A variant timed fastest of all (a lucky timing) is not taken for the config to vary.
   tuning::MeasureResult lucky;
   lucky.costs_s = {1e-9};
@@ -84,11 +86,38 @@ TEST_CASE("store variants leave out 1x1 outputs; depthwise convs have them too")
   for (const tuning::TuningTask& task : tasks)
     records.push_back(tuning::make_record(target, task, task.op.default_index(), timed));
   REQUIRE(tuning::summarize_history(tasks, records, target).tasks[0].candidates.pair_count() == 1);
-  const tuning::ReadBlocks read{{32, {1, 4}}};
+  const tuning::ChannelBlocks read{{32, {1, 4}}};
   const auto variants = tuning::store_variants(tasks, tuning::summarize_history(tasks, records, target), read);
   REQUIRE(variants.size() == 2);  // both of the depthwise conv's, none of the squeeze's
-  for (const tuning::StoreVariant& variant : variants) {
+  for (const tuning::LayoutVariant& variant : variants) {
     CHECK(variant.task == 1);
     CHECK(tasks[1].op.knobs(variant.index).at("tile_c") == tasks[1].op.knobs(tasks[1].op.default_index()).at("tile_c"));
   }
+}
+
+TEST_CASE("load variants: the fastest config reading its input in each block a plan may hold it in") {
+  const std::string target = "llvm -test";
+  const std::vector<tuning::TuningTask> tasks{layoutopt::testing::small_conv_task(24)};
+  const std::vector<tuning::MeasureRecord> records = exhaustive_records(tasks[0], target);
+  // A plan may hold the 24-channel input in these blocks; the fastest config reduces over 8,
+  // its own; 32 channels is another tensor.
+  const tuning::ChannelBlocks held{{24, {1, 8, 12, 24}}, {32, {4}}};
+  const auto summary = [&](const std::vector<tuning::MeasureRecord>& of) { return tuning::summarize_history(tasks, of, target); };
+  const auto variants = tuning::load_variants(tasks, summary(records), held);
+  REQUIRE(variants.size() == 3);
+  std::set<std::string> inputs;
+  for (const tuning::LayoutVariant& variant : variants) {
+    const auto knobs = tasks[0].op.knobs(variant.index);
+    CHECK(knobs.at("tile_ic") == 8);  // the fastest config, other knobs unchanged
+    CHECK(knobs.at("store_oc") == 0);
+    CHECK_FALSE(tasks[0].op.space().searched(variant.index));
+    inputs.insert(tasks[0].op.layouts(variant.index).input.str());
+  }
+  CHECK(inputs == std::set<std::string>{"NCHW1c", "NCHW12c", "NCHW24c"});
+
+  FakeMeasurer measurer;
+  std::vector<tuning::MeasureRecord> log = records;
+  const auto sink = [&](const tuning::MeasureRecord& record) { log.push_back(record); };
+  CHECK(tuning::measure_variants(tasks, variants, measurer, target, sink).size() == 3);
+  CHECK(tuning::load_variants(tasks, summary(log), held).empty());  // timed once
 }

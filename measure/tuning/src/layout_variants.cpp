@@ -1,0 +1,82 @@
+#include "layoutopt/tuning/layout_variants.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "layoutopt/kernels/layout_knobs.h"
+
+namespace layoutopt::tuning {
+
+namespace {
+
+bool has_knob(const TuningTask& task, const kernels::LayoutKnob& layout_knob) {
+  const auto& knobs = task.op.space().knobs();
+  return std::ranges::any_of(knobs, [&](const kernels::Knob& knob) { return knob.name == layout_knob.name; });
+}
+
+bool single_pixel(const std::vector<int64_t>& shape) { return shape.size() == 4 && shape[2] * shape[3] == 1; }
+
+// The fastest config the search found: variants of earlier runs are left out, so its blocks
+// are the ones it computes in.
+std::optional<LayoutCandidate> fastest_searched(const TuningTask& task, const LayoutCandidates& candidates) {
+  std::optional<LayoutCandidate> best;
+  for (const LayoutCandidate& candidate : candidates.all())
+    if (task.op.space().searched(candidate.index) && (!best || candidate.seconds < best->seconds)) best = candidate;
+  return best;
+}
+
+/// Which side of a task a variant changes.
+struct Side {
+  const kernels::LayoutKnob& knob;
+  bool input;  ///< the input (load) or the output (store)
+};
+
+// The variants of one side: the fastest searched config with the side's knob at each block of
+// `blocks` for the side's channel count other than the block it computes in.
+std::vector<LayoutVariant> variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
+                                    const ChannelBlocks& blocks, const Side& side) {
+  std::vector<LayoutVariant> found;
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    const TuningTask& task = tasks[t];
+    const std::vector<int64_t> shape = side.input ? task.op.input_shape() : task.op.output_shape();
+    if (!has_knob(task, side.knob) || single_pixel(shape)) continue;
+    const auto listed = blocks.find(shape[1]);
+    const std::optional<LayoutCandidate> best = fastest_searched(task, known.tasks[t].candidates);
+    if (listed == blocks.end() || !best) continue;
+    std::map<std::string, int64_t> knobs = task.op.knobs(best->index);
+    const int64_t computed = (side.input ? best->layouts.input : best->layouts.output).block_of('C');
+    for (const int64_t block : listed->second) {
+      if (block == computed) continue;
+      knobs[side.knob.name] = block;
+      const std::optional<int64_t> index = task.op.index_of(knobs);
+      if (index && !known.tasks[t].candidates.estimated_seconds(*index)) found.push_back({t, *index});
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+std::vector<LayoutVariant> store_variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
+                                          const ChannelBlocks& read_blocks) {
+  return variants(tasks, known, read_blocks, {kernels::kStoreKnob, false});
+}
+
+std::vector<LayoutVariant> load_variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
+                                         const ChannelBlocks& held_blocks) {
+  return variants(tasks, known, held_blocks, {kernels::kLoadKnob, true});
+}
+
+std::vector<MeasureRecord> measure_variants(const std::vector<TuningTask>& tasks,
+                                            const std::vector<LayoutVariant>& variants, Measurer& measurer,
+                                            const std::string& target, const RecordSink& sink) {
+  std::vector<MeasureRecord> measured;
+  for (const LayoutVariant& variant : variants) {
+    const TuningTask& task = tasks[variant.task];
+    measured.push_back(make_record(target, task, variant.index, measurer.measure(task, variant.index)));
+    sink(measured.back());
+  }
+  return measured;
+}
+
+}  // namespace layoutopt::tuning
