@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cpu_features.h"
+#include "team_share.h"
 
 namespace layoutopt::layout::detail {
 
@@ -50,7 +51,7 @@ GatherStrategy::GatherStrategy(IndexMap src, const IndexMap& dst)
   rows_ = dst.size() / inner_.extent;
 }
 
-void GatherStrategy::run(const float* src, float* dst) const {
+void GatherStrategy::run(const float* src, float* dst, TransformTeam team) const {
 #if defined(__x86_64__)
   const auto gather_row = has_avx512f() ? gather_row_avx512 : gather_row_baseline;
 #else
@@ -58,11 +59,9 @@ void GatherStrategy::run(const float* src, float* dst) const {
 #endif
   const size_t rank = src_.logical_shape().size();
   const size_t row_axis = inner_.logical_axis;
-#pragma omp parallel
-  {
+  for_each_share(rows_, team, [&](int64_t first, int64_t last) {
     std::vector<int64_t> coordinate(rank);
-#pragma omp for schedule(static)
-    for (int64_t row = 0; row < rows_; ++row) {
+    for (int64_t row = first; row < last; ++row) {
       // Decode the row index into the logical coordinate of its first element.
       std::fill(coordinate.begin(), coordinate.end(), 0);
       int64_t rest = row;
@@ -77,7 +76,7 @@ void GatherStrategy::run(const float* src, float* dst) const {
       gather_row({src + base, src_.axis_offsets(row_axis).data() + coordinate[row_axis], inner_.multiplier,
                   inner_.extent, dst + row * inner_.extent});
     }
-  }
+  });
 }
 
 }  // namespace layoutopt::layout::detail

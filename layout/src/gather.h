@@ -15,7 +15,7 @@ class GatherStrategy final : public TransformStrategy {
   /// Both maps describe the same logical tensor.
   GatherStrategy(IndexMap src, const IndexMap& dst);
 
-  void run(const float* src, float* dst) const override;
+  void run(const float* src, float* dst, TransformTeam team) const override;
   [[nodiscard]] TransformPath path() const override { return TransformPath::gather; }
 
  private:

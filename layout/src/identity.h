@@ -11,7 +11,7 @@ namespace layoutopt::layout::detail {
 class IdentityStrategy final : public TransformStrategy {
  public:
   explicit IdentityStrategy(int64_t elements) : elements_(elements) {}
-  void run(const float* src, float* dst) const override;
+  void run(const float* src, float* dst, TransformTeam team) const override;
   [[nodiscard]] TransformPath path() const override { return TransformPath::identity; }
 
  private:

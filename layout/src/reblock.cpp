@@ -6,6 +6,7 @@
 #include <numeric>
 
 #include "cpu_features.h"
+#include "team_share.h"
 #include "transpose.h"
 
 namespace layoutopt::layout::detail {
@@ -19,19 +20,21 @@ constexpr int64_t kChannelChunk = 64;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
-// Calls body(panel, s0, spatial_count, c0, channel_count) for every chunk, in parallel.
+// Calls body(panel, s0, spatial_count, c0, channel_count) for every chunk, in contiguous
+// shares of the (panel, spatial chunk, channel chunk) order over `team`'s threads.
 template <class Body>
-void parallel_chunks(int64_t panels, int64_t spatial, int64_t channels, int64_t channel_chunk, const Body& body) {
+void parallel_chunks(int64_t panels, int64_t spatial, int64_t channels, int64_t channel_chunk, TransformTeam team,
+                     const Body& body) {
   const int64_t spatial_chunks = ceil_div(spatial, kSpatialChunk);
   const int64_t channel_chunks = ceil_div(channels, channel_chunk);
-#pragma omp parallel for collapse(3) schedule(static)
-  for (int64_t p = 0; p < panels; ++p)
-    for (int64_t sc = 0; sc < spatial_chunks; ++sc)
-      for (int64_t cc = 0; cc < channel_chunks; ++cc) {
-        const int64_t s0 = sc * kSpatialChunk;
-        const int64_t c0 = cc * channel_chunk;
-        body(p, s0, std::min(kSpatialChunk, spatial - s0), c0, std::min(channel_chunk, channels - c0));
-      }
+  for_each_share(panels * spatial_chunks * channel_chunks, team, [&](int64_t first, int64_t last) {
+    for (int64_t chunk = first; chunk < last; ++chunk) {
+      const int64_t p = chunk / (spatial_chunks * channel_chunks);
+      const int64_t s0 = chunk / channel_chunks % spatial_chunks * kSpatialChunk;
+      const int64_t c0 = chunk % channel_chunks * channel_chunk;
+      body(p, s0, std::min(kSpatialChunk, spatial - s0), c0, std::min(channel_chunk, channels - c0));
+    }
+  });
 }
 
 // One chunk of run copies: for each spatial position, `runs` runs of `run` floats.
@@ -113,21 +116,21 @@ TransformPath ReblockStrategy::path() const {
   return std::min(src_.block, dst_block_) == 1 ? TransformPath::transpose : TransformPath::copy_runs;
 }
 
-void ReblockStrategy::run(const float* src, float* dst) const {
+void ReblockStrategy::run(const float* src, float* dst, TransformTeam team) const {
   if (path() == TransformPath::transpose)
-    run_transpose(src, dst);
+    run_transpose(src, dst, team);
   else
-    run_copy(src, dst);
+    run_copy(src, dst, team);
 }
 
 // With b the larger block, panel p (= outer index * C/b + block index) occupies the same
 // b * spatial floats in both tensors: a b x spatial matrix on the unblocked side and its
 // spatial x b transpose on the blocked side.
-void ReblockStrategy::run_transpose(const float* src, float* dst) const {
+void ReblockStrategy::run_transpose(const float* src, float* dst, TransformTeam team) const {
   const int64_t b = std::max(src_.block, dst_block_);
   const int64_t spatial = src_.spatial;
   const bool src_unblocked = src_.block == 1;
-  parallel_chunks(src_.outer * (src_.channels / b), spatial, b, kChannelChunk,
+  parallel_chunks(src_.outer * (src_.channels / b), spatial, b, kChannelChunk, team,
                   [&](int64_t p, int64_t s0, int64_t s_count, int64_t c0, int64_t c_count) {
                     const int64_t base = p * b * spatial;
                     if (src_unblocked)
@@ -139,12 +142,12 @@ void ReblockStrategy::run_transpose(const float* src, float* dst) const {
 
 // Panel p is one dst block (outer index n, block cb); each of its channel chunks is a list
 // of runs whose src offsets were precomputed.
-void ReblockStrategy::run_copy(const float* src, float* dst) const {
+void ReblockStrategy::run_copy(const float* src, float* dst, TransformTeam team) const {
   const int64_t bd = dst_block_;
   const int64_t dst_blocks = src_.channels / bd;
   const int64_t slice = src_.channels * src_.spatial;
   const RunCopyFn copy = pick_run_copy(run_);
-  parallel_chunks(src_.outer * dst_blocks, src_.spatial, bd, run_ * std::max<int64_t>(1, kChannelChunk / run_),
+  parallel_chunks(src_.outer * dst_blocks, src_.spatial, bd, run_ * std::max<int64_t>(1, kChannelChunk / run_), team,
                   [&](int64_t p, int64_t s0, int64_t s_count, int64_t c0, int64_t c_count) {
                     const int64_t n = p / dst_blocks;
                     const int64_t first_run = ((p % dst_blocks) * bd + c0) / run_;

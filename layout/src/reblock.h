@@ -20,12 +20,12 @@ class ReblockStrategy final : public TransformStrategy {
   /// True when this pair is handled: one side unblocked, or a common run of >= 2 channels.
   static bool supports(const ChannelBlocked& src, const ChannelBlocked& dst);
 
-  void run(const float* src, float* dst) const override;
+  void run(const float* src, float* dst, TransformTeam team) const override;
   [[nodiscard]] TransformPath path() const override;
 
  private:
-  void run_transpose(const float* src, float* dst) const;
-  void run_copy(const float* src, float* dst) const;
+  void run_transpose(const float* src, float* dst, TransformTeam team) const;
+  void run_copy(const float* src, float* dst, TransformTeam team) const;
 
   ChannelBlocked src_;
   int64_t dst_block_;

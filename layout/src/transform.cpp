@@ -66,7 +66,7 @@ LayoutTransform LayoutTransform::for_activation(std::vector<int64_t> logical, La
   return {std::move(logical), std::move(canonical), std::move(src), std::move(dst)};
 }
 
-void LayoutTransform::run(const float* src, float* dst) const { strategy_->run(src, dst); }
+void LayoutTransform::run(const float* src, float* dst, TransformTeam team) const { strategy_->run(src, dst, team); }
 
 void LayoutTransform::run(std::span<const float> src, std::span<float> dst) const {
   const auto expected = static_cast<size_t>(elements_);

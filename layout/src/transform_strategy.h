@@ -11,8 +11,9 @@ namespace layoutopt::layout::detail {
 class TransformStrategy {
  public:
   virtual ~TransformStrategy() = default;
-  /// Writes every element of `dst`; `src` and `dst` must not overlap.
-  virtual void run(const float* src, float* dst) const = 0;
+  /// Writes every element of `dst`; `src` and `dst` must not overlap. `team` as in
+  /// LayoutTransform::run.
+  virtual void run(const float* src, float* dst, TransformTeam team) const = 0;
   [[nodiscard]] virtual TransformPath path() const = 0;
 };
 

@@ -32,7 +32,7 @@ class Materializer {
     const StepSpec& step = spec_.steps[index];
     if (const auto* s = std::get_if<KernelStep>(&step.action)) return {kernel_step(*s), true};
     if (const auto* s = std::get_if<ConcatStep>(&step.action)) return {concat_step(*s), true, all_in_place(*s)};
-    if (const auto* s = std::get_if<TransformStep>(&step.action)) return {transform_step(*s), false};
+    if (const auto* s = std::get_if<TransformStep>(&step.action)) return {transform_step(*s), true};
     const auto body = reference_.find(index);
     if (body == reference_.end())
       throw KernelError("step '" + step.name + "' runs the reference implementation of " +
@@ -126,7 +126,9 @@ class Materializer {
       }
     }();
     return [transform, in = static_cast<size_t>(s.input), out = static_cast<size_t>(s.output)](
-               const SlotAddresses& a, Team /*always own*/) { transform.run(a[in], a[out]); };
+               const SlotAddresses& a, Team team) {
+      transform.run(a[in], a[out], team == Team::calling ? layout::TransformTeam::calling : layout::TransformTeam::own);
+    };
   }
 
   const NetworkSpec& spec_;

@@ -197,3 +197,25 @@ TEST_CASE("a transform into transposed_layout writes the transposed tensor in ca
   for (int64_t c = 0; c < 4; ++c)
     for (int64_t w = 0; w < 6; ++w) CHECK(moved3[static_cast<size_t>(w * 4 + c)] == plain3[static_cast<size_t>(c * 6 + w)]);
 }
+
+TEST_CASE("a transform run by the calling team writes what one with a team of its own writes") {
+  // Every strategy: transpose, copy_runs, the generic gather (NHWC), the identity copy; on a
+  // team of 2 and of 3 threads (shares that differ in size), each thread calling run().
+  const std::vector<int64_t> shape{2, 24, 5, 7};
+  const std::vector<std::pair<Side, Side>> pairs{{blocked(shape, 1), blocked(shape, 8)},
+                                                 {blocked(shape, 8), blocked(shape, 12)},
+                                                 {nhwc(shape), blocked(shape, 4)},
+                                                 {blocked(shape, 8), blocked(shape, 8)}};
+  for (const auto& [src, dst] : pairs)
+    for (const int threads : {2, 3}) {
+      INFO(src.layout.str(), " -> ", dst.layout.str(), " on ", threads, " threads");
+      const LayoutTransform transform = LayoutTransform::for_activation(shape, src.layout, dst.layout);
+      const std::vector<float> original = tagged_tensor(shape, src.offset);
+      std::vector<float> own(original.size(), -1.0f), calling(original.size(), -1.0f);
+      transform.run(original.data(), own.data());
+#pragma omp parallel num_threads(threads)
+      transform.run(original.data(), calling.data(), layoutopt::layout::TransformTeam::calling);
+      CHECK(calling == own);
+      CHECK(count_misplaced(shape, dst.offset, calling) == 0);
+    }
+}

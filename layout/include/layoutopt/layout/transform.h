@@ -33,6 +33,11 @@ class TransformStrategy;
 enum class TransformPath { identity, copy_runs, transpose, gather };
 std::string_view to_string(TransformPath path);
 
+/// Who runs a transform: a team of its own, forked for the call, or the calling team, every
+/// thread of which calls run() (a network step in the parallel region its kernels share:
+/// no fork and join around the transform).
+enum class TransformTeam { own, calling };
+
 class LayoutTransform {
  public:
   /// `logical` is the tensor shape in the order of `canonical` (NCHW, OIHW, NC, ...).
@@ -41,7 +46,7 @@ class LayoutTransform {
   static LayoutTransform for_activation(std::vector<int64_t> logical, Layout src, Layout dst);
 
   /// Writes all elements() of `dst` from `src`; the buffers must not overlap.
-  void run(const float* src, float* dst) const;
+  void run(const float* src, float* dst, TransformTeam team = TransformTeam::own) const;
   /// As above, but checks that both spans hold exactly elements() floats.
   void run(std::span<const float> src, std::span<float> dst) const;
   /// Convenience for ahead-of-time work such as weight re-layout.

@@ -22,8 +22,8 @@ using StepBody = std::function<void(const SlotAddresses&, Team team)>;
 
 struct RunnableStep {
   StepBody run;
-  /// Whether `run` may be called with Team::calling: the step's work is compiled kernels
-  /// alone, which split it over the calling team. Transforms and reference steps fork their own.
+  /// Whether `run` may be called with Team::calling: the step's work (compiled kernels, a
+  /// transform) splits over the calling team. Reference steps fork their own.
   bool shares_team = false;
   /// Whether the step has nothing to do: a concat whose inputs were all written in place. It
   /// is skipped rather than run, since a team forked for it would cost more than a small kernel.
