@@ -100,11 +100,12 @@ TEST_CASE("load variants: the fastest config reading its input in each block a p
   const std::vector<tuning::TuningTask> tasks{layoutopt::testing::small_conv_task(24)};
   const std::vector<tuning::MeasureRecord> records = exhaustive_records(tasks[0], target);
   // A plan may hold the 24-channel input in these blocks; the fastest config reduces over 8,
-  // its own; 32 channels is another tensor.
-  const tuning::ChannelBlocks held{{24, {1, 8, 12, 24}}, {32, {4}}};
+  // its own. Left out: plain NCHW (a reduction block of 8 or more), and 6, which a searched
+  // config reads as computed at 1.07x the fastest time (12: 1.15x). 32 channels is another tensor.
+  const tuning::ChannelBlocks held{{24, {1, 6, 8, 12, 24}}, {32, {4}}};
   const auto summary = [&](const std::vector<tuning::MeasureRecord>& of) { return tuning::summarize_history(tasks, of, target); };
   const auto variants = tuning::load_variants(tasks, summary(records), held);
-  REQUIRE(variants.size() == 3);
+  REQUIRE(variants.size() == 2);
   std::set<std::string> inputs;
   for (const tuning::LayoutVariant& variant : variants) {
     const auto knobs = tasks[0].op.knobs(variant.index);
@@ -113,11 +114,11 @@ TEST_CASE("load variants: the fastest config reading its input in each block a p
     CHECK_FALSE(tasks[0].op.space().searched(variant.index));
     inputs.insert(tasks[0].op.layouts(variant.index).input.str());
   }
-  CHECK(inputs == std::set<std::string>{"NCHW1c", "NCHW12c", "NCHW24c"});
+  CHECK(inputs == std::set<std::string>{"NCHW12c", "NCHW24c"});
 
   FakeMeasurer measurer;
   std::vector<tuning::MeasureRecord> log = records;
   const auto sink = [&](const tuning::MeasureRecord& record) { log.push_back(record); };
-  CHECK(tuning::measure_variants(tasks, variants, measurer, target, sink).size() == 3);
+  CHECK(tuning::measure_variants(tasks, variants, measurer, target, sink).size() == 2);
   CHECK(tuning::load_variants(tasks, summary(log), held).empty());  // timed once
 }

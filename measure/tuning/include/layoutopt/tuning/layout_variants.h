@@ -43,7 +43,9 @@ struct LayoutVariant {
 
 /// The load variants, alike: each task with a load knob (direct and grouped conv2d) reading
 /// its input in each block that `held_blocks` lists for its input channels (the blocks the
-/// planner may hold such a tensor in). Tasks with a 1x1 input are left out.
+/// planner may hold such a tensor in). Left out: tasks with a 1x1 input; blocks that a
+/// searched config reads as computed within 10% of the fastest; plain NCHW for a reduction
+/// block of 8 channels or more (slower every time it was timed).
 [[nodiscard]] std::vector<LayoutVariant> load_variants(const std::vector<TuningTask>& tasks, const SessionResult& known,
                                                        const ChannelBlocks& held_blocks);
 
