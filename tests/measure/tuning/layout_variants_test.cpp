@@ -22,6 +22,20 @@ std::vector<tuning::MeasureRecord> exhaustive_records(const tuning::TuningTask& 
   return records;
 }
 
+// The layouts the variants keep their tensor in (input or output), checking that each
+// varies the fastest config (`knob` at `fastest`) and is not a search trial.
+std::set<std::string> variant_layouts(const tuning::TuningTask& task, const std::vector<tuning::LayoutVariant>& variants,
+                                      const std::string& knob, int64_t fastest, bool input) {
+  std::set<std::string> layouts;
+  for (const tuning::LayoutVariant& variant : variants) {
+    CHECK(task.op.knobs(variant.index).at(knob) == fastest);
+    CHECK_FALSE(task.op.space().searched(variant.index));
+    const kernels::OpLayouts kept = task.op.layouts(variant.index);
+    layouts.insert((input ? kept.input : kept.output).str());
+  }
+  return layouts;
+}
+
 }  // namespace
 
 TEST_CASE("store variants: the fastest config stored in each block its output's readers compute in") {
@@ -33,15 +47,8 @@ TEST_CASE("store variants: the fastest config stored in each block its output's 
   const tuning::ChannelBlocks read{{32, {1, 8, 16}}, {24, {4}}};
   const auto variants = tuning::store_variants(tasks, tuning::summarize_history(tasks, records, target), read);
   REQUIRE(variants.size() == 2);
-  std::set<std::string> outputs;
-  for (const tuning::LayoutVariant& variant : variants) {
-    const auto knobs = tasks[0].op.knobs(variant.index);
-    CHECK(knobs.at("tile_oc") == 16);  // the fastest config, other knobs unchanged
-    CHECK(knobs.at("tile_ow") == 7);
-    CHECK_FALSE(tasks[0].op.space().searched(variant.index));
-    outputs.insert(tasks[0].op.layouts(variant.index).output.str());
-  }
-  CHECK(outputs == std::set<std::string>{"NCHW1c", "NCHW8c"});  // NCHW1c: plain NCHW's memory order
+  // NCHW1c: plain NCHW's memory order.
+  CHECK(variant_layouts(tasks[0], variants, "tile_oc", 16, false) == std::set<std::string>{"NCHW1c", "NCHW8c"});
 
   // Timed once, appended to the log, and not timed again on the next run.
   FakeMeasurer measurer;
@@ -106,15 +113,8 @@ TEST_CASE("load variants: the fastest config reading its input in each block a p
   const auto summary = [&](const std::vector<tuning::MeasureRecord>& of) { return tuning::summarize_history(tasks, of, target); };
   const auto variants = tuning::load_variants(tasks, summary(records), held);
   REQUIRE(variants.size() == 2);
-  std::set<std::string> inputs;
-  for (const tuning::LayoutVariant& variant : variants) {
-    const auto knobs = tasks[0].op.knobs(variant.index);
-    CHECK(knobs.at("tile_ic") == 8);  // the fastest config, other knobs unchanged
-    CHECK(knobs.at("store_oc") == 0);
-    CHECK_FALSE(tasks[0].op.space().searched(variant.index));
-    inputs.insert(tasks[0].op.layouts(variant.index).input.str());
-  }
-  CHECK(inputs == std::set<std::string>{"NCHW12c", "NCHW24c"});
+  CHECK(variant_layouts(tasks[0], variants, "tile_ic", 8, true) == std::set<std::string>{"NCHW12c", "NCHW24c"});
+  for (const tuning::LayoutVariant& variant : variants) CHECK(tasks[0].op.knobs(variant.index).at("store_oc") == 0);
 
   FakeMeasurer measurer;
   std::vector<tuning::MeasureRecord> log = records;
