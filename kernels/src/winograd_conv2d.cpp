@@ -9,6 +9,7 @@
 #include "conv/winograd_transform_emitter.h"
 #include "jit/kernel_cache.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/layout_knobs.h"
 #include "layoutopt/layout/transform.h"
 
 namespace layoutopt::kernels {
@@ -40,6 +41,7 @@ conv::WinogradGeometry geometry_of(const Conv2dDesc& d, const WinogradSchedule& 
                            .ic_bn = s.ic_bn,
                            .oc_bn = s.oc_bn,
                            .band_rows = 0,
+                           .store_bn = s.stored_block(),
                            .epilogue = d.epilogue};
   // A band of all the image's tile rows is the whole-stage kernel: every knob value is valid
   // for every image (as tile_t for every tile_m), some the same kernel as others.
@@ -70,7 +72,7 @@ Conv2dSchedule batched_product_schedule(const conv::WinogradGeometry& g, const W
 std::string WinogradSchedule::str() const {
   return "m" + std::to_string(m) + "_ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_t" +
          std::to_string(tile_t) + (oc_inner ? "_ocin" : "") + (prefetch_weights ? "_pf" : "") +
-         (band_rows > 0 ? "_band" + std::to_string(band_rows) : "");
+         (band_rows > 0 ? "_band" + std::to_string(band_rows) : "") + layout_suffix(kStoreKnob, store_bn);
 }
 
 bool winograd_applicable(const Conv2dDesc& d) {
@@ -100,6 +102,7 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   space.add("prefetch_weights", {0, 1}, 0);
   // Last, so the configs of records written before it keep their indices.
   space.add("tile_band", {0, 1, 2, 4}, 0);
+  add_layout_knob(space, kStoreKnob, desc.out_channels);
   return space;
 }
 
@@ -108,7 +111,7 @@ WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t i
   return {point.at("tile_m"),        point.at("tile_ic"),
           point.at("tile_oc"),       point.at("tile_t"),
           point.at("oc_inner") != 0, point.at("prefetch_weights") != 0,
-          point.at("tile_band")};
+          point.at("tile_band"),     point.at(kStoreKnob.name)};
 }
 
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {
@@ -121,13 +124,16 @@ void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s)
   require(s.oc_bn > 0 && desc.out_channels % s.oc_bn == 0, desc, s,
           "oc_bn must divide out_channels = " + std::to_string(desc.out_channels));
   require(s.band_rows >= 0, desc, s, "band_rows must not be negative");
+  require(valid_layout_block(s.store_bn, desc.out_channels), desc, s,
+          "store_bn must be 0 or divide out_channels = " + std::to_string(desc.out_channels));
   const int64_t tiles = geometry_of(desc, s).tiles();
   require(s.tile_t > 0 && s.tile_t <= tiles, desc, s, "tile_t must lie in [1, tiles = " + std::to_string(tiles) + "]");
 }
 
 Conv2dLayouts winograd_conv2d_layouts(const Conv2dDesc& desc, const WinogradSchedule& s) {
   validate_winograd_conv2d(desc, s);
-  return {layout::Layout::nchwc(s.ic_bn), layout::Layout::oihwio(s.ic_bn, s.oc_bn), layout::Layout::nchwc(s.oc_bn)};
+  return {layout::Layout::nchwc(s.ic_bn), layout::Layout::oihwio(s.ic_bn, s.oc_bn),
+          layout::Layout::nchwc(s.stored_block())};
 }
 
 int64_t winograd_weight_floats(const Conv2dDesc& desc, const WinogradSchedule& s) {

@@ -153,6 +153,26 @@ TEST_CASE("banded winograd conv2d with batch > 1, a residual epilogue and more b
   check_schedule(d, {4, 4, 8, 2, true, false, 1});  // m = 4: 4 x 3 tiles, a band per tile row
 }
 
+TEST_CASE("winograd conv2d stores its output in another channel block than it computes in") {
+  // Stored block a multiple of the computed one, a divisor, neither (16 -> 12: pieces of 4),
+  // plain NCHW; a residual read in the stored layout, two images, banded and not, a dilated image.
+  Conv2dDesc d = make_desc(8, 9, 11, 48, 1);
+  d.batch = 2;
+  d.epilogue = {true, Activation::Relu, true, Activation::Relu6};
+  for (const int64_t store_bn : {1, 12, 48})
+    for (const int64_t oc_bn : {16, 24}) {
+      const WinogradSchedule schedule{2, 8, oc_bn, 5, store_bn == 12, false, store_bn == 1 ? 2 : 0, store_bn};
+      CHECK(winograd_conv2d_layouts(d, schedule).output == layoutopt::layout::Layout::nchwc(store_bn));
+      check_schedule(d, schedule);
+    }
+  check_schedule(d, {4, 4, 48, 3, false, false, 1, 16});
+  check_schedule(make_dilated(8, 13, 11, 16, 2, 2, 2, 2), {4, 8, 16, 4, false, false, 0, 8});
+  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 8, 16, 4, false, false, 0, 32}),
+                       doctest::Contains("store_bn must be 0 or divide out_channels = 48"), KernelError);
+  const ConfigSpace space = winograd_conv2d_space(d);
+  CHECK(winograd_conv2d_schedule_at(space, space.searched_size() - 1).store_bn == 0);  // search sees store 0 only
+}
+
 TEST_CASE("dilated winograd conv2d, padding == dilation, images the tiles divide and do not divide") {
   check_both_tiles(make_dilated(16, 16, 16, 32, 2, 2, 2, 2), 16, 32, 6);  // phases of 8 x 8: all tiles full
   check_both_tiles(make_dilated(8, 13, 11, 16, 2, 2, 2, 2), 8, 16, 4);    // phases of 7 or 6 rows, 6 or 5 columns

@@ -1,9 +1,9 @@
 #include "conv/direct_conv_emitter.h"
 
 #include <algorithm>
-#include <numeric>
 #include <optional>
 
+#include "conv/stored_output.h"
 #include "jit/control_flow.h"
 #include "jit/epilogue_ir.h"
 #include "jit/index_arithmetic.h"
@@ -184,6 +184,10 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     return b_.CreateGEP(b_.getFloatTy(), module_.scale(), first_channel);
   }
 
+  [[nodiscard]] StoredOutput stored_output() const {
+    return {g_.out_blocks * g_.out_bn, g_.out_h, g_.out_w, g_.out_bn, g_.store_bn};
+  }
+
   // Pointers into each tile row's input row at stored_position. In tiles of several rows,
   // rows in the vertical padding point at a zero row: a few wasted FMAs on border rows, but
   // no per-row branches in the tile code.
@@ -219,47 +223,14 @@ class DirectConvEmitter : private jit::IndexArithmetic {
         Value* column = add(first_column, w);
         for (size_t c = 0; c < chunks.size(); ++c) {
           Value* channel = add(mul(item.out_block, g_.out_bn), chunks[c].offset);
-          const jit::EpilogueOperands operands{module_.bias(), channel, module_.residual(),
-                                               output_placement(item, row, column, chunks[c])};
+          const jit::EpilogueOperands operands{
+              module_.bias(), channel, module_.residual(),
+              output_placement(b_, stored_output(), item.batch, item.out_block, row, column, chunks[c])};
           Value* value = jit::emit_epilogue(b_, g_.epilogue, acc_.load(b_, r, w, c), operands);
           jit::store_placed(b_, value, module_.output(), operands.output);
         }
       }
     }
-  }
-
-  // Where the lanes of output vector `chunk` at (row, column) are stored. Stored as computed,
-  // the vector is one piece. Otherwise it is split where a stored block may begin: at
-  // multiples of store_bn when it divides out_bn, else of their gcd (the split then depends
-  // on the runtime block, so every gcd-sized piece gets its own address).
-  jit::VectorPlacement output_placement(const Item& item, Value* row, Value* column, const jit::VectorChunk& chunk) {
-    if (g_.store_bn == g_.out_bn) {
-      Value* pixel = pixel_offset(item.batch, item.out_block, row, column, g_.out_blocks, g_.out_bn);
-      return jit::contiguous(add(pixel, chunk.offset), chunk.lanes);
-    }
-    // A computed block inside one stored block is never split (grain 0).
-    const int64_t grain = g_.store_bn % g_.out_bn == 0   ? 0
-                          : g_.out_bn % g_.store_bn == 0 ? g_.store_bn
-                                                         : std::gcd(g_.out_bn, g_.store_bn);
-    jit::VectorPlacement pieces;
-    for (int64_t lane = 0; lane < chunk.lanes;) {
-      // Pieces end at the next multiple of the grain within the computed block.
-      const int64_t end =
-          grain == 0 ? chunk.lanes : std::min(chunk.lanes, ((chunk.offset + lane) / grain + 1) * grain - chunk.offset);
-      Value* channel = add(mul(item.out_block, g_.out_bn), chunk.offset + lane);
-      Value* block = b_.CreateUDiv(channel, constant(g_.store_bn));
-      Value* pixel = pixel_offset(item.batch, block, row, column, g_.store_blocks, g_.store_bn);
-      pieces.push_back({lane, end - lane, b_.CreateAdd(pixel, b_.CreateURem(channel, constant(g_.store_bn)))});
-      lane = end;
-    }
-    return pieces;
-  }
-
-  // Offset of the first float of (image, channel block, row, column) in a tensor
-  // [N][blocks][OH][OW][block_size].
-  Value* pixel_offset(Value* batch, Value* block, Value* row, Value* column, int64_t blocks, int64_t block_size) {
-    Value* plane = mul(add(mul(batch, blocks), block), g_.out_h);
-    return mul(add(mul(add(plane, row), g_.out_w), column), block_size);
   }
 
   const DirectConvGeometry& g_;

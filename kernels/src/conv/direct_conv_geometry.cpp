@@ -21,7 +21,6 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.out_blocks = d.out_channels / t.out_bn, g.out_bn = t.out_bn;
   g.store_bn = t.store_bn == 0 ? t.out_bn : t.store_bn;
   assert(d.out_channels % g.store_bn == 0);
-  g.store_blocks = d.out_channels / g.store_bn;
   g.load_bn = t.load_bn == 0 ? t.in_bn : t.load_bn;
   assert(d.in_channels % g.load_bn == 0);
   g.load_blocks = d.in_channels / g.load_bn;

@@ -2,7 +2,7 @@
 // DirectConvGeometry: the compile-time constants of one direct-convolution kernel in blocked
 // layouts (input read as [N][load_blocks][IH][IW][load_bn] and reduced in blocks of in_bn
 // channels, computed in output blocks of out_bn channels, stored as
-// [N][store_blocks][OH][OW][store_bn]),
+// [N][C / store_bn][OH][OW][store_bn]),
 // and the planning that follows from them: which output columns need padding checks.
 
 #include <cstdint>
@@ -21,7 +21,7 @@ struct DirectConvGeometry {
   int64_t dilation_h = 1, dilation_w = 1;
   int64_t in_blocks = 1, in_bn = 1;
   int64_t out_blocks = 1, out_bn = 1;
-  int64_t store_blocks = 1, store_bn = 1;  ///< the stored output is [N][store_blocks][OH][OW][store_bn]
+  int64_t store_bn = 1;                    ///< the stored output is [N][C / store_bn][OH][OW][store_bn]
   int64_t load_blocks = 1, load_bn = 1;    ///< the input is read as [N][load_blocks][IH][IW][load_bn]
   int64_t oh_bn = 1, ow_bn = 1;
   bool unroll_kw = true;

@@ -6,7 +6,7 @@
 //   input   [N][C / ic_bn][H][W][ic_bn]                      (NCHW[ic_bn]c)
 //   V       [N][alpha^2 * C / ic_bn][1][T][ic_bn]            B^T d B of every tile
 //   M       [N][alpha^2 * K / oc_bn][1][T][oc_bn]            V times the transformed filters
-//   output  [N][K / oc_bn][OH][OW][oc_bn]                    (NCHW[oc_bn]c)
+//   output  [N][K / store_bn][OH][OW][store_bn]              (NCHW[store_bn]c)
 // V and M are NCHW[x]c tensors whose channel is (tile position xi) * C + c, so the middle
 // stage is exactly a 1x1 convolution with alpha^2 groups over a 1 x T image.
 //
@@ -33,6 +33,7 @@ struct WinogradGeometry {
   int64_t m = 2, alpha = 4;
   int64_t ic_bn = 1, oc_bn = 1;
   int64_t band_rows = 0;  ///< tile rows per band; 0: unbanded (one band of all rows, V / M span the batch)
+  int64_t store_bn = 1;   ///< the output is stored as NCHW[store_bn]c (see stored_output.h)
   Epilogue epilogue;  ///< applied by the output transform
 
   [[nodiscard]] WinogradAxis rows() const { return {out_h, dilation_h, m}; }

@@ -2,6 +2,7 @@
 
 #include <vector>
 
+#include "conv/stored_output.h"
 #include "conv/winograd_matrices.h"
 #include "jit/control_flow.h"
 #include "jit/epilogue_ir.h"
@@ -221,18 +222,18 @@ class OutputTransformEmitter : private TileRowEmitter {
   }
 
   void emit_tile(const Item& item, Value* column, int64_t rows, int64_t columns) {
-    Value* out_plane = add(mul(item.batch, g_.out_blocks()), item.block);
+    const StoredOutput stored{g_.out_channels, g_.out_h, g_.out_w, g_.oc_bn, g_.store_bn};
     for (const jit::VectorChunk& chunk : chunks_) {
       const Tile y = sandwich(b_, t_.AT, load_tile(item, column, chunk));
       for (int64_t a = 0; a < rows; ++a) {
         Value* oh = add(tile_origin(item.tile_row, g_.rows()), a * g_.dilation_h);
-        Value* row = mul(add(mul(out_plane, g_.out_h), oh), g_.out_w);
         for (int64_t c = 0; c < columns; ++c) {
           Value* ow = add(tile_origin(column, g_.columns()), c * g_.dilation_w);
-          Value* offset = add(mul(add(row, ow), g_.oc_bn), chunk.offset);
           const jit::EpilogueOperands operands{module_.bias(), add(mul(item.block, g_.oc_bn), chunk.offset),
-                                               module_.residual(), jit::contiguous(offset, chunk.lanes)};
-          jit::store_vector(b_, jit::emit_epilogue(b_, g_.epilogue, y[a][c], operands), module_.output(), offset);
+                                               module_.residual(),
+                                               output_placement(b_, stored, item.batch, item.block, oh, ow, chunk)};
+          jit::store_placed(b_, jit::emit_epilogue(b_, g_.epilogue, y[a][c], operands), module_.output(),
+                            operands.output);
         }
       }
     }

@@ -43,14 +43,18 @@ namespace layoutopt::kernels {
 struct WinogradSchedule {
   int64_t m = 4;          ///< output tile edge: F(m x m, 3 x 3), m in {2, 4}
   int64_t ic_bn = 1;      ///< input is NCHW[ic_bn]c
-  int64_t oc_bn = 1;      ///< output is NCHW[oc_bn]c
+  int64_t oc_bn = 1;      ///< output block the stages compute in
   int64_t tile_t = 1;     ///< register tile of the middle stage along the output tiles (at most a band's)
   bool oc_inner = false;  ///< the middle stage's work-item order (see Conv2dSchedule)
   bool prefetch_weights = false;  ///< the middle stage streams its next weights (see Conv2dSchedule)
   /// Tile rows a thread takes through all three stages at a time; 0, or not fewer than the
   /// image's tile rows: whole stages.
   int64_t band_rows = 0;
+  /// Channel block of the stored output, NCHW[store_bn]c (0: oc_bn): the output transform
+  /// stores in pieces as a direct conv does (Conv2dSchedule::store_bn).
+  int64_t store_bn = 0;
 
+  [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
   [[nodiscard]] std::string str() const;
   bool operator==(const WinogradSchedule&) const = default;
 };
@@ -67,13 +71,14 @@ struct WinogradTileGrid {
 [[nodiscard]] WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m);
 
 /// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1), tile_band
-/// (band_rows: 0, 1, 2, 4; 0 when a record lacks it). Throws KernelError when the desc is not
-/// winograd_applicable.
+/// (band_rows: 0, 1, 2, 4; 0 when a record lacks it), and the derived store_oc (0, then every
+/// divisor of out_channels; see tuning/layout_variants.h). Throws KernelError when the desc
+/// is not winograd_applicable.
 [[nodiscard]] ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc);
 [[nodiscard]] WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index);
 /// Throws KernelError naming the problem.
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& schedule);
-/// Input NCHW[ic_bn]c, output NCHW[oc_bn]c, weight OIHW[ic_bn]i[oc_bn]o of the transformed
+/// Input NCHW[ic_bn]c, output NCHW[stored_block()]c, weight OIHW[ic_bn]i[oc_bn]o of the transformed
 /// filters (see above).
 [[nodiscard]] Conv2dLayouts winograd_conv2d_layouts(const Conv2dDesc& desc, const WinogradSchedule& schedule);
 /// Floats of the packed weights: alpha^2 * out_channels * in_channels.
