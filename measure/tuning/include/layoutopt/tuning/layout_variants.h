@@ -33,7 +33,8 @@ struct LayoutVariant {
   int64_t index = 0;
 };
 
-/// The store variants of each task with a store knob (direct, grouped and depthwise conv2d):
+/// The store variants of each task with a store knob (direct, grouped and depthwise conv2d;
+/// Winograd has the knob, but its variants are not derived yet, see the source):
 /// its fastest searched config in `known` (summarize_history of the same tasks), storing in
 /// each block that `read_blocks` lists for its output channels (the blocks readers compute
 /// in), other than the block it computes in. Tasks with a 1x1 output are left out: there
