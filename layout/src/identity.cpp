@@ -1,9 +1,9 @@
 #include "identity.h"
 
-#include "team_share.h"
-
 #include <algorithm>
 #include <cstring>
+
+#include "team_share.h"
 
 namespace layoutopt::layout::detail {
 
