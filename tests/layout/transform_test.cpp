@@ -206,8 +206,10 @@ TEST_CASE("a transform run by the calling team writes what one with a team of it
                                                  {blocked(shape, 8), blocked(shape, 12)},
                                                  {nhwc(shape), blocked(shape, 4)},
                                                  {blocked(shape, 8), blocked(shape, 8)}};
-  for (const auto& [src, dst] : pairs)
+  for (const auto& pair : pairs)
     for (const int threads : {2, 3}) {
+      const Side& src = pair.first;  // named, not bound: clang 14 cannot capture bindings in INFO
+      const Side& dst = pair.second;
       INFO(src.layout.str(), " -> ", dst.layout.str(), " on ", threads, " threads");
       const LayoutTransform transform = LayoutTransform::for_activation(shape, src.layout, dst.layout);
       const std::vector<float> original = tagged_tensor(shape, src.offset);
