@@ -17,8 +17,8 @@ namespace layoutopt::pipeline {
 
 namespace {
 
-/// [1/4] and [2/4]: tunes under the budget and measures the default configs, appending every
-/// trial to the log. Returns the log's records with the new ones.
+/// [1/4] and [2/4]: tunes under the budget, measures the default configs and the layout
+/// variants, appending every trial to the log. Returns the log's records with the new ones.
 std::vector<tuning::MeasureRecord> tune(const graph::Graph& graph, const std::vector<tuning::TuningTask>& tasks,
                                         const OptimizeRequest& request, const std::string& target, PhaseTimes& phases) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
