@@ -40,7 +40,7 @@ struct Side {
 // Reading in `block` is not worth timing where a searched config already reads it as computed
 // within 10% of the fastest (the planner has that block nearly as cheap), nor in plain NCHW
 // for a reduction block of 8 or more channels (one channel per unrolled stretch: slower than
-// the fastest config by 13-40% on every resnet-50 layer, docs/design/fused-layout-changes.md).
+// the fastest config by 5-55% on every resnet-50 layer, docs/design/fused-layout-changes.md).
 bool load_worth_timing(const TuningTask& task, const LayoutCandidates& candidates, const LayoutCandidate& best,
                        int64_t block) {
   if (block == 1 && best.layouts.input.block_of('C') >= 8) return false;
