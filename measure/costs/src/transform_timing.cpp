@@ -1,5 +1,6 @@
 #include "layoutopt/costs/transform_timing.h"
 
+#include <algorithm>
 #include <chrono>
 #include <sstream>
 
@@ -62,6 +63,7 @@ std::vector<TransformEntry> time_transforms(const std::vector<TransformKey>& key
                                             const std::function<void(const TransformEntry&)>& on_entry) {
   timing::TimingPolicy share = policy;
   share.min_repeat_ms = policy.min_repeat_ms / kTransformPasses;
+  share.max_repeats = std::max(policy.min_repeats, policy.max_repeats / kTransformPasses);
   std::vector<std::vector<TransformEntry>> passes(keys.size());
   std::vector<TransformEntry> entries(keys.size());
   const auto total = static_cast<double>(keys.size() * kTransformPasses);

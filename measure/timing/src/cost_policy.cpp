@@ -19,6 +19,7 @@ TimingPolicy cost_policy(int threads, double min_repeat_ms) {
   policy.warmup_runs = 2;
   policy.min_repeats = 5;
   policy.min_repeat_ms = min_repeat_ms;
+  policy.max_repeats = kCostMaxRepeats;
   policy.threads = threads;
   policy.flush_cache = true;
   policy.flush_bytes = kInNetworkFlushBytes;

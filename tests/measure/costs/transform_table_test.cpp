@@ -194,6 +194,17 @@ TEST_CASE("transforms are timed in passes: each entry is the median of its passe
   }
 }
 
+TEST_CASE("a short transform's passes together stop at the cost policy's repeat cap") {
+  // 2 us bodies would need thousands of runs to reach 60 ms; the flush before each would
+  // take most of a second.
+  const timing::TimingPolicy policy = timing::cost_policy(1, 60.0);
+  const std::vector<TransformKey> keys{{{1, 16, 4, 4}, "NCHW", "NCHW8c"}};
+  const std::vector<TransformEntry> entries = time_transforms(keys, policy, "llvm -mcpu=me", nullptr);
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0].repeats <= timing::kCostMaxRepeats);
+  CHECK(entries[0].repeats >= kTransformPasses * policy.min_repeats);
+}
+
 TEST_CASE("a table with a format of another type is no table; damaged numbers make their entry unreadable") {
   // The fuzz target (fuzz/transform_table_fuzz.cpp) requires rejections to be std::runtime_error.
   CHECK_THROWS_AS((void)costs::TransformTable::from_json({{"format", 7}, {"entries", nlohmann::json::array()}}),

@@ -15,8 +15,9 @@
 
 namespace layoutopt::timing {
 
-/// 2 warm-up runs, at least 5 timed runs and `min_repeat_ms` of timed runs, on `threads`
-/// OpenMP threads (0 = default), with kInNetworkFlushBytes written before every run.
+/// 2 warm-up runs, at least 5 timed runs and `min_repeat_ms` of timed runs (at most
+/// kCostMaxRepeats), on `threads` OpenMP threads (0 = default), with kInNetworkFlushBytes
+/// written before every run.
 /// Kernels with weights also cycle through cold_weight_copies of them (see below), and
 /// kernels and transforms find their activation inputs where a network's previous step
 /// left them, each thread's rows in its own core's cache, and multi-stage kernels find their
@@ -29,6 +30,12 @@ namespace layoutopt::timing {
 /// fits) before each run brings the sum close to the measured network. Evidence:
 /// docs/design/cold-weights.md.
 [[nodiscard]] TimingPolicy cost_policy(int threads, double min_repeat_ms = 20.0);
+
+/// Why a cap on repeats: the flush and the placing of the inputs before each run cost about
+/// 0.1 ms, more than a small transform or a late 1x1 conv takes, so reaching
+/// `min_repeat_ms` with a 2 us body would spend a second on flushes. A median of 200 runs is
+/// already steadier than the host's own drift between timings.
+inline constexpr int kCostMaxRepeats = 200;
 
 /// Bytes written between cost timings: twice the private L2 of two cores of current x86
 /// server parts (1-2 MiB each); far below their last-level caches.
