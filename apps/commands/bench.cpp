@@ -7,6 +7,8 @@
 //    "max_ms": .., "runs": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..}
 // and with --profile also "profile": {"run_ms": .., "steps": [{"name", "kind", "detail",
 // "measured_ms", "predicted_ms" (null when the plan has none)}, ...]} in program order, and
+// "prediction_check" (with a plan): {"run_ratio", "prices_hold", "host_moved", "misses":
+// [{"type", "ratio"}], "verdict"} (evaluation/prediction_check.h), and
 // "compute_limit": {"direct_gflop", "executed_gflop", "winograd_convs", "peak_gflops",
 // "limit_ms", "fraction"}: the network's FLOPs at the measured FMA peak and the median run's
 // fraction of it (evaluation/compute_limit.h).
@@ -28,6 +30,7 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/evaluation/compute_limit.h"
+#include "layoutopt/evaluation/prediction_check.h"
 #include "layoutopt/pipeline/openmp_wait.h"
 #include "layoutopt/pipeline/threads.h"
 #include "layoutopt/timing/peak_flops.h"
@@ -118,23 +121,36 @@ Profile profile_steps(kernels::CompiledNetwork& network, const ScheduledModel& s
   return profile;
 }
 
-/// Totals per step kind, then the slowest steps and those furthest above the plan.
-void print_profile(const Profile& profile, int runs) {
-  const std::vector<StepTime>& steps = profile.steps;
-  std::map<std::string, std::array<double, 3>> by_kind;  // steps, measured, predicted
-  for (const StepTime& step : steps) {
-    auto& totals = by_kind[step_group(*step.step)];
-    totals[0] += 1;
-    totals[1] += step.measured_ms;
-    totals[2] += std::max(step.predicted_ms, 0.0);
+/// The profile's steps summed per type (step_group), in the order of the type names.
+std::vector<evaluation::StepTypeTotals> step_type_totals(const Profile& profile) {
+  std::map<std::string, evaluation::StepTypeTotals> by_type;
+  for (const StepTime& step : profile.steps) {
+    evaluation::StepTypeTotals& totals = by_type[step_group(*step.step)];
+    totals.steps += 1;
+    totals.measured_ms += step.measured_ms;
+    totals.predicted_ms += std::max(step.predicted_ms, 0.0);
   }
+  std::vector<evaluation::StepTypeTotals> types;
+  for (auto& [type, totals] : by_type) {
+    totals.type = type;
+    types.push_back(totals);
+  }
+  return types;
+}
+
+/// Totals per step type and whether they hold their prices, then the slowest steps and those
+/// furthest above the plan.
+void print_profile(const Profile& profile, int runs, bool planned) {
+  const std::vector<StepTime>& steps = profile.steps;
+  const std::vector<evaluation::StepTypeTotals> types = step_type_totals(profile);
   std::cout << "profile:    each step's share of the median of " << runs << " profiled runs (" << std::fixed
             << std::setprecision(3) << profile.run_ms << " ms)\n"
             << "  steps                     count  measured ms  predicted ms\n";
-  for (const auto& [kind, totals] : by_kind)
-    std::cout << "  " << std::left << std::setw(24) << kind << std::right << std::setw(7) << std::setprecision(0)
-              << totals[0] << std::fixed << std::setprecision(3) << std::setw(13) << totals[1] << std::setw(14)
-              << totals[2] << "\n";
+  for (const evaluation::StepTypeTotals& type : types)
+    std::cout << "  " << std::left << std::setw(24) << type.type << std::right << std::setw(7) << type.steps
+              << std::fixed << std::setprecision(3) << std::setw(13) << type.measured_ms << std::setw(14)
+              << type.predicted_ms << "\n";
+  if (planned) std::cout << "  prices: " << evaluation::check_predictions(types).verdict() << "\n";
   const auto print_steps = [&](const std::string& title, const auto& ahead) {
     std::vector<const StepTime*> order;
     for (const StepTime& step : steps) order.push_back(&step);
@@ -155,8 +171,16 @@ void print_profile(const Profile& profile, int runs) {
   print_steps("most above plan:", [&](const StepTime& a, const StepTime& b) { return excess(a) > excess(b); });
 }
 
-/// Every step in program order, for `--profile --json`.
-nlohmann::ordered_json profile_json(const Profile& profile) {
+nlohmann::ordered_json prediction_check_json(const evaluation::PredictionCheck& check) {
+  nlohmann::ordered_json misses = nlohmann::ordered_json::array();
+  for (const evaluation::StepTypeRatio& miss : check.misses()) misses.push_back({{"type", miss.type}, {"ratio", miss.ratio}});
+  return {{"run_ratio", check.run_ratio}, {"prices_hold", check.prices_hold()}, {"host_moved", check.host_moved()},
+          {"misses", misses}, {"verdict", check.verdict()}};
+}
+
+/// Every step in program order, for `--profile --json`, and with a plan whether its step
+/// types hold their prices.
+nlohmann::ordered_json profile_json(const Profile& profile, bool planned) {
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const StepTime& time : profile.steps)
     steps.push_back({{"name", time.step->name},
@@ -164,7 +188,9 @@ nlohmann::ordered_json profile_json(const Profile& profile) {
                      {"detail", time.step->detail},
                      {"measured_ms", time.measured_ms},
                      {"predicted_ms", time.predicted_ms >= 0 ? nlohmann::json(time.predicted_ms) : nlohmann::json()}});
-  return {{"run_ms", profile.run_ms}, {"steps", steps}};
+  nlohmann::ordered_json out{{"run_ms", profile.run_ms}, {"steps", steps}};
+  if (planned) out["prediction_check"] = prediction_check_json(evaluation::check_predictions(step_type_totals(profile)));
+  return out;
 }
 
 /// The compute limit of the model as scheduled, at the FMA peak measured on `threads`.
@@ -211,7 +237,7 @@ void bench(const BenchFlags& flags) {
                                {"transforms", compiled.transforms},
                                {"fallbacks", compiled.fallbacks}};
     if (flags.profile) {
-      out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns));
+      out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns), scheduled.plan.has_value());
       out["compute_limit"] = compute_limit_json(compute_limit(scheduled, threads), ms.median);
     }
     std::cout << out.dump() << "\n";
@@ -226,7 +252,7 @@ void bench(const BenchFlags& flags) {
     std::cout << "predicted:  " << scheduled.predicted_ms << " ms (measured / predicted " << std::setprecision(2)
               << ms.median / scheduled.predicted_ms << ")\n";
   if (flags.profile) {
-    print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns);
+    print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns, scheduled.plan.has_value());
     print_compute_limit(compute_limit(scheduled, threads), ms.median);
   }
 }

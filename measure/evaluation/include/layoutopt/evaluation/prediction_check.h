@@ -1,0 +1,63 @@
+#pragma once
+// Reading a profiled run against its plan: do the step types agree with their prices, and if
+// not, is it the prices or the host?
+//
+// Why both questions: a shared host changes speed for minutes at a time
+// (docs/design/slow-spells.md). A plan priced in one state and run in another is off by one
+// factor in every step type, convs and transforms alike; a wrong price is off in its own step
+// type and not in the others. So the spread of the step types' measured / predicted ratios
+// around the run's own ratio tells a model error from a host that moved, and only the first
+// is something to fix in the prices.
+
+#include <string>
+#include <vector>
+
+namespace layoutopt::evaluation {
+
+/// One type of step of a profiled run ("kernel conv2d", "transform", ...), summed.
+struct StepTypeTotals {
+  std::string type;
+  int steps = 0;
+  double measured_ms = 0;
+  double predicted_ms = 0;
+};
+
+/// One step type's measured / predicted ratio; +inf when it was predicted to take nothing.
+struct StepTypeRatio {
+  std::string type;
+  double ratio = 1;
+};
+
+struct PredictionCheck {
+  /// Measured / predicted over the step types that carry weight (below).
+  double run_ratio = 1;
+  /// Each weighty step type's own ratio, in the order given.
+  std::vector<StepTypeRatio> weighty;
+  /// Step types left out of the verdict: under the weight threshold of the run's time.
+  std::vector<std::string> light_types;
+  double tolerance = 0.15;
+
+  /// Every weighty step type within the tolerance of its price.
+  [[nodiscard]] bool prices_hold() const;
+  /// The run, summed over the weighty step types, is more than the tolerance off its price.
+  /// Prices are checked against the network's steps when the plan is made (in-network
+  /// calibration), so a whole run off its price means the host ran at another speed than
+  /// then; misses() names the step types the change did not move alike.
+  [[nodiscard]] bool host_moved() const;
+  /// The weighty step types further than the tolerance from the run's ratio: where the
+  /// prices, not the host, are wrong.
+  [[nodiscard]] std::vector<StepTypeRatio> misses() const;
+  /// One line: "every step type within 15% of its price (0.97-1.03x)"; "every step type
+  /// 0.68-0.74x its price, the run 0.70x: the host ran at another speed than when the plan
+  /// was priced" (then "; off the run's ratio: ..." for misses()); or, with the run near its
+  /// price, "step types off their price: transform 2.10x (the run 1.09x)".
+  [[nodiscard]] std::string verdict() const;
+};
+
+/// Checks `types` against their prices. A step type carries weight when it takes at least
+/// `min_share` of the summed measured time; lighter ones (a few 10 us pools) are listed but
+/// do not decide. Requires tolerance > 0 and 0 <= min_share < 1.
+[[nodiscard]] PredictionCheck check_predictions(const std::vector<StepTypeTotals>& types, double tolerance = 0.15,
+                                                double min_share = 0.02);
+
+}  // namespace layoutopt::evaluation

@@ -1,0 +1,99 @@
+#include "layoutopt/evaluation/prediction_check.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
+namespace layoutopt::evaluation {
+
+namespace {
+
+double ratio_of(double measured_ms, double predicted_ms) {
+  return predicted_ms > 0 ? measured_ms / predicted_ms : std::numeric_limits<double>::infinity();
+}
+
+bool within(double ratio, double reference, double tolerance) {
+  return std::isfinite(ratio) && std::abs(ratio / reference - 1) <= tolerance;
+}
+
+std::string times(double ratio) {
+  if (!std::isfinite(ratio)) return "unpriced";
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(2) << ratio << "x";
+  return text.str();
+}
+
+/// "0.68-0.74x" over the weighty types (all finite when called).
+std::string ratio_range(const std::vector<StepTypeRatio>& types) {
+  const auto [low, high] = std::minmax_element(types.begin(), types.end(),
+                                               [](const StepTypeRatio& a, const StepTypeRatio& b) { return a.ratio < b.ratio; });
+  std::ostringstream text;
+  text << std::fixed << std::setprecision(2) << low->ratio << "-" << high->ratio << "x";
+  return text.str();
+}
+
+std::string listed(const std::vector<StepTypeRatio>& types) {
+  std::string text;
+  for (const StepTypeRatio& t : types) text += (text.empty() ? "" : ", ") + t.type + " " + times(t.ratio);
+  return text;
+}
+
+}  // namespace
+
+bool PredictionCheck::prices_hold() const {
+  return std::all_of(weighty.begin(), weighty.end(), [&](const StepTypeRatio& t) { return within(t.ratio, 1.0, tolerance); });
+}
+
+bool PredictionCheck::host_moved() const {
+  return !weighty.empty() && !within(run_ratio, 1.0, tolerance);
+}
+
+std::vector<StepTypeRatio> PredictionCheck::misses() const {
+  std::vector<StepTypeRatio> off;
+  for (const StepTypeRatio& t : weighty)
+    if (!within(t.ratio, run_ratio, tolerance)) off.push_back(t);
+  return off;
+}
+
+std::string PredictionCheck::verdict() const {
+  if (weighty.empty()) return "no step type has a price to check";
+  const int percent = static_cast<int>(std::lround(tolerance * 100));
+  if (prices_hold())
+    return "every step type within " + std::to_string(percent) + "% of its price (" + ratio_range(weighty) + ")";
+  const std::vector<StepTypeRatio> off_run = misses();
+  if (host_moved()) {
+    std::string text = "every step type " + ratio_range(weighty) + " its price, the run " + times(run_ratio) +
+                       ": the host ran at another speed than when the plan was priced";
+    if (!off_run.empty()) text += "; off the run's ratio: " + listed(off_run);
+    return text;
+  }
+  std::vector<StepTypeRatio> off_price;
+  for (const StepTypeRatio& t : weighty)
+    if (!within(t.ratio, 1.0, tolerance)) off_price.push_back(t);
+  return "step types off their price: " + listed(off_price) + " (the run " + times(run_ratio) + ")";
+}
+
+PredictionCheck check_predictions(const std::vector<StepTypeTotals>& types, double tolerance, double min_share) {
+  assert(tolerance > 0 && min_share >= 0 && min_share < 1);
+  double total_ms = 0;
+  for (const StepTypeTotals& t : types) total_ms += t.measured_ms;
+  PredictionCheck check;
+  check.tolerance = tolerance;
+  double measured_ms = 0, predicted_ms = 0;
+  for (const StepTypeTotals& t : types) {
+    if (t.measured_ms < min_share * total_ms || t.measured_ms <= 0) {
+      check.light_types.push_back(t.type);
+      continue;
+    }
+    check.weighty.push_back({t.type, ratio_of(t.measured_ms, t.predicted_ms)});
+    measured_ms += t.measured_ms;
+    predicted_ms += t.predicted_ms;
+  }
+  check.run_ratio = ratio_of(measured_ms, predicted_ms);
+  return check;
+}
+
+}  // namespace layoutopt::evaluation
