@@ -14,7 +14,6 @@
 // fraction of it (evaluation/compute_limit.h).
 
 #include <algorithm>
-#include <array>
 #include <map>
 #include <sstream>
 #include <iomanip>

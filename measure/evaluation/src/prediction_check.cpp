@@ -26,12 +26,14 @@ std::string times(double ratio) {
   return text.str();
 }
 
-/// "0.68-0.74x" over the weighty types (all finite when called).
+/// "0.68-0.74x" over the priced types ("unpriced" when none is).
 std::string ratio_range(const std::vector<StepTypeRatio>& types) {
-  const auto [low, high] = std::minmax_element(types.begin(), types.end(),
-                                               [](const StepTypeRatio& a, const StepTypeRatio& b) { return a.ratio < b.ratio; });
+  double low = std::numeric_limits<double>::infinity(), high = 0;
+  for (const StepTypeRatio& t : types)
+    if (std::isfinite(t.ratio)) low = std::min(low, t.ratio), high = std::max(high, t.ratio);
+  if (!std::isfinite(low)) return "unpriced";
   std::ostringstream text;
-  text << std::fixed << std::setprecision(2) << low->ratio << "-" << high->ratio << "x";
+  text << std::fixed << std::setprecision(2) << low << "-" << high << "x";
   return text.str();
 }
 
@@ -89,6 +91,7 @@ PredictionCheck check_predictions(const std::vector<StepTypeTotals>& types, doub
       continue;
     }
     check.weighty.push_back({t.type, ratio_of(t.measured_ms, t.predicted_ms)});
+    if (t.predicted_ms <= 0) continue;  // a missing price is a miss, not the host's speed
     measured_ms += t.measured_ms;
     predicted_ms += t.predicted_ms;
   }

@@ -65,6 +65,10 @@ TEST_CASE("a weighty step type priced at nothing is a miss, never a division by 
   REQUIRE(check.misses().size() == 1);
   CHECK(check.misses()[0].type == "fallback pad");
   CHECK(check.verdict().find("fallback pad unpriced") != std::string::npos);
+  // Also when the host moved: the range reads the priced types only.
+  std::vector<StepTypeTotals> slow = run_with(1.4, 1.4, 1.4, 1.4);
+  slow.push_back({"fallback pad", 3, 4.0, 0.0});
+  CHECK(check_predictions(slow).verdict().starts_with("every step type 1.40-1.40x its price, the run 1.40x"));
 }
 
 TEST_CASE("the tolerance and the weight threshold are the caller's") {

@@ -3,11 +3,11 @@
 // not, is it the prices or the host?
 //
 // Why both questions: a shared host changes speed for minutes at a time
-// (docs/design/slow-spells.md). A plan priced in one state and run in another is off by one
-// factor in every step type, convs and transforms alike; a wrong price is off in its own step
-// type and not in the others. So the spread of the step types' measured / predicted ratios
-// around the run's own ratio tells a model error from a host that moved, and only the first
-// is something to fix in the prices.
+// (docs/design/slow-spells.md). A plan priced in one state and run in another is off in
+// every step type, convs and transforms alike (memory-bound ones somewhat more); a wrong price
+// is off in its own step type and not in the others. So the run's own ratio and the step
+// types' spread around it tell a model error from a host that moved, and only the first is
+// something to fix in the prices.
 
 #include <string>
 #include <vector>
@@ -29,7 +29,7 @@ struct StepTypeRatio {
 };
 
 struct PredictionCheck {
-  /// Measured / predicted over the step types that carry weight (below).
+  /// Measured / predicted over the priced step types that carry weight (below).
   double run_ratio = 1;
   /// Each weighty step type's own ratio, in the order given.
   std::vector<StepTypeRatio> weighty;
