@@ -145,5 +145,28 @@ class PlanFiles(CliTestCase):
         self.expect_failure(*self.bench("plan.json"), needles=["names no tuned kernel config", "--model-costs"])
 
 
+class ProfiledPlan(CliTestCase):
+    def test_a_measured_plan_profile_checks_its_step_types_against_their_prices(self):
+        # A measured plan of the tiny model: two trials per task, its transforms, no confirmation.
+        for task in range(1, 6):
+            self.expect_success("tune", TINY_ONNX, "--records", "r.jsonl", "--task", str(task), "--trials", "2",
+                                "--threads", "1", "--quiet")
+        self.expect_success("bench-transforms", TINY_ONNX, "--records", "r.jsonl", "-o", "t.json", "--threads", "1",
+                            "--quiet", "--min-repeat-ms", "1")
+        self.expect_success("plan", TINY_ONNX, "--records", "r.jsonl", "--transforms", "t.json", "--threads", "1",
+                            "--confirm", "0", "--calibrate-rounds", "0", "-o", "p.json")
+        bench = ["bench", TINY_ONNX, "--threads", "1", "--min-seconds", "0.01", "--profile", "--json"]
+        check = json.loads(self.expect_success(*bench, "--plan", "p.json").stdout)["profile"]["prediction_check"]
+        self.assertEqual(set(check), {"run_ratio", "prices_hold", "host_moved", "misses", "verdict"})
+        self.assertGreater(check["run_ratio"], 0)
+        # Exactly one reading: the prices hold, the whole run moved, or some step types miss.
+        self.assertTrue(check["prices_hold"] or check["host_moved"] or check["misses"], check)
+        self.assertTrue(check["verdict"].startswith(("every step type", "step types off their price")), check)
+        text = self.expect_success(*bench[:-1], "--plan", "p.json").stdout
+        self.assertIn("  prices: " + check["verdict"].split(" ")[0], text)
+        # The default schedule has no prices to check.
+        self.assertNotIn("prediction_check", json.loads(self.expect_success(*bench).stdout)["profile"])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -68,7 +68,8 @@ std::string PredictionCheck::verdict() const {
   const std::vector<StepTypeRatio> off_run = misses();
   if (host_moved()) {
     std::string text = "every step type " + ratio_range(weighty) + " its price, the run " + times(run_ratio) +
-                       ": the host ran at another speed than when the plan was priced";
+                       ": the whole run moved, not one price (the host's speed since the plan was priced, or prices "
+                       "taken outside the network)";
     if (!off_run.empty()) text += "; off the run's ratio: " + listed(off_run);
     return text;
   }

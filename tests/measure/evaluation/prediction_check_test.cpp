@@ -35,7 +35,8 @@ TEST_CASE("every step type off by one factor: the host moved, not the prices") {
   CHECK(check.misses().empty());
   CHECK(check.run_ratio == doctest::Approx((26 * 0.69 + 5.5 * 0.70 + 2.9 * 0.73 + 2.6 * 0.74) / 37.0));
   CHECK(check.verdict() ==
-        "every step type 0.69-0.74x its price, the run 0.70x: the host ran at another speed than when the plan was priced");
+        "every step type 0.69-0.74x its price, the run 0.70x: the whole run moved, not one price (the host's speed "
+        "since the plan was priced, or prices taken outside the network)");
 }
 
 TEST_CASE("one step type off on its own: its price is wrong") {
@@ -54,8 +55,8 @@ TEST_CASE("a step type the host's change did not move alike is named beside it")
   REQUIRE(check.misses().size() == 1);
   CHECK(check.misses()[0].type == "kernel batch_norm");
   CHECK(check.verdict() ==
-        "every step type 1.08-1.35x its price, the run 1.33x: the host ran at another speed than when the plan was "
-        "priced; off the run's ratio: kernel batch_norm 1.08x");
+        "every step type 1.08-1.35x its price, the run 1.33x: the whole run moved, not one price (the host's speed "
+        "since the plan was priced, or prices taken outside the network); off the run's ratio: kernel batch_norm 1.08x");
 }
 
 TEST_CASE("a weighty step type priced at nothing is a miss, never a division by zero") {

@@ -40,17 +40,18 @@ struct PredictionCheck {
   /// Every weighty step type within the tolerance of its price.
   [[nodiscard]] bool prices_hold() const;
   /// The run, summed over the weighty step types, is more than the tolerance off its price.
-  /// Prices are checked against the network's steps when the plan is made (in-network
-  /// calibration), so a whole run off its price means the host ran at another speed than
-  /// then; misses() names the step types the change did not move alike.
+  /// A calibrated plan's prices were taken in its own network (in-network calibration), so
+  /// then the host ran at another speed than when the plan was priced; a plan made without
+  /// calibration may also be priced outside the network. misses() names the step types that
+  /// did not move alike.
   [[nodiscard]] bool host_moved() const;
   /// The weighty step types further than the tolerance from the run's ratio: where the
   /// prices, not the host, are wrong.
   [[nodiscard]] std::vector<StepTypeRatio> misses() const;
   /// One line: "every step type within 15% of its price (0.97-1.03x)"; "every step type
-  /// 0.68-0.74x its price, the run 0.70x: the host ran at another speed than when the plan
-  /// was priced" (then "; off the run's ratio: ..." for misses()); or, with the run near its
-  /// price, "step types off their price: transform 2.10x (the run 1.09x)".
+  /// 0.68-0.74x its price, the run 0.70x: the whole run moved, not one price (...)" (then
+  /// "; off the run's ratio: ..." for misses()); or, with the run near its price, "step types
+  /// off their price: transform 2.10x (the run 1.09x)".
   [[nodiscard]] std::string verdict() const;
 };
 
