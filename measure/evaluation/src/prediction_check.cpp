@@ -45,38 +45,35 @@ std::string listed(const std::vector<StepTypeRatio>& types) {
 
 }  // namespace
 
-bool PredictionCheck::prices_hold() const {
-  return std::all_of(weighty.begin(), weighty.end(), [&](const StepTypeRatio& t) { return within(t.ratio, 1.0, tolerance); });
+std::vector<StepTypeRatio> PredictionCheck::off(double reference) const {
+  std::vector<StepTypeRatio> types;
+  for (const StepTypeRatio& t : weighty)
+    if (!within(t.ratio, reference, tolerance)) types.push_back(t);
+  return types;
 }
+
+bool PredictionCheck::prices_hold() const { return off(1.0).empty(); }
 
 bool PredictionCheck::host_moved() const {
   return !weighty.empty() && !within(run_ratio, 1.0, tolerance);
 }
 
-std::vector<StepTypeRatio> PredictionCheck::misses() const {
-  std::vector<StepTypeRatio> off;
-  for (const StepTypeRatio& t : weighty)
-    if (!within(t.ratio, run_ratio, tolerance)) off.push_back(t);
-  return off;
-}
+std::vector<StepTypeRatio> PredictionCheck::misses() const { return off(run_ratio); }
 
 std::string PredictionCheck::verdict() const {
   if (weighty.empty()) return "no step type has a price to check";
   const int percent = static_cast<int>(std::lround(tolerance * 100));
   if (prices_hold())
     return "every step type within " + std::to_string(percent) + "% of its price (" + ratio_range(weighty) + ")";
-  const std::vector<StepTypeRatio> off_run = misses();
   if (host_moved()) {
+    const std::vector<StepTypeRatio> off_run = misses();
     std::string text = "every step type " + ratio_range(weighty) + " its price, the run " + times(run_ratio) +
                        ": the whole run moved, not one price (the host's speed since the plan was priced, or prices "
                        "taken outside the network)";
     if (!off_run.empty()) text += "; off the run's ratio: " + listed(off_run);
     return text;
   }
-  std::vector<StepTypeRatio> off_price;
-  for (const StepTypeRatio& t : weighty)
-    if (!within(t.ratio, 1.0, tolerance)) off_price.push_back(t);
-  return "step types off their price: " + listed(off_price) + " (the run " + times(run_ratio) + ")";
+  return "step types off their price: " + listed(off(1.0)) + " (the run " + times(run_ratio) + ")";
 }
 
 PredictionCheck check_predictions(const std::vector<StepTypeTotals>& types, double tolerance, double min_share) {

@@ -53,6 +53,10 @@ struct PredictionCheck {
   /// "; off the run's ratio: ..." for misses()); or, with the run near its price, "step types
   /// off their price: transform 2.10x (the run 1.09x)".
   [[nodiscard]] std::string verdict() const;
+
+ private:
+  /// The weighty step types further than the tolerance from `reference`.
+  [[nodiscard]] std::vector<StepTypeRatio> off(double reference) const;
 };
 
 /// Checks `types` against their prices. A step type carries weight when it takes at least
