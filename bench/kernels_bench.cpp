@@ -6,12 +6,14 @@
 //   build/bench/bench_kernels --benchmark_filter=resnet50
 //   build/bench/bench_kernels --benchmark_filter=winograd
 //   build/bench/bench_kernels --benchmark_filter=dilated
+//   build/bench/bench_kernels --benchmark_filter=efficientnet
 //
 // The resnet50 and mobilenet_v2 families compare direct convolution with oneDNN's direct
 // convolution. The winograd family takes the 3x3 stride-1 layers of ResNet-50 and VGG-19 and
 // compares our Winograd kernel (F(2x2) or F(4x4), best of a sweep) with oneDNN's own choice
 // (algorithm::convolution_auto: its Winograd kernel where it has one and deems it faster).
-// The dilated family runs each dilated 3x3 layer of fcn-resnet50 / deeplabv3 by our direct
+// The efficientnet_b0 family fuses SiLU (swish) instead of ReLU on both sides, where the
+// activation is much of the work. The dilated family runs each dilated 3x3 layer of fcn-resnet50 / deeplabv3 by our direct
 // and by our Winograd kernel.
 //
 // Each benchmark is one layer. Every iteration times a block of runs (>= 2 ms) of ours and
@@ -23,8 +25,8 @@
 //                           iteration's own pair of blocks
 //   compile_ms              compile time of the chosen kernel
 //   schedules               how many schedules the sweep compiled and timed
-// Both sides fuse bias + relu. A summary table of the medians is printed at the end, with
-// each layer's share of the FMA peak that `layoutopt cpu` measures (same threads).
+// Both sides fuse bias + relu (SiLU in efficientnet_b0). A summary table of the medians is
+// printed at the end, with each layer's share of the FMA peak that `layoutopt cpu` measures (same threads).
 
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -102,9 +104,15 @@ Conv2dDesc dilated(int64_t c, int64_t hw, int64_t o, int64_t dilation) {
   return d;
 }
 
-Conv2dDesc depthwise(int64_t c, int64_t hw, int64_t stride) {
-  Conv2dDesc d = conv(c, hw, c, 3, stride);
+Conv2dDesc depthwise(int64_t c, int64_t hw, int64_t stride, int64_t k = 3) {
+  Conv2dDesc d = conv(c, hw, c, k, stride);
   d.groups = c;
+  return d;
+}
+
+// The same conv with SiLU (x * sigmoid(x), swish) in place of ReLU.
+Conv2dDesc with_silu(Conv2dDesc d) {
+  d.epilogue.activation = Activation::Silu;
   return d;
 }
 
@@ -158,6 +166,24 @@ std::vector<Layer> mobilenet_v2_layers() {
   };
 }
 
+// EfficientNet-B0's SiLU convs at full resolution, where the activation's share of the work
+// is largest (few channels per output), and two at 7x7: the stem, expansions, depthwise
+// (3x3 and 5x5) and the head, batch 1, 224x224.
+std::vector<Layer> efficientnet_b0_layers() {
+  return {
+      {"stem_3x3s2_c3_o32_224", with_silu(conv(3, 224, 32, 3, 2))},
+      {"dw_c32_112", with_silu(depthwise(32, 112, 1))},
+      {"pw_c16_o96_112", with_silu(conv(16, 112, 96, 1, 1))},
+      {"dw_s2_c96_112", with_silu(depthwise(96, 112, 2))},
+      {"pw_c24_o144_56", with_silu(conv(24, 56, 144, 1, 1))},
+      {"dw_c144_56", with_silu(depthwise(144, 56, 1))},
+      {"dw5x5_s2_c144_56", with_silu(depthwise(144, 56, 2, 5))},
+      {"pw_c40_o240_28", with_silu(conv(40, 28, 240, 1, 1))},
+      {"pw_c192_o1152_7", with_silu(conv(192, 7, 1152, 1, 1))},
+      {"head_pw_c320_o1280_7", with_silu(conv(320, 7, 1280, 1, 1))},
+  };
+}
+
 // The 3x3 stride-1 convs of ResNet-50 and VGG-19, batch 1, 224x224: the Winograd family.
 std::vector<Layer> winograd_layers() {
   std::vector<Layer> layers{
@@ -184,6 +210,21 @@ std::vector<Layer> dilated_layers() {
     layers.push_back({name + "_winograd", desc, Algorithm::winograd});
   }
   return layers;
+}
+
+// The benchmark's families, in the order they run and are summarised.
+struct Family {
+  std::string name;
+  std::vector<Layer> layers;
+};
+
+const std::vector<Family>& families() {
+  static const std::vector<Family> all{{"resnet50", resnet50_layers()},
+                                       {"mobilenet_v2", mobilenet_v2_layers()},
+                                       {"efficientnet_b0", efficientnet_b0_layers()},
+                                       {"winograd", winograd_layers()},
+                                       {"dilated", dilated_layers()}};
+  return all;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -423,6 +464,12 @@ OurTensors our_tensors(const Conv2dDesc& d, Algorithm algorithm) {
 // ---------------------------------------------------------------------------------------
 // oneDNN side
 
+// oneDNN's post-op for the activations the layers use (its alpha is swish's factor inside the
+// sigmoid, 1 here, and relu's negative slope, 0).
+dnnl::algorithm onednn_activation(Activation activation) {
+  return activation == Activation::Silu ? dnnl::algorithm::eltwise_swish : dnnl::algorithm::eltwise_relu;
+}
+
 class OneDnnConv {
  public:
   OneDnnConv(const Conv2dDesc& d, dnnl::algorithm algorithm) : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
@@ -440,7 +487,8 @@ class OneDnnConv {
         {d.stride_h, d.stride_w}, {d.dilation_h - 1, d.dilation_w - 1}, {d.pad_top, d.pad_left},
         {d.pad_bottom, d.pad_right});
     dnnl::post_ops post_ops;
-    post_ops.append_eltwise(1.0F, dnnl::algorithm::eltwise_relu, 0.0F, 0.0F);
+    const bool silu = d.epilogue.activation == Activation::Silu;
+    post_ops.append_eltwise(1.0F, onednn_activation(d.epilogue.activation), silu ? 1.0F : 0.0F, 0.0F);
     dnnl::primitive_attr attr;
     attr.set_post_ops(post_ops);
     const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine_);
@@ -566,10 +614,7 @@ class SummaryReporter : public benchmark::ConsoleReporter {
   void Finalize() override {
     ConsoleReporter::Finalize();
     machine_peak().measure();
-    print_model("resnet50/");
-    print_model("mobilenet_v2/");
-    print_model("winograd/");
-    print_model("dilated/");
+    for (const Family& family : families()) print_model(family.name + "/");
   }
 
  private:
@@ -619,10 +664,7 @@ void register_layers(const std::string& model, const std::vector<Layer>& layers)
 }  // namespace
 
 int main(int argc, char** argv) {
-  register_layers("resnet50", resnet50_layers());
-  register_layers("mobilenet_v2", mobilenet_v2_layers());
-  register_layers("winograd", winograd_layers());
-  register_layers("dilated", dilated_layers());
+  for (const Family& family : families()) register_layers(family.name, family.layers);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   machine_peak().measure();

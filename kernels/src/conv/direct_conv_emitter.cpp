@@ -217,6 +217,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
 
   void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
     const auto& chunks = acc_.chunks();
+    std::vector<std::pair<Value*, jit::VectorPlacement>> stores;
     for (int64_t r = 0; r < rows; ++r) {
       Value* row = add(item.first_row, r);
       for (int64_t w = 0; w < width; ++w) {
@@ -226,11 +227,11 @@ class DirectConvEmitter : private jit::IndexArithmetic {
           const jit::EpilogueOperands operands{
               module_.bias(), channel, module_.residual(),
               output_placement(b_, stored_output(), item.batch, item.out_block, row, column, chunks[c])};
-          Value* value = jit::emit_epilogue(b_, g_.epilogue, acc_.load(b_, r, w, c), operands);
-          jit::store_placed(b_, value, module_.output(), operands.output);
+          stores.emplace_back(jit::emit_epilogue(b_, g_.epilogue, acc_.load(b_, r, w, c), operands), operands.output);
         }
       }
     }
+    for (const auto& [value, placement] : stores) jit::store_placed(b_, value, module_.output(), placement);
   }
 
   const DirectConvGeometry& g_;

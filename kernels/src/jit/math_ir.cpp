@@ -25,35 +25,90 @@ constexpr float kTanhSmall = 0.625F;
 constexpr float kTanhPolynomial[] = {-5.70498872745e-3F, 2.06390887954e-2F, -5.37397155531e-2F, 1.33314422036e-1F,
                                      -3.33332819422e-1F};
 
+llvm::Constant* splat(llvm::Type* type, float value) { return llvm::ConstantFP::get(type, value); }
+
+// max(x, bound) and min(x, bound) as compare-and-select, which x86 lowers to one vmaxps /
+// vminps (minnum / maxnum add NaN fix-ups); a NaN lane becomes the bound.
+llvm::Value* at_least(llvm::IRBuilder<>& builder, llvm::Value* x, float bound) {
+  llvm::Value* b = splat(x->getType(), bound);
+  return builder.CreateSelect(builder.CreateFCmpOGT(x, b), x, b);
+}
+llvm::Value* at_most(llvm::IRBuilder<>& builder, llvm::Value* x, float bound) {
+  llvm::Value* b = splat(x->getType(), bound);
+  return builder.CreateSelect(builder.CreateFCmpOLT(x, b), x, b);
+}
+
+// e^x for x already in [kMinInput, kMaxInput]: the part of emit_exp that the activations
+// run for every output, so every operation here counts (an epilogue's exp and reciprocal
+// once cost a SiLU conv several times its arithmetic).
+llvm::Value* exp_in_range(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  // x = n ln2 + r with n = round(x / ln2), |r| <= ln2 / 2. Adding 1.5 * 2^23 rounds x / ln2
+  // to an integer held in the low mantissa bits of z, so n needs no floor or conversion.
+  constexpr float kRoundingShift = 12582912.0F;
+  llvm::Value* z = fused_multiply_add(builder, x, splat(type, kLog2e), splat(type, kRoundingShift));
+  llvm::Value* n = builder.CreateFSub(z, splat(type, kRoundingShift));
+  llvm::Value* r = fused_multiply_add(builder, n, splat(type, -kLn2High), x);
+  r = fused_multiply_add(builder, n, splat(type, -kLn2Low), r);
+  // 2^n in the exponent field: z's bits shifted by 23 are n << 23 (the shift's high part
+  // drops out), plus the bias 127 << 23.
+  llvm::Type* int_type = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(type));
+  llvm::Value* exponent = builder.CreateShl(builder.CreateBitCast(z, int_type), 23);
+  llvm::Value* two_to_n = builder.CreateBitCast(builder.CreateAdd(exponent, llvm::ConstantInt::get(int_type, 127 << 23)), type);
+  // e^r - 1 = r + r^2 P(r) with Cephes' P, evaluated as Horner's scheme in r^2 over pairs
+  // (c r + c'): half the dependent steps, since the activations are bound by this chain's
+  // latency more than by its operation count.
+  llvm::Value* r2 = builder.CreateFMul(r, r);
+  const auto pair = [&](size_t k) {  // kPolynomial[k] r + kPolynomial[k + 1]
+    return fused_multiply_add(builder, splat(type, kPolynomial[k]), r, splat(type, kPolynomial[k + 1]));
+  };
+  llvm::Value* high = fused_multiply_add(builder, pair(0), r2, pair(2));
+  llvm::Value* p = fused_multiply_add(builder, high, r2, pair(4));
+  llvm::Value* e_r_minus_1 = fused_multiply_add(builder, p, r2, r);
+  // 2^n e^r = 2^n (e^r - 1) + 2^n: one rounding.
+  return fused_multiply_add(builder, e_r_minus_1, two_to_n, two_to_n);
+}
+
+// 1 / d for finite d >= 1.
+llvm::Value* reciprocal_of_finite(llvm::IRBuilder<>& builder, llvm::Value* d) {
+  // A vector divide issues about once per 16 cycles. Allowing a reciprocal (arcp) of a
+  // finite value (ninf) lets the backend use its estimate and one Newton step, contracted
+  // into FMAs: 12 bits (rcpps, narrow vectors) or 14 (vrcp14ps) become about 24 or 28.
+  llvm::Value* estimate = nullptr;
+  {
+    llvm::FastMathFlags flags;
+    flags.setAllowReciprocal();
+    flags.setNoInfs();
+    flags.setAllowContract();
+    const llvm::IRBuilder<>::FastMathFlagGuard guard(builder);
+    builder.setFastMathFlags(flags);
+    estimate = builder.CreateFDiv(splat(d->getType(), 1.0F), d);
+  }
+  // A second Newton step, fused, rounds it like a division wherever it matters: 1 / 2 and
+  // 1 / 1 come out exact, so sigmoid(0) is 0.5 and saturates to 1.
+  llvm::Value* residual = fused_multiply_add(builder, builder.CreateFNeg(d), estimate, splat(d->getType(), 1.0F));
+  return fused_multiply_add(builder, estimate, residual, estimate);
+}
+
 }  // namespace
 
 llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* type = x->getType();
-  const auto constant = [type](float value) { return llvm::ConstantFP::get(type, value); };
-  llvm::Value* input = x;
-  x = builder.CreateMinNum(builder.CreateMaxNum(x, constant(kMinInput)), constant(kMaxInput));
-  // x = n ln2 + r with n = round(x / ln2) and |r| <= ln2 / 2.
-  llvm::Value* n = builder.CreateUnaryIntrinsic(llvm::Intrinsic::floor,
-                                                fused_multiply_add(builder, x, constant(kLog2e), constant(0.5F)));
-  llvm::Value* r = fused_multiply_add(builder, n, constant(-kLn2High), x);
-  r = fused_multiply_add(builder, n, constant(-kLn2Low), r);
-  llvm::Value* p = constant(kPolynomial[0]);
-  for (size_t k = 1; k < std::size(kPolynomial); ++k) p = fused_multiply_add(builder, p, r, constant(kPolynomial[k]));
-  llvm::Value* e_r = builder.CreateFAdd(fused_multiply_add(builder, p, builder.CreateFMul(r, r), r), constant(1.0F));
-  // 2^n assembled directly in the exponent field: (n + 127) << 23.
-  llvm::Type* int_type = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(type));
-  llvm::Value* biased = builder.CreateAdd(builder.CreateFPToSI(n, int_type), llvm::ConstantInt::get(int_type, 127));
-  llvm::Value* two_to_n = builder.CreateBitCast(builder.CreateShl(biased, 23), type);
-  llvm::Value* result = builder.CreateFMul(e_r, two_to_n);
+  llvm::Value* result = exp_in_range(builder, at_most(builder, at_least(builder, x, kMinInput), kMaxInput));
   // Outside the clamp range the polynomial's value is wrong; the limits are exact enough.
-  result = builder.CreateSelect(builder.CreateFCmpOLT(input, constant(kMinInput)), constant(0.0F), result);
-  return builder.CreateSelect(builder.CreateFCmpOGT(input, constant(kMaxInput)),
-                              constant(std::numeric_limits<float>::infinity()), result);
+  result = builder.CreateSelect(builder.CreateFCmpOLT(x, splat(type, kMinInput)), splat(type, 0.0F), result);
+  return builder.CreateSelect(builder.CreateFCmpOGT(x, splat(type, kMaxInput)),
+                              splat(type, std::numeric_limits<float>::infinity()), result);
 }
 
 llvm::Value* emit_sigmoid(llvm::IRBuilder<>& builder, llvm::Value* x) {
-  llvm::Value* one = llvm::ConstantFP::get(x->getType(), 1.0F);
-  return builder.CreateFDiv(one, builder.CreateFAdd(one, emit_exp(builder, builder.CreateFNeg(x))));
+  llvm::Type* type = x->getType();
+  // 1 / (1 + e^-x) with e^-x held finite for the reciprocal; below -kMaxInput the result is
+  // 0 (as 1 / (1 + inf) is), above -kMinInput 1 / (1 + tiny) rounds to 1.
+  llvm::Value* minus_x = builder.CreateFNeg(x);
+  llvm::Value* e = exp_in_range(builder, at_most(builder, at_least(builder, minus_x, kMinInput), kMaxInput));
+  llvm::Value* result = reciprocal_of_finite(builder, builder.CreateFAdd(splat(type, 1.0F), e));
+  return builder.CreateSelect(builder.CreateFCmpOGT(minus_x, splat(type, kMaxInput)), splat(type, 0.0F), result);
 }
 
 llvm::Value* emit_tanh(llvm::IRBuilder<>& builder, llvm::Value* x) {
