@@ -13,8 +13,8 @@
 // compares our Winograd kernel (F(2x2) or F(4x4), best of a sweep) with oneDNN's own choice
 // (algorithm::convolution_auto: its Winograd kernel where it has one and deems it faster).
 // The efficientnet_b0 family fuses SiLU (swish) instead of ReLU on both sides, where the
-// activation is much of the work. The dilated family runs each dilated 3x3 layer of fcn-resnet50 / deeplabv3 by our direct
-// and by our Winograd kernel.
+// activation is much of the work. The dilated family runs each dilated 3x3 layer of
+// fcn-resnet50 / deeplabv3 by our direct and by our Winograd kernel.
 //
 // Each benchmark is one layer. Every iteration times a block of runs (>= 2 ms) of ours and
 // the same number of oneDNN's, in alternating order; the Time column is one block of ours.
@@ -26,7 +26,8 @@
 //   compile_ms              compile time of the chosen kernel
 //   schedules               how many schedules the sweep compiled and timed
 // Both sides fuse bias + relu (SiLU in efficientnet_b0). A summary table of the medians is
-// printed at the end, with each layer's share of the FMA peak that `layoutopt cpu` measures (same threads).
+// printed at the end, with each layer's share of the FMA peak that `layoutopt cpu` measures
+// (same threads).
 
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -464,10 +465,15 @@ OurTensors our_tensors(const Conv2dDesc& d, Algorithm algorithm) {
 // ---------------------------------------------------------------------------------------
 // oneDNN side
 
-// oneDNN's post-op for the activations the layers use (its alpha is swish's factor inside the
-// sigmoid, 1 here, and relu's negative slope, 0).
-dnnl::algorithm onednn_activation(Activation activation) {
-  return activation == Activation::Silu ? dnnl::algorithm::eltwise_swish : dnnl::algorithm::eltwise_relu;
+// oneDNN's eltwise post-op for the activations the layers use.
+struct OneDnnActivation {
+  dnnl::algorithm algorithm;
+  float alpha;  ///< swish: the factor inside its sigmoid; relu: the negative slope
+};
+
+OneDnnActivation onednn_activation(Activation activation) {
+  if (activation == Activation::Silu) return {dnnl::algorithm::eltwise_swish, 1.0F};
+  return {dnnl::algorithm::eltwise_relu, 0.0F};
 }
 
 class OneDnnConv {
@@ -487,8 +493,8 @@ class OneDnnConv {
         {d.stride_h, d.stride_w}, {d.dilation_h - 1, d.dilation_w - 1}, {d.pad_top, d.pad_left},
         {d.pad_bottom, d.pad_right});
     dnnl::post_ops post_ops;
-    const bool silu = d.epilogue.activation == Activation::Silu;
-    post_ops.append_eltwise(1.0F, onednn_activation(d.epilogue.activation), silu ? 1.0F : 0.0F, 0.0F);
+    const OneDnnActivation activation = onednn_activation(d.epilogue.activation);
+    post_ops.append_eltwise(1.0F, activation.algorithm, activation.alpha, 0.0F);
     dnnl::primitive_attr attr;
     attr.set_post_ops(post_ops);
     const dnnl::convolution_forward::primitive_desc pd(desc, attr, engine_);

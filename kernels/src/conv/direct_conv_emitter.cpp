@@ -215,6 +215,9 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     return {b_.CreateUDiv(in_block, constant(per_stored)), mul(b_.CreateURem(in_block, constant(per_stored)), g_.in_bn)};
   }
 
+  // Every epilogue of the tile first, then the stores: with no store between them the
+  // backend can interleave the epilogues' dependent chains (an exp and a reciprocal in
+  // SiLU); emitted one after another they left a SiLU tile about 15% slower.
   void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
     const auto& chunks = acc_.chunks();
     std::vector<std::pair<Value*, jit::VectorPlacement>> stores;

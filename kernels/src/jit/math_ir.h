@@ -11,7 +11,8 @@ namespace layoutopt::kernels::jit {
 /// except that results which would be denormal are flushed to 0.
 [[nodiscard]] llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x);
 
-/// 1 / (1 + e^-x) per lane, on emit_exp: 0 for x below -88.3 (where e^-x is +inf).
+/// 1 / (1 + e^-x) per lane, within a few ulp (emit_exp's core and a refined reciprocal
+/// estimate): 0 for x below -88.3 (where e^-x is +inf), 0.5 at 0, 1 where it saturates.
 [[nodiscard]] llvm::Value* emit_sigmoid(llvm::IRBuilder<>& builder, llvm::Value* x);
 
 /// tanh(x) per lane (~2 ulp relative error): an odd polynomial for |x| < 0.625, above that
