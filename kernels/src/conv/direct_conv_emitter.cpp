@@ -217,7 +217,8 @@ class DirectConvEmitter : private jit::IndexArithmetic {
 
   // Every epilogue of the tile first, then the stores: with no store between them the
   // backend can interleave the epilogues' dependent chains (an exp and a reciprocal in
-  // SiLU); emitted one after another they left a SiLU tile about 15% slower.
+  // SiLU), which bound the tile's time when emitted one after another
+  // (docs/results/kernels.md).
   void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
     const auto& chunks = acc_.chunks();
     std::vector<std::pair<Value*, jit::VectorPlacement>> stores;

@@ -38,11 +38,12 @@ llvm::Value* at_most(llvm::IRBuilder<>& builder, llvm::Value* x, float bound) {
   return builder.CreateSelect(builder.CreateFCmpOLT(x, b), x, b);
 }
 
-// e^x for x already in [kMinInput, kMaxInput]: the part of emit_exp that the activations
-// run for every output, so every operation here counts (an epilogue's exp and reciprocal
-// once cost a SiLU conv several times its arithmetic).
-llvm::Value* exp_in_range(llvm::IRBuilder<>& builder, llvm::Value* x) {
+// e^x for x clamped to [kMinInput, kMaxInput]: the part of emit_exp that the activations run
+// for every output, so every operation here counts (in a conv with few input channels a
+// SiLU epilogue outweighs the conv's own arithmetic).
+llvm::Value* exp_of_clamped(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* type = x->getType();
+  x = at_most(builder, at_least(builder, x, kMinInput), kMaxInput);
   // x = n ln2 + r with n = round(x / ln2), |r| <= ln2 / 2. Adding 1.5 * 2^23 rounds x / ln2
   // to an integer held in the low mantissa bits of z, so n needs no floor or conversion.
   constexpr float kRoundingShift = 12582912.0F;
@@ -94,7 +95,7 @@ llvm::Value* reciprocal_of_finite(llvm::IRBuilder<>& builder, llvm::Value* d) {
 
 llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* type = x->getType();
-  llvm::Value* result = exp_in_range(builder, at_most(builder, at_least(builder, x, kMinInput), kMaxInput));
+  llvm::Value* result = exp_of_clamped(builder, x);
   // Outside the clamp range the polynomial's value is wrong; the limits are exact enough.
   result = builder.CreateSelect(builder.CreateFCmpOLT(x, splat(type, kMinInput)), splat(type, 0.0F), result);
   return builder.CreateSelect(builder.CreateFCmpOGT(x, splat(type, kMaxInput)),
@@ -106,7 +107,7 @@ llvm::Value* emit_sigmoid(llvm::IRBuilder<>& builder, llvm::Value* x) {
   // 1 / (1 + e^-x) with e^-x held finite for the reciprocal; below -kMaxInput the result is
   // 0 (as 1 / (1 + inf) is), above -kMinInput 1 / (1 + tiny) rounds to 1.
   llvm::Value* minus_x = builder.CreateFNeg(x);
-  llvm::Value* e = exp_in_range(builder, at_most(builder, at_least(builder, minus_x, kMinInput), kMaxInput));
+  llvm::Value* e = exp_of_clamped(builder, minus_x);
   llvm::Value* result = reciprocal_of_finite(builder, builder.CreateFAdd(splat(type, 1.0F), e));
   return builder.CreateSelect(builder.CreateFCmpOGT(minus_x, splat(type, kMaxInput)), splat(type, 0.0F), result);
 }

@@ -19,12 +19,13 @@ bool within(double ratio, double reference, double tolerance) {
   return std::isfinite(ratio) && std::abs(ratio / reference - 1) <= tolerance;
 }
 
-std::string times(double ratio) {
-  if (!std::isfinite(ratio)) return "unpriced";
+std::string two_decimals(double value) {
   std::ostringstream text;
-  text << std::fixed << std::setprecision(2) << ratio << "x";
+  text << std::fixed << std::setprecision(2) << value;
   return text.str();
 }
+
+std::string times(double ratio) { return std::isfinite(ratio) ? two_decimals(ratio) + "x" : "unpriced"; }
 
 /// "0.68-0.74x" over the priced types ("unpriced" when none is).
 std::string ratio_range(const std::vector<StepTypeRatio>& types) {
@@ -32,9 +33,7 @@ std::string ratio_range(const std::vector<StepTypeRatio>& types) {
   for (const StepTypeRatio& t : types)
     if (std::isfinite(t.ratio)) low = std::min(low, t.ratio), high = std::max(high, t.ratio);
   if (!std::isfinite(low)) return "unpriced";
-  std::ostringstream text;
-  text << std::fixed << std::setprecision(2) << low << "-" << high << "x";
-  return text.str();
+  return two_decimals(low) + "-" + two_decimals(high) + "x";
 }
 
 std::string listed(const std::vector<StepTypeRatio>& types) {
