@@ -9,7 +9,8 @@
 #   --runs N     executions per target (default 10000: what CI runs, the same inputs on
 #                every machine given the seed); --seconds S  a wall-clock limit instead
 #   --seed K     libFuzzer's random seed (default 1; 0 picks one per run)
-#   target       onnx_import graph_json plan records transform_table instance npy (default: all)
+#   target       onnx_import external_data graph_json plan records transform_table instance npy
+#                (default: all)
 # New inputs that reach new code are kept in build-asan/corpus/<target>/ and reused by the
 # next run on the same machine.
 set -euo pipefail
@@ -21,11 +22,11 @@ while (($#)); do
     --runs) runs="$2"; shift 2 ;;
     --seconds) seconds="$2"; runs=-1; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
-((${#targets[@]})) || targets=(onnx_import graph_json plan records transform_table instance npy)
+((${#targets[@]})) || targets=(onnx_import external_data graph_json plan records transform_table instance npy)
 
 build="$(bash "$root/scripts/sanitized-build.sh" fuzz_targets)"
 

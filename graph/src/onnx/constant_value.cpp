@@ -109,6 +109,7 @@ std::vector<int64_t> ConstantValue::as_ints() const {
 }
 
 ConstantValue decode(const pb::TensorProto& tensor) {
+  require_stored_inline(tensor);  // the narrow and half readers would call it empty instead
   const Shape dims = tensor_shape(tensor);
   const auto count = static_cast<size_t>(element_count(dims));
   const auto type = static_cast<ElementType>(tensor.data_type());

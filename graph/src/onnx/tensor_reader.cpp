@@ -27,6 +27,29 @@ size_t declared_count(const pb::TensorProto& tensor) {
   return static_cast<size_t>(count);
 }
 
+/// Bytes of one element stored packed, or 0 for types without a fixed size (STRING,
+/// UNDEFINED, values no ONNX version defines).
+size_t element_bytes(int32_t data_type) {
+  switch (data_type) {
+    case pb::TensorProto::BOOL:
+    case pb::TensorProto::INT8:
+    case pb::TensorProto::UINT8: return 1;
+    case pb::TensorProto::INT16:
+    case pb::TensorProto::UINT16:
+    case pb::TensorProto::FLOAT16:
+    case pb::TensorProto::BFLOAT16: return 2;
+    case pb::TensorProto::FLOAT:
+    case pb::TensorProto::INT32:
+    case pb::TensorProto::UINT32: return 4;
+    case pb::TensorProto::DOUBLE:
+    case pb::TensorProto::INT64:
+    case pb::TensorProto::UINT64:
+    case pb::TensorProto::COMPLEX64: return 8;
+    case pb::TensorProto::COMPLEX128: return 16;
+    default: return 0;
+  }
+}
+
 /// One stored element as `Out`; a floating value read as an integer must fit (truncated).
 template <class Out, class Stored>
 Out element_as(const pb::TensorProto& tensor, Stored value) {
@@ -68,8 +91,7 @@ std::vector<Out> convert(const pb::TensorProto& tensor, const Field& typed_field
 
 template <class Out>
 std::vector<Out> read_as(const pb::TensorProto& tensor) {
-  if (tensor.data_location() == pb::TensorProto::EXTERNAL)
-    fail(tensor, "its data is in an external file, which only a model imported from its path can read");
+  require_stored_inline(tensor);
   switch (tensor.data_type()) {
     case pb::TensorProto::FLOAT: return convert<Out, float>(tensor, tensor.float_data());
     case pb::TensorProto::DOUBLE: return convert<Out, double>(tensor, tensor.double_data());
@@ -88,6 +110,23 @@ Shape tensor_shape(const pb::TensorProto& tensor) {
   for (int64_t dim : shape)
     if (dim < 0) fail(tensor, "negative dimension in shape " + to_string(shape));
   return shape;
+}
+
+void require_stored_inline(const pb::TensorProto& tensor) {
+  if (tensor.data_location() == pb::TensorProto::EXTERNAL)
+    fail(tensor, "its data is in an external file, which only a model imported from its path can read");
+}
+
+uint64_t tensor_byte_size(const pb::TensorProto& tensor) {
+  const size_t element = element_bytes(tensor.data_type());
+  if (element == 0) {
+    const std::string& name = pb::TensorProto::DataType_Name(tensor.data_type());  // empty for unknown values
+    fail(tensor, "element type " + (name.empty() ? std::to_string(tensor.data_type()) : name) + " has no fixed size in bytes");
+  }
+  int64_t bytes = 0;
+  if (__builtin_mul_overflow(static_cast<int64_t>(declared_count(tensor)), static_cast<int64_t>(element), &bytes))
+    fail(tensor, "shape " + to_string(tensor_shape(tensor)) + " is too large");
+  return static_cast<uint64_t>(bytes);
 }
 
 bool truncates_to_int64(double value) {

@@ -15,6 +15,15 @@ namespace layoutopt::graph::onnx {
 /// Declared dimensions; throws for negative ones.
 [[nodiscard]] Shape tensor_shape(const pb::TensorProto& tensor);
 
+/// Bytes the declared shape takes stored packed, as raw_data and external data files hold
+/// it: dims x element size. Throws GraphError naming the tensor for a negative dimension, a
+/// type without a fixed element size (STRING, UNDEFINED, unknown) or a size past 2^63.
+[[nodiscard]] uint64_t tensor_byte_size(const pb::TensorProto& tensor);
+
+/// Throws GraphError naming the tensor when its data is still in an external file: only an
+/// import from a path reads those (external_data.h), an import from bytes has no folder.
+void require_stored_inline(const pb::TensorProto& tensor);
+
 /// Values of a FLOAT, DOUBLE, INT32 or INT64 tensor converted to float (as Cast would).
 [[nodiscard]] std::vector<float> read_floats(const pb::TensorProto& tensor);
 
