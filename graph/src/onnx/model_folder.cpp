@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 #include <system_error>
+#include <utility>
 
 #include "layoutopt/graph/error.h"
 
@@ -80,7 +81,18 @@ ReadOnlyFile::ReadOnlyFile(const fs::path& path, const std::string& who)
   size_ = static_cast<uint64_t>(status.st_size);
 }
 
-ReadOnlyFile::~ReadOnlyFile() { ::close(fd_); }
+ReadOnlyFile::~ReadOnlyFile() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ReadOnlyFile::ReadOnlyFile(ReadOnlyFile&& other) noexcept
+    : who_(std::move(other.who_)), fd_(std::exchange(other.fd_, -1)), size_(other.size_) {}
+
+fs::path ReadOnlyFile::opened_path() const {
+  std::error_code error;
+  fs::path path = fs::read_symlink("/proc/self/fd/" + std::to_string(fd_), error);
+  return error ? fs::path() : path;
+}
 
 std::string ReadOnlyFile::read(uint64_t offset, uint64_t length) const {
   std::string bytes(length, '\0');
@@ -109,7 +121,13 @@ ReadOnlyFile ModelFolder::open(const std::string& location, const std::string& w
   struct stat status {};
   if (::stat(resolved.c_str(), &status) != 0) refuse(who, "vanished while being resolved");
   require_regular(status.st_mode, who);
-  return ReadOnlyFile(resolved, who);
+  ReadOnlyFile file(resolved, who);
+  // A parent folder swapped for a link between resolving and opening would lead outside:
+  // what the descriptor is open on must still lie inside.
+  const fs::path opened = file.opened_path();
+  if (!opened.empty() && !within(canonical_, opened))
+    refuse(who, "was moved outside the model's folder " + quoted(canonical_) + " while being opened");
+  return file;
 }
 
 fs::path ModelFolder::resolve_inside(const fs::path& path, const std::string& who) const {

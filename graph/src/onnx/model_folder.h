@@ -20,16 +20,21 @@ class ReadOnlyFile {
   /// swapped for a FIFO after it was inspected is still refused. `who` starts messages.
   ReadOnlyFile(const std::filesystem::path& path, const std::string& who);
   ~ReadOnlyFile();
+  ReadOnlyFile(ReadOnlyFile&& other) noexcept;
+  ReadOnlyFile& operator=(ReadOnlyFile&&) = delete;
   ReadOnlyFile(const ReadOnlyFile&) = delete;
   ReadOnlyFile& operator=(const ReadOnlyFile&) = delete;
 
   [[nodiscard]] uint64_t size() const { return size_; }
+  /// The path the kernel says the descriptor is open on (/proc/self/fd), whatever was swapped
+  /// along the way; empty when it cannot say.
+  [[nodiscard]] std::filesystem::path opened_path() const;
   /// `length` bytes from `offset`; the caller has checked they lie within size().
   [[nodiscard]] std::string read(uint64_t offset, uint64_t length) const;
 
  private:
   std::string who_;
-  int fd_;
+  int fd_;  ///< -1 once moved from
   uint64_t size_ = 0;
 };
 
