@@ -5,11 +5,15 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "network/checked_size.h"
+
 namespace layoutopt::kernels::network {
 
 namespace {
 
-int64_t round_up(int64_t value, int64_t alignment) { return (value + alignment - 1) / alignment * alignment; }
+int64_t round_up(int64_t value, int64_t alignment) {
+  return checked_add(value, alignment - 1, "the arena size") / alignment * alignment;
+}
 
 int rest_after(const BufferLifetime& buffer, const MemoryRest& rest) {
   return buffer.bytes <= rest.max_bytes ? rest.steps : 0;
@@ -49,17 +53,20 @@ ArenaPlan plan_arena(const std::vector<BufferLifetime>& buffers, int64_t alignme
       if (held_together(buffer, buffers[other], rest))
         taken.emplace_back(plan.offsets[other], plan.offsets[other] + buffers[other].bytes);
     std::sort(taken.begin(), taken.end());
+    // Where the buffer ends if placed at `offset`: past int64 is an error, not a wrap.
+    const auto end_at = [&](int64_t at) { return checked_add(at, buffer.bytes, "an arena offset"); };
     int64_t offset = 0;
     for (const auto& [begin, end] : taken) {
-      if (offset + buffer.bytes <= begin) break;  // fits in the gap before this range
+      if (end_at(offset) <= begin) break;  // fits in the gap before this range
       offset = std::max(offset, round_up(end, alignment));
     }
+    const int64_t buffer_end = end_at(offset);
     assert(offset % alignment == 0);
     assert(std::none_of(taken.begin(), taken.end(), [&](const auto& range) {
-      return offset < range.second && range.first < offset + buffer.bytes;
+      return offset < range.second && range.first < buffer_end;
     }));  // buffers held together never share bytes
     plan.offsets[index] = offset;
-    plan.bytes = std::max(plan.bytes, round_up(offset + buffer.bytes, alignment));
+    plan.bytes = std::max(plan.bytes, round_up(buffer_end, alignment));
     placed.push_back(index);
   }
   return plan;

@@ -37,7 +37,8 @@ struct ArenaPlan {
 };
 
 /// Throws std::invalid_argument for a negative size or rest, a lifetime ending before it
-/// starts or an alignment that is not a positive power of two.
+/// starts or an alignment that is not a positive power of two; KernelError when an offset or
+/// the arena's size would pass int64.
 [[nodiscard]] ArenaPlan plan_arena(const std::vector<BufferLifetime>& buffers, int64_t alignment = 64,
                                    MemoryRest rest = {});
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "network/arena_plan.h"
+#include "network/checked_size.h"
 #include "network/program_builder.h"
 
 namespace layoutopt::kernels::network {
@@ -24,14 +25,18 @@ int64_t l2_bytes() {
   return bytes > 0 ? bytes : kAssumedL2Bytes;
 }
 
-/// One buffer per storage, alive from its first to its last step.
-std::vector<BufferLifetime> storage_buffers(const Program& program) {
+/// One buffer per storage, alive from its first to its last step. Throws KernelError naming
+/// the tensor whose byte size overflows int64.
+std::vector<BufferLifetime> storage_buffers(const graph::Graph& graph, const Program& program) {
   const std::vector<StorageLifetime> lifetimes = storage_lifetimes(program);
   std::vector<BufferLifetime> buffers(lifetimes.size());
   for (size_t s = 0; s < lifetimes.size(); ++s) buffers[s] = {0, lifetimes[s].first, lifetimes[s].last};
   for (const Slot& slot : program.slots) {
+    const graph::Value& value = graph.value(slot.value);
+    const std::string what = "the byte size of tensor '" + value.name + "' " + graph::to_string(value.type.shape);
+    const int64_t end = checked_add(slot.offset, slot.floats, what);
     int64_t& bytes = buffers[static_cast<size_t>(slot.storage)].bytes;
-    bytes = std::max(bytes, (slot.offset + slot.floats) * int64_t{sizeof(float)});
+    bytes = std::max(bytes, checked_mul(end, int64_t{sizeof(float)}, what));
   }
   return buffers;
 }
@@ -58,7 +63,7 @@ StepKind step_kind(const Step& step) {
 
 BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& schedule) {
   Program program = build_program(graph, schedule);
-  const std::vector<BufferLifetime> buffers = storage_buffers(program);
+  const std::vector<BufferLifetime> buffers = storage_buffers(graph, program);
   const ArenaPlan plan = plan_arena(buffers, kAlignment, {kRestSteps, l2_bytes()});
 
   BuiltNetwork built;
@@ -82,7 +87,8 @@ BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& sch
     if (kind == StepKind::transform) ++summary.transforms;
     if (kind == StepKind::fallback) ++summary.fallbacks;
   }
-  for (const BufferLifetime& buffer : buffers) summary.tensor_bytes += buffer.bytes;
+  for (const BufferLifetime& buffer : buffers)
+    summary.tensor_bytes = checked_add(summary.tensor_bytes, buffer.bytes, "the network's tensor bytes");
   summary.views = program.views;
   summary.in_place = program.in_place;
   summary.concat_inputs_placed = program.placed_in_slices;

@@ -24,6 +24,7 @@
 #include "layoutopt/kernels/softmax.h"
 #include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/layout/transform.h"
+#include "network/checked_size.h"
 
 namespace layoutopt::kernels::network {
 
@@ -252,12 +253,17 @@ std::optional<LoweredNode> lower_plain_concat(const NodeContext& c, int64_t axis
   const auto rank = static_cast<int64_t>(out.size());
   if (axis < 0) axis += rank;
   if (axis < 0 || axis >= rank || !plain(out, c.schedule.output)) return std::nullopt;
-  const int64_t outer = std::accumulate(out.begin(), out.begin() + axis, int64_t{1}, std::multiplies<>());
+  // Partial products: a zero extent elsewhere lets them pass int64 while the shape's count does not.
+  const auto product = [&](auto begin, auto end) {
+    return std::accumulate(begin, end, int64_t{1},
+                           [&](int64_t a, int64_t b) { return checked_mul(a, b, "concat '" + c.node.name + "' extents"); });
+  };
+  const int64_t outer = product(out.begin(), out.begin() + axis);
   std::vector<int64_t> inner;
   for (size_t i = 0; i < c.node.inputs.size(); ++i) {
     const graph::Shape& shape = c.shape_of(c.node.inputs[i]);
     if (!plain(shape, c.schedule.inputs.at(i))) return std::nullopt;
-    inner.push_back(std::accumulate(shape.begin() + axis, shape.end(), int64_t{1}, std::multiplies<>()));
+    inner.push_back(product(shape.begin() + axis, shape.end()));
     if (inner.back() == 0) return std::nullopt;  // an empty input: no copy kernel takes it
   }
   if (inner.empty()) return std::nullopt;
