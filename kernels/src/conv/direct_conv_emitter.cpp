@@ -96,7 +96,10 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   void emit_tile(const Item& item, int64_t rows, Value* first_column, std::optional<int64_t> known_column,
                  int64_t width) {
     acc_.clear(b_, rows, width);
-    const auto [kh_begin, kh_end] = kernel_rows(item, rows);
+    // Not a structured binding: clang 14 (the sanitized build) cannot capture one in a lambda.
+    const std::pair<Value*, Value*> kh_range = kernel_rows(item, rows);
+    Value* const kh_begin = kh_range.first;
+    Value* const kh_end = kh_range.second;
     jit::emit_loop(
         b_, 0, reduction_.outer_steps(), 1,
         [&](Value* step) {
