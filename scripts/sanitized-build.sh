@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The one sanitized configuration, shared by the sanitizer suites (test-sanitizers.sh) and the
 # fuzz targets (fuzz.sh): clang with ASan + UBSan, every library also instrumented for
-# libFuzzer (LAYOUTOPT_FUZZ), into build-asan/. One build serves both because CI's time is
-# bounded and the two would compile the same libraries twice.
+# libFuzzer (LAYOUTOPT_FUZZ), into build-asan/, with the tests, the examples and the Python
+# module (so its code is position independent, as in the Release build). One build serves
+# both because CI's time is bounded and the two would compile the same libraries twice.
 # Usage: scripts/sanitized-build.sh TARGET...   (prints the build folder's path last)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

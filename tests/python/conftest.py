@@ -15,6 +15,10 @@ import pytest
 
 import layoutopt
 
+# In the sanitized build ctest preloads the ASan runtime for this interpreter
+# (tests/python/CMakeLists.txt); the CLI it starts links its own, and ASan refuses a second.
+os.environ.pop("LD_PRELOAD", None)
+
 SOURCE_DIR = Path(os.environ.get("LAYOUTOPT_SOURCE_DIR", Path(__file__).resolve().parents[2]))
 BINARY = os.environ.get("LAYOUTOPT_BINARY", "")
 TINY = str(SOURCE_DIR / "data" / "onnx" / "tiny-convnet.onnx")
