@@ -19,6 +19,7 @@ struct CompileFlags {
   std::string directory;
   int threads = 0;
   bool quiet = false;
+  bool force = false;
 };
 
 void compile(const CompileFlags& flags) {
@@ -29,7 +30,8 @@ void compile(const CompileFlags& flags) {
        .plan_target = scheduled.plan ? scheduled.plan->target : std::string(),
        .directory = flags.directory,
        .threads = flags.threads,
-       .quiet = flags.quiet});
+       .quiet = flags.quiet,
+       .force = flags.force});
   std::cout << "schedule:  " << scheduled.schedule_source << "\n"
             << "artifact:  " << flags.directory << " (" << result.steps << " steps, " << result.transforms
             << " transforms, " << result.symbols << " kernel functions, " << result.weight_bytes / (1 << 20)
@@ -49,6 +51,7 @@ void add_compile_command(CLI::App& app) {
       ->required();
   command->add_option("--threads", flags->threads, "the artifact's default thread count (default: OpenMP's default)")
       ->check(CLI::PositiveNumber);
+  command->add_flag("--force", flags->force, "replace an artifact already in the folder (its three files only)");
   command->add_flag("--quiet", flags->quiet, "no progress output");
   command->callback([flags] { compile(*flags); });
 }

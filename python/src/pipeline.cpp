@@ -250,18 +250,8 @@ struct CompileArguments {
   uint64_t seed = 0;
 };
 
-/// An artifact folder is replaced only with force=True: its files may be someone's build.
-void check_artifact_folder(const Path& directory, bool force) {
-  if (std::filesystem::exists(directory) && !std::filesystem::is_directory(directory))
-    throw std::runtime_error("'" + directory.string() + "' is a file; give compile a folder");
-  for (const char* file : {runtime::kSharedObjectFile, runtime::kProgramFile, runtime::kWeightsFile})
-    if (std::filesystem::exists(directory / file) && !force)
-      throw std::runtime_error("'" + (directory / file).string() + "' exists; pass force=True to replace the artifact");
-}
-
 py::dict compile(const CompileArguments& args) {
   check_threads(args.threads);  // 0 stays 0: compile_model records OpenMP's default itself
-  check_artifact_folder(args.directory, args.force);
   kernels::AheadOfTimeResult result;
   {
     const py::gil_scoped_release released;
@@ -275,7 +265,9 @@ py::dict compile(const CompileArguments& args) {
          .plan_target = plan ? plan->target : std::string(),
          .directory = args.directory,
          .threads = args.threads,
-         .quiet = args.quiet});
+         .quiet = args.quiet,
+         .force = args.force,
+         .force_hint = "force=True"});
   }
   py::dict out;
   out["directory"] = args.directory.string();

@@ -1,7 +1,10 @@
 """Output paths: no command replaces a file the user made unless told to (--force), and a
 refused command leaves that file byte for byte as it was."""
 
-from cli_runner import CliTestCase, digest
+import subprocess
+import time
+
+from cli_runner import BINARY, TIMEOUT_S, CliTestCase, digest
 from inputs import TINY_INPUT_SHAPE, TINY_ONNX, write_npy
 
 MODEL = str(TINY_ONNX)
@@ -73,3 +76,78 @@ class Overwrites(CliTestCase):
                 self.expect_failure("compare", "tiny.json", "-o", folder.name,
                                     needles=[f"{kept}' exists", "--force"])
                 self.assertEqual((folder / kept).read_text(), "the user's report\n")
+
+
+class CompileArtifacts(CliTestCase):
+    """`compile -o DIR` replaces an artifact only with --force, touches nothing else in DIR, and
+    writes beside DIR first, so that a failed or killed compile leaves the old artifact whole."""
+
+    ARTIFACT = ("network.so", "program.bin", "weights.bin")
+
+    def compile_tiny(self, folder: str, *extra) -> None:
+        self.expect_success("compile", MODEL, "-o", folder, "--threads", "1", "--quiet", *extra, stdout=["artifact:"])
+
+    def digests(self, folder: str) -> dict:
+        return {name: digest(self.path(folder) / name) for name in self.ARTIFACT}
+
+    def inodes(self, folder: str) -> dict:
+        return {name: (self.path(folder) / name).stat().st_ino for name in self.ARTIFACT}
+
+    def user_files(self, folder: str) -> None:
+        """A folder and a file of the user's beside the artifact (an old compile removed DIR/objects)."""
+        (self.path(folder) / "objects").mkdir()
+        (self.path(folder) / "objects" / "notes.txt").write_text("the user's notes\n")
+        (self.path(folder) / "README").write_text("the user's readme\n")
+
+    def assert_user_files_kept(self, folder: str) -> None:
+        self.assertEqual((self.path(folder) / "objects" / "notes.txt").read_text(), "the user's notes\n")
+        self.assertEqual((self.path(folder) / "README").read_text(), "the user's readme\n")
+
+    def test_an_existing_artifact_is_refused_without_force_and_kept(self):
+        self.compile_tiny("tiny.aot")
+        before = self.digests("tiny.aot")
+        self.expect_failure("compile", MODEL, "-o", "tiny.aot", "--threads", "1", "--quiet",
+                            needles=["holds an artifact", "--force"])
+        self.assertEqual(self.digests("tiny.aot"), before)
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["tiny.aot"], "a staging folder was left")
+
+    def test_force_replaces_only_the_artifacts_files(self):
+        self.compile_tiny("tiny.aot")
+        self.user_files("tiny.aot")
+        before = self.inodes("tiny.aot")
+        self.compile_tiny("tiny.aot", "--force")
+        after = self.inodes("tiny.aot")
+        for name in self.ARTIFACT:
+            self.assertNotEqual(after[name], before[name], f"{name} was not replaced")
+        self.assert_user_files_kept("tiny.aot")
+        self.assertEqual(sorted(p.name for p in self.path("tiny.aot").iterdir()),
+                         sorted([*self.ARTIFACT, "README", "objects"]))
+
+    def test_a_folder_of_the_users_gets_the_artifact_beside_its_files(self):
+        self.path("deploy").mkdir()
+        self.user_files("deploy")
+        self.compile_tiny("deploy")
+        self.assert_user_files_kept("deploy")
+        self.assertTrue(all((self.path("deploy") / name).is_file() for name in self.ARTIFACT))
+
+    def test_force_swaps_a_folder_holding_only_an_artifact_whole(self):
+        self.compile_tiny("tiny.aot")
+        self.path("tiny.aot").chmod(0o750)
+        self.compile_tiny("tiny.aot", "--force")
+        self.assertEqual(self.path("tiny.aot").stat().st_mode & 0o777, 0o750, "the folder's permissions changed")
+        self.assertEqual(sorted(p.name for p in self.dir.iterdir()), ["tiny.aot"], "a staging folder was left")
+
+    def test_a_compile_killed_midway_leaves_the_old_artifact(self):
+        self.compile_tiny("tiny.aot")
+        before = self.digests("tiny.aot")
+        # resnet-18 compiles for seconds: killed once it has started writing beside the artifact.
+        process = subprocess.Popen([BINARY, "compile", "resnet-18", "-o", "tiny.aot", "--force", "--threads", "1",
+                                    "--quiet"], cwd=self.dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + TIMEOUT_S
+        while not list(self.dir.glob(".tiny.aot.partial-*")) and process.poll() is None:
+            self.assertLess(time.monotonic(), deadline, "the compile never started writing")
+            time.sleep(0.01)
+        process.kill()
+        process.wait()
+        self.assertLess(process.returncode, 0, "the compile ended before it was killed")
+        self.assertEqual(self.digests("tiny.aot"), before)

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "aot/shared_object_linker.h"
+#include "aot/staged_artifact.h"
 #include "jit/jit_engine.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/runtime/artifact_error.h"
@@ -92,12 +93,13 @@ AheadOfTimeResult compile_ahead_of_time(const graph::Graph& graph, const Network
   refuse_reference_steps(built.spec);
   const std::set<std::string> symbols = kernel_symbols(built.spec);
 
-  std::filesystem::create_directories(options.directory);
+  // Written beside the destination and moved into place at the end: a failed or killed
+  // compile leaves the old artifact as it was.
+  aot::StagedArtifact staged(options.directory);
   tell(options, "emitting " + std::to_string(symbols.size()) + " kernel objects");
-  const std::filesystem::path objects = options.directory / "objects";
-  std::filesystem::remove_all(objects);
-  aot::link_shared_object(options.linker, write_objects(symbols, objects), options.directory / runtime::kSharedObjectFile);
-  std::filesystem::remove_all(objects);
+  const std::filesystem::path objects = staged.folder() / "objects";
+  aot::link_shared_object(options.linker, write_objects(symbols, objects), staged.folder() / runtime::kSharedObjectFile);
+  std::filesystem::remove_all(objects);  // inside our own staging folder
 
   tell(options, "writing the weights and the program");
   const jit::HostTarget& host = jit::JitEngine::instance().host();
@@ -105,12 +107,13 @@ AheadOfTimeResult compile_ahead_of_time(const graph::Graph& graph, const Network
   program.target = {host.triple, host.cpu, enabled_features(host.features)};
   program.threads = options.threads;
   try {
-    program.weights = runtime::write_weights_file(options.directory / runtime::kWeightsFile, built.weights);
+    program.weights = runtime::write_weights_file(staged.folder() / runtime::kWeightsFile, built.weights);
     program.network = std::move(built.spec);
-    runtime::write_program_file(options.directory / runtime::kProgramFile, program);
+    runtime::write_program_file(staged.folder() / runtime::kProgramFile, program);
   } catch (const runtime::ArtifactError& e) {
     throw KernelError(e.what());
   }
+  staged.publish();
 
   AheadOfTimeResult result;
   result.steps = program.network.steps.size();

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "layoutopt/pipeline/output_path.h"
 #include "layoutopt/pipeline/progress.h"
 #include "layoutopt/pipeline/threads.h"
 #include "layoutopt/tuning/target.h"
@@ -21,6 +22,7 @@ std::string target_cpu(const std::string& target) {
 }  // namespace
 
 kernels::AheadOfTimeResult compile_model(const CompileRequest& request) {
+  check_artifact_writable(request.directory, request.force, request.force_hint);
   const int threads = resolve_threads(request.threads);
   const std::string host = target_cpu(tuning::host_target(threads));
   if (!request.plan_target.empty() && target_cpu(request.plan_target) != host)

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "layoutopt/runtime/session.h"
+
 namespace layoutopt::pipeline {
 
 void check_writable(const std::filesystem::path& path, bool force, const std::string& force_hint) {
@@ -12,6 +14,16 @@ void check_writable(const std::filesystem::path& path, bool force, const std::st
   const std::filesystem::path folder = path.parent_path();
   if (!folder.empty() && !std::filesystem::is_directory(folder))
     throw std::runtime_error("folder '" + folder.string() + "' does not exist");
+}
+
+void check_artifact_writable(const std::filesystem::path& folder, bool force, const std::string& force_hint) {
+  if (std::filesystem::exists(folder) && !std::filesystem::is_directory(folder))
+    throw std::runtime_error("'" + folder.string() + "' is a file; give compile a folder");
+  if (force) return;
+  for (const char* file : {runtime::kProgramFile, runtime::kSharedObjectFile, runtime::kWeightsFile})
+    if (std::filesystem::exists(folder / file))
+      throw std::runtime_error("'" + folder.string() + "' holds an artifact ('" + file + "' exists); pass " + force_hint +
+                               " to replace it");
 }
 
 }  // namespace layoutopt::pipeline

@@ -18,7 +18,9 @@
 namespace layoutopt::kernels {
 
 struct AheadOfTimeOptions {
-  std::filesystem::path directory;  ///< created if missing; its artifact files are replaced
+  /// Created if missing. Its artifact files are replaced once the new ones are all written
+  /// (aot/staged_artifact.h); nothing else in it is touched. Refusing to replace is the caller's.
+  std::filesystem::path directory;
   int threads = 0;                  ///< recorded as the artifact's default thread count (0: OpenMP's)
   std::string linker = "cc";        ///< the C compiler driver that links the shared object
   std::function<void(const std::string&)> progress;  ///< told each phase, if set

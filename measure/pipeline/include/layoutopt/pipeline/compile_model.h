@@ -20,10 +20,13 @@ struct CompileRequest {
   std::filesystem::path directory;
   int threads = 0;            ///< the artifact's default thread count; 0: OpenMP's default here
   bool quiet = false;
+  bool force = false;               ///< replace an artifact already in `directory`
+  std::string force_hint = "--force";  ///< how the caller's user says `force`, for the refusal
 };
 
-/// Throws std::runtime_error for a plan made on another CPU, kernels::KernelError as
-/// compile_ahead_of_time does.
+/// Throws std::runtime_error before any work for an artifact already in the folder without
+/// `force` (check_artifact_writable) or a plan made on another CPU; kernels::KernelError as
+/// compile_ahead_of_time does. A failed compile leaves the folder as it was.
 [[nodiscard]] kernels::AheadOfTimeResult compile_model(const CompileRequest& request);
 
 }  // namespace layoutopt::pipeline

@@ -12,4 +12,8 @@ namespace layoutopt::pipeline {
 /// missing folder. `force_hint` names how the caller overrides ("--force", "force=True").
 void check_writable(const std::filesystem::path& path, bool force, const std::string& force_hint);
 
+/// The same rule for an artifact folder (`compile`): throws when `folder` is a file, or holds
+/// an artifact's file without `force`. Other files in it are allowed: they are never touched.
+void check_artifact_writable(const std::filesystem::path& folder, bool force, const std::string& force_hint);
+
 }  // namespace layoutopt::pipeline
