@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <variant>
@@ -24,8 +23,8 @@ namespace layoutopt::python {
 
 namespace {
 
-/// The session behind a layoutopt.Session, and a lock: a network has one activation arena,
-/// so two Python threads must not run it at once (runs release the GIL).
+/// The session behind a layoutopt.Session. Runs release the GIL and may overlap: an
+/// artifact's session runs each call on an arena of its own, a JIT session lets them take turns.
 class Session {
  public:
   explicit Session(runtime::Session session) : backend_(std::move(session)) {}
@@ -44,13 +43,11 @@ class Session {
   [[nodiscard]] std::string kind() const { return jit() ? "jit" : "aot"; }
 
   void run(const std::vector<runtime::TensorView>& in, const std::vector<runtime::MutableTensorView>& out) {
-    const std::lock_guard lock(mutex_);
     std::visit([&](auto& s) { s.run(in, out); }, backend_);
   }
 
  private:
   std::variant<runtime::Session, pipeline::JitSession> backend_;
-  std::mutex mutex_;
 };
 
 /// The arrays a run reads, in the session's input order, from one array, a sequence or a
@@ -149,7 +146,7 @@ void bind_tensor_spec(py::module_& module) {
       .def("__repr__", &tensor_repr);
 }
 
-// unique_ptr: a Session holds a mutex, so it is made once and never moved.
+// unique_ptr: the session is made once and never moved, as runs on other threads may be using it.
 std::unique_ptr<Session> load(const std::filesystem::path& directory, int threads) {
   const py::gil_scoped_release released;  // reading weights and resolving kernels takes a while
   return std::make_unique<Session>(runtime::Session::load(directory, {.threads = threads}));

@@ -9,12 +9,15 @@
 
 namespace layoutopt::runtime {
 
-Network::Network(NetworkSpec spec, PageBlock weights, const FunctionResolver& resolve, const ReferenceBodies& reference)
+Network::Network(NetworkSpec spec, std::shared_ptr<const PageBlock> weights, const FunctionResolver& resolve,
+                 const ReferenceBodies& reference)
     : spec_(std::move(spec)), weights_(std::move(weights)), arena_(static_cast<size_t>(std::max<int64_t>(spec_.arena_floats, 0))) {
-  if (static_cast<int64_t>(weights_.size()) < spec_.weight_floats)
+  const int64_t given = weights_ ? static_cast<int64_t>(weights_->size()) : 0;
+  if (given < spec_.weight_floats)
     throw KernelError("network '" + spec_.name + "' reads " + std::to_string(spec_.weight_floats) +
-                      " floats of weights, given " + std::to_string(weights_.size()));
-  steps_ = materialize(spec_, resolve, weights_.data(), scratch_, reference);  // validates the spec first
+                      " floats of weights, given " + std::to_string(given));
+  const float* image = weights_ ? weights_->data() : nullptr;
+  steps_ = materialize(spec_, resolve, image, scratch_, reference);  // validates the spec first
   for (const SlotSpec& slot : spec_.slots)
     addresses_.push_back(arena_.data() + spec_.storage_offsets[static_cast<size_t>(slot.storage)] + slot.offset);
 }

@@ -3,12 +3,13 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <optional>
+#include <memory>
 #include <string>
 
 #include "layoutopt/runtime/artifact_error.h"
 #include "layoutopt/runtime/cpu_features.h"
 #include "layoutopt/runtime/error.h"
+#include "layoutopt/runtime/network_pool.h"
 #include "layoutopt/runtime/weights_file.h"
 #include "shared_object.h"
 
@@ -66,8 +67,20 @@ class ThreadCount {
 struct Session::Impl {
   ArtifactProgram program;
   int threads = 0;
-  detail::SharedObject code;        // declared before the network: it outlives the kernels' pointers
-  std::optional<Network> network;
+  detail::SharedObject code;  // declared before the networks: it outlives the kernels' pointers
+  std::shared_ptr<const PageBlock> weights;
+  NetworkPool networks{[this] { return make_network(); }};
+
+  /// A network over the shared weights and code. Throws ArtifactError for a symbol the code
+  /// lacks or a spec that does not fit (KernelError from materialization).
+  std::unique_ptr<Network> make_network() const {
+    try {
+      return std::make_unique<Network>(program.network, weights,
+                                       [this](const std::string& symbol) { return code.function(symbol); });
+    } catch (const KernelError& e) {
+      throw ArtifactError(program.network.name + ": " + e.what());
+    }
+  }
 };
 
 Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -79,16 +92,16 @@ Session Session::load(const std::filesystem::path& directory, const SessionOptio
   if (options.threads < 0) throw ArtifactError("thread count " + std::to_string(options.threads) + " is negative");
   ArtifactProgram program = read_program_file(directory / kProgramFile);
   check_target(program.target, directory);
-  PageBlock weights = read_weights_file(directory / kWeightsFile, program.weights);
-  auto impl = std::unique_ptr<Impl>(new Impl{std::move(program), 0, detail::SharedObject(directory / kSharedObjectFile), {}});
+  auto weights = std::make_shared<const PageBlock>(read_weights_file(directory / kWeightsFile, program.weights));
+  auto impl = std::unique_ptr<Impl>(new Impl{std::move(program), 0, detail::SharedObject(directory / kSharedObjectFile),
+                                             std::move(weights)});
   impl->threads = options.threads > 0 ? options.threads : impl->program.threads;
-  const detail::SharedObject& code = impl->code;
   try {
-    // Kernels of units size their per-thread scratch for the thread count they will run at.
+    // The first network is made now, so that a broken artifact fails to load, not to run; and
+    // at the run's thread count: kernels of units size their per-thread scratch for it.
     const ThreadCount thread_count(impl->threads);
-    impl->network.emplace(impl->program.network, std::move(weights),
-                          [&code](const std::string& symbol) { return code.function(symbol); });
-  } catch (const KernelError& e) {
+    const NetworkPool::Lease first = impl->networks.acquire();
+  } catch (const ArtifactError& e) {
     throw ArtifactError(directory.string() + ": " + e.what());
   }
   return Session(std::move(impl));
@@ -99,7 +112,7 @@ const std::vector<TensorSpec>& Session::outputs() const { return impl_->program.
 const ArtifactProgram& Session::program() const { return impl_->program; }
 int Session::threads() const { return impl_->threads; }
 
-void Session::run(std::span<const TensorView> inputs, std::span<const MutableTensorView> outputs) {
+void Session::run(std::span<const TensorView> inputs, std::span<const MutableTensorView> outputs) const {
   if (inputs.size() != this->inputs().size() || outputs.size() != this->outputs().size())
     throw ArtifactError("network '" + impl_->program.network.name + "' takes " + std::to_string(this->inputs().size()) +
                         " inputs and " + std::to_string(this->outputs().size()) + " outputs, got " +
@@ -107,19 +120,20 @@ void Session::run(std::span<const TensorView> inputs, std::span<const MutableTen
   for (size_t i = 0; i < inputs.size(); ++i) check_shape(this->inputs()[i], inputs[i].shape, inputs[i].data, "input");
   for (size_t o = 0; o < outputs.size(); ++o)
     check_shape(this->outputs()[o], outputs[o].shape, outputs[o].data, "output");
-  Network& network = *impl_->network;
+  // OpenMP's thread count is per calling thread: concurrent runs do not see each other's.
+  const ThreadCount thread_count(impl_->threads);
+  const NetworkPool::Lease network = impl_->networks.acquire();
   for (size_t i = 0; i < inputs.size(); ++i) {
-    const auto floats = static_cast<size_t>(network.spec().slots[static_cast<size_t>(this->inputs()[i].slot)].floats);
-    network.set_input(i, {inputs[i].data, floats});
+    const auto floats = static_cast<size_t>(network->spec().slots[static_cast<size_t>(this->inputs()[i].slot)].floats);
+    network->set_input(i, {inputs[i].data, floats});
   }
-  {
-    const ThreadCount thread_count(impl_->threads);
-    network.execute();
-  }
+  network->execute();
   for (size_t o = 0; o < outputs.size(); ++o) {
-    const std::span<const float> values = network.output(o);
+    const std::span<const float> values = network->output(o);
     std::copy(values.begin(), values.end(), outputs[o].data);
   }
 }
+
+size_t Session::networks_made() const { return impl_->networks.size(); }
 
 }  // namespace layoutopt::runtime

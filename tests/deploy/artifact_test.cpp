@@ -6,9 +6,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <memory>
+#include <span>
 #include <string>
+#include <thread>
 
 #include "deploy_fixtures.h"
 #include "layoutopt/kernels/error.h"
@@ -158,6 +161,49 @@ TEST_CASE("the C++ wrapper and the runtime Session give the C API's outputs") {
   CHECK(wrapper.run({input}) == expected);
   CHECK_THROWS_WITH_AS(wrapper.run({std::vector<float>(5)}), doctest::Contains("elements"), layoutopt::Error);
   CHECK_THROWS_WITH_AS(layoutopt::Session("/nonexistent/artifact"), doctest::Contains("cannot open"), layoutopt::Error);
+}
+
+TEST_CASE("one session run from eight threads at once gives every call the output it gives alone") {
+  // SqueezeNet with Winograd: kernels with scratch, concats and transforms, all per arena.
+  const Compiled& c = squeezenet();
+  const std::vector<std::vector<float>> inputs{c.input(), random_values(c.input().size(), 23)};
+  const layoutopt::Session wrapper(c.artifact().string(), {kThreads});
+  const runtime::Session session = runtime::Session::load(c.artifact(), {.threads = kThreads});
+  std::vector<std::vector<float>> expected;
+  for (const std::vector<float>& input : inputs) expected.push_back(wrapper.run({input}).front());
+  REQUIRE(expected[0] != expected[1]);
+
+  constexpr int kCallers = 8, kRuns = 12;
+  std::atomic<int> wrong{0}, failed{0};
+  std::vector<std::thread> callers;
+  for (int caller = 0; caller < kCallers; ++caller)
+    callers.emplace_back([&, caller] {
+      for (int run = 0; run < kRuns; ++run) {
+        const size_t which = static_cast<size_t>((caller + run) % 2);
+        try {
+          // Half the callers through the C API (the wrapper), half through runtime::Session.
+          std::vector<float> output(expected[which].size(), -1.0F);
+          if (caller % 2 == 0) {
+            output = wrapper.run({inputs[which]}).front();
+          } else {
+            const std::vector<int64_t>& in_shape = session.inputs()[0].shape;
+            const std::vector<int64_t>& out_shape = session.outputs()[0].shape;
+            const runtime::TensorView in{inputs[which].data(), in_shape};
+            const runtime::MutableTensorView out{output.data(), out_shape};
+            session.run(std::span(&in, 1), std::span(&out, 1));
+          }
+          if (std::memcmp(output.data(), expected[which].data(), output.size() * sizeof(float)) != 0) ++wrong;
+        } catch (const std::exception&) {
+          ++failed;
+        }
+      }
+    });
+  for (std::thread& caller : callers) caller.join();
+  CHECK(wrong == 0);
+  CHECK(failed == 0);
+  // Each call in flight had an arena of its own, and no more were made than callers.
+  CHECK(session.networks_made() >= 1);
+  CHECK(session.networks_made() <= static_cast<size_t>(kCallers / 2));
 }
 
 TEST_CASE("the artifact records the JIT's CPU and the instruction sets it needs") {

@@ -2,6 +2,8 @@
 with the graph reference executor, take their inputs in every documented form, read a dense
 float32 array in place, and refuse every bad input with the right exception."""
 
+import concurrent.futures
+
 import numpy as np
 import pytest
 
@@ -64,6 +66,24 @@ def test_repeated_runs_give_the_same_bits_and_fresh_arrays(tiny_aot):
     (second,) = tiny_aot.run(x)
     assert first.tobytes() == second.tobytes()
     assert not np.shares_memory(first, second)
+
+
+@pytest.mark.parametrize("kind", ["aot", "jit"])
+def test_runs_from_eight_threads_at_once_give_the_single_threaded_bits(kind, tiny_aot, tiny_jit):
+    """Runs release the GIL: an artifact's calls overlap (an arena each), a JIT session's take
+    turns; either way every call gets the bits it gets alone."""
+    session = tiny_aot if kind == "aot" else tiny_jit
+    inputs = [random_input(session.inputs[0], seed=seed) for seed in (3, 4)]
+    expected = [session.run(x)[0].tobytes() for x in inputs]
+    assert expected[0] != expected[1]
+
+    def calls(caller):
+        return [session.run(inputs[(caller + run) % 2])[0].tobytes() == expected[(caller + run) % 2]
+                for run in range(50)]
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        results = [ok for caller_results in pool.map(calls, range(8)) for ok in caller_results]
+    assert len(results) == 400 and all(results)
 
 
 def test_a_dense_float32_input_is_read_in_place():

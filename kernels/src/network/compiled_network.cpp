@@ -27,9 +27,9 @@ NetworkStep step_info(const runtime::StepSpec& step, StepKind kind) {
 }
 
 /// The weight image in huge-page memory, as the kernels read it.
-runtime::PageBlock page_weights(const std::vector<float>& weights) {
-  runtime::PageBlock block(weights.size());
-  std::copy(weights.begin(), weights.end(), block.data());
+std::shared_ptr<const runtime::PageBlock> page_weights(const std::vector<float>& weights) {
+  auto block = std::make_shared<runtime::PageBlock>(weights.size());
+  std::copy(weights.begin(), weights.end(), block->data());
   return block;
 }
 

@@ -1,6 +1,7 @@
 #include "layoutopt/pipeline/jit_session.h"
 
 #include <algorithm>
+#include <mutex>
 #include <optional>
 
 #include "layoutopt/graph/passes/pipeline.h"
@@ -50,6 +51,7 @@ struct JitSession::Impl {
   std::string schedule_source;
   int threads = 1;
   std::optional<kernels::CompiledNetwork> network;
+  std::mutex run_mutex;  // one arena: runs from several threads take turns
 };
 
 JitSession::JitSession(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -84,6 +86,7 @@ void JitSession::run(std::span<const runtime::TensorView> inputs, std::span<cons
                                std::to_string(inputs.size()) + " and " + std::to_string(outputs.size()));
   for (size_t i = 0; i < inputs.size(); ++i) check_view(this->inputs()[i], inputs[i].shape, inputs[i].data, "input");
   for (size_t o = 0; o < outputs.size(); ++o) check_view(this->outputs()[o], outputs[o].shape, outputs[o].data, "output");
+  const std::lock_guard lock(impl_->run_mutex);
   runtime::Network& network = impl_->network->network();
   for (size_t i = 0; i < inputs.size(); ++i) {
     const auto floats = static_cast<size_t>(network.spec().slots[static_cast<size_t>(this->inputs()[i].slot)].floats);

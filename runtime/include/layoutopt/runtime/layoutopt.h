@@ -9,7 +9,13 @@
  *   lo_free(s);
  *
  * Tensors are dense float32 in canonical layout (NCHW for images). Every function reports
- * failure by its return value; lo_last_error() then says why (per thread). */
+ * failure by its return value; lo_last_error() then says why (per thread).
+ *
+ * Threads: lo_run may be called from many threads at once on one session; each call in
+ * flight gets an activation arena of its own (the session keeps one per call that was ever
+ * in flight at once, for reuse), the weights and code are shared, and every call computes
+ * exactly what it would alone. Each call runs `threads` OpenMP threads of its own. lo_load,
+ * lo_free and the shape queries of a session must not race with lo_free of that session. */
 #ifndef LAYOUTOPT_RUNTIME_LAYOUTOPT_H
 #define LAYOUTOPT_RUNTIME_LAYOUTOPT_H
 
@@ -47,7 +53,7 @@ int lo_input_shape(const lo_session* session, size_t index, int64_t* dims, size_
 int lo_output_shape(const lo_session* session, size_t index, int64_t* dims, size_t capacity);
 
 /* Runs the network on `inputs` and fills `outputs`, each of its tensor's exact shape.
- * 0 on success, -1 on failure (a wrong count or shape, null data). */
+ * 0 on success, -1 on failure (a wrong count or shape, null data). Thread-safe (see above). */
 int lo_run(lo_session* session, const lo_tensor* inputs, size_t input_count, lo_tensor* outputs,
            size_t output_count);
 

@@ -39,8 +39,9 @@ class Session {
   [[nodiscard]] std::vector<int64_t> input_shape(size_t index) const { return shape(lo_input_shape, index); }
   [[nodiscard]] std::vector<int64_t> output_shape(size_t index) const { return shape(lo_output_shape, index); }
 
-  /// One dense float tensor per input, in each input's shape; returns the outputs.
-  [[nodiscard]] std::vector<std::vector<float>> run(const std::vector<std::vector<float>>& inputs) {
+  /// One dense float tensor per input, in each input's shape; returns the outputs. May be
+  /// called from many threads at once, as lo_run may.
+  [[nodiscard]] std::vector<std::vector<float>> run(const std::vector<std::vector<float>>& inputs) const {
     std::vector<std::vector<int64_t>> in_shapes, out_shapes;
     std::vector<lo_tensor> in, out;
     for (size_t i = 0; i < inputs.size(); ++i) {

@@ -1,6 +1,8 @@
 #pragma once
 // Network: a NetworkSpec materialized with its weights and activation arena, ready to run
-// many times. CompiledNetwork (JIT) and an ahead-of-time session both run one.
+// many times, one run at a time (the arena and the kernels' scratch hold one inference).
+// CompiledNetwork (JIT) and an ahead-of-time session both run one; networks of the same model
+// share its weights, so a session runs concurrent calls on networks of its own (NetworkPool).
 
 #include <functional>
 #include <memory>
@@ -15,9 +17,10 @@ namespace layoutopt::runtime {
 
 class Network {
  public:
-  /// `weights` holds the weight image (spec.weight_floats floats at least). Throws as
-  /// materialize() does.
-  Network(NetworkSpec spec, PageBlock weights, const FunctionResolver& resolve, const ReferenceBodies& reference = {});
+  /// `weights` holds the weight image (spec.weight_floats floats at least), read only. Throws
+  /// as materialize() does.
+  Network(NetworkSpec spec, std::shared_ptr<const PageBlock> weights, const FunctionResolver& resolve,
+          const ReferenceBodies& reference = {});
 
   /// Copies `values` (canonical layout, spec().inputs[index]'s element count) into the
   /// input's slot; throws KernelError for a wrong index or size.
@@ -37,7 +40,7 @@ class Network {
 
  private:
   NetworkSpec spec_;
-  PageBlock weights_;
+  std::shared_ptr<const PageBlock> weights_;
   PageBlock arena_;
   SlotAddresses addresses_;  // by slot
   std::shared_ptr<KernelScratch> scratch_ = std::make_shared<KernelScratch>();

@@ -9,6 +9,12 @@
 // Loading refuses, naming the reason: a damaged, truncated or foreign file, a CPU that lacks
 // an instruction set the code was compiled for, weights that do not belong to the program.
 // Runs check each tensor's shape. The C API (layoutopt.h) wraps this class.
+//
+// Threads: run() may be called from many threads at once on one session, as ONNX Runtime's
+// Run may. Each call in flight runs on a network of its own (arena and scratch; NetworkPool),
+// over the one copy of the weights and code, so concurrent calls compute exactly what the
+// same calls made one after another compute. Loading, moving and destroying a session are
+// not concurrent with anything.
 
 #include <cstdint>
 #include <filesystem>
@@ -56,8 +62,11 @@ class Session {
   [[nodiscard]] int threads() const;
 
   /// Runs the network: one view per input and per output, in order, each of its tensor's
-  /// shape. Throws ArtifactError for a wrong count, shape or null data.
-  void run(std::span<const TensorView> inputs, std::span<const MutableTensorView> outputs);
+  /// shape. Throws ArtifactError for a wrong count, shape or null data. Safe to call from
+  /// many threads at once (see above); each run uses threads() OpenMP threads.
+  void run(std::span<const TensorView> inputs, std::span<const MutableTensorView> outputs) const;
+  /// Networks (activation arenas) made so far: the most runs that were in flight at once.
+  [[nodiscard]] size_t networks_made() const;
 
  private:
   struct Impl;

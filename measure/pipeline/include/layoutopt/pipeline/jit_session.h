@@ -53,7 +53,9 @@ class JitSession {
   [[nodiscard]] const kernels::CompiledNetwork& network() const;
 
   /// Runs the network: one view per input and per output, in order, each of its tensor's
-  /// shape. Throws kernels::KernelError for a wrong count, shape or null data.
+  /// shape. Throws kernels::KernelError for a wrong count, shape or null data. Calls from
+  /// several threads are safe but take turns (one arena; fallback steps share the graph's
+  /// reference executor): serve concurrent callers from an artifact (runtime::Session).
   void run(std::span<const runtime::TensorView> inputs, std::span<const runtime::MutableTensorView> outputs);
 
  private:
