@@ -17,7 +17,7 @@ target_link_libraries(layoutopt_everything INTERFACE
   layoutopt::pipeline layoutopt::evaluation layoutopt::costs layoutopt::transform_table layoutopt::tuning
   layoutopt::records layoutopt::planning layoutopt::timing layoutopt::kernels layoutopt::host_tensor
   layoutopt::kernel_schedule layoutopt::solvers layoutopt::onnx layoutopt::zoo layoutopt::graph
-  layoutopt::runtime layoutopt::layout)
+  layoutopt::runtime layoutopt::layout layoutopt::cpu)
 layoutopt_install(TARGET layoutopt_everything EXPORT_NAME layoutopt)
 
 set(LAYOUTOPT_CMAKE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/layoutopt)

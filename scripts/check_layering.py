@@ -4,7 +4,8 @@
   python3 scripts/check_layering.py
 
 Every source and header of a library may include the public headers ("layoutopt/<lib>/...")
-of itself and of the libraries listed for it in ALLOWED, nothing else: graph/ knows nothing
+of itself and of the libraries listed for it in ALLOWED, nothing else: cpu/ (the CPU
+feature detector) knows nothing and everyone may use it, graph/ knows nothing
 of kernels, solvers/ knows only cost problems, planning links no LLVM or XGBoost (it may read
 the kernels' data-only schedule header), and measure/ runs timing <- tuning <- costs <-
 evaluation <- pipeline. Exits 1 naming every include that breaks the rule, 0 otherwise.
@@ -17,8 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 INCLUDE = re.compile(r'^\s*#\s*include\s*"layoutopt/(\w+)/([^"]+)"', re.MULTILINE)
 
-# library folder -> the libraries (by include prefix) it may include besides itself
+# The CPU feature detector: every library may include it, and it includes none (ALLOWED).
+EVERYONE = {"cpu"}
+# library folder -> the libraries (by include prefix) it may include besides itself and EVERYONE
 ALLOWED = {
+    "cpu": set(),
     "layout": set(),
     "graph": {"layout"},
     "solvers": set(),
@@ -48,7 +52,7 @@ def violations():
             if path.suffix not in (".h", ".cpp"):
                 continue
             for lib, header in INCLUDE.findall(path.read_text()):
-                if lib == own_prefix(folder) or lib in allowed or (folder, lib, header) in DATA_ONLY:
+                if lib == own_prefix(folder) or lib in EVERYONE or lib in allowed or (folder, lib, header) in DATA_ONLY:
                     continue
                 yield f"{path.relative_to(ROOT)}: includes layoutopt/{lib}/{header}, but {folder} may not depend on {lib}"
 

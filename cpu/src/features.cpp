@@ -1,12 +1,13 @@
-#include "layoutopt/runtime/cpu_features.h"
+#include "layoutopt/cpu/features.h"
 
 #include <cpuid.h>
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
-namespace layoutopt::runtime {
+namespace layoutopt::cpu {
 
 namespace {
 
@@ -53,6 +54,7 @@ constexpr std::array kFeatures{
     FeatureBit{"avx512f", 7, 0, ebx, 16, State::avx512},
     FeatureBit{"avx512dq", 7, 0, ebx, 17, State::avx512},
     FeatureBit{"avx512ifma", 7, 0, ebx, 21, State::avx512},
+    FeatureBit{"clflushopt", 7, 0, ebx, 23, State::none},
     FeatureBit{"avx512pf", 7, 0, ebx, 26, State::avx512},
     FeatureBit{"avx512er", 7, 0, ebx, 27, State::avx512},
     FeatureBit{"avx512cd", 7, 0, ebx, 28, State::avx512},
@@ -96,15 +98,32 @@ uint64_t enabled_state() {
   return (uint64_t{high} << 32) | low;
 }
 
-bool has(const FeatureBit& feature) {
+bool detect(const FeatureBit& feature) {
   const auto state = static_cast<uint64_t>(feature.state);
   return (cpuid(feature.leaf, feature.subleaf)[feature.reg] >> feature.bit & 1U) != 0 &&
          (enabled_state() & state) == state;
 }
 
+/// Index of `name` in kFeatures, or kFeatures.size() when it has no entry.
+size_t index_of(std::string_view name) {
+  return static_cast<size_t>(
+      std::find_if(kFeatures.begin(), kFeatures.end(), [&](const FeatureBit& f) { return name == f.name; }) -
+      kFeatures.begin());
+}
+
+// Read once: CPUID and XCR0 do not change while a process runs, and dispatch asks often.
+const std::array<bool, kFeatures.size()>& detected() {
+  static const std::array<bool, kFeatures.size()> present = [] {
+    std::array<bool, kFeatures.size()> found{};
+    for (size_t i = 0; i < kFeatures.size(); ++i) found[i] = detect(kFeatures[i]);
+    return found;
+  }();
+  return present;
+}
+
 }  // namespace
 
-const std::vector<std::string>& checkable_cpu_features() {
+const std::vector<std::string>& checkable_features() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> list;
     for (const FeatureBit& feature : kFeatures) list.emplace_back(feature.name);
@@ -113,14 +132,25 @@ const std::vector<std::string>& checkable_cpu_features() {
   return names;
 }
 
-std::vector<std::string> missing_cpu_features(const std::vector<std::string>& required) {
+bool is_checkable(std::string_view llvm_name) { return index_of(llvm_name) < kFeatures.size(); }
+
+bool has_feature(std::string_view llvm_name) {
+  const size_t index = index_of(llvm_name);
+  return index < kFeatures.size() && detected()[index];
+}
+
+std::vector<std::string> present_features() {
+  std::vector<std::string> present;
+  for (const std::string& name : checkable_features())
+    if (has_feature(name)) present.push_back(name);
+  return present;
+}
+
+std::vector<std::string> missing_features(const std::vector<std::string>& required) {
   std::vector<std::string> missing;
-  for (const std::string& name : required) {
-    const auto entry =
-        std::find_if(kFeatures.begin(), kFeatures.end(), [&](const FeatureBit& f) { return name == f.name; });
-    if (entry != kFeatures.end() && !has(*entry)) missing.push_back(name);
-  }
+  for (const std::string& name : required)
+    if (is_checkable(name) && !has_feature(name)) missing.push_back(name);
   return missing;
 }
 
-}  // namespace layoutopt::runtime
+}  // namespace layoutopt::cpu

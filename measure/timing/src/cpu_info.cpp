@@ -11,14 +11,16 @@
 #include <thread>
 #include <utility>
 
+#include "layoutopt/cpu/features.h"
+
 namespace layoutopt::timing {
 
 namespace {
 
-// SIMD features worth reporting for CNN kernels, in the order they are printed.
+// SIMD features worth reporting for CNN kernels (LLVM's names), in the order they are printed.
 constexpr std::array<std::string_view, 14> kSimdFeatures{
-    "sse4_2",   "avx",         "avx2",        "fma",         "avx512f",  "avx512dq", "avx512bw",
-    "avx512vl", "avx512_vnni", "avx512_bf16", "avx512_fp16", "avx_vnni", "amx_tile", "amx_bf16"};
+    "sse4.2",   "avx",        "avx2",       "fma",        "avx512f", "avx512dq", "avx512bw",
+    "avx512vl", "avx512vnni", "avx512bf16", "avx512fp16", "avxvnni", "amx-tile", "amx-bf16"};
 
 std::string_view trim(std::string_view text) {
   const size_t begin = text.find_first_not_of(" \t");
@@ -26,26 +28,10 @@ std::string_view trim(std::string_view text) {
   return text.substr(begin, text.find_last_not_of(" \t") - begin + 1);
 }
 
-std::vector<std::string> split_words(std::string_view text) {
-  std::istringstream in{std::string(text)};
-  std::vector<std::string> words;
-  for (std::string word; in >> word;) words.push_back(word);
-  std::sort(words.begin(), words.end());
-  return words;
-}
-
-// Without /proc/cpuinfo, ask the compiler's cpuid wrapper for the features that matter.
-std::vector<std::string> builtin_flags() {
-  std::vector<std::string> flags;
-#if defined(__x86_64__)
-  const std::pair<const char*, bool> known[] = {
-      {"sse4_2", __builtin_cpu_supports("sse4.2")},     {"avx", __builtin_cpu_supports("avx")},
-      {"avx2", __builtin_cpu_supports("avx2")},         {"fma", __builtin_cpu_supports("fma")},
-      {"avx512f", __builtin_cpu_supports("avx512f")},   {"avx512dq", __builtin_cpu_supports("avx512dq")},
-      {"avx512bw", __builtin_cpu_supports("avx512bw")}, {"avx512vl", __builtin_cpu_supports("avx512vl")}};
-  for (const auto& [name, present] : known)
-    if (present) flags.emplace_back(name);
-#endif
+// The detector every library dispatches on, not /proc/cpuinfo: in virtual machines that file
+// can omit flags CPUID reports, and the report must agree with what the kernels run.
+std::vector<std::string> detected_flags() {
+  std::vector<std::string> flags = cpu::present_features();
   std::sort(flags.begin(), flags.end());  // CpuInfo::has searches a sorted list
   return flags;
 }
@@ -72,11 +58,10 @@ CpuInfo parse_proc_cpuinfo(std::string_view text) {
     const std::string_view key = trim(std::string_view(line).substr(0, colon));
     const std::string_view value = trim(std::string_view(line).substr(colon + 1));
     if (key == "processor") ++info.logical_cores;
-    // Only the first processor's identity and flags are kept; Linux lists the same for all.
+    // Only the first processor's identity is kept; Linux lists the same for all.
     const bool first = info.logical_cores == 1;
     if (first && key == "vendor_id") info.vendor = value;
     if (first && key == "model name") info.model_name = value;
-    if (first && (key == "flags" || key == "Features")) info.flags = split_words(value);
     if (key == "physical id") package = value;
     if (key == "core id") cores.emplace(package, value);
   }
@@ -95,9 +80,9 @@ CpuInfo detect_cpu() {
   } else {
     info.vendor = "unknown";
     info.model_name = "unknown";
-    info.flags = builtin_flags();
     info.logical_cores = info.physical_cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
+  info.flags = detected_flags();
   info.default_threads = omp_get_max_threads();
   info.caches = read_sysfs_caches();
   return info;

@@ -5,6 +5,8 @@
 
 #include <atomic>
 
+#include "layoutopt/cpu/features.h"
+
 namespace layoutopt::timing {
 
 namespace {
@@ -111,10 +113,10 @@ struct KernelPair {
 
 KernelPair pick_kernels() {
 #if defined(__x86_64__)
-  if (__builtin_cpu_supports("avx512f"))
+  if (cpu::has_feature("avx512f"))
     return {{"avx512f", 16, kZmmFmaOnly, chains_avx512<kZmmFmaOnly.fma, kZmmFmaOnly.add>},
             {"avx512f", 16, kZmmFmaAndAdd, chains_avx512<kZmmFmaAndAdd.fma, kZmmFmaAndAdd.add>}};
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+  if (cpu::has_feature("avx2") && cpu::has_feature("fma"))
     return {{"avx2+fma", 8, kYmmFmaOnly, chains_avx2<kYmmFmaOnly.fma, kYmmFmaOnly.add>},
             {"avx2+fma", 8, kYmmFmaAndAdd, chains_avx2<kYmmFmaAndAdd.fma, kYmmFmaAndAdd.add>}};
 #endif

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "layoutopt/cpu/features.h"
+
 namespace layoutopt::tuning {
 
 int64_t row_plane_floats(std::span<const int64_t> logical, const layout::Layout& physical) {
@@ -66,8 +68,7 @@ void evict_from_caches(std::span<float> memory) {
   char* end = first + memory.size_bytes();
   char* begin = first - reinterpret_cast<std::uintptr_t>(first) % kCacheLine;
   // CLFLUSHOPT flushes of different lines overlap; CLFLUSH ones are ordered, several times slower.
-  static const bool has_clflushopt = __builtin_cpu_supports("clflushopt");
-  if (has_clflushopt)
+  if (cpu::has_feature("clflushopt"))
     flush_lines_opt(begin, end);
   else
     flush_lines(begin, end);

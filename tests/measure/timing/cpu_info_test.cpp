@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include "layoutopt/cpu/features.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -31,10 +33,17 @@ TEST_CASE("/proc/cpuinfo text is parsed") {
   CHECK(info.model_name == "AMD EPYC Test 16-Core Processor");
   CHECK(info.logical_cores == 8);
   CHECK(info.physical_cores == 4);
-  CHECK(info.has("avx512_bf16"));
-  CHECK_FALSE(info.has("avx512_fp16"));
+  // The features come from the CPUID detector, not from the file's flags line.
+  CHECK(info.flags.empty());
+}
+
+TEST_CASE("simd_features lists the relevant features present, in a fixed order, LLVM's names") {
+  CpuInfo info;
+  info.flags = {"avx", "avx2", "avx512bf16", "avx512bw", "avx512f", "avx512vl", "fma", "popcnt", "sse4.2"};
+  CHECK(info.has("avx512bf16"));
+  CHECK_FALSE(info.has("avx512fp16"));
   CHECK(info.simd_features() ==
-        std::vector<std::string>{"sse4_2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512_bf16"});
+        std::vector<std::string>{"sse4.2", "avx", "avx2", "fma", "avx512f", "avx512bw", "avx512vl", "avx512bf16"});
 }
 
 TEST_CASE("cpuinfo without core ids counts logical CPUs as cores") {
@@ -52,13 +61,14 @@ TEST_CASE("this machine reports consistent facts") {
   CHECK(info.default_threads >= 1);
   CHECK_FALSE(info.model_name.empty());
   // Every AVX-512 subset implies AVX-512F, which implies AVX2 and AVX on all shipping CPUs.
-  for (const char* subset : {"avx512bw", "avx512vl", "avx512dq", "avx512_bf16"})
+  for (const char* subset : {"avx512bw", "avx512vl", "avx512dq", "avx512bf16"})
     if (info.has(subset)) CHECK(info.has("avx512f"));
   if (info.has("avx512f")) CHECK(info.has("avx2"));
   if (info.has("avx2")) CHECK(info.has("avx"));
 #if defined(__x86_64__)
-  // The kernels dispatch on cpuid; the report must agree with it.
+  // The kernels dispatch on the CPUID detector; the report must agree with it.
   CHECK(info.has("avx2") == static_cast<bool>(__builtin_cpu_supports("avx2")));
   CHECK(info.has("avx512f") == static_cast<bool>(__builtin_cpu_supports("avx512f")));
 #endif
+  CHECK(info.flags.size() == layoutopt::cpu::present_features().size());
 }

@@ -1,21 +1,21 @@
 #pragma once
-// Whether the running CPU has the instruction sets compiled code was generated for. An
-// artifact records the features LLVM enabled for its kernels (LLVM's names: "avx2",
-// "avx512f", "sse4.1"); the CPU's are read from CPUID, as LLVM reads them (not from
-// /proc/cpuinfo: in virtual machines it can omit flags CPUID reports, e.g. abm for lzcnt).
-// Features without an entry (e.g. "64bit", "cx8", "xsave": no vector instruction of a
-// kernel depends on them) are not checked.
+// The artifact check's names for the CPU detector of layoutopt/cpu/features.h: an artifact
+// records the features LLVM enabled for its kernels (LLVM's names), and loading it asks the
+// same CPUID reader as kernel dispatch and the JIT, so they never disagree.
 
 #include <string>
-#include <string_view>
 #include <vector>
+
+#include "layoutopt/cpu/features.h"
 
 namespace layoutopt::runtime {
 
-/// The LLVM feature names this runtime can check.
-[[nodiscard]] const std::vector<std::string>& checkable_cpu_features();
+/// The LLVM feature names the runtime can check (cpu::checkable_features).
+[[nodiscard]] inline const std::vector<std::string>& checkable_cpu_features() { return cpu::checkable_features(); }
 
 /// The features of `required` that are checkable and that this CPU lacks, in order.
-[[nodiscard]] std::vector<std::string> missing_cpu_features(const std::vector<std::string>& required);
+[[nodiscard]] inline std::vector<std::string> missing_cpu_features(const std::vector<std::string>& required) {
+  return cpu::missing_features(required);
+}
 
 }  // namespace layoutopt::runtime
