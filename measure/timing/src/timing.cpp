@@ -23,17 +23,26 @@ void validate(const TimingPolicy& policy) {
   if (!(policy.min_repeat_ms >= 0.0)) fail("min_repeat_ms must be >= 0, got " + std::to_string(policy.min_repeat_ms));
 }
 
-double elapsed_ms(const std::function<void()>& body) {
-  const auto start = std::chrono::steady_clock::now();
+double elapsed_ms(const std::function<void()>& body, const Clock& clock) {
+  const double start = clock();
   body();
-  const auto stop = std::chrono::steady_clock::now();
-  return std::chrono::duration<double, std::milli>(stop - start).count();
+  return clock() - start;
 }
 
 }  // namespace
 
-Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body, const std::function<void()>& prepare) {
+double steady_clock_ms() {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+bool needs_another_run(const TimingPolicy& policy, int repeats, double total_ms) {
+  return repeats < policy.max_repeats && (repeats < policy.min_repeats || total_ms < policy.min_repeat_ms);
+}
+
+Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body, const std::function<void()>& prepare,
+                 const Clock& clock) {
   validate(policy);
+  const Clock now = clock ? clock : Clock(steady_clock_ms);
   const ThreadScope threads(policy.threads);
   std::optional<CacheFlusher> flusher;
   if (policy.flush_cache) flusher.emplace(policy.flush_bytes > 0 ? policy.flush_bytes : default_flush_bytes());
@@ -46,11 +55,10 @@ Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body, 
     body();
   }
   std::vector<double> samples;
-  while (timing.repeats < policy.max_repeats &&
-         (timing.repeats < policy.min_repeats || timing.total_ms < policy.min_repeat_ms)) {
+  while (needs_another_run(policy, timing.repeats, timing.total_ms)) {
     if (flusher) flusher->flush();
     if (prepare) prepare();
-    samples.push_back(elapsed_ms(body));
+    samples.push_back(elapsed_ms(body, now));
     timing.total_ms += samples.back();
     ++timing.repeats;
   }

@@ -43,11 +43,23 @@ struct Timing {
   double total_ms = 0;  ///< sum of the timed runs
 };
 
+/// Milliseconds since any fixed point, read just before and just after each timed call.
+/// Injectable so tests check the protocol on given times instead of the wall clock.
+using Clock = std::function<double()>;
+
+/// std::chrono::steady_clock in milliseconds: time_runs' clock unless told otherwise.
+double steady_clock_ms();
+
+/// Whether another timed run is due after `repeats` runs totalling `total_ms`: until
+/// min_repeats were timed and their total reaches min_repeat_ms, never past max_repeats.
+[[nodiscard]] bool needs_another_run(const TimingPolicy& policy, int repeats, double total_ms);
+
 /// Times `body` under `policy`. Before every call (warm-up included), after the flush, runs
 /// `prepare` untimed when given: it puts the operands where the caller's setting leaves them.
+/// `clock` is read around each timed call (steady_clock_ms when empty).
 /// Throws std::invalid_argument for an inconsistent policy (negative warm-up, min_repeats < 1,
 /// max_repeats < min_repeats, negative min_repeat_ms).
 Timing time_runs(const TimingPolicy& policy, const std::function<void()>& body,
-                 const std::function<void()>& prepare = {});
+                 const std::function<void()>& prepare = {}, const Clock& clock = {});
 
 }  // namespace layoutopt::timing
