@@ -2,6 +2,7 @@
 
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/layout/weight_layouts.h"
 
 namespace layoutopt::kernels {
 
@@ -67,10 +68,8 @@ void validate_dense(const DenseDesc& desc, const DenseSchedule& s) {
 
 DenseLayouts dense_layouts(const DenseDesc& desc, const DenseSchedule& s) {
   validate_dense(desc, s);
-  const std::string in = std::to_string(s.in_bn);
-  const std::string out = std::to_string(s.out_bn);
-  return {layout::Layout::parse("NC" + in + "c"), layout::Layout::parse("OI" + in + "i" + out + "o"),
-          layout::Layout::parse("NC" + out + "c")};
+  return {layout::Layout::nc().split('C', s.in_bn), layout::dense_weight_layout(s.in_bn, s.out_bn),
+          layout::Layout::nc().split('C', s.out_bn)};
 }
 
 Kernel compile_dense(const DenseDesc& desc, const DenseSchedule& schedule) {

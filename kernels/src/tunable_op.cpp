@@ -51,10 +51,10 @@ BufferSizes conv_buffer_sizes(const Conv2dDesc& d, const OpLayouts& l) {
 }
 
 BufferSizes dense_buffer_sizes(const DenseDesc& d, const OpLayouts& l) {
-  const layout::Layout nc = layout::Layout::parse("NC");
+  const layout::Layout nc = layout::Layout::nc();
   BufferSizes sizes;
   sizes.input = physical_floats({d.batch, d.in_features}, l.input, nc);
-  sizes.weight = physical_floats({d.out_features, d.in_features}, l.weight, layout::Layout::parse("OI"));
+  sizes.weight = physical_floats({d.out_features, d.in_features}, l.weight, layout::Layout::oi());
   sizes.output = physical_floats({d.batch, d.out_features}, l.output, nc);
   return sizes_with_epilogue(sizes, d.epilogue, d.out_features);
 }
@@ -220,7 +220,7 @@ std::vector<float> TunableOp::pack_weights(int64_t index, std::span<const float>
   const bool dense = family_ == OpFamily::dense;
   const std::vector<int64_t> shape =
       dense ? std::vector<int64_t>{dense_desc().out_features, dense_desc().in_features} : conv_weight_shape(conv_desc());
-  const layout::Layout plain = dense ? layout::Layout::parse("OI") : layout::Layout::oihw();
+  const layout::Layout plain = dense ? layout::Layout::oi() : layout::Layout::oihw();
   if (static_cast<int64_t>(canonical.size()) != product(shape))
     throw KernelError(str() + ": expected " + std::to_string(product(shape)) + " weights, got " +
                       std::to_string(canonical.size()));

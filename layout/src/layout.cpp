@@ -54,10 +54,43 @@ Layout Layout::parse(std::string_view text) {
   return result;
 }
 
-Layout Layout::nchwc(int64_t block) { return parse("NCHW" + std::to_string(block) + "c"); }
+Layout Layout::of_primal_axes(std::string_view names) {
+  std::vector<Axis> axes;
+  for (const char name : names) axes.push_back({name, 0});
+  return Layout(std::move(axes));
+}
 
-Layout Layout::oihwio(int64_t in_block, int64_t out_block) {
-  return parse("OIHW" + std::to_string(in_block) + "i" + std::to_string(out_block) + "o");
+Layout Layout::channel_blocked(size_t rank, int64_t block) {
+  if (block < 0) throw LayoutError("channel block " + std::to_string(block) + " is negative");
+  const Layout plain = canonical_data_layout(rank);
+  return block <= 1 ? plain : plain.split('C', block);
+}
+
+Layout Layout::split(char axis, int64_t block) const {
+  if (primal_axes().find(axis) == std::string::npos)
+    throw LayoutError("layout " + str() + " has no axis '" + std::string(1, axis) + "' to split");
+  if (block < 1 || block > (int64_t{1} << 30))  // the sizes parse accepts
+    throw LayoutError("layout " + str() + ": block size " + std::to_string(block) + " of '" + std::string(1, axis) +
+                      "' out of range");
+  std::vector<Axis> axes = axes_;
+  axes.push_back({static_cast<char>(std::tolower(static_cast<unsigned char>(axis))), block});
+  return Layout(std::move(axes));
+}
+
+Layout Layout::permuted(std::span<const int64_t> perm) const {
+  const auto rank = static_cast<int64_t>(axes_.size());
+  if (static_cast<int64_t>(perm.size()) != rank)
+    throw LayoutError("permutation of rank " + std::to_string(perm.size()) + " for layout " + str());
+  std::vector<Axis> axes;
+  std::vector<bool> taken(axes_.size(), false);
+  for (const int64_t axis : perm) {
+    if (axis < 0 || axis >= rank || taken[static_cast<size_t>(axis)])
+      throw LayoutError("permutation of rank " + std::to_string(rank) + " names axis " + std::to_string(axis) +
+                        (axis < 0 || axis >= rank ? " out of range" : " twice"));
+    taken[static_cast<size_t>(axis)] = true;
+    axes.push_back(axes_[static_cast<size_t>(axis)]);
+  }
+  return Layout(std::move(axes));
 }
 
 std::string Layout::str() const {
@@ -123,23 +156,20 @@ void Layout::check_fits(std::span<const int64_t> logical, const Layout& canonica
 
 Layout canonical_data_layout(size_t rank) {
   switch (rank) {
-    case 2: return Layout::parse("NC");
-    case 3: return Layout::parse("NCW");
+    case 2: return Layout::nc();
+    case 3: return Layout::ncw();
     case 4: return Layout::nchw();
     default: throw LayoutError("no canonical data layout for rank " + std::to_string(rank));
   }
 }
 
 Layout transposed_layout(std::span<const int64_t> perm) {
-  const std::string axes = canonical_data_layout(perm.size()).primal_axes();
-  std::string permuted;
-  for (const int64_t axis : perm) {
-    if (axis < 0 || axis >= static_cast<int64_t>(axes.size()) || permuted.find(axes[static_cast<size_t>(axis)]) != std::string::npos)
-      throw LayoutError("transpose permutation of rank " + std::to_string(perm.size()) + " names axis " +
-                        std::to_string(axis) + (axis < 0 || axis >= static_cast<int64_t>(axes.size()) ? " out of range" : " twice"));
-    permuted += axes[static_cast<size_t>(axis)];
+  const Layout canonical = canonical_data_layout(perm.size());
+  try {
+    return canonical.permuted(perm);
+  } catch (const LayoutError& e) {
+    throw LayoutError(std::string("transpose ") + e.what());
   }
-  return Layout::parse(permuted);
 }
 
 }  // namespace layoutopt::layout

@@ -6,10 +6,6 @@ namespace layoutopt::layout {
 
 namespace {
 
-std::string blocks(int64_t in_block, int64_t out_block) {
-  return std::to_string(in_block) + "i" + std::to_string(out_block) + "o";
-}
-
 void require_positive(int64_t value, const char* what) {
   if (value < 1) throw LayoutError(std::string("weights: ") + what + " must be positive, got " + std::to_string(value));
 }
@@ -29,7 +25,11 @@ std::vector<int64_t> ConvWeightShape::logical() const {
 }
 
 Layout conv_weight_layout(int64_t in_block, int64_t out_block) {
-  return Layout::parse("OIHW" + blocks(in_block, out_block));
+  return Layout::oihwio(in_block, out_block);
+}
+
+Layout dense_weight_layout(int64_t in_block, int64_t out_block) {
+  return Layout::oi().split('I', in_block).split('O', out_block);
 }
 
 LayoutTransform conv_weight_transform(const ConvWeightShape& shape, int64_t in_block, int64_t out_block) {
@@ -54,8 +54,7 @@ LayoutTransform depthwise_weight_transform(const ConvWeightShape& shape, int64_t
 LayoutTransform dense_weight_transform(int64_t out_features, int64_t in_features, int64_t in_block, int64_t out_block) {
   require_positive(out_features, "output features");
   require_positive(in_features, "input features");
-  const Layout canonical = Layout::parse("OI");
-  return {{out_features, in_features}, canonical, canonical, Layout::parse("OI" + blocks(in_block, out_block))};
+  return {{out_features, in_features}, Layout::oi(), Layout::oi(), dense_weight_layout(in_block, out_block)};
 }
 
 }  // namespace layoutopt::layout

@@ -12,6 +12,25 @@ TEST_CASE("layout strings parse and print back unchanged") {
   CHECK(Layout::oihwio(8, 16).str() == "OIHW8i16o");
 }
 
+TEST_CASE("the factories build what the strings spell, equal to the parsed layouts") {
+  CHECK(Layout::channel_blocked(2, 16).str() == "NC16c");
+  CHECK(Layout::channel_blocked(3, 8).str() == "NCW8c");
+  CHECK(Layout::channel_blocked(4, 16) == Layout::parse("NCHW16c"));
+  for (const size_t rank : {size_t{2}, size_t{3}, size_t{4}}) {
+    CAPTURE(rank);
+    CHECK(Layout::channel_blocked(rank, 1) == layoutopt::layout::canonical_data_layout(rank));  // one spelling of plain
+    CHECK(Layout::channel_blocked(rank, 0) == layoutopt::layout::canonical_data_layout(rank));
+  }
+  CHECK(Layout::nchwc(1) == Layout::parse("NCHW1c"));  // as kernels report a block of 1
+  CHECK(Layout::oihwio(1, 16) == Layout::parse("OIHW1i16o"));
+  CHECK(Layout::oi().split('I', 8).split('O', 16) == Layout::parse("OI8i16o"));
+  CHECK(Layout::nc() == Layout::parse("NC"));
+  CHECK_THROWS_AS((void)Layout::channel_blocked(5, 8), LayoutError);
+  CHECK_THROWS_AS((void)Layout::channel_blocked(4, -2), LayoutError);
+  CHECK_THROWS_WITH_AS((void)Layout::nc().split('H', 4), doctest::Contains("no axis 'H'"), LayoutError);
+  CHECK_THROWS_AS((void)Layout::nchw().split('C', 0), LayoutError);
+}
+
 TEST_CASE("blocked layouts report their blocks and primal axes") {
   const Layout blocked = Layout::parse("NCHW16c");
   CHECK(blocked.block_of('C') == 16);

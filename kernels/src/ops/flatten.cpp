@@ -17,7 +17,7 @@ void validate_flatten(const TensorDesc& input) {
 
 FlattenLayouts flatten_layouts(const TensorDesc& input) {
   validate_flatten(input);
-  return {input.layout(), layout::Layout::parse("NC" + std::to_string(input.block) + "c")};
+  return {input.layout(), layout::Layout::nc().split('C', input.block)};
 }
 
 Kernel compile_flatten(const TensorDesc& input, const ElementwiseSchedule& schedule) {

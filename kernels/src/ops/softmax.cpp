@@ -117,7 +117,7 @@ std::string SoftmaxDesc::str() const {
 
 SoftmaxLayouts softmax_layouts(const SoftmaxDesc& desc) {
   desc.validate();
-  const layout::Layout blocked = layout::Layout::parse("NC" + std::to_string(desc.block) + "c");
+  const layout::Layout blocked = layout::Layout::nc().split('C', desc.block);
   return {blocked, blocked};
 }
 

@@ -36,7 +36,7 @@ tuning::ActivationExtent input_extent(const graph::Graph& graph, graph::NodeId i
   if (i >= inputs.size()) return {};
   const graph::Shape& shape = graph.value(inputs[i]).type.shape;
   if (shape.size() < 2 || shape[1] % block != 0) return {};
-  const layout::Layout blocked = layout::Layout::parse(blocked_layout(shape.size(), block));
+  const layout::Layout blocked = layout::Layout::channel_blocked(shape.size(), block);
   return {graph::element_count(shape), tuning::row_plane_floats(shape, blocked)};
 }
 
@@ -67,7 +67,7 @@ auto named_errors(const graph::Graph& graph, graph::NodeId id, int64_t block, co
     return step();
   } catch (const kernels::KernelError& e) {
     throw std::runtime_error("cannot time node '" + graph.node(id).name + "' (" + graph::op_name(graph.node(id).op) +
-                             ") in " + blocked_layout(4, block) + ": " + e.what());
+                             ") in " + layout::Layout::channel_blocked(4, block).str() + ": " + e.what());
   }
 }
 

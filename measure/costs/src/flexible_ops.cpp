@@ -149,7 +149,7 @@ BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
 }
 
 std::string label_of(const graph::Node& node, int64_t block, const BlockedOp& op) {
-  std::string label = blocked_layout(4, block) + " " + graph::op_name(node.op);
+  std::string label = layout::Layout::channel_blocked(4, block).str() + " " + graph::op_name(node.op);
   if (!op.schedule_text.empty()) label += " " + op.schedule_text;
   if (!op.kernel.stand_in_for.empty()) label += " (stand-in: " + op.kernel.kernel + " timed)";
   return label;
@@ -169,9 +169,9 @@ std::vector<int64_t> common_blocks(const graph::Graph& graph, graph::NodeId id) 
 /// The node's output and activation inputs in NCHW[block]c, nothing else filled in.
 planning::NodeCandidate blocked_layouts(const graph::Graph& graph, graph::NodeId id, int64_t block) {
   const graph::Shape& out = graph.value(graph.node(id).output).type.shape;
-  planning::NodeCandidate candidate{.output = layout::Layout::parse(blocked_layout(out.size(), block))};
+  planning::NodeCandidate candidate{.output = layout::Layout::channel_blocked(out.size(), block)};
   for (graph::ValueId input : graph::activation_inputs(graph, id))
-    candidate.inputs.push_back(layout::Layout::parse(blocked_layout(graph.value(input).type.shape.size(), block)));
+    candidate.inputs.push_back(layout::Layout::channel_blocked(graph.value(input).type.shape.size(), block));
   return candidate;
 }
 

@@ -22,8 +22,8 @@ namespace {
 using layout::Layout;
 
 /// Kernels report NCHW as NCHW1c; the problem must see one spelling per layout, so every
-/// layout is rewritten as blocked_layout (block 1 = the plain layout).
-Layout normalized(const Layout& layout, size_t rank) { return Layout::parse(blocked_layout(rank, layout.block_of('C'))); }
+/// layout is rewritten as Layout::channel_blocked (block 1 = the plain layout).
+Layout normalized(const Layout& layout, size_t rank) { return Layout::channel_blocked(rank, layout.block_of('C')); }
 
 std::string shape_text(const graph::Shape& shape) { return graph::to_string(shape); }
 

@@ -19,7 +19,7 @@ bool offers(const ShapeLayouts& offered, const graph::Shape& shape, const layout
   const layout::Layout plain = layout::canonical_data_layout(shape.size());
   if (layout == plain) return true;
   const auto known = offered.find(shape);
-  if (known != offered.end() && known->second.contains(layout.str())) return true;
+  if (known != offered.end() && known->second.contains(layout)) return true;
   return layout::same_memory_order(shape, layout, plain);
 }
 

@@ -12,19 +12,19 @@ namespace layoutopt::costs {
 namespace {
 
 void add_tensor(ShapeLayouts& layouts, const graph::Shape& shape, const std::set<int64_t>& blocks) {
-  std::set<std::string>& names = layouts[shape];
-  names.insert(blocked_layout(shape.size(), 1));
+  std::set<layout::Layout>& held = layouts[shape];
+  held.insert(layout::Layout::channel_blocked(shape.size(), 1));
   for (int64_t block : blocks)
-    if (shape[1] % block == 0) names.insert(blocked_layout(shape.size(), block));
+    if (shape[1] % block == 0) held.insert(layout::Layout::channel_blocked(shape.size(), block));
 }
 
 /// Every ordered pair of distinct layouts of each shape, sorted.
 std::vector<TransformKey> ordered_pairs(const ShapeLayouts& layouts) {
   std::vector<TransformKey> keys;
-  for (const auto& [shape, names] : layouts)
-    for (const std::string& src : names)
-      for (const std::string& dst : names)
-        if (src != dst) keys.push_back({shape, src, dst});
+  for (const auto& [shape, held] : layouts)
+    for (const layout::Layout& src : held)
+      for (const layout::Layout& dst : held)
+        if (src != dst) keys.push_back({shape, src.str(), dst.str()});
   std::sort(keys.begin(), keys.end());
   return keys;
 }
@@ -97,11 +97,6 @@ tuning::ChannelBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
   return blocks;
 }
 
-std::string blocked_layout(size_t rank, int64_t block) {
-  const std::string plain = rank == 2 ? "NC" : "NCHW";
-  return block <= 1 ? plain : plain + std::to_string(block) + "c";
-}
-
 ShapeLayouts enumerate_layouts(const graph::Graph& graph, const std::map<std::string, TensorBlocks>& tuned) {
   ShapeLayouts layouts;
   for (const tuning::TuningTask& task : tuning::extract_tasks(graph)) add_task(layouts, graph, task, tuned);
@@ -115,9 +110,9 @@ std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
 
 tuning::ChannelBlocks held_blocks(const ShapeLayouts& layouts) {
   tuning::ChannelBlocks blocks;
-  for (const auto& [shape, names] : layouts) {
+  for (const auto& [shape, held] : layouts) {
     if (shape.size() != 4) continue;
-    for (const std::string& name : names) blocks[shape[1]].insert(layout::Layout::parse(name).block_of('C'));
+    for (const layout::Layout& l : held) blocks[shape[1]].insert(l.block_of('C'));
   }
   return blocks;
 }
@@ -125,21 +120,21 @@ tuning::ChannelBlocks held_blocks(const ShapeLayouts& layouts) {
 ShapeLayouts priceable_layouts(const ShapeLayouts& layouts, const TransformTable& table, const std::string& target,
                                int threads) {
   ShapeLayouts offered;
-  for (const auto& [shape, names] : layouts) {
+  for (const auto& [shape, held] : layouts) {
     std::set<int64_t> shape_blocks;  // ordered: smallest first
-    for (const std::string& name : names) shape_blocks.insert(layout::Layout::parse(name).block_of('C'));
+    for (const layout::Layout& l : held) shape_blocks.insert(l.block_of('C'));
     std::vector<layout::Layout> in{layout::canonical_data_layout(shape.size())};
     const auto priced = [&](const layout::Layout& a, const layout::Layout& b) {
       return layout::same_memory_order(shape, a, b) || table.find(target, threads, table_key(shape, a, b)) != nullptr;
     };
     for (int64_t block : shape_blocks) {
       if (block <= 1) continue;  // the plain layout, already in
-      const layout::Layout candidate = layout::Layout::parse(blocked_layout(shape.size(), block));
+      const layout::Layout candidate = layout::Layout::channel_blocked(shape.size(), block);
       if (std::all_of(in.begin(), in.end(),
                       [&](const layout::Layout& l) { return priced(l, candidate) && priced(candidate, l); }))
         in.push_back(candidate);
     }
-    for (const layout::Layout& l : in) offered[shape].insert(l.str());
+    offered[shape].insert(in.begin(), in.end());
   }
   return offered;
 }

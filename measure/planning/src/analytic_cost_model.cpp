@@ -15,11 +15,6 @@ namespace {
 
 using layout::Layout;
 
-Layout blocked(int64_t block, size_t rank) {
-  if (block == 1) return layout::canonical_data_layout(rank);
-  return Layout::parse(layout::canonical_data_layout(rank).str() + std::to_string(block) + "c");
-}
-
 int64_t bytes_of(const graph::Shape& shape) { return graph::element_count(shape) * int64_t{sizeof(float)}; }
 
 /// How well a kernel's inner loop runs for a given input-channel block: tiny blocks mean
@@ -95,9 +90,9 @@ std::vector<NodeCandidate> AnalyticCostModel::conv_candidates(const graph::Graph
                                         (params_.bandwidth_gbps * 1e9 * vector_fill(oc)) * jitter(key)
                                   : 1e3 * flops / (params_.peak_gflops * 1e9 * 0.8 * vector_fill(oc) *
                                                    reduction_efficiency(ic)) * jitter(key);
-      NodeCandidate candidate{.output = blocked(oc, 4), .ms = ms,
+      NodeCandidate candidate{.output = Layout::channel_blocked(4, oc), .ms = ms,
                               .label = "tile_ic=" + std::to_string(ic) + " tile_oc=" + std::to_string(oc)};
-      candidate.inputs = graph::tuned_input_layouts(graph, id, blocked(ic, 4), candidate.output);
+      candidate.inputs = graph::tuned_input_layouts(graph, id, Layout::channel_blocked(4, ic), candidate.output);
       result.push_back(std::move(candidate));
     }
   std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return a.ms < b.ms; });
@@ -113,8 +108,8 @@ std::vector<NodeCandidate> AnalyticCostModel::dense_candidates(const graph::Grap
   for (int64_t in_bn : channel_blocks(workload.input[1]))
     for (int64_t out_bn : channel_blocks(workload.output[1])) {
       const std::string key = workload.signature() + "/" + std::to_string(in_bn) + "/" + std::to_string(out_bn);
-      result.push_back({.inputs = {blocked(in_bn, 2)},
-                        .output = blocked(out_bn, 2),
+      result.push_back({.inputs = {Layout::channel_blocked(2, in_bn)},
+                        .output = Layout::channel_blocked(2, out_bn),
                         .ms = weight_ms / vector_fill(out_bn) * jitter(key),
                         .label = "tile_in=" + std::to_string(in_bn) + " tile_out=" + std::to_string(out_bn)});
     }
@@ -133,9 +128,9 @@ std::vector<NodeCandidate> AnalyticCostModel::flexible_candidates(const graph::G
   for (int64_t block : blocks) {
     // Plain NCHW vectorizes along W only; blocked layouts vectorize along channels.
     const double efficiency = block == 1 ? 0.5 : vector_fill(block);
-    NodeCandidate candidate{.output = blocked(block, 4),
+    NodeCandidate candidate{.output = Layout::channel_blocked(4, block),
                             .ms = 1e3 * static_cast<double>(bytes) / (params_.bandwidth_gbps * 1e9 * efficiency),
-                            .label = block == 1 ? "NCHW" : "NCHW" + std::to_string(block) + "c"};
+                            .label = Layout::channel_blocked(4, block).str()};
     candidate.inputs.assign(inputs.size(), candidate.output);
     result.push_back(std::move(candidate));
   }

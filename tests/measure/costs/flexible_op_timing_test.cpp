@@ -26,7 +26,7 @@ namespace {
 costs::ShapeLayouts offered_in(const graph::Graph& graph, int64_t block) {
   costs::ShapeLayouts offered;
   for (const graph::Value& value : graph.values())
-    if (value.type.shape.size() == 4) offered[value.type.shape].insert(costs::blocked_layout(4, block));
+    if (value.type.shape.size() == 4) offered[value.type.shape].insert(layout::Layout::channel_blocked(4, block));
   return offered;
 }
 

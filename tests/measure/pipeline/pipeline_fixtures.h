@@ -99,7 +99,7 @@ inline void write_every_transform(const std::vector<std::vector<int64_t>>& shape
   for (const std::vector<int64_t>& shape : shapes) {
     std::vector<std::string> layouts;
     for (int64_t block = 1; block <= shape.at(1); block *= 2)
-      if (shape.at(1) % block == 0) layouts.push_back(costs::blocked_layout(shape.size(), block));
+      if (shape.at(1) % block == 0) layouts.push_back(layout::Layout::channel_blocked(shape.size(), block).str());
     for (const std::string& src : layouts)
       for (const std::string& dst : layouts)
         if (src != dst) table.insert({host_target(), 1, {shape, src, dst}, 0.001, 0.001, 0.001, 5, 0});

@@ -11,11 +11,13 @@
 // logical shape of a tensor is always given in its canonical order (NCHW for activations,
 // OIHW for conv weights, NC for 2-D); the layout decides only the physical order.
 
+#include <compare>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace layoutopt::layout {
@@ -31,20 +33,39 @@ struct Axis {
   char name = 0;
   int64_t factor = 0;  ///< 0 for a primal axis, the block size for a sub-axis
   [[nodiscard]] bool is_primal() const { return factor == 0; }
-  bool operator==(const Axis&) const = default;
+  auto operator<=>(const Axis&) const = default;
 };
 
 class Layout {
  public:
   Layout() = default;
-  /// Parses a layout string; throws LayoutError naming the offending character.
+  /// Parses a layout string; throws LayoutError naming the offending character. For the
+  /// readers of files and command lines: code builds layouts with the factories below.
   static Layout parse(std::string_view text);
 
-  static Layout nchw() { return parse("NCHW"); }
-  static Layout nhwc() { return parse("NHWC"); }
-  static Layout nchwc(int64_t block);
-  static Layout oihw() { return parse("OIHW"); }
-  static Layout oihwio(int64_t in_block, int64_t out_block);
+  static Layout nchw() { return of_primal_axes("NCHW"); }
+  static Layout nhwc() { return of_primal_axes("NHWC"); }
+  static Layout nc() { return of_primal_axes("NC"); }
+  static Layout ncw() { return of_primal_axes("NCW"); }
+  static Layout oihw() { return of_primal_axes("OIHW"); }
+  static Layout oi() { return of_primal_axes("OI"); }
+  /// "NCHW16c"; a block of 1 is spelled too ("NCHW1c"), as kernels report their layouts.
+  static Layout nchwc(int64_t block) { return nchw().split('C', block); }
+  /// "OIHW4i16o"; blocks of 1 are spelled too ("OIHW1i16o").
+  static Layout oihwio(int64_t in_block, int64_t out_block) { return oihw().split('I', in_block).split('O', out_block); }
+  /// canonical_data_layout(rank) with its channels in blocks of `block` ("NC16c", "NCW8c",
+  /// "NCHW16c"); a block of 0 or 1 gives the plain layout, the one spelling of its memory
+  /// order the planner and the transform table use. Throws LayoutError for a rank
+  /// canonical_data_layout does not know or a negative block.
+  static Layout channel_blocked(size_t rank, int64_t block);
+
+  /// This layout with a new innermost sub-axis of `block` elements of primal axis `axis`
+  /// ('C' -> "...16c"). Throws LayoutError when the layout has no such primal axis or the block
+  /// is not positive.
+  [[nodiscard]] Layout split(char axis, int64_t block) const;
+  /// The axes taken in `perm`'s order (axis i of the result is axis perm[i] of this layout).
+  /// Throws LayoutError when perm is not a permutation of the axes.
+  [[nodiscard]] Layout permuted(std::span<const int64_t> perm) const;
 
   [[nodiscard]] const std::vector<Axis>& axes() const { return axes_; }
   [[nodiscard]] std::string str() const;
@@ -65,9 +86,13 @@ class Layout {
   /// Throws LayoutError unless physical_shape would succeed.
   void check_fits(std::span<const int64_t> logical, const Layout& canonical) const;
 
-  bool operator==(const Layout&) const = default;
+  /// Axes compared in physical order: an order for sets and map keys, not a size order.
+  auto operator<=>(const Layout&) const = default;
 
  private:
+  explicit Layout(std::vector<Axis> axes) : axes_(std::move(axes)) {}
+  /// Primal axes only, outermost first: the constant layouts above, without parsing text.
+  static Layout of_primal_axes(std::string_view names);
   std::vector<Axis> axes_;
 };
 

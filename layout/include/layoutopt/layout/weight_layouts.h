@@ -40,6 +40,9 @@ LayoutTransform conv_weight_transform(const ConvWeightShape& shape, int64_t in_b
 /// A block may span groups: output channel o reads input channel o / multiplier only.
 LayoutTransform depthwise_weight_transform(const ConvWeightShape& shape, int64_t block);
 
+/// "OI<ib>i<ob>o", the dense weights' blocked layout (dense_weight_transform).
+Layout dense_weight_layout(int64_t in_block, int64_t out_block);
+
 /// Dense weights O x I, OI -> "OI<ib>i<ob>o": memory [O/ob][I/ib][ib][ob]; element (o, i)
 /// is at ((o/ob) * (I/ib) + i/ib) * ib*ob + (i%ib) * ob + o%ob.
 LayoutTransform dense_weight_transform(int64_t out_features, int64_t in_features, int64_t in_block, int64_t out_block);

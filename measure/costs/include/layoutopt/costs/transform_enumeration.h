@@ -64,11 +64,8 @@ struct TensorBlocks {
 [[nodiscard]] std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::TuningTask>& tasks,
                                                                const tuning::SessionResult& known);
 
-/// "NCHW" / "NCHW16c" (rank 4) or "NC" / "NC16c" (rank 2); block 1 gives the plain layout.
-[[nodiscard]] std::string blocked_layout(size_t rank, int64_t block);
-
-/// Layouts per logical shape.
-using ShapeLayouts = std::map<std::vector<int64_t>, std::set<std::string>>;
+/// Layouts per logical shape, each layout::Layout::channel_blocked of the shape's rank.
+using ShapeLayouts = std::map<std::vector<int64_t>, std::set<layout::Layout>>;
 
 /// The layouts of the graph's conv/dense tensors, per shape: plain, and the blocks of the
 /// kernels that touch them. `tuned` maps TuningTask::key() to the blocks of its tuned
