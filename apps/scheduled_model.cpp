@@ -28,7 +28,7 @@ ScheduledModel load_scheduled_model(const ModelArgument& model, const std::strin
   scheduled.schedule = planning::network_schedule(plan, scheduled.model.graph);
   scheduled.predicted_ms = plan.predicted_ms;
   for (const planning::PlanNode& node : plan.nodes) scheduled.predicted_step_ms[step_key(node.name, false, "")] = node.ms;
-  for (const planning::PlanTransform& t : plan.transforms) scheduled.predicted_step_ms[step_key(t.value, true, t.to)] = t.ms;
+  for (const planning::PlanTransform& t : plan.transforms) scheduled.predicted_step_ms[step_key(t.value, true, t.to.str())] = t.ms;
   std::ostringstream source;
   source << plan_path << " (" << planning::to_string(plan.solver) << ", " << planning::to_string(plan.costs)
          << " costs, predicted " << plan.predicted_ms << " ms)";

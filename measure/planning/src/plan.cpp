@@ -30,10 +30,8 @@ std::string workload_signature(const graph::Graph& graph, graph::NodeId id) {
 
 PlanNode plan_node(const graph::Graph& graph, graph::NodeId id, const NodeCandidate& choice) {
   const graph::Node& node = graph.node(id);
-  PlanNode planned{node.name, graph::op_name(node.op), workload_signature(graph, id), choice.label, choice.kernel,
-                   {},        choice.output.str(),     choice.ms};
-  for (const layout::Layout& input : choice.inputs) planned.inputs.push_back(input.str());
-  return planned;
+  return {node.name,    graph::op_name(node.op), workload_signature(graph, id), choice.label, choice.kernel,
+          choice.inputs, choice.output,           choice.ms};
 }
 
 // The kernel choice as the plan file's "payload" string (kernel_choice.h). The documents are
@@ -149,9 +147,24 @@ KernelChoice kernel_of_payload(const std::string& text) {
   throw PlanError("payload of unknown kind '" + kind + "' (expected tuned, flexible or canonical)");
 }
 
+// The file spells layouts as text (layout.h); the plan holds them parsed.
+std::vector<std::string> layout_texts(const std::vector<layout::Layout>& layouts) {
+  std::vector<std::string> texts;
+  for (const layout::Layout& l : layouts) texts.push_back(l.str());
+  return texts;
+}
+
+layout::Layout layout_of(const std::string& text, const std::string& where) {
+  try {
+    return layout::Layout::parse(text);
+  } catch (const layout::LayoutError& e) {
+    throw PlanError("damaged plan: " + where + ": " + e.what());
+  }
+}
+
 ordered_json node_json(const PlanNode& n) {
-  return {{"name", n.name},   {"op", n.op},         {"workload", n.workload}, {"label", n.label},
-          {"payload", payload_text(n.kernel)},      {"inputs", n.inputs},     {"output", n.output},
+  return {{"name", n.name},   {"op", n.op},         {"workload", n.workload},          {"label", n.label},
+          {"payload", payload_text(n.kernel)},      {"inputs", layout_texts(n.inputs)}, {"output", n.output.str()},
           {"ms", n.ms}};
 }
 
@@ -164,24 +177,30 @@ PlanNode node_of(const json& j, size_t number) {
   } catch (const std::exception& e) {  // PlanError or json::exception
     throw PlanError("damaged plan: node '" + name + "': unreadable payload: " + without_json_prefix(e.what()));
   }
+  const std::string layouts_of = "node '" + name + "'";
+  std::vector<layout::Layout> inputs;
+  for (const std::string& text : field<std::vector<std::string>>(j, "inputs", where))
+    inputs.push_back(layout_of(text, layouts_of));
   return {name,
           field<std::string>(j, "op", where),
           field<std::string>(j, "workload", where),
           field<std::string>(j, "label", where),
           std::move(kernel),
-          field<std::vector<std::string>>(j, "inputs", where),
-          field<std::string>(j, "output", where),
+          std::move(inputs),
+          layout_of(field<std::string>(j, "output", where), layouts_of),
           field<double>(j, "ms", where)};
 }
 
 ordered_json transform_json(const PlanTransform& t) {
-  return {{"value", t.value}, {"from", t.from}, {"to", t.to}, {"ms", t.ms}};
+  return {{"value", t.value}, {"from", t.from.str()}, {"to", t.to.str()}, {"ms", t.ms}};
 }
 
 PlanTransform transform_of(const json& j, size_t number) {
   const std::string where = "transform " + std::to_string(number);
-  return {field<std::string>(j, "value", where), field<std::string>(j, "from", where), field<std::string>(j, "to", where),
-          field<double>(j, "ms", where)};
+  const std::string value = field<std::string>(j, "value", where);
+  const std::string from = field<std::string>(j, "from", where), to = field<std::string>(j, "to", where);
+  const std::string layouts_of = "transform of '" + value + "' (" + from + " -> " + to + ")";
+  return {value, layout_of(from, layouts_of), layout_of(to, layouts_of), field<double>(j, "ms", where)};
 }
 
 // Format first, then version: a future version may change every other field.
@@ -215,14 +234,6 @@ Plan read_plan(const json& document) {
   return plan;
 }
 
-void check_layout_text(const std::string& text, const std::string& where) {
-  try {
-    (void)layout::Layout::parse(text);
-  } catch (const layout::LayoutError& e) {
-    throw PlanError("damaged plan: " + where + ": " + e.what());
-  }
-}
-
 void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeId id, const std::string& model) {
   const std::string op = graph::op_name(graph.node(id).op);
   if (planned.op != op)
@@ -237,8 +248,6 @@ void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeI
     throw PlanError("damaged plan: node '" + planned.name + "' lists " + std::to_string(planned.inputs.size()) +
                     " input layouts; it reads " + std::to_string(inputs) + " activation inputs in graph '" +
                     graph.name() + "'");
-  for (const std::string& layout : planned.inputs) check_layout_text(layout, "node '" + planned.name + "'");
-  check_layout_text(planned.output, "node '" + planned.name + "'");
 }
 
 // The first name `names` holds twice, or empty.
@@ -300,17 +309,16 @@ void check_fingerprint(const Plan& plan, const graph::Graph& graph) {
                     graph.name() + "' has " + fingerprint + "): make a new plan for this model");
 }
 
-// A transform converts an activation the graph has, between two layouts that parse.
+// A transform converts an activation the graph has.
 void check_transform(const PlanTransform& transform, const graph::Graph& graph, const std::string& model) {
-  const std::string where = "transform of '" + transform.value + "' (" + transform.from + " -> " + transform.to + ")";
+  const std::string where =
+      "transform of '" + transform.value + "' (" + transform.from.str() + " -> " + transform.to.str() + ")";
   const std::optional<graph::ValueId> value = graph.find_value(transform.value);
   if (!value)
     throw PlanError("the plan for '" + model + "' has a " + where + ", but graph '" + graph.name() +
                     "' has no value '" + transform.value + "': make a new plan for this model");
   if (graph.value(*value).kind == graph::ValueKind::parameter)
     throw PlanError("damaged plan: " + where + ": '" + transform.value + "' is a parameter, not an activation");
-  check_layout_text(transform.from, where);
-  check_layout_text(transform.to, where);
 }
 
 }  // namespace
@@ -342,7 +350,7 @@ Plan make_plan(const graph::Graph& graph, const LayoutAssignment& assignment, co
   for (size_t n = 0; n < graph.nodes().size(); ++n)
     plan.nodes.push_back(plan_node(graph, static_cast<graph::NodeId>(n), assignment.choice.at(n)));
   for (const TensorTransform& t : assignment.transforms)
-    plan.transforms.push_back({graph.value(t.value).name, t.from.str(), t.to.str(), t.ms});
+    plan.transforms.push_back({graph.value(t.value).name, t.from, t.to, t.ms});
   return plan;
 }
 

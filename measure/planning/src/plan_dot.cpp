@@ -20,8 +20,8 @@ constexpr std::array<std::pair<int64_t, const char*>, 6> kPalette{{{1, "#e0e0e0"
 constexpr const char* kOtherBlock = "#fff9c4";
 constexpr const char* kTransformColor = "#ffcc80";
 
-std::string color_of(const std::string& layout_text) {
-  const int64_t block = layout::Layout::parse(layout_text).block_of('C');
+std::string color_of(const layout::Layout& layout) {
+  const int64_t block = layout.block_of('C');
   for (const auto& [b, color] : kPalette)
     if (b == block) return color;
   return kOtherBlock;
@@ -48,11 +48,11 @@ graph::DotEdgeNode transform_node(const Plan& plan, const graph::Graph& graph, c
   const graph::ValueId value = graph.find_value(transform.value).value();
   const auto& outputs = graph.outputs();
   const bool to_output = std::find(outputs.begin(), outputs.end(), value) != outputs.end() &&
-                         transform.to == layout::canonical_data_layout(graph.value(value).type.shape.size()).str();
+                         transform.to == layout::canonical_data_layout(graph.value(value).type.shape.size());
   return {.value = value,
           .readers = transform_readers(plan, graph, transform),
           .to_outputs = to_output,
-          .label = transform.from + " -> " + transform.to + ", " + ms_text(transform.ms),
+          .label = transform.from.str() + " -> " + transform.to.str() + ", " + ms_text(transform.ms),
           .shape = "diamond",
           .color = kTransformColor};
 }
@@ -67,7 +67,7 @@ graph::DotStyle plan_dot_style(const Plan& plan, const graph::Graph& graph) {
     by_node[static_cast<size_t>(graph.find_node(planned.name).value())] = &planned;
   style.node_note = [by_node](graph::NodeId id) {
     const PlanNode& planned = *by_node[static_cast<size_t>(id)];
-    return "-> " + planned.output + "  " + ms_text(planned.ms) + "\n" + planned.label;
+    return "-> " + planned.output.str() + "  " + ms_text(planned.ms) + "\n" + planned.label;
   };
   style.node_color = [by_node](graph::NodeId id) { return color_of(by_node[static_cast<size_t>(id)]->output); };
   for (const PlanTransform& transform : plan.transforms) style.edge_nodes.push_back(transform_node(plan, graph, transform));

@@ -8,14 +8,6 @@ namespace layoutopt::planning {
 
 namespace {
 
-layout::Layout parse_layout(const PlanNode& node, const std::string& text) {
-  try {
-    return layout::Layout::parse(text);
-  } catch (const layout::LayoutError& e) {
-    throw PlanError("node '" + node.name + "' of the plan: " + e.what());
-  }
-}
-
 std::map<std::string, int64_t> tuned_knobs(const PlanNode& node, const std::string& model) {
   const auto* tuned = std::get_if<TunedKernel>(&node.kernel);
   if (tuned == nullptr)
@@ -33,8 +25,8 @@ kernels::NetworkSchedule network_schedule(const Plan& plan, const graph::Graph& 
   for (size_t n = 0; n < plan.nodes.size(); ++n) {
     const PlanNode& planned = plan.nodes[n];
     kernels::NodeSchedule node;
-    for (const std::string& input : planned.inputs) node.inputs.push_back(parse_layout(planned, input));
-    node.output = parse_layout(planned, planned.output);
+    node.inputs = planned.inputs;
+    node.output = planned.output;
     if (graph::has_workload(graph.node(static_cast<graph::NodeId>(n)))) node.knobs = tuned_knobs(planned, plan.model);
     schedule.nodes.push_back(std::move(node));
   }

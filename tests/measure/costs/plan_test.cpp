@@ -46,14 +46,14 @@ planning::Plan analytic_plan(const graph::Graph& graph) {
 TEST_CASE("a plan survives the JSON round trip") {
   const graph::Graph g = tiny_graph();
   planning::Plan plan = analytic_plan(g);
-  plan.transforms.push_back({"conv1", "NCHW16c", "NCHW8c", 0.012});
+  plan.transforms.push_back({"conv1", layout::Layout::nchwc(16), layout::Layout::nchwc(8), 0.012});
   const ScratchFile file("plan.json");
   planning::save_plan(plan, file.path());
   const planning::Plan loaded = planning::load_plan(file.path());
   CHECK(planning::to_json(loaded) == planning::to_json(plan));
   CHECK(loaded.nodes.at(0).workload == plan.nodes.at(0).workload);
   CHECK(!loaded.nodes.at(0).workload.empty());
-  CHECK(loaded.transforms.at(0).to == "NCHW8c");
+  CHECK(loaded.transforms.at(0).to == layout::Layout::nchwc(8));
   CHECK_THROWS_WITH_AS(planning::plan_from_json(nlohmann::json{{"format", "something-else"}}),
                        doctest::Contains("not a plan"), planning::PlanError);
 }
@@ -73,13 +73,14 @@ TEST_CASE("plans with the same kernels, layouts and transforms are the same sche
   other_config.nodes.at(0).kernel = planning::CanonicalKernel{};
   CHECK_FALSE(planning::same_schedule(plan, other_config));
   planning::Plan other_layout = plan;
-  other_layout.nodes.at(1).output = other_layout.nodes.at(1).output == "NCHW" ? "NCHW8c" : "NCHW";
+  other_layout.nodes.at(1).output =
+      other_layout.nodes.at(1).output == layout::Layout::nchw() ? layout::Layout::nchwc(8) : layout::Layout::nchw();
   CHECK_FALSE(planning::same_schedule(plan, other_layout));
   planning::Plan with_transform = plan;
-  with_transform.transforms.push_back({"conv1", "NCHW16c", "NCHW8c", 0.012});
+  with_transform.transforms.push_back({"conv1", layout::Layout::nchwc(16), layout::Layout::nchwc(8), 0.012});
   CHECK_FALSE(planning::same_schedule(plan, with_transform));
   planning::Plan other_transform = with_transform;
-  other_transform.transforms.back().to = "NCHW4c";
+  other_transform.transforms.back().to = layout::Layout::nchwc(4);
   CHECK_FALSE(planning::same_schedule(with_transform, other_transform));
   planning::Plan repriced_transform = with_transform;
   repriced_transform.transforms.back().ms *= 3;
@@ -212,10 +213,10 @@ TEST_CASE("a drawn plan colours nodes by layout and puts transforms on their edg
   planning::Plan plan = analytic_plan(g);
   const std::string conv1_out = g.value(g.node(*g.find_node("conv1")).output).name;
   for (planning::PlanNode& node : plan.nodes) {
-    if (node.name == "conv1") node.output = "NCHW16c";
-    if (node.name == "relu1") node.inputs = {"NCHW8c"};
+    if (node.name == "conv1") node.output = layout::Layout::nchwc(16);
+    if (node.name == "relu1") node.inputs = {layout::Layout::nchwc(8)};
   }
-  plan.transforms = {{conv1_out, "NCHW16c", "NCHW8c", 0.012}};
+  plan.transforms = {{conv1_out, layout::Layout::nchwc(16), layout::Layout::nchwc(8), 0.012}};
   const std::string dot = graph::to_dot(g, planning::plan_dot_style(plan, g));
   CHECK(dot.find("e0 [shape=diamond") != std::string::npos);
   CHECK(dot.find("NCHW16c -> NCHW8c, 0.012 ms") != std::string::npos);

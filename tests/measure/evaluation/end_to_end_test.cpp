@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/workloads.h"
@@ -199,7 +200,7 @@ TEST_CASE("a measured plan compiles to a network that computes what the referenc
   REQUIRE(schedule.nodes.size() == tiny.graph.nodes().size());
   const graph::NodeId conv1 = *tiny.graph.find_node("conv1");
   CHECK(schedule.nodes[static_cast<size_t>(conv1)].knobs.contains("tile_oc"));
-  CHECK(schedule.nodes[static_cast<size_t>(conv1)].output.str() == planned.plan.nodes[static_cast<size_t>(conv1)].output);
+  CHECK(schedule.nodes[static_cast<size_t>(conv1)].output == planned.plan.nodes[static_cast<size_t>(conv1)].output);
 
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(tiny.graph, schedule);
   CHECK(network.summary().transforms == planned.plan.transforms.size());
@@ -222,10 +223,9 @@ TEST_CASE("plans that cannot be compiled are refused naming the reason") {
   const costs::MeasuredCostSource& costs = measured.source;
   planning::Plan broken = planning::plan_layouts(tiny.graph, costs, dp_planner()).plan;
   CHECK_NOTHROW((void)planning::network_schedule(broken, tiny.graph));
-  broken.nodes[2].output = "NCHW16";  // pool1: not a layout
-  CHECK_THROWS_WITH_AS((void)planning::network_schedule(broken, tiny.graph), doctest::Contains("node 'pool1'"),
-                       planning::PlanError);
-  broken.nodes[2].output = "NCHW8c";
+  nlohmann::json document = nlohmann::json::parse(planning::to_json(broken).dump());
+  document["nodes"][2]["output"] = "NCHW16";  // pool1: not a layout, refused as the plan is read
+  CHECK_THROWS_WITH_AS((void)planning::plan_from_json(document), doctest::Contains("node 'pool1'"), planning::PlanError);
   broken.nodes[0].kernel = planning::CanonicalKernel{};  // conv1 without its tuned config
   CHECK_THROWS_WITH_AS((void)planning::network_schedule(broken, tiny.graph),
                        doctest::Contains("node 'conv1' (conv2d)"), planning::PlanError);

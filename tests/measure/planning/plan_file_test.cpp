@@ -309,14 +309,11 @@ TEST_CASE("a plan node with the wrong number of input layouts, or a layout that 
   one_input.nodes[3].inputs.pop_back();
   refused_plan(one_input, "node 'sum' lists 1 input layouts; it reads 2 activation inputs");
   planning::Plan three_inputs = plan;
-  three_inputs.nodes[1].inputs.push_back("NCHW");
+  three_inputs.nodes[1].inputs.push_back(layout::Layout::nchw());
   refused_plan(three_inputs, "node 'relu1' lists 2 input layouts; it reads 1");
-  planning::Plan bad_output = plan;
-  bad_output.nodes[2].output = "NCHW16";
-  refused_plan(bad_output, "damaged plan: node 'conv2': ");
-  planning::Plan bad_input = plan;
-  bad_input.nodes[3].inputs[1] = "";
-  refused_plan(bad_input, "damaged plan: node 'sum': ");
+  // A plan holds parsed layouts: the file's spelling is refused as it is read.
+  refused_document([](auto& d) { d["nodes"][2]["output"] = "NCHW16"; }, "damaged plan: node 'conv2': ");
+  refused_document([](auto& d) { d["nodes"][3]["inputs"][1] = ""; }, "damaged plan: node 'sum': ");
 }
 
 TEST_CASE("a plan whose transforms name values the graph lacks, weights, or no layout is refused") {
@@ -326,12 +323,16 @@ TEST_CASE("a plan whose transforms name values the graph lacks, weights, or no l
     changed.transforms.push_back(transform);
     return changed;
   };
-  CHECK_NOTHROW(planning::validate_plan(with_transform({"relu1", "NCHW", "NCHW8c", 0.1}), residual_graph()));
-  refused_plan(with_transform({"relu9", "NCHW", "NCHW8c", 0.1}),
+  const layout::Layout nchw = layout::Layout::nchw(), nchw8c = layout::Layout::nchwc(8);
+  CHECK_NOTHROW(planning::validate_plan(with_transform({"relu1", nchw, nchw8c, 0.1}), residual_graph()));
+  refused_plan(with_transform({"relu9", nchw, nchw8c, 0.1}),
                "has a transform of 'relu9' (NCHW -> NCHW8c), but graph 'residual' has no value 'relu9'");
-  refused_plan(with_transform({"conv1.weight", "NCHW", "NCHW8c", 0.1}), "'conv1.weight' is a parameter, not an activation");
-  refused_plan(with_transform({"relu1", "NCHW", "NCHW7", 0.1}), "damaged plan: transform of 'relu1' (NCHW -> NCHW7): ");
-  refused_plan(with_transform({"relu1", "", "NCHW8c", 0.1}), "damaged plan: transform of 'relu1'");
+  refused_plan(with_transform({"conv1.weight", nchw, nchw8c, 0.1}), "'conv1.weight' is a parameter, not an activation");
+  const auto with_spelled = [](const std::string& from, const std::string& to) {
+    return [=](nlohmann::json& d) { d["transforms"].push_back({{"value", "relu1"}, {"from", from}, {"to", to}, {"ms", 0.1}}); };
+  };
+  refused_document(with_spelled("NCHW", "NCHW7"), "damaged plan: transform of 'relu1' (NCHW -> NCHW7): ");
+  refused_document(with_spelled("", "NCHW8c"), "damaged plan: transform of 'relu1'");
 }
 
 TEST_CASE("a plan made for a graph with other wiring or shapes is refused by its fingerprint") {

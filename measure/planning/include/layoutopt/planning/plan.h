@@ -2,7 +2,7 @@
 // Plan: the layout decisions for one model, as a file a later compile step reads. Per node
 // the chosen kernel (label for people, a KernelChoice with the config / schedule for the
 // compiler, written as the JSON string "payload": kernel_choice.h), the layouts it reads and
-// writes and its predicted time; the transforms to insert between nodes; and where the numbers
+// writes (layout::Layout in memory, spelled only by to_json / plan_from_json) and its predicted time; the transforms to insert between nodes; and where the numbers
 // came from (cost source, solver, target).
 //
 //   {"format": "layoutopt-plan", "version": 1, "model": "resnet-50", "graph": "9f3c...",
@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/layout/layout.h"
 #include "layoutopt/planning/kernel_choice.h"
 #include "layoutopt/planning/layout_problem.h"
 #include "layoutopt/planning/plan_origin.h"
@@ -38,18 +39,18 @@ class PlanError : public std::runtime_error {
 
 struct PlanNode {
   std::string name;
-  std::string op;        ///< graph::op_name
+  std::string op;        ///< graph::op_name: the graph has no op-kind type but its variant
   std::string workload;  ///< graph::Workload::signature() for conv2d / dense, else empty
   std::string label;
   KernelChoice kernel;   ///< tuned config, flexible kernel schedule, ... (the file's "payload")
-  std::vector<std::string> inputs;  ///< layout per activation input
-  std::string output;
+  std::vector<layout::Layout> inputs;  ///< layout per activation input
+  layout::Layout output;
   double ms = 0.0;
 };
 
 struct PlanTransform {
   std::string value;  ///< name of the converted tensor
-  std::string from, to;
+  layout::Layout from, to;
   double ms = 0.0;
 };
 
@@ -76,7 +77,7 @@ struct Plan {
 [[nodiscard]] nlohmann::ordered_json to_json(const Plan& plan);
 /// Throws PlanError for a document that is not a version-1 layoutopt plan, with costs or a
 /// solver it does not spell (plan_origin.h), or a node whose payload is not a kernel choice
-/// (kernel_choice.h), naming the node.
+/// (kernel_choice.h) or whose layouts do not parse, naming the node or transform.
 [[nodiscard]] Plan plan_from_json(const nlohmann::json& document);
 /// Writes the file; refusing to replace an existing one is the caller's decision.
 void save_plan(const Plan& plan, const std::filesystem::path& path);

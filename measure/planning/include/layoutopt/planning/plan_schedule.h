@@ -10,8 +10,8 @@
 namespace layoutopt::planning {
 
 /// Validates the plan against `graph` (validate_plan), then reads it. Throws PlanError naming
-/// the node for a layout that does not parse or a conv / dense without a tuned config (plans
-/// made with --model-costs have none). An unreadable payload fails earlier, in plan_from_json.
+/// the node for a conv / dense without a tuned config (plans made with --model-costs have
+/// none). An unreadable payload or layout fails earlier, in plan_from_json.
 [[nodiscard]] kernels::NetworkSchedule network_schedule(const Plan& plan, const graph::Graph& graph);
 
 }  // namespace layoutopt::planning
