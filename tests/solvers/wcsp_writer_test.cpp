@@ -1,13 +1,18 @@
 // toulbar2 as an independent exact oracle (through the toulbar2 solver, which exports
-// .wcsp and reads back its assignment): compare optima.
+// .wcsp and reads back its assignment): compare optima. scripts/install-deps.sh always
+// installs toulbar2, so a missing /usr/bin/toulbar2 fails the suite: a pass must mean the
+// oracle ran. LAYOUTOPT_NO_TOULBAR2=1 in the environment is the explicit opt-out for a
+// machine without it (CI never sets it); the check is then skipped with a message.
 
 #include "layoutopt/solvers/wcsp_writer.h"
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
 
 #include "layoutopt/solvers/error.h"
 #include "layoutopt/solvers/generator.h"
@@ -20,6 +25,12 @@ namespace {
 
 constexpr const char* kToulbar2 = "/usr/bin/toulbar2";
 constexpr double kScale = 1e6;
+
+/// Whether the user said, with LAYOUTOPT_NO_TOULBAR2=1, to run without the oracle.
+bool oracle_opted_out() {
+  const char* value = std::getenv("LAYOUTOPT_NO_TOULBAR2");
+  return value != nullptr && std::string_view(value) == "1";
+}
 
 }  // namespace
 
@@ -41,8 +52,13 @@ TEST_CASE("wcsp export lists domains, unary and binary tables") {
 
 TEST_CASE("toulbar2 agrees with our optimum on medium dense and random instances") {
   if (!std::filesystem::exists(kToulbar2)) {
-    MESSAGE("toulbar2 not installed; skipping the oracle check");
-    return;
+    if (oracle_opted_out()) {
+      MESSAGE("toulbar2 not installed and LAYOUTOPT_NO_TOULBAR2=1: the oracle check is skipped");
+      return;
+    }
+    FAIL("toulbar2 not installed at " << std::string(kToulbar2)
+                                      << " (scripts/install-deps.sh installs it); set LAYOUTOPT_NO_TOULBAR2=1 to "
+                                         "run without the oracle");
   }
   const auto pbqp = make_solver("pbqp");
   const auto toulbar2 = make_solver("toulbar2");
