@@ -27,10 +27,16 @@ CLI::Validator non_negative_number() { return number_above(0, true, "zero or a p
 void add_model_argument(CLI::App& command, ModelArgument& argument) {
   command.add_option("MODEL", argument.spec, "built-in network (see `layoutopt zoo`), .onnx file or layoutopt .json")
       ->required();
-  command.add_option("--batch", argument.options.batch, "batch size for built-in networks and ONNX inputs")
-      ->check(positive_number())
-      ->capture_default_str();
-  command.add_option("--seed", argument.options.seed, "seed of generated weights")->capture_default_str();
+  // Kept unset unless given: load_model refuses or warns about options a model file overrides.
+  command
+      .add_option_function<int64_t>(
+          "--batch", [&argument](const int64_t& batch) { argument.options.batch = batch; },
+          "batch size for built-in networks and ONNX files with a symbolic batch (default 1; a file's fixed batch "
+          "cannot be changed)")
+      ->check(positive_number());
+  command.add_option_function<uint64_t>(
+      "--seed", [&argument](const uint64_t& seed) { argument.options.seed = seed; },
+      "seed of generated weights: built-in networks, ONNX files without weights (default 0)");
 }
 
 std::string with_commas(int64_t value) {

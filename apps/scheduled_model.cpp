@@ -18,7 +18,7 @@ std::string step_key(const std::string& name, bool transform, const std::string&
 }
 
 ScheduledModel load_scheduled_model(const ModelArgument& model, const std::string& plan_path) {
-  ScheduledModel scheduled{load_model(model.spec, model.options), {}, "default schedule (untuned, 16/8 channel blocks)", 0};
+  ScheduledModel scheduled{load_and_warn(model.spec, model.options), {}, "default schedule (untuned, 16/8 channel blocks)", 0};
   (void)graph::prepare_for_inference(scheduled.model.graph);
   if (plan_path.empty()) {
     scheduled.schedule = kernels::default_network_schedule(scheduled.model.graph);

@@ -99,7 +99,7 @@ void verify_sample(const costs::TransformTable& table, const std::vector<costs::
 }
 
 void run_bench_transforms(const BenchTransformsFlags& flags) {
-  const LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  const LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
   const int threads = pipeline::resolve_threads(flags.threads);
   const std::string target = tuning::host_target(threads);
   const timing::TimingPolicy policy = timing::cost_policy(threads, flags.min_repeat_ms);

@@ -35,7 +35,7 @@ struct CompareFlags {
 };
 
 evaluation::ComparisonProblem model_problem(const std::string& spec, const planning::AnalyticCostModel& model) {
-  LoadedModel loaded = load_model(spec);
+  LoadedModel loaded = load_and_warn(spec);
   graph::prepare_for_inference(loaded.graph);
   const planning::LayoutProblem problem(loaded.graph, model);
   return {loaded.graph.name(), "network (analytic model)", problem.problem()};

@@ -169,7 +169,7 @@ void add_info_command(CLI::App& app) {
       ->check(positive_number());
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
-    const LoadedModel model = load_model(flags->model.spec, flags->model.options);
+    const LoadedModel model = load_and_warn(flags->model.spec, flags->model.options);
     const std::vector<TaskRow> tasks = task_rows(model.graph);
     const Prepared inference = prepared(model.graph);
     const evaluation::ComputeLimit limit = direct_compute_limit(model.graph, flags->threads);

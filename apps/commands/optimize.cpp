@@ -145,7 +145,7 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const pipeline::O
 }
 
 void optimize(const OptimizeFlags& flags) {
-  LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
   const graph::PipelineReport prepared = graph::prepare_for_inference(model.graph);
   const graph::Graph& graph = model.graph;
   const pipeline::OptimizeRequest optimize_request = request(flags, graph);

@@ -81,7 +81,7 @@ pipeline::PlanRequest plan_request(const PlanFlags& flags) {
 
 void run_plan(const PlanFlags& flags) {
   flags.output.check_writable();
-  LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
   (void)graph::prepare_for_inference(model.graph);
   if (!flags.model_costs) {
     require_flag(flags.records, "records");

@@ -69,7 +69,7 @@ void print_summary(const std::vector<tuning::TuningTask>& tasks, const tuning::S
 }
 
 void run_tune(const TuneFlags& flags) {
-  const LoadedModel model = load_model(flags.model.spec, flags.model.options);
+  const LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
   const pipeline::TuneReport report = pipeline::tune_model(model.graph, {.records = flags.records,
                                                                          .trials = flags.trials,
                                                                          .time_budget_s = flags.time_budget_s,

@@ -46,9 +46,23 @@ int threads_argument(int threads) {
   return pipeline::resolve_threads(threads);
 }
 
+/// The model as the CLI resolves it (GIL released), and the options that had no effect on it
+/// as Python warnings (the CLI prints them): batch= and seed= stay None unless given.
+pipeline::LoadedModel loaded_model(const std::string& model, std::optional<int64_t> batch, std::optional<uint64_t> seed) {
+  pipeline::LoadedModel loaded;
+  {
+    const py::gil_scoped_release released;
+    loaded = pipeline::load_model(model, {.batch = batch, .seed = seed, .names = {"batch=", "seed="}});
+  }
+  for (const std::string& warning : loaded.warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
+  return loaded;
+}
+
 /// The model prepared for inference, as every planning command loads it.
-graph::Graph prepared_model(const std::string& model, int64_t batch, uint64_t seed) {
-  graph::Graph graph = pipeline::load_model(model, {.batch = batch, .seed = seed}).graph;
+graph::Graph prepared_model(const std::string& model, std::optional<int64_t> batch, std::optional<uint64_t> seed) {
+  graph::Graph graph = loaded_model(model, batch, seed).graph;
+  const py::gil_scoped_release released;
   (void)graph::prepare_for_inference(graph);
   return graph;
 }
@@ -90,8 +104,8 @@ struct PlanArguments {
   pipeline::PlanPolicy policy;
   bool force = false;
   bool quiet = false;
-  int64_t batch = 1;
-  uint64_t seed = 0;
+  std::optional<int64_t> batch;
+  std::optional<uint64_t> seed;
 };
 
 py::dict plan(const PlanArguments& args) {
@@ -109,11 +123,10 @@ py::dict plan(const PlanArguments& args) {
                                 .quiet = args.quiet};
   request.policy.solver = planning::parse_solver(args.solver);
   // The graph outlives the report: its measurements may point into it.
-  graph::Graph graph;
+  graph::Graph graph = prepared_model(args.model, args.batch, args.seed);
   pipeline::PlanReport report;
   {
     const py::gil_scoped_release released;
-    graph = prepared_model(args.model, args.batch, args.seed);
     report = pipeline::plan_network(graph, request);
   }
   py::dict out = solution_dict(report.planned);
@@ -154,8 +167,8 @@ struct OptimizeArguments {
   bool force = false;
   int calibrate_rounds = 0;
   bool quiet = false;
-  int64_t batch = 1;
-  uint64_t seed = 0;
+  std::optional<int64_t> batch;
+  std::optional<uint64_t> seed;
 };
 
 pipeline::OptimizeRequest optimize_request(const OptimizeArguments& args, const graph::Graph& graph) {
@@ -180,12 +193,11 @@ pipeline::OptimizeRequest optimize_request(const OptimizeArguments& args, const 
 
 py::dict optimize(const OptimizeArguments& args) {
   if (args.time_budget && !(*args.time_budget > 0)) throw py::value_error("time_budget must be positive seconds");
-  graph::Graph graph;  // outlives the report, which may point into it
+  graph::Graph graph = prepared_model(args.model, args.batch, args.seed);  // outlives the report, which may point into it
   pipeline::OptimizeReport report;
   pipeline::OptimizeRequest request;
   {
     const py::gil_scoped_release released;
-    graph = prepared_model(args.model, args.batch, args.seed);
     request = optimize_request(args, graph);
     report = pipeline::optimize_model(graph, request);
   }
@@ -207,11 +219,12 @@ py::dict optimize(const OptimizeArguments& args) {
 
 // ---- tune --------------------------------------------------------------------------------
 
-py::dict tune(const std::string& model, const pipeline::TuneRequest& request, int64_t batch, uint64_t seed) {
+py::dict tune(const std::string& model, const pipeline::TuneRequest& request, std::optional<int64_t> batch,
+             std::optional<uint64_t> seed) {
+  const graph::Graph graph = loaded_model(model, batch, seed).graph;
   pipeline::TuneReport report;
   {
     const py::gil_scoped_release released;
-    const graph::Graph graph = pipeline::load_model(model, {.batch = batch, .seed = seed}).graph;
     report = pipeline::tune_model(graph, request);
   }
   py::list tasks;
@@ -246,16 +259,16 @@ struct CompileArguments {
   int threads = 0;
   bool force = false;
   bool quiet = false;
-  int64_t batch = 1;
-  uint64_t seed = 0;
+  std::optional<int64_t> batch;
+  std::optional<uint64_t> seed;
 };
 
 py::dict compile(const CompileArguments& args) {
   check_threads(args.threads);  // 0 stays 0: compile_model records OpenMP's default itself
+  const graph::Graph graph = prepared_model(args.model, args.batch, args.seed);
   kernels::AheadOfTimeResult result;
   {
     const py::gil_scoped_release released;
-    const graph::Graph graph = prepared_model(args.model, args.batch, args.seed);
     // The schedule as `layoutopt compile` takes it (apps/scheduled_model.cpp).
     std::optional<planning::Plan> plan;
     if (args.plan) plan = planning::load_plan(*args.plan);
@@ -287,11 +300,11 @@ void bind_pipeline(py::module_& module) {
   module.def(
       "compile",
       [](const Path& model, const Path& output, std::optional<Path> plan, int threads, bool force, bool quiet,
-         int64_t batch, uint64_t seed) {
+         std::optional<int64_t> batch, std::optional<uint64_t> seed) {
         return compile({model.string(), output, std::move(plan), threads, force, quiet, batch, seed});
       },
       py::arg("model"), py::arg("output"), py::kw_only(), py::arg("plan") = py::none(), py::arg("threads") = 0,
-      py::arg("force") = false, py::arg("quiet") = false, py::arg("batch") = 1, py::arg("seed") = 0,
+      py::arg("force") = false, py::arg("quiet") = false, py::arg("batch") = py::none(), py::arg("seed") = py::none(),
       "`layoutopt compile MODEL -o OUTPUT`: compiles the model for a plan (or the default schedule) ahead of time "
       "into an artifact folder for Session.load. An existing artifact is replaced only with force=True.");
   const pipeline::PlanPolicy policy;
@@ -299,7 +312,7 @@ void bind_pipeline(py::module_& module) {
       "plan",
       [](const Path& model, const Path& output, std::optional<Path> records, std::optional<Path> transforms,
          bool model_costs, const std::string& solver, int threads, double time_limit, int confirm,
-         int calibrate_rounds, bool force, bool quiet, int64_t batch, uint64_t seed) {
+         int calibrate_rounds, bool force, bool quiet, std::optional<int64_t> batch, std::optional<uint64_t> seed) {
         pipeline::PlanPolicy p;
         p.time_limit_s = time_limit;
         p.confirm_timings = confirm;
@@ -312,29 +325,29 @@ void bind_pipeline(py::module_& module) {
       py::arg("solver") = planning::to_string(policy.solver), py::arg("threads") = 0,
       py::arg("time_limit") = policy.time_limit_s, py::arg("confirm") = policy.confirm_timings,
       py::arg("calibrate_rounds") = policy.calibrate_rounds, py::arg("force") = false, py::arg("quiet") = false,
-      py::arg("batch") = 1, py::arg("seed") = 0,
+      py::arg("batch") = py::none(), py::arg("seed") = py::none(),
       "`layoutopt plan MODEL -o OUTPUT`: plans the whole network from records= and transforms= (or "
       "model_costs=True) and writes the plan. Returns the figures the CLI prints.");
   module.def(
       "optimize",
       [](const Path& model, const std::string& budget, std::optional<double> time_budget, int threads,
          std::optional<Path> records, std::optional<Path> transforms, std::optional<Path> output, bool force,
-         int calibrate_rounds, bool quiet, int64_t batch, uint64_t seed) {
+         int calibrate_rounds, bool quiet, std::optional<int64_t> batch, std::optional<uint64_t> seed) {
         return optimize({model.string(), budget, time_budget, threads, std::move(records), std::move(transforms),
                          std::move(output), force, calibrate_rounds, quiet, batch, seed});
       },
       py::arg("model"), py::kw_only(), py::arg("budget") = std::string(pipeline::to_string(pipeline::BudgetLevel::quick)),
       py::arg("time_budget") = py::none(), py::arg("threads") = 0, py::arg("records") = py::none(),
       py::arg("transforms") = py::none(), py::arg("output") = py::none(), py::arg("force") = false,
-      py::arg("calibrate_rounds") = policy.calibrate_rounds, py::arg("quiet") = false, py::arg("batch") = 1,
-      py::arg("seed") = 0,
+      py::arg("calibrate_rounds") = policy.calibrate_rounds, py::arg("quiet") = false, py::arg("batch") = py::none(),
+      py::arg("seed") = py::none(),
       "`layoutopt optimize MODEL`: tune, time transforms, plan, compile and compare default / history best / "
       "graph tuned. Files default to out/MODEL/. Returns the comparison's rows and the phases' seconds.");
   module.def(
       "tune",
       [](const Path& model, const Path& records, int64_t trials, double time_budget, int threads, bool quiet,
          size_t top_k, int64_t batch_size, int64_t early_stopping, double min_repeat_ms, uint64_t tuner_seed,
-         size_t task, size_t exhaustive, int64_t batch, uint64_t seed) {
+         size_t task, size_t exhaustive, std::optional<int64_t> batch, std::optional<uint64_t> seed) {
         return tune(model.string(),
                     {.records = records,
                      .trials = trials,
@@ -353,7 +366,7 @@ void bind_pipeline(py::module_& module) {
       py::arg("model"), py::kw_only(), py::arg("records"), py::arg("trials") = 0, py::arg("time_budget") = 0.0,
       py::arg("threads") = 0, py::arg("quiet") = false, py::arg("top_k") = 3, py::arg("batch_size") = 8,
       py::arg("early_stopping") = 200, py::arg("min_repeat_ms") = 20.0, py::arg("tuner_seed") = 0,
-      py::arg("task") = 0, py::arg("exhaustive") = 0, py::arg("batch") = 1, py::arg("seed") = 0,
+      py::arg("task") = 0, py::arg("exhaustive") = 0, py::arg("batch") = py::none(), py::arg("seed") = py::none(),
       "`layoutopt tune MODEL --records R`: tunes the conv/dense tasks, appending to the record log. Give trials= "
       "or time_budget=. Returns each task's trials and best time, and the estimated conv/dense time.");
 }

@@ -8,13 +8,9 @@
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/graph/onnx/onnx_import.h"
+#include "layoutopt/pipeline/model_options.h"
 
 namespace layoutopt::pipeline {
-
-struct ModelOptions {
-  int64_t batch = 1;
-  uint64_t seed = 0;
-};
 
 struct LoadedModel {
   graph::Graph graph;
@@ -24,9 +20,13 @@ struct LoadedModel {
   std::vector<graph::onnx::BoundDimension> bound_dimensions;
   /// ONNX files: what the importer evaluated or removed before conversion; empty otherwise.
   std::string import_summary;
+  /// Given options that had no effect on this model (check_model_options), for the front end
+  /// to show: the CLI on stderr, Python as warnings.
+  std::vector<std::string> warnings;
 };
 
-/// Throws graph::GraphError for an unknown name or a folder, and what the readers throw.
+/// Throws graph::GraphError for an unknown name or a folder, for a batch the file fixes
+/// otherwise (check_model_options), and what the readers throw.
 [[nodiscard]] LoadedModel load_model(const std::string& spec, const ModelOptions& options = {});
 
 }  // namespace layoutopt::pipeline
