@@ -152,11 +152,20 @@ std::unique_ptr<Session> load(const std::filesystem::path& directory, int thread
   return std::make_unique<Session>(runtime::Session::load(directory, {.threads = threads}));
 }
 
-std::unique_ptr<Session> compile(const std::filesystem::path& model, const std::optional<std::filesystem::path>& plan, int64_t batch, int threads,
-                uint64_t seed) {
-  const py::gil_scoped_release released;  // the JIT compiles for seconds
-  return std::make_unique<Session>(pipeline::JitSession::compile(
-      model.string(), {.plan = plan.value_or(std::filesystem::path()), .batch = batch, .seed = seed, .threads = threads}));
+std::unique_ptr<Session> compile(const std::filesystem::path& model, const std::optional<std::filesystem::path>& plan,
+                                 std::optional<int64_t> batch, int threads, std::optional<uint64_t> seed) {
+  std::optional<pipeline::JitSession> jit;
+  {
+    const py::gil_scoped_release released;  // the JIT compiles for seconds
+    jit.emplace(pipeline::JitSession::compile(
+        model.string(), {.plan = plan.value_or(std::filesystem::path()),
+                         .model = {.batch = batch, .seed = seed, .names = {"batch=", "seed="}},
+                         .threads = threads}));
+  }
+  // Options without effect, as the pipeline functions report them (python/src/pipeline.cpp).
+  for (const std::string& warning : jit->warnings())
+    if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
+  return std::make_unique<Session>(std::move(*jit));
 }
 
 }  // namespace
@@ -169,8 +178,8 @@ void bind_session(py::module_& module) {
       .def_static("load", &load, py::arg("directory"), py::arg("threads") = 0,
                   "Loads an ahead-of-time artifact folder (`layoutopt compile MODEL -o DIR`). threads=0: the thread "
                   "count it was compiled for. Raises ArtifactError for a damaged, truncated or foreign artifact.")
-      .def_static("compile", &compile, py::arg("model"), py::arg("plan") = py::none(), py::arg("batch") = 1,
-                  py::arg("threads") = 0, py::arg("seed") = 0,
+      .def_static("compile", &compile, py::arg("model"), py::arg("plan") = py::none(), py::arg("batch") = py::none(),
+                  py::arg("threads") = 0, py::arg("seed") = py::none(),
                   "Compiles a model (zoo name, .onnx or .json graph) with the JIT for a plan file, or the default "
                   "schedule without one. threads=0: OpenMP's default.")
       .def_property_readonly("inputs", &Session::inputs)

@@ -35,3 +35,14 @@ def test_options_that_apply_stay_silent(tmp_path):
         warnings.simplefilter("error")
         plan(tmp_path, DYNAMIC, batch=2)
         plan(tmp_path)
+
+
+def test_session_compile_follows_the_same_rule():
+    with pytest.raises(layoutopt.GraphError, match=r"batch= 4 cannot apply: .*fixes its batch at 1"):
+        layoutopt.Session.compile(TINY, batch=4, threads=1)
+    with pytest.warns(UserWarning, match=r"seed= 5 has no effect"):
+        layoutopt.Session.compile(TINY, seed=5, threads=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        session = layoutopt.Session.compile(DYNAMIC, batch=2, threads=1)
+    assert session.inputs[0].shape[0] == 2

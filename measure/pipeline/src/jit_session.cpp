@@ -49,6 +49,7 @@ struct JitSession::Impl {
   // The graph lives here, before the network: fallback steps read it while the network runs.
   graph::Graph graph;
   std::string schedule_source;
+  std::vector<std::string> warnings;
   int threads = 1;
   std::optional<kernels::CompiledNetwork> network;
   std::mutex run_mutex;  // one arena: runs from several threads take turns
@@ -62,7 +63,9 @@ JitSession::~JitSession() = default;
 JitSession JitSession::compile(const std::string& model, const JitSessionOptions& options) {
   if (options.threads < 0) throw kernels::KernelError("thread count " + std::to_string(options.threads) + " is negative");
   auto impl = std::make_unique<Impl>();
-  impl->graph = load_model(model, {.batch = options.batch, .seed = options.seed}).graph;
+  LoadedModel loaded = load_model(model, options.model);
+  impl->graph = std::move(loaded.graph);
+  impl->warnings = std::move(loaded.warnings);
   (void)graph::prepare_for_inference(impl->graph);
   const kernels::NetworkSchedule schedule = planned_schedule(impl->graph, options.plan, impl->schedule_source);
   impl->threads = resolve_threads(options.threads);
@@ -77,6 +80,7 @@ const std::vector<runtime::TensorSpec>& JitSession::outputs() const { return imp
 int JitSession::threads() const { return impl_->threads; }
 const graph::Graph& JitSession::graph() const { return impl_->graph; }
 const std::string& JitSession::schedule_source() const { return impl_->schedule_source; }
+const std::vector<std::string>& JitSession::warnings() const { return impl_->warnings; }
 const kernels::CompiledNetwork& JitSession::network() const { return *impl_->network; }
 
 void JitSession::run(std::span<const runtime::TensorView> inputs, std::span<const runtime::MutableTensorView> outputs) {

@@ -17,6 +17,7 @@
 
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/pipeline/model_options.h"
 #include "layoutopt/runtime/network_spec.h"
 #include "layoutopt/runtime/session.h"
 
@@ -26,8 +27,10 @@ struct JitSessionOptions {
   /// Plan file (`layoutopt plan`, `optimize`), validated against the model; empty: the
   /// default schedule.
   std::filesystem::path plan;
-  int64_t batch = 1;  ///< batch size of the network's inputs
-  uint64_t seed = 0;  ///< seed of generated weights (zoo networks, files without weights)
+  /// Batch of the network's inputs and seed of generated weights (zoo networks, files
+  /// without weights); unset: not given (model_options.h: a file that fixes its batch
+  /// refuses another one, and an option without effect is reported in warnings()).
+  ModelOptions model;
   /// OpenMP threads of compilation and of each run; 0: OpenMP's default (resolve_threads).
   int threads = 0;
 };
@@ -50,6 +53,8 @@ class JitSession {
   [[nodiscard]] const graph::Graph& graph() const;
   /// "plan.json (dp, measured costs, predicted 1.2 ms)" or "default schedule".
   [[nodiscard]] const std::string& schedule_source() const;
+  /// Given model options that had no effect on the model, for the front end to show.
+  [[nodiscard]] const std::vector<std::string>& warnings() const;
   [[nodiscard]] const kernels::CompiledNetwork& network() const;
 
   /// Runs the network: one view per input and per output, in order, each of its tensor's
