@@ -120,9 +120,11 @@ tuning::ChannelBlocks held_blocks(const ShapeLayouts& layouts) {
 ShapeLayouts priceable_layouts(const ShapeLayouts& layouts, const TransformTable& table, const std::string& target,
                                int threads) {
   ShapeLayouts offered;
-  for (const auto& [shape, held] : layouts) {
+  for (const auto& entry : layouts) {
+    // Not a structured binding: clang 14 (the sanitized build) cannot capture one in a lambda.
+    const auto& shape = entry.first;
     std::set<int64_t> shape_blocks;  // ordered: smallest first
-    for (const layout::Layout& l : held) shape_blocks.insert(l.block_of('C'));
+    for (const layout::Layout& l : entry.second) shape_blocks.insert(l.block_of('C'));
     std::vector<layout::Layout> in{layout::canonical_data_layout(shape.size())};
     const auto priced = [&](const layout::Layout& a, const layout::Layout& b) {
       return layout::same_memory_order(shape, a, b) || table.find(target, threads, table_key(shape, a, b)) != nullptr;
