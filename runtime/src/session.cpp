@@ -7,7 +7,7 @@
 #include <string>
 
 #include "layoutopt/runtime/artifact_error.h"
-#include "layoutopt/runtime/cpu_features.h"
+#include "layoutopt/cpu/features.h"
 #include "layoutopt/runtime/error.h"
 #include "layoutopt/runtime/network_pool.h"
 #include "layoutopt/runtime/weights_file.h"
@@ -35,7 +35,7 @@ void check_target(const TargetSpec& target, const std::filesystem::path& directo
   if (target.triple.rfind("x86_64", 0) != 0)
     throw ArtifactError(directory.string() + " was compiled for " + target.triple + ", this runtime runs on x86_64");
 #endif
-  const std::vector<std::string> missing = missing_cpu_features(target.features);
+  const std::vector<std::string> missing = cpu::missing_features(target.features);
   if (!missing.empty())
     throw ArtifactError(directory.string() + " was compiled for a CPU with " + joined(missing) + " (" + target.cpu +
                         "), which this CPU lacks; compile the model on this CPU");

@@ -17,7 +17,7 @@
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/runtime/artifact_program.h"
-#include "layoutopt/runtime/cpu_features.h"
+#include "layoutopt/cpu/features.h"
 #include "layoutopt/runtime/layoutopt.h"
 #include "layoutopt/runtime/layoutopt.hpp"
 #include "layoutopt/runtime/session.h"
@@ -211,7 +211,7 @@ TEST_CASE("the artifact records the JIT's CPU and the instruction sets it needs"
   CHECK(program.target.triple.rfind("x86_64", 0) == 0);
   CHECK(program.target.cpu == resnet18().result.cpu);
   CHECK(std::find(program.target.features.begin(), program.target.features.end(), "sse2") != program.target.features.end());
-  CHECK(runtime::missing_cpu_features(program.target.features).empty());
+  CHECK(cpu::missing_features(program.target.features).empty());
   CHECK(program.threads == kThreads);
 }
 
@@ -219,8 +219,8 @@ TEST_CASE("loading refuses an artifact for a CPU lacking an instruction set it w
   const ArtifactCopy copy(squeezenet(), "fake-feature");
   runtime::ArtifactProgram program = runtime::read_program_file(copy.file(runtime::kProgramFile));
   std::string absent;
-  for (const std::string& feature : runtime::checkable_cpu_features())
-    if (!runtime::missing_cpu_features({feature}).empty()) absent = feature;
+  for (const std::string& feature : cpu::checkable_features())
+    if (!cpu::missing_features({feature}).empty()) absent = feature;
   REQUIRE_MESSAGE(!absent.empty(), "this CPU has every instruction set the runtime can check");
   program.target.features.push_back(absent);
   runtime::write_program_file(copy.file(runtime::kProgramFile), program);
