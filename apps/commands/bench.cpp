@@ -21,7 +21,6 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <string_view>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -30,6 +29,7 @@
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/evaluation/compute_limit.h"
 #include "layoutopt/evaluation/prediction_check.h"
+#include "layoutopt/evaluation/step_profile.h"
 #include "layoutopt/pipeline/openmp_wait.h"
 #include "layoutopt/pipeline/threads.h"
 #include "layoutopt/timing/peak_flops.h"
@@ -67,81 +67,18 @@ void print_compile(const kernels::CompileSummary& s) {
             << " ms JIT, " << std::setprecision(2) << s.seconds << " s in all\n";
 }
 
-/// "NCHW16c" from a transform step's detail "NCHW->NCHW16c (transpose)".
-std::string transform_target(const std::string& detail) {
-  const size_t arrow = detail.find("->");
-  return detail.substr(arrow + 2, detail.find(' ', arrow) - arrow - 2);
-}
-
-/// What a step's time is totalled under: its kind and, for kernels and fallbacks, the
-/// operator ("kernel conv2d" from kernel "layoutopt_conv2d_17", "fallback pad" from
-/// "reference pad"), so many small steps of one operator show up together.
-std::string step_group(const kernels::NetworkStep& step) {
-  const std::string kind = kernels::to_string(step.kind);
-  if (step.kind == kernels::StepKind::transform) return kind;
-  const std::string_view fallback_prefix = "reference ", kernel_prefix = "layoutopt_";
-  std::string_view op = step.detail;
-  if (op.starts_with(fallback_prefix)) {
-    op.remove_prefix(fallback_prefix.size());  // "reference pad"
-  } else {
-    op = op.substr(0, op.find(' '));  // "layoutopt_concat_103 x2": the symbol, then the inputs
-    if (op.starts_with(kernel_prefix)) op.remove_prefix(kernel_prefix.size());
-    const size_t underscore = op.find_last_not_of("0123456789");
-    if (underscore != std::string_view::npos && underscore + 1 < op.size() && op[underscore] == '_')
-      op = op.substr(0, underscore);  // the symbol's serial number
-  }
-  return kind + " " + std::string(op);
-}
-
-/// One step's share of the median profiled run, beside the plan's prediction for it.
-struct StepTime {
-  const kernels::NetworkStep* step = nullptr;
-  double measured_ms = 0;
-  double predicted_ms = -1;  ///< -1: the plan predicts nothing for this step
-};
-
-struct Profile {
-  std::vector<StepTime> steps;
-  double run_ms = 0;  ///< median of the profiled runs' step sums
-};
-
 /// Median time of each step over `runs` profiled runs, next to the plan's prediction for it.
-Profile profile_steps(kernels::CompiledNetwork& network, const ScheduledModel& scheduled, int runs) {
-  const std::vector<kernels::NetworkStep>& steps = network.steps();
-  const costs::NetworkProfile measured = costs::profile_network(network, runs);
-  Profile profile{{}, measured.run_ms};
-  for (size_t s = 0; s < steps.size(); ++s) {
-    StepTime& time = profile.steps.emplace_back(StepTime{&steps[s], measured.step_ms[s]});
-    const bool transform = steps[s].kind == kernels::StepKind::transform;
-    const auto found = scheduled.predicted_step_ms.find(
-        step_key(steps[s].name, transform, transform ? transform_target(steps[s].detail) : ""));
-    if (found != scheduled.predicted_step_ms.end()) time.predicted_ms = found->second;
-  }
-  return profile;
-}
-
-/// The profile's steps summed per type (step_group), in the order of the type names.
-std::vector<evaluation::StepTypeTotals> step_type_totals(const Profile& profile) {
-  std::map<std::string, evaluation::StepTypeTotals> by_type;
-  for (const StepTime& step : profile.steps) {
-    evaluation::StepTypeTotals& totals = by_type[step_group(*step.step)];
-    totals.steps += 1;
-    totals.measured_ms += step.measured_ms;
-    totals.predicted_ms += std::max(step.predicted_ms, 0.0);
-  }
-  std::vector<evaluation::StepTypeTotals> types;
-  for (auto& [type, totals] : by_type) {
-    totals.type = type;
-    types.push_back(totals);
-  }
-  return types;
+evaluation::StepProfile profile_steps(kernels::CompiledNetwork& network, const ScheduledModel& scheduled, int runs) {
+  const planning::Plan* plan = scheduled.plan ? &*scheduled.plan : nullptr;
+  return evaluation::profile_against_plan(network.steps(), costs::profile_network(network, runs), plan);
 }
 
 /// Totals per step type and whether they hold their prices, then the slowest steps and those
 /// furthest above the plan.
-void print_profile(const Profile& profile, int runs, bool planned) {
+void print_profile(const evaluation::StepProfile& profile, int runs) {
+  using evaluation::StepTime;
   const std::vector<StepTime>& steps = profile.steps;
-  const std::vector<evaluation::StepTypeTotals> types = step_type_totals(profile);
+  const std::vector<evaluation::StepTypeTotals> types = profile.types();
   std::cout << "profile:    each step's share of the median of " << runs << " profiled runs (" << std::fixed
             << std::setprecision(3) << profile.run_ms << " ms)\n"
             << "  steps                     count  measured ms  predicted ms\n";
@@ -149,7 +86,7 @@ void print_profile(const Profile& profile, int runs, bool planned) {
     std::cout << "  " << std::left << std::setw(24) << type.type << std::right << std::setw(7) << type.steps
               << std::fixed << std::setprecision(3) << std::setw(13) << type.measured_ms << std::setw(14)
               << type.predicted_ms << "\n";
-  if (planned) std::cout << "  prices: " << evaluation::check_predictions(types).verdict() << "\n";
+  if (profile.planned) std::cout << "  prices: " << evaluation::check_predictions(types).verdict() << "\n";
   const auto print_steps = [&](const std::string& title, const auto& ahead) {
     std::vector<const StepTime*> order;
     for (const StepTime& step : steps) order.push_back(&step);
@@ -158,7 +95,7 @@ void print_profile(const Profile& profile, int runs, bool planned) {
     for (size_t i = 0; i < std::min<size_t>(15, order.size()); ++i) {
       const StepTime& time = *order[i];
       std::ostringstream predicted_text;
-      if (time.predicted_ms >= 0) predicted_text << std::fixed << std::setprecision(3) << time.predicted_ms;
+      if (time.predicted_ms) predicted_text << std::fixed << std::setprecision(3) << *time.predicted_ms;
       std::cout << "  " << std::left << std::setw(26) << time.step->name.substr(0, 25) << std::right << std::setw(9)
                 << time.measured_ms << " ms" << std::setw(8) << predicted_text.str() << "  "
                 << kernels::to_string(time.step->kind) << " " << time.step->detail << "\n";
@@ -166,7 +103,7 @@ void print_profile(const Profile& profile, int runs, bool planned) {
   };
   print_steps("slowest steps:", [](const StepTime& a, const StepTime& b) { return a.measured_ms > b.measured_ms; });
   // Where a prediction is wrong, this list shows it first (steps without one count as 0).
-  const auto excess = [](const StepTime& t) { return t.measured_ms - std::max(t.predicted_ms, 0.0); };
+  const auto excess = [](const StepTime& t) { return t.measured_ms - t.predicted_ms.value_or(0.0); };
   print_steps("most above plan:", [&](const StepTime& a, const StepTime& b) { return excess(a) > excess(b); });
 }
 
@@ -179,16 +116,16 @@ nlohmann::ordered_json prediction_check_json(const evaluation::PredictionCheck& 
 
 /// Every step in program order, for `--profile --json`, and with a plan whether its step
 /// types hold their prices.
-nlohmann::ordered_json profile_json(const Profile& profile, bool planned) {
+nlohmann::ordered_json profile_json(const evaluation::StepProfile& profile) {
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
-  for (const StepTime& time : profile.steps)
+  for (const evaluation::StepTime& time : profile.steps)
     steps.push_back({{"name", time.step->name},
                      {"kind", kernels::to_string(time.step->kind)},
                      {"detail", time.step->detail},
                      {"measured_ms", time.measured_ms},
-                     {"predicted_ms", time.predicted_ms >= 0 ? nlohmann::json(time.predicted_ms) : nlohmann::json()}});
+                     {"predicted_ms", time.predicted_ms ? nlohmann::json(*time.predicted_ms) : nlohmann::json()}});
   nlohmann::ordered_json out{{"run_ms", profile.run_ms}, {"steps", steps}};
-  if (planned) out["prediction_check"] = prediction_check_json(evaluation::check_predictions(step_type_totals(profile)));
+  if (profile.planned) out["prediction_check"] = prediction_check_json(evaluation::check_predictions(profile.types()));
   return out;
 }
 
@@ -236,7 +173,7 @@ void bench(const BenchFlags& flags) {
                                {"transforms", compiled.transforms},
                                {"fallbacks", compiled.fallbacks}};
     if (flags.profile) {
-      out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns), scheduled.plan.has_value());
+      out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns));
       out["compute_limit"] = compute_limit_json(compute_limit(scheduled, threads), ms.median);
     }
     std::cout << out.dump() << "\n";
@@ -251,7 +188,7 @@ void bench(const BenchFlags& flags) {
     std::cout << "predicted:  " << scheduled.predicted_ms << " ms (measured / predicted " << std::setprecision(2)
               << ms.median / scheduled.predicted_ms << ")\n";
   if (flags.profile) {
-    print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns, scheduled.plan.has_value());
+    print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns);
     print_compute_limit(compute_limit(scheduled, threads), ms.median);
   }
 }

@@ -8,10 +8,10 @@
 #include <string>
 
 #include "layoutopt/graph/passes/pipeline.h"
-#include "layoutopt/kernels/network/default_schedule.h"
 #include "layoutopt/pipeline/budget.h"
 #include "layoutopt/pipeline/compile_model.h"
 #include "layoutopt/pipeline/load_model.h"
+#include "layoutopt/pipeline/load_schedule.h"
 #include "layoutopt/pipeline/optimize.h"
 #include "layoutopt/pipeline/output_path.h"
 #include "layoutopt/pipeline/plan_network.h"
@@ -20,7 +20,6 @@
 #include "layoutopt/pipeline/tune_model.h"
 #include "layoutopt/planning/plan.h"
 #include "layoutopt/planning/plan_origin.h"
-#include "layoutopt/planning/plan_schedule.h"
 #include "layoutopt/runtime/session.h"
 
 namespace py = pybind11;
@@ -269,13 +268,11 @@ py::dict compile(const CompileArguments& args) {
   kernels::AheadOfTimeResult result;
   {
     const py::gil_scoped_release released;
-    // The schedule as `layoutopt compile` takes it (apps/scheduled_model.cpp).
-    std::optional<planning::Plan> plan;
-    if (args.plan) plan = planning::load_plan(*args.plan);
+    pipeline::LoadedSchedule schedule = pipeline::load_schedule(graph, args.plan.value_or(Path()));
     result = pipeline::compile_model(
         {.graph = graph,
-         .schedule = plan ? planning::network_schedule(*plan, graph) : kernels::default_network_schedule(graph),
-         .plan_target = plan ? plan->target : std::string(),
+         .schedule = std::move(schedule.schedule),
+         .plan_target = schedule.plan ? schedule.plan->target : std::string(),
          .directory = args.directory,
          .threads = args.threads,
          .quiet = args.quiet,

@@ -8,9 +8,12 @@ namespace layoutopt::kernels::jit {
 
 namespace {
 
+constexpr std::string_view kSymbolPrefix = "layoutopt_";
+
+/// "layoutopt_<kind>_<serial>": unique in the process, and its kind readable back (kernel_kind).
 std::string unique_symbol(const std::string& kind) {
   static std::atomic<int64_t> counter{0};
-  return "layoutopt_" + kind + "_" + std::to_string(counter++);
+  return std::string(kSymbolPrefix) + kind + "_" + std::to_string(counter++);
 }
 
 // Pointer attributes let LLVM schedule loads freely: inputs are never written by the kernel.
@@ -21,6 +24,12 @@ void mark_read_only(llvm::Function& function, unsigned index) {
 }
 
 }  // namespace
+
+std::string kernel_kind(std::string_view symbol) {
+  if (!symbol.starts_with(kSymbolPrefix)) return std::string(symbol);
+  symbol.remove_prefix(kSymbolPrefix.size());
+  return std::string(symbol.substr(0, symbol.rfind('_')));
+}
 
 KernelModule::KernelModule(const std::string& kind)
     : context_(std::make_unique<llvm::LLVMContext>()),

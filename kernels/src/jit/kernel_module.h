@@ -12,12 +12,17 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "layoutopt/kernels/epilogue.h"
 #include "layoutopt/kernels/kernel.h"
 
 namespace layoutopt::kernels::jit {
+
+/// The kind a kernel symbol was made for ("winograd_conv2d" of "layoutopt_winograd_conv2d_12"):
+/// the one place that spells symbols also reads them.
+[[nodiscard]] std::string kernel_kind(std::string_view symbol);
 
 class KernelModule {
  public:

@@ -76,6 +76,7 @@ BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& sch
   spec.weight_floats = static_cast<int64_t>(program.weights.floats().size());
   for (Step& step : program.steps) {
     built.step_kinds.push_back(step_kind(step));
+    built.step_nodes.push_back(step.node);
     spec.steps.push_back(std::move(step.spec));
   }
   spec.inputs = tensors(graph, program, program.inputs);

@@ -5,6 +5,7 @@
 // materializes it; the ahead-of-time compiler writes it out.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct BuiltNetwork {
   FunctionTable functions;
   runtime::ReferenceBodies reference;
   std::vector<StepKind> step_kinds;  ///< per spec.steps entry
+  std::vector<std::optional<graph::NodeId>> step_nodes;  ///< per spec.steps entry: the node it runs
   /// What CompiledNetwork's summary reports, but for kernel counts and run-time figures.
   CompileSummary summary;
 };

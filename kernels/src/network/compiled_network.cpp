@@ -7,6 +7,7 @@
 
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/runtime/network.h"
+#include "jit/kernel_module.h"
 #include "network/built_network.h"
 
 namespace layoutopt::kernels {
@@ -19,8 +20,20 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-NetworkStep step_info(const runtime::StepSpec& step, StepKind kind) {
-  NetworkStep info{step.name, kind, step.detail, std::nullopt};
+/// The kind of the step's (first) kernel, its operator for a fallback; empty for a transform.
+std::string kernel_of(const runtime::StepAction& action) {
+  if (const auto* k = std::get_if<runtime::KernelStep>(&action)) return jit::kernel_kind(k->kernel.stages.front().symbol);
+  if (const auto* c = std::get_if<runtime::ConcatStep>(&action); c && !c->kernels.empty())
+    return jit::kernel_kind(c->kernels.front().stages.front().symbol);
+  if (const auto* r = std::get_if<runtime::ReferenceStep>(&action)) return r->op;
+  return {};
+}
+
+NetworkStep step_info(const graph::Graph& graph, const runtime::StepSpec& step, StepKind kind,
+                      std::optional<graph::NodeId> node) {
+  NetworkStep info{step.name, kind, step.detail, std::nullopt, node, std::nullopt, {}};
+  if (node) info.op = graph::op_kind(graph.node(*node).op);
+  if (kind != StepKind::transform) info.kernel = kernel_of(step.action);
   if (const auto* t = std::get_if<runtime::TransformStep>(&step.action); t && kind == StepKind::transform)
     info.transform = TransformedTensor{t->shape, t->from, t->to};
   return info;
@@ -62,7 +75,7 @@ CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const Networ
   impl->graph = &graph;
   network::BuiltNetwork built = network::build_network(graph, schedule);
   for (size_t s = 0; s < built.spec.steps.size(); ++s)
-    impl->steps.push_back(step_info(built.spec.steps[s], built.step_kinds[s]));
+    impl->steps.push_back(step_info(graph, built.spec.steps[s], built.step_kinds[s], built.step_nodes[s]));
   // The same materialization as an ahead-of-time artifact's, with symbols from the JIT.
   const network::FunctionTable& functions = built.functions;
   const runtime::FunctionResolver resolve = [&functions](const std::string& symbol) -> KernelFunction {

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
@@ -47,6 +48,8 @@ struct Step {
   /// A layout change the schedule inserted between nodes, not a node's own step (a node may
   /// run as a transform too: a Transpose is one).
   bool inserted_transform = false;
+  /// The node the step runs; none for an inserted transform.
+  std::optional<graph::NodeId> node;
 };
 
 /// The JIT-compiled functions the steps' kernels name, by symbol.

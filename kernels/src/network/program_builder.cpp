@@ -121,7 +121,7 @@ class ProgramBuilder {
     produce(node.output, schedule.output);
     if (lowered.reference_body) program_.reference.emplace(program_.steps.size(), std::move(lowered.reference_body));
     program_.steps.push_back({{node.name, lowered.detail, std::move(*lowered.action)}, operands.reads, operands.write,
-                              lowered.in_place_operand, std::move(lowered.slice_offsets)});
+                              lowered.in_place_operand, std::move(lowered.slice_offsets), false, id});
   }
 
   /// Lets a step write over its residual operand's storage when no later step reads that

@@ -6,11 +6,9 @@
 
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/kernels/error.h"
-#include "layoutopt/kernels/network/default_schedule.h"
 #include "layoutopt/pipeline/load_model.h"
+#include "layoutopt/pipeline/load_schedule.h"
 #include "layoutopt/pipeline/threads.h"
-#include "layoutopt/planning/plan.h"
-#include "layoutopt/planning/plan_schedule.h"
 #include "layoutopt/timing/thread_scope.h"
 
 namespace layoutopt::pipeline {
@@ -28,19 +26,6 @@ void check_view(const runtime::TensorSpec& tensor, std::span<const int64_t> shap
   if (!std::equal(shape.begin(), shape.end(), tensor.shape.begin(), tensor.shape.end()))
     throw kernels::KernelError(std::string(role) + " '" + tensor.name + "' must have shape " +
                                shape_text(tensor.shape) + ", got " + shape_text(shape));
-}
-
-/// The plan's schedule, validated against the graph, and where it came from.
-kernels::NetworkSchedule planned_schedule(const graph::Graph& graph, const std::filesystem::path& plan_path,
-                                          std::string& source) {
-  if (plan_path.empty()) {
-    source = "default schedule";
-    return kernels::default_network_schedule(graph);
-  }
-  const planning::Plan plan = planning::load_plan(plan_path);
-  source = plan_path.string() + " (" + planning::to_string(plan.solver) + ", " + planning::to_string(plan.costs) +
-           " costs, predicted " + std::to_string(plan.predicted_ms) + " ms)";
-  return planning::network_schedule(plan, graph);
 }
 
 }  // namespace
@@ -67,11 +52,12 @@ JitSession JitSession::compile(const std::string& model, const JitSessionOptions
   impl->graph = std::move(loaded.graph);
   impl->warnings = std::move(loaded.warnings);
   (void)graph::prepare_for_inference(impl->graph);
-  const kernels::NetworkSchedule schedule = planned_schedule(impl->graph, options.plan, impl->schedule_source);
+  LoadedSchedule schedule = load_schedule(impl->graph, options.plan);
+  impl->schedule_source = std::move(schedule.source);
   impl->threads = resolve_threads(options.threads);
   // Kernels size their per-thread scratch for the thread count they will run at.
   const timing::ThreadScope threads(impl->threads);
-  impl->network.emplace(kernels::CompiledNetwork::compile(impl->graph, schedule));
+  impl->network.emplace(kernels::CompiledNetwork::compile(impl->graph, schedule.schedule));
   return JitSession(std::move(impl));
 }
 

@@ -50,7 +50,7 @@ std::vector<float> first_output(Session& session, const std::vector<float>& inpu
 TEST_CASE("a JitSession runs bit-identical to an artifact of the same schedule and threads") {
   pipeline::JitSession jit = pipeline::JitSession::compile(kTiny, {.threads = 1});
   CHECK(jit.threads() == 1);
-  CHECK(jit.schedule_source() == "default schedule");
+  CHECK(jit.schedule_source().starts_with("default schedule"));
   REQUIRE(jit.inputs().size() == 1);
   CHECK(jit.inputs().front().shape == std::vector<int64_t>{1, 3, 16, 16});
   CHECK(jit.outputs().front().shape == std::vector<int64_t>{1, 10});

@@ -22,6 +22,8 @@
 #include <variant>
 #include <vector>
 
+#include "layoutopt/graph/op_kind.h"
+
 namespace layoutopt::graph {
 
 /// Height and width of a 2-D window, stride or dilation.
@@ -268,8 +270,10 @@ using Op = std::variant<Conv2d, Dense, BatchNorm, Relu, Clip, Sigmoid, Add, Mul,
                         LeakyRelu, PRelu, Sub, Div, Max, Min, ReduceMean, ConvTranspose2d, Lrn, Resize, Slice,
                         ChannelShuffle, Silu>;
 
+/// The operator's kind, as a value to compare (op_kind.h).
+[[nodiscard]] OpKind op_kind(const Op& op);
 /// Stable lower-case name of an operator ("conv2d", "max_pool2d", ...), used in messages,
-/// JSON and DOT output.
+/// JSON and DOT output: to_string(op_kind(op)).
 [[nodiscard]] std::string op_name(const Op& op);
 
 /// True for conv2d with groups == in_channels == out_channels / multiplier (depthwise).

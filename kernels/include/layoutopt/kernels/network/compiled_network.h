@@ -55,8 +55,13 @@ struct TransformedTensor {
 struct NetworkStep {
   std::string name;    ///< the node's name, or the tensor's name for a transform
   StepKind kind = StepKind::kernel;
-  std::string detail;  ///< kernel symbol, "NCHW16c->NCHW8c (copy_runs)", "reference transpose"
+  std::string detail;  ///< for people: kernel symbol, "NCHW16c->NCHW8c (copy_runs)", "reference transpose"
   std::optional<TransformedTensor> transform;  ///< set for transform steps only
+  std::optional<graph::NodeId> node;           ///< the node the step runs; none for a transform
+  std::optional<graph::OpKind> op;             ///< that node's operator
+  /// The kernel's kind ("conv2d", "winograd_conv2d", "concat", ...): the algorithm, where the
+  /// operator has several; the operator's name for a fallback; empty for a transform.
+  std::string kernel;
 };
 
 struct CompileSummary {

@@ -1,0 +1,55 @@
+#include "layoutopt/evaluation/step_profile.h"
+
+#include <algorithm>
+#include <map>
+
+namespace layoutopt::evaluation {
+
+namespace {
+
+/// The plan's price for a step: its node's, or the transform's of that tensor into that layout.
+std::optional<double> planned_ms(const kernels::NetworkStep& step, const planning::Plan& plan) {
+  if (step.node) {
+    const auto index = static_cast<size_t>(*step.node);
+    return index < plan.nodes.size() ? std::optional(plan.nodes[index].ms) : std::nullopt;
+  }
+  if (!step.transform) return std::nullopt;
+  for (const planning::PlanTransform& transform : plan.transforms)
+    if (transform.value == step.name && transform.to == step.transform->to) return transform.ms;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string step_type(const kernels::NetworkStep& step) {
+  const std::string kind = kernels::to_string(step.kind);
+  return step.kernel.empty() ? kind : kind + " " + step.kernel;
+}
+
+std::vector<StepTypeTotals> StepProfile::types() const {
+  std::map<std::string, StepTypeTotals> by_type;
+  for (const StepTime& time : steps) {
+    StepTypeTotals& totals = by_type[step_type(*time.step)];
+    totals.steps += 1;
+    totals.measured_ms += time.measured_ms;
+    totals.predicted_ms += time.predicted_ms.value_or(0.0);
+  }
+  std::vector<StepTypeTotals> types;
+  for (auto& [type, totals] : by_type) {
+    totals.type = type;
+    types.push_back(totals);
+  }
+  return types;
+}
+
+StepProfile profile_against_plan(const std::vector<kernels::NetworkStep>& steps, const costs::NetworkProfile& measured,
+                                 const planning::Plan* plan) {
+  StepProfile profile{{}, measured.run_ms, plan != nullptr};
+  for (size_t s = 0; s < steps.size(); ++s) {
+    StepTime& time = profile.steps.emplace_back(StepTime{&steps[s], measured.step_ms.at(s), std::nullopt});
+    if (plan) time.predicted_ms = planned_ms(steps[s], *plan);
+  }
+  return profile;
+}
+
+}  // namespace layoutopt::evaluation
