@@ -428,7 +428,7 @@ std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
   std::vector<WinogradSchedule> result;
   for (int64_t m : {2, 4}) {
     const WinogradTileGrid grid = winograd_tile_grid(d, m);
-    const int64_t max_t = winograd_conv2d_space(d).values("tile_t").back();
+    const int64_t max_t = winograd_conv2d_space(d).values(knobs::winograd_conv2d::tile_t.name).back();
     for (int64_t band_rows : {0, 1}) {
       const int64_t band_tiles = grid.columns * (band_rows == 0 ? grid.rows : band_rows);
       for (int64_t oc_bn : block_candidates(d.out_channels, lanes))

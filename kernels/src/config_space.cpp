@@ -19,6 +19,13 @@ void ConfigSpace::add(std::string name, std::vector<int64_t> values, std::option
   append({std::move(name), std::move(values), when_absent, true});
 }
 
+void ConfigSpace::add(const KnobDecl& knob, std::vector<int64_t> values, std::optional<int64_t> when_absent) {
+  if (knob.kind == KnobKind::autotvm_alias)
+    throw KernelError(std::string("config space knob '") + knob.name + "' is AutoTVM's spelling, not a knob of ours");
+  if (knob.kind == KnobKind::derived) add_derived(knob.name, std::move(values), when_absent);
+  else add(knob.name, std::move(values), when_absent);
+}
+
 void ConfigSpace::add_derived(std::string name, std::vector<int64_t> values, std::optional<int64_t> when_absent) {
   append({std::move(name), std::move(values), when_absent, false});
 }

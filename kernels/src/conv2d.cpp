@@ -57,14 +57,15 @@ std::string Conv2dSchedule::str() const {
 ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   desc.validate();
   ConfigSpace space;
-  space.add("tile_ic", divisors(desc.in_channels_per_group()));
-  space.add("tile_oc", divisors(desc.out_channels_per_group()));
-  space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), conv::kMaxTileWidth)));
-  space.add("unroll_kw", {0, 1});
+  namespace k = knobs::conv2d;
+  space.add(k::tile_ic, divisors(desc.in_channels_per_group()));
+  space.add(k::tile_oc, divisors(desc.out_channels_per_group()));
+  space.add(k::tile_ow, inclusive_range(1, std::min(desc.out_w(), conv::kMaxTileWidth)));
+  space.add(k::unroll_kw, {0, 1});
   const bool one_by_one = desc.kernel_h == 1 && desc.kernel_w == 1;
-  space.add("tile_oh", inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));
-  space.add("oc_inner", {0, 1});
-  space.add("prefetch_weights", {0, 1}, 0);
+  space.add(k::tile_oh, inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));
+  space.add(k::oc_inner, {0, 1});
+  space.add(k::prefetch_weights, {0, 1}, 0);
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   add_layout_knob(space, kLoadKnob, desc.in_channels);
   return space;
@@ -72,8 +73,11 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
 
 Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_ic"), point.at("tile_oc"), point.at("tile_ow"), point.at("unroll_kw") != 0,
-          point.at("tile_oh"), point.at("oc_inner") != 0, point.at("prefetch_weights") != 0, point.at(kStoreKnob.name),
+  namespace k = knobs::conv2d;
+  return {point.at(k::tile_ic.name),         point.at(k::tile_oc.name),
+          point.at(k::tile_ow.name),         point.at(k::unroll_kw.name) != 0,
+          point.at(k::tile_oh.name),         point.at(k::oc_inner.name) != 0,
+          point.at(k::prefetch_weights.name) != 0, point.at(kStoreKnob.name),
           point.at(kLoadKnob.name)};
 }
 

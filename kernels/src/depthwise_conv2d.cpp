@@ -31,16 +31,18 @@ std::string DepthwiseConv2dSchedule::str() const {
 ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
   validate_depthwise_conv2d(desc, {});
   ConfigSpace space;
-  space.add("tile_c", divisors(desc.in_channels));
-  space.add("tile_ow", inclusive_range(1, std::min(desc.out_w(), kMaxTileWidth)));
-  space.add("tile_oh", inclusive_range(1, std::min(desc.out_h(), kMaxTileHeight)));
+  namespace k = knobs::depthwise_conv2d;
+  space.add(k::tile_c, divisors(desc.in_channels));
+  space.add(k::tile_ow, inclusive_range(1, std::min(desc.out_w(), kMaxTileWidth)));
+  space.add(k::tile_oh, inclusive_range(1, std::min(desc.out_h(), kMaxTileHeight)));
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   return space;
 }
 
 DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_c"), point.at("tile_ow"), point.at("tile_oh"), point.at(kStoreKnob.name)};
+  namespace k = knobs::depthwise_conv2d;
+  return {point.at(k::tile_c.name), point.at(k::tile_ow.name), point.at(k::tile_oh.name), point.at(kStoreKnob.name)};
 }
 
 void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& s) {

@@ -91,27 +91,29 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   if (!winograd_applicable(desc))
     throw KernelError("winograd conv2d " + std::string(kApplicability) + ", not " + desc.str());
   ConfigSpace space;
-  space.add("tile_m", conv::winograd_tile_sizes());
-  space.add("tile_ic", divisors(desc.in_channels));
-  space.add("tile_oc", divisors(desc.out_channels));
+  namespace k = knobs::winograd_conv2d;
+  space.add(k::tile_m, conv::winograd_tile_sizes());
+  space.add(k::tile_ic, divisors(desc.in_channels));
+  space.add(k::tile_oc, divisors(desc.out_channels));
   // Register widths up to the tile count of the smallest tiling: a config must be valid for
   // every tile_m of the space.
   const int64_t fewest_tiles = winograd_tile_grid(desc, conv::winograd_tile_sizes().back()).tiles();
-  space.add("tile_t", inclusive_range(1, std::min(fewest_tiles, conv::kMaxTileWidth)));
-  space.add("oc_inner", {0, 1});
-  space.add("prefetch_weights", {0, 1}, 0);
+  space.add(k::tile_t, inclusive_range(1, std::min(fewest_tiles, conv::kMaxTileWidth)));
+  space.add(k::oc_inner, {0, 1});
+  space.add(k::prefetch_weights, {0, 1}, 0);
   // Last, so the configs of records written before it keep their indices.
-  space.add("tile_band", {0, 1, 2, 4}, 0);
+  space.add(k::tile_band, {0, 1, 2, 4}, 0);
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   return space;
 }
 
 WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_m"),        point.at("tile_ic"),
-          point.at("tile_oc"),       point.at("tile_t"),
-          point.at("oc_inner") != 0, point.at("prefetch_weights") != 0,
-          point.at("tile_band"),     point.at(kStoreKnob.name)};
+  namespace k = knobs::winograd_conv2d;
+  return {point.at(k::tile_m.name),        point.at(k::tile_ic.name),
+          point.at(k::tile_oc.name),       point.at(k::tile_t.name),
+          point.at(k::oc_inner.name) != 0, point.at(k::prefetch_weights.name) != 0,
+          point.at(k::tile_band.name),     point.at(kStoreKnob.name)};
 }
 
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {

@@ -17,12 +17,12 @@ ConfigSpace elementwise_space(int64_t stream_length) {
   for (int64_t chunk = kMinChunk; chunk < stream_length; chunk *= 4) chunks.push_back(chunk);
   chunks.push_back(stream_length);
   ConfigSpace space;
-  space.add("tile_chunk", chunks);
+  space.add(knobs::elementwise::tile_chunk, chunks);
   return space;
 }
 
 ElementwiseSchedule elementwise_schedule_at(const ConfigSpace& space, int64_t index) {
-  return {space.point(index).at("tile_chunk")};
+  return {space.point(index).at(knobs::elementwise::tile_chunk.name)};
 }
 
 void validate_elementwise_schedule(const ElementwiseSchedule& schedule, const std::string& op) {

@@ -59,12 +59,12 @@ std::string Pool2dDesc::str() const {
 ConfigSpace pool2d_space(const Pool2dDesc& desc) {
   desc.validate();
   ConfigSpace space;
-  space.add("tile_ow", inclusive_range(1, std::min(desc.out_w, kMaxTileWidth)));
+  space.add(knobs::pool2d::tile_ow, inclusive_range(1, std::min(desc.out_w, kMaxTileWidth)));
   return space;
 }
 
 Pool2dSchedule pool2d_schedule_at(const ConfigSpace& space, int64_t index) {
-  return {space.point(index).at("tile_ow")};
+  return {space.point(index).at(knobs::pool2d::tile_ow.name)};
 }
 
 Pool2dSchedule pool2d_default_schedule(const Pool2dDesc& desc) {

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "layoutopt/kernels/knob_table.h"
+
 namespace layoutopt::kernels {
 
 struct Knob {
@@ -25,6 +27,8 @@ struct Knob {
 class ConfigSpace {
  public:
   void add(std::string name, std::vector<int64_t> values, std::optional<int64_t> when_absent = std::nullopt);
+  /// A knob of a family's table (knob_table.h): searched or derived as it is declared there.
+  void add(const KnobDecl& knob, std::vector<int64_t> values, std::optional<int64_t> when_absent = std::nullopt);
   /// A derived knob (see Knob::searched); it comes after every searched knob, so the searched
   /// configs are the flat indices [0, searched_size()), where each derived knob has its first
   /// value.

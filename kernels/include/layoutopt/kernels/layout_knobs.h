@@ -9,6 +9,7 @@
 #include <string>
 
 #include "layoutopt/kernels/config_space.h"
+#include "layoutopt/kernels/knob_table.h"
 
 namespace layoutopt::kernels {
 
@@ -20,9 +21,11 @@ struct LayoutKnob {
 };
 
 /// The block the output is stored in (direct, grouped and depthwise conv2d).
-inline constexpr LayoutKnob kStoreKnob{"store_oc", "_st"};
+inline constexpr LayoutKnob kStoreKnob{knobs::conv2d::store_oc.name, "_st"};
 /// The block the input is read in (direct and grouped conv2d).
-inline constexpr LayoutKnob kLoadKnob{"load_ic", "_ld"};
+inline constexpr LayoutKnob kLoadKnob{knobs::conv2d::load_ic.name, "_ld"};
+// One store knob for every family that has one: the fused-variant code names it once.
+static_assert(knobs::depthwise_conv2d::store_oc.is(kStoreKnob.name) && knobs::winograd_conv2d::store_oc.is(kStoreKnob.name));
 
 /// Adds `knob` as a derived knob, last: 0, then every divisor of `channels`; absent reads as 0.
 void add_layout_knob(ConfigSpace& space, const LayoutKnob& knob, int64_t channels);
