@@ -42,21 +42,13 @@ std::string short_name(const tuning::TuningTask& task) {
   return name.substr(0, name.find('.'));
 }
 
-// "[1,64,56,56] w[128,64,3,3] s2": data and weight shapes, and the stride unless 1.
-std::string workload_text(const tuning::TuningTask& task) {
-  std::string text = task.args.at(0).at(1).dump() + " w" + task.args.at(1).at(1).dump();
-  const nlohmann::json& stride = task.args.at(2);
-  if (stride.is_array() && stride != nlohmann::json::array({1, 1})) text += " s" + std::to_string(stride.at(0).get<int64_t>());
-  return text;
-}
-
 void print_summary(const std::vector<tuning::TuningTask>& tasks, const tuning::SessionResult& result) {
   std::cout << "\n" << std::right << std::setw(4) << "#" << "  " << std::left << std::setw(24) << "task" << std::setw(34)
             << "workload" << std::right << std::setw(6) << "weight" << std::setw(8) << "trials" << std::setw(13)
             << "best GFLOPS" << std::setw(10) << "best ms" << std::setw(7) << "pairs" << "\n";
   for (size_t i = 0; i < tasks.size(); ++i) {
     const tuning::TaskOutcome& o = result.tasks[i];
-    const std::string shapes = workload_text(tasks[i]);
+    const std::string shapes = tasks[i].task_key().describe();
     const bool tuned = o.best_index.has_value();
     std::cout << std::right << std::setw(4) << i + 1 << "  " << std::left << std::setw(24) << short_name(tasks[i])
               << std::setw(34) << shapes << std::right << std::setw(6) << tasks[i].weight << std::setw(8) << o.trials

@@ -11,6 +11,7 @@
 
 #include "layoutopt/kernels/conv2d_desc.h"
 #include "layoutopt/tuning/measurer.h"
+#include "layoutopt/tuning/task_args.h"
 #include "layoutopt/tuning/tuning_task.h"
 
 namespace layoutopt::testing {
@@ -36,13 +37,13 @@ inline double synthetic_seconds(const std::map<std::string, int64_t>& k) {
 class FakeMeasurer : public tuning::Measurer {
  public:
   tuning::MeasureResult measure(const tuning::TuningTask& task, int64_t index) override {
-    ++calls[{task.key(), index}];
+    ++calls[{task.task_key(), index}];
     tuning::MeasureResult r;
     r.costs_s = {synthetic_seconds(task.op.knobs(index))};
     r.timestamp = 1.7e9;
     return r;
   }
-  std::map<std::pair<std::string, int64_t>, int> calls;
+  std::map<std::pair<tuning::TaskKey, int64_t>, int> calls;
 };
 
 /// A unique path under the system temp folder, removed with the object.

@@ -31,7 +31,7 @@ std::vector<planning::NodeCandidate> FastestKernelCosts::candidates(const graph:
 }
 
 DefaultScheduleCosts::DefaultScheduleCosts(const planning::CostSource& base, const graph::Graph& graph,
-                                           std::map<std::string, double> default_seconds)
+                                           tuning::DefaultSeconds default_seconds)
     : RestrictedCosts(base),
       tasks_(tuning::extract_tasks(graph)),
       tasks_of_(tuning::tasks_by_node(tasks_)),
@@ -40,7 +40,7 @@ DefaultScheduleCosts::DefaultScheduleCosts(const planning::CostSource& base, con
 std::vector<planning::NodeCandidate> DefaultScheduleCosts::candidates(const graph::Graph& graph, graph::NodeId id) const {
   if (graph::has_workload(graph.node(id))) {
     const tuning::TuningTask& task = tasks_.at(tasks_of_.at(id).front());  // the direct algorithm: untuned frameworks run it
-    const auto seconds = default_seconds_.find(task.key());
+    const auto seconds = default_seconds_.find(task.task_key());
     if (seconds == default_seconds_.end())
       throw std::runtime_error("node '" + graph.node(id).name + "': the default config of its task " + task.name +
                                " was not measured");

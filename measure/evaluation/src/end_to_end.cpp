@@ -22,7 +22,7 @@ const std::vector<Variant>& standard_variants() {
 namespace {
 
 std::unique_ptr<planning::CostSource> restrict_costs(const graph::Graph& graph, const Variant& variant, const planning::CostSource& measured,
-                                           const std::map<std::string, double>& default_seconds) {
+                                           const tuning::DefaultSeconds& default_seconds) {
   if (variant.costs == VariantCosts::default_schedules)
     return std::make_unique<costs::DefaultScheduleCosts>(measured, graph, default_seconds);
   if (variant.costs == VariantCosts::fastest_kernels) return std::make_unique<costs::FastestKernelCosts>(measured);
@@ -32,7 +32,7 @@ std::unique_ptr<planning::CostSource> restrict_costs(const graph::Graph& graph, 
 }  // namespace
 
 planning::PlanResult plan_variant(const graph::Graph& graph, const Variant& variant, const planning::CostSource& measured,
-                        const std::map<std::string, double>& default_seconds, const planning::PlannerOptions& options) {
+                        const tuning::DefaultSeconds& default_seconds, const planning::PlannerOptions& options) {
   const std::unique_ptr<planning::CostSource> restricted = restrict_costs(graph, variant, measured, default_seconds);
   planning::PlannerOptions planner = options;
   planner.solver = variant.solver;
@@ -41,7 +41,7 @@ planning::PlanResult plan_variant(const graph::Graph& graph, const Variant& vari
 
 std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const std::vector<Variant>& variants,
                                              const planning::CostSource& measured,
-                                             const std::map<std::string, double>& default_seconds,
+                                             const tuning::DefaultSeconds& default_seconds,
                                              const EndToEndOptions& options, std::vector<std::string>* refused) {
   std::vector<VariantResult> results;
   std::vector<kernels::CompiledNetwork> networks;

@@ -19,9 +19,9 @@ namespace {
 
 /// Whether `default_seconds` prices the default config of every workload's direct
 /// algorithm, so the default plan can be made (costs::DefaultScheduleCosts).
-bool defaults_priced(const std::vector<tuning::TuningTask>& tasks, const std::map<std::string, double>& default_seconds) {
+bool defaults_priced(const std::vector<tuning::TuningTask>& tasks, const tuning::DefaultSeconds& default_seconds) {
   for (const tuning::TuningTask& task : tuning::default_algorithm_tasks(tasks))
-    if (!default_seconds.contains(task.key())) return false;
+    if (!default_seconds.contains(task.task_key())) return false;
   return true;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/knob_table.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
 
 namespace layoutopt::tuning {
@@ -24,22 +25,29 @@ struct Extent {
   double batch = 1, in_channels = 1, out_channels = 1, out_h = 1, out_w = 1, kernel_h = 1, kernel_w = 1;
 };
 
-double knob(const std::map<std::string, int64_t>& knobs, const char* name, double fallback) {
-  const auto found = knobs.find(name);
+double knob(const std::map<std::string, int64_t>& knobs, const kernels::KnobDecl& decl, double fallback) {
+  const auto found = knobs.find(decl.name);
   return found == knobs.end() ? fallback : static_cast<double>(found->second);
 }
 
+// Each family's knobs in the tile's terms; a knob the family lacks keeps the fallback.
 Tile tile_of(const std::map<std::string, int64_t>& k) {
-  const double channel = knob(k, "tile_c", 1);
-  return {knob(k, "tile_ic", knob(k, "tile_in", channel)), knob(k, "tile_oc", knob(k, "tile_out", channel)),
-          knob(k, "tile_ow", knob(k, "tile_t", 1)), knob(k, "tile_oh", 1), knob(k, "unroll_kw", 1), knob(k, "oc_inner", 0),
-          knob(k, "prefetch_weights", 0)};
+  namespace conv = kernels::knobs::conv2d;
+  namespace knobs = kernels::knobs;
+  const double channel = knob(k, knobs::depthwise_conv2d::tile_c, 1);
+  return {knob(k, conv::tile_ic, knob(k, knobs::dense::tile_in, channel)),
+          knob(k, conv::tile_oc, knob(k, knobs::dense::tile_out, channel)),
+          knob(k, conv::tile_ow, knob(k, knobs::winograd_conv2d::tile_t, 1)),
+          knob(k, conv::tile_oh, 1),
+          knob(k, conv::unroll_kw, 1),
+          knob(k, conv::oc_inner, 0),
+          knob(k, conv::prefetch_weights, 0)};
 }
 
 // Winograd is judged by its middle stage, the batched product: one "row" per tile position
 // (alpha^2 of them) of T tiles, and alpha^2 transformed weights per channel pair.
 Extent winograd_extent(const kernels::Conv2dDesc& d, const std::map<std::string, int64_t>& knobs) {
-  const double m = knob(knobs, "tile_m", 4), alpha = m + 2;
+  const double m = knob(knobs, kernels::knobs::winograd_conv2d::tile_m, 4), alpha = m + 2;
   const auto tiles = static_cast<double>(kernels::winograd_tile_grid(d, static_cast<int64_t>(m)).tiles());
   return {static_cast<double>(d.batch), static_cast<double>(d.in_channels), static_cast<double>(d.out_channels),
           alpha * alpha, tiles, alpha, alpha};

@@ -4,25 +4,24 @@
 
 namespace layoutopt::tuning {
 
-std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
-                                                     const std::vector<MeasureRecord>& records,
-                                                     const std::string& target) {
+DefaultSeconds default_config_seconds(const std::vector<TuningTask>& tasks, const std::vector<MeasureRecord>& records,
+                                      const std::string& target) {
   const SessionResult known = summarize_history(tasks, records, target);
   const std::vector<double> once_timed = once_timed_factors_of(known);
-  std::map<std::string, double> seconds;
+  DefaultSeconds seconds;
   for (size_t t = 0; t < tasks.size(); ++t)
     if (const auto estimate = known.tasks[t].candidates.estimated_seconds(tasks[t].op.default_index(), {.once_timed_factor = once_timed[t]}))
-      seconds.emplace(tasks[t].key(), *estimate);
+      seconds.emplace(tasks[t].task_key(), *estimate);
   return seconds;
 }
 
 std::vector<MeasureRecord> measure_default_configs(const std::vector<TuningTask>& tasks,
                                                    const std::vector<MeasureRecord>& records, Measurer& measurer,
                                                    const std::string& target, const RecordSink& sink) {
-  const std::map<std::string, double> known = default_config_seconds(tasks, records, target);
+  const DefaultSeconds known = default_config_seconds(tasks, records, target);
   std::vector<MeasureRecord> measured;
   for (const TuningTask& task : tasks) {
-    if (known.contains(task.key())) continue;
+    if (known.contains(task.task_key())) continue;
     const int64_t index = task.op.default_index();
     measured.push_back(make_record(target, task, index, measurer.measure(task, index)));
     sink(measured.back());

@@ -1,10 +1,10 @@
 #include "layoutopt/tuning/measure_record.h"
 
 #include <limits>
+#include <numeric>
 
 #include "layoutopt/graph/json_number.h"
-#include <numeric>
-#include <set>
+#include "layoutopt/tuning/task_args.h"
 
 namespace layoutopt::tuning {
 
@@ -15,16 +15,12 @@ using nlohmann::json;
 // AutoTVM writes this cost for failed trials so that readers taking the minimum skip them.
 constexpr double kFailedCost = 1e9;
 
-// Knobs that are splits in AutoTVM's templates; the rest are "other" options.
-bool is_split_knob(const std::string& name) {
-  static const std::set<std::string> splits{"tile_ic", "tile_oc", "tile_ow", "tile_c", "tile_in", "tile_out"};
-  return splits.contains(name);
-}
-
-json entity_of(const std::string& name, int64_t value) {
-  if (is_split_knob(name)) return json::array({name, "sp", json::array({-1, value})});
-  if (name == "unroll_kw" || name == "oc_inner" || name == "prefetch_weights")
-    return json::array({name, "ot", value != 0});
+// As the family's table declares it: a split ("sp", innermost factor last), a flag or a
+// count; a knob of a foreign task no table declares is written as a count.
+json entity_of(std::optional<TaskFamily> family, const std::string& name, int64_t value) {
+  const kernels::KnobDecl* knob = declared_knob(family, name);
+  if (knob != nullptr && knob->split) return json::array({name, "sp", json::array({-1, value})});
+  if (knob != nullptr && knob->type == kernels::KnobType::boolean) return json::array({name, "ot", value != 0});
   return json::array({name, "ot", value});
 }
 
@@ -46,12 +42,15 @@ int64_t entity_value(const json& entity) {
   return number<int64_t>(value, "knob value");
 }
 
-KnobValues knobs_of(const json& entities) {
+KnobValues knobs_of(const json& entities, const std::optional<TaskKey>& task) {
   if (!entities.is_array()) throw RecordError("config.entity is not a list");
   KnobValues knobs;
   for (const json& entity : entities) {
     if (!entity.is_array() || entity.size() != 3) throw RecordError("config entity is not [name, kind, value]");
-    knobs.emplace_back(entity.at(0).get<std::string>(), entity_value(entity));
+    std::string name = entity.at(0).get<std::string>();
+    if (task && declared_knob(task->family, name) == nullptr)
+      throw RecordError("knob '" + name + "' is not a knob of " + std::string(task->name()));
+    knobs.emplace_back(std::move(name), entity_value(entity));
   }
   return knobs;
 }
@@ -75,10 +74,11 @@ MeasureRecord record_of(const json& j) {
   if (!input.is_array() || input.size() < 3) throw RecordError("input is not [target, task_name, args, kwargs]");
   MeasureRecord record;
   record.target = input.at(0).get<std::string>();
-  record.task_name = input.at(1).get<std::string>();
-  record.args = input.at(2);
+  const std::string name = input.at(1).get<std::string>();
+  record.task = task_key_of(name, input.at(2));
+  if (!record.task) record.foreign_task = json::array({name, input.at(2)});
   record.config_index = number<int64_t>(j.at("config").at("index"), "config index");
-  record.knobs = knobs_of(j.at("config").at("entity"));
+  record.knobs = knobs_of(j.at("config").at("entity"), record.task);
   record.result = result_of(j.at("result"));
   return record;
 }
@@ -90,16 +90,19 @@ double MeasureResult::seconds() const {
   return std::accumulate(costs_s.begin(), costs_s.end(), 0.0) / static_cast<double>(costs_s.size());
 }
 
-std::string MeasureRecord::task_key() const { return task_name + " " + args.dump(); }
-
 std::string to_json_line(const MeasureRecord& record) {
   json entities = json::array();
-  for (const auto& [name, value] : record.knobs) entities.push_back(entity_of(name, value));
+  const std::optional<TaskFamily> family = record.task ? std::optional(record.task->family) : std::nullopt;
+  for (const auto& [name, value] : record.knobs) entities.push_back(entity_of(family, name, value));
+  const json task = record.task ? json::array({record.task->name(), autotvm_args(*record.task)})
+                                : record.foreign_task.is_array() && record.foreign_task.size() == 2
+                                    ? record.foreign_task
+                                    : json::array({nullptr, nullptr});
   const MeasureResult& r = record.result;
   const json costs = r.error_no == 0 ? json(r.costs_s) : json::array({kFailedCost});
   // ordered_json keeps AutoTVM's key order (input, config, result, ...) for human readers.
   const nlohmann::ordered_json line = {
-      {"input", json::array({record.target, record.task_name, record.args, json::object()})},
+      {"input", json::array({record.target, task.at(0), task.at(1), json::object()})},
       {"config", {{"index", record.config_index}, {"code_hash", nullptr}, {"entity", entities}}},
       {"result", json::array({costs, r.error_no, r.all_cost_s, r.timestamp})},
       {"version", 0.2},

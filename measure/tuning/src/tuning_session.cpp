@@ -113,7 +113,7 @@ class Budget {
 
 MeasureRecord make_record(const std::string& target, const TuningTask& task, int64_t index,
                           const MeasureResult& result) {
-  MeasureRecord record{target, task.name, task.args, index, {}, result};
+  MeasureRecord record{target, task.task_key(), index, {}, result, {}};
   const std::map<std::string, int64_t> knobs = task.op.knobs(index);
   for (const kernels::Knob& knob : task.op.space().knobs()) record.knobs.emplace_back(knob.name, knobs.at(knob.name));
   return record;

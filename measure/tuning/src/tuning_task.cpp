@@ -9,39 +9,24 @@ namespace layoutopt::tuning {
 
 namespace {
 
-using nlohmann::json;
-
-json tensor(const std::vector<int64_t>& shape) { return json::array({"TENSOR", shape, "float32"}); }
-
-json conv_args(const kernels::Conv2dDesc& d, bool grouped) {
-  json args = json::array({tensor({d.batch, d.in_channels, d.in_h, d.in_w}),
-                           tensor({d.out_channels, d.in_channels_per_group(), d.kernel_h, d.kernel_w}),
-                           json::array({d.stride_h, d.stride_w}),
-                           json::array({d.pad_top, d.pad_left, d.pad_bottom, d.pad_right}),
-                           json::array({d.dilation_h, d.dilation_w})});
-  if (grouped) {
-    args.push_back(d.groups);
+TaskKey conv_key(TaskFamily family, const kernels::Conv2dDesc& d) {
+  TaskKey key{.family = family,
+              .data = {d.batch, d.in_channels, d.in_h, d.in_w},
+              .weight = {d.out_channels, d.in_channels_per_group(), d.kernel_h, d.kernel_w},
+              .strides = {d.stride_h, d.stride_w},
+              .padding = {d.pad_top, d.pad_left, d.pad_bottom, d.pad_right},
+              .dilation = {d.dilation_h, d.dilation_w}};
+  if (family == TaskFamily::group_conv2d) {
+    key.groups = d.groups;
   } else {
-    args.push_back("NCHW");
-    args.push_back("NCHW");
+    key.layout = "NCHW";
+    key.out_layout = "NCHW";
   }
-  args.push_back("float32");
-  return args;
+  return key;
 }
 
-json dense_args(const kernels::DenseDesc& d) {
-  return json::array({tensor({d.batch, d.in_features}), tensor({d.out_features, d.in_features}), nullptr, "float32"});
-}
-
-const char* autotvm_name(kernels::OpFamily family) {
-  switch (family) {
-    case kernels::OpFamily::conv2d: return "conv2d_NCHWc.x86";
-    case kernels::OpFamily::group_conv2d: return "group_conv2d_nchw.x86";
-    case kernels::OpFamily::depthwise_conv2d: return "depthwise_conv2d_NCHWc.x86";
-    case kernels::OpFamily::winograd_conv2d: return "conv2d_NCHWc_winograd.x86";
-    case kernels::OpFamily::dense: return "dense_nopack.x86";
-  }
-  return "unknown";
+TaskKey dense_key(const kernels::DenseDesc& d) {
+  return {.family = TaskFamily::dense, .data = {d.batch, d.in_features}, .weight = {d.out_features, d.in_features}};
 }
 
 // A task is the bare operator: the epilogue and the input scale only touch each output
@@ -62,37 +47,50 @@ std::vector<kernels::TunableOp> plain_algorithms(const graph::Graph& graph, grap
 // AutoTVM's depthwise template splits input and output channels separately (always equal
 // for multiplier 1); ours has the single knob tile_c.
 void alias_depthwise_channels(std::map<std::string, int64_t>& knobs) {
-  const auto ic = knobs.find("tile_ic");
-  const auto oc = knobs.find("tile_oc");
-  if (knobs.contains("tile_c") || ic == knobs.end() || oc == knobs.end() || ic->second != oc->second) return;
-  knobs["tile_c"] = ic->second;
-  knobs.erase("tile_ic");
-  knobs.erase("tile_oc");
-  knobs.erase("unroll_kw");  // our depthwise kernel always unrolls the kernel width
+  namespace k = kernels::knobs::depthwise_conv2d;
+  const auto ic = knobs.find(k::tile_ic.name);
+  const auto oc = knobs.find(k::tile_oc.name);
+  if (knobs.contains(k::tile_c.name) || ic == knobs.end() || oc == knobs.end() || ic->second != oc->second) return;
+  knobs[k::tile_c.name] = ic->second;
+  knobs.erase(k::tile_ic.name);
+  knobs.erase(k::tile_oc.name);
+  knobs.erase(k::unroll_kw.name);  // our depthwise kernel always unrolls the kernel width
 }
 
 }  // namespace
 
-std::string TuningTask::key() const { return name + " " + args.dump(); }
+TaskFamily task_family(kernels::OpFamily family) {
+  switch (family) {
+    case kernels::OpFamily::conv2d: return TaskFamily::conv2d;
+    case kernels::OpFamily::group_conv2d: return TaskFamily::group_conv2d;
+    case kernels::OpFamily::depthwise_conv2d: return TaskFamily::depthwise_conv2d;
+    case kernels::OpFamily::winograd_conv2d: return TaskFamily::winograd_conv2d;
+    case kernels::OpFamily::dense: return TaskFamily::dense;
+  }
+  return TaskFamily::conv2d;
+}
+
+TaskKey TuningTask::task_key() const {
+  const TaskFamily family = task_family(op.family());
+  return family == TaskFamily::dense ? dense_key(op.dense_desc()) : conv_key(family, op.conv_desc());
+}
 
 std::optional<int64_t> TuningTask::config_index(std::map<std::string, int64_t> knobs) const {
   if (op.family() == kernels::OpFamily::depthwise_conv2d) alias_depthwise_channels(knobs);
   // Knobs AutoTVM's templates lack take the choice its schedule hard-codes: its 1x1
   // template has no unroll_kw (nothing to unroll), its 3x3 one no tile_oh, and neither
   // reorders work items (oc_inner; records written before that knob existed read the same).
+  namespace k = kernels::knobs::conv2d;
   for (const kernels::Knob& knob : op.space().knobs()) {
     if (knobs.contains(knob.name)) continue;
-    if (knob.name == "tile_oh") knobs[knob.name] = 1;
-    if (knob.name == "unroll_kw" || knob.name == "oc_inner") knobs[knob.name] = 0;
+    if (k::tile_oh.is(knob.name)) knobs[knob.name] = 1;
+    if (k::unroll_kw.is(knob.name) || k::oc_inner.is(knob.name)) knobs[knob.name] = 0;
   }
   return op.index_of(knobs);
 }
 
 TuningTask make_task(const kernels::TunableOp& op, int64_t weight) {
-  const bool dense = op.family() == kernels::OpFamily::dense;
-  json args = dense ? dense_args(op.dense_desc())
-                    : conv_args(op.conv_desc(), op.family() == kernels::OpFamily::group_conv2d);
-  return {autotvm_name(op.family()), std::move(args), op, weight, {}};
+  return {std::string(task_name(task_family(op.family()))), op, weight, {}};
 }
 
 std::vector<TuningTask> extract_tasks(const graph::Graph& graph) {
@@ -126,12 +124,12 @@ std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<Tun
 }
 
 TaskIndex::TaskIndex(const std::vector<TuningTask>& tasks) {
-  for (size_t t = 0; t < tasks.size(); ++t) by_key_.emplace(tasks[t].key(), t);
+  for (size_t t = 0; t < tasks.size(); ++t) by_key_.emplace(tasks[t].task_key(), t);
 }
 
 std::optional<size_t> TaskIndex::find(const MeasureRecord& record, const std::string& target) const {
-  if (record.target != target) return std::nullopt;
-  const auto found = by_key_.find(record.task_key());
+  if (record.target != target || !record.task) return std::nullopt;
+  const auto found = by_key_.find(*record.task);
   if (found == by_key_.end()) return std::nullopt;
   return found->second;
 }

@@ -30,51 +30,51 @@ class TrueTimes : public tuning::Measurer {
   TrueTimes(const std::vector<tuning::MeasureRecord>& log, const std::vector<tuning::TuningTask>& tasks) {
     for (const tuning::MeasureRecord& r : log)
       for (const tuning::TuningTask& task : tasks)
-        if (task.key() == r.task_key()) logged[{task.key(), *task.config_index(r.knob_map())}] = r.result.seconds();
+        if (task.task_key() == r.task_key()) logged[{task.task_key(), *task.config_index(r.knob_map())}] = r.result.seconds();
   }
   tuning::MeasureResult measure(const tuning::TuningTask& task, int64_t index) override {
-    const std::pair<std::string, int64_t> config{task.key(), index};
+    const std::pair<tuning::TaskKey, int64_t> config{task.task_key(), index};
     ++calls;
     measured.insert(config);
     order.push_back(config);
     tuning::MeasureResult r;
-    const auto moved = task_drift.find(task.key());
-    const bool outlier = first_call_off.contains(task.key()) && std::count(order.begin(), order.end(), config) == 1;
+    const auto moved = task_drift.find(task.task_key());
+    const bool outlier = first_call_off.contains(task.task_key()) && std::count(order.begin(), order.end(), config) == 1;
     r.costs_s = {logged.at(config) * drift * (lucky.contains(config) ? slowdown : 1.0) *
-                 (moved == task_drift.end() ? 1.0 : moved->second) * (outlier ? first_call_off.at(task.key()) : 1.0)};
+                 (moved == task_drift.end() ? 1.0 : moved->second) * (outlier ? first_call_off.at(task.task_key()) : 1.0)};
     return r;
   }
-  std::map<std::pair<std::string, int64_t>, double> logged;
-  std::set<std::pair<std::string, int64_t>> lucky;
-  std::set<std::pair<std::string, int64_t>> measured;
-  std::vector<std::pair<std::string, int64_t>> order;  ///< every call's config, in call order
-  std::map<std::string, double> task_drift;            ///< task key -> how much slower it runs than logged
-  std::map<std::string, double> first_call_off;        ///< task key -> how far off a config's first timing here is
+  std::map<std::pair<tuning::TaskKey, int64_t>, double> logged;
+  std::set<std::pair<tuning::TaskKey, int64_t>> lucky;
+  std::set<std::pair<tuning::TaskKey, int64_t>> measured;
+  std::vector<std::pair<tuning::TaskKey, int64_t>> order;  ///< every call's config, in call order
+  std::map<tuning::TaskKey, double> task_drift;            ///< task key -> how much slower it runs than logged
+  std::map<tuning::TaskKey, double> first_call_off;        ///< task key -> how far off a config's first timing here is
   double drift = 1.02;
   double slowdown = 10.0;
   int calls = 0;
 };
 
 /// (task key, config index) of every tuned node of `plan`.
-std::set<std::pair<std::string, int64_t>> tuned_choices(const planning::Plan& plan,
+std::set<std::pair<tuning::TaskKey, int64_t>> tuned_choices(const planning::Plan& plan,
                                                         const std::vector<tuning::TuningTask>& tasks) {
-  std::set<std::pair<std::string, int64_t>> chosen;
+  std::set<std::pair<tuning::TaskKey, int64_t>> chosen;
   for (const tuning::TuningTask& task : tasks)
     for (graph::NodeId id : task.nodes) {
       const auto& tuned = std::get<planning::TunedKernel>(plan.nodes.at(static_cast<size_t>(id)).kernel);
       if (tuned.task != task.name) continue;  // the node runs another algorithm
-      chosen.emplace(task.key(), tuned.config_index);
+      chosen.emplace(task.task_key(), tuned.config_index);
     }
   return chosen;
 }
 
 /// Records of `config` (task key, config index) in `log`.
-int timings_of(const std::pair<std::string, int64_t>& config, const std::vector<tuning::MeasureRecord>& log,
+int timings_of(const std::pair<tuning::TaskKey, int64_t>& config, const std::vector<tuning::MeasureRecord>& log,
                const std::vector<tuning::TuningTask>& tasks) {
   int count = 0;
   for (const tuning::TuningTask& task : tasks)
     for (const tuning::MeasureRecord& r : log)
-      if (task.key() == config.first && r.task_key() == config.first && task.config_index(r.knob_map()) == config.second)
+      if (task.task_key() == config.first && r.task_key() == config.first && task.config_index(r.knob_map()) == config.second)
         ++count;
   return count;
 }
@@ -93,7 +93,7 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
   const tuning::TuningTask& winograd = tasks.at(1);
   REQUIRE(winograd.op.family() == kernels::OpFamily::winograd_conv2d);
   std::erase_if(log, [&](const tuning::MeasureRecord& r) {
-    return r.task_key() == winograd.key() && winograd.config_index(r.knob_map()) == 0;
+    return r.task_key() == winograd.task_key() && winograd.config_index(r.knob_map()) == 0;
   });
   const costs::TransformTable table = synthetic_table(g);
   const MeasuredCosts measured(g, log, table, records.path());
@@ -110,7 +110,7 @@ TEST_CASE("confirming re-times lucky configs until the plan no longer chooses th
   measurer.lucky = {*first_choices.begin()};
 
   std::vector<tuning::MeasureRecord> sunk;
-  std::set<std::pair<std::string, int64_t>> ever_chosen;
+  std::set<std::pair<tuning::TaskKey, int64_t>> ever_chosen;
   const auto plan_and_note = [&](const costs::MeasuredCostSource& costs) {
     const planning::Plan planned = plan(costs);
     for (const auto& config : tuned_choices(planned, tasks)) ever_chosen.insert(config);
@@ -176,7 +176,7 @@ TEST_CASE("a round times its configs in passes, not one config's timings back to
   // timing every config once.
   REQUIRE(measurer.order.size() == 9);
   for (size_t pass = 0; pass < 3; ++pass) {
-    const std::set<std::pair<std::string, int64_t>> timed(measurer.order.begin() + static_cast<long>(3 * pass),
+    const std::set<std::pair<tuning::TaskKey, int64_t>> timed(measurer.order.begin() + static_cast<long>(3 * pass),
                                                           measurer.order.begin() + static_cast<long>(3 * pass + 3));
     CHECK(timed == chosen);
   }
@@ -254,7 +254,7 @@ TEST_CASE("a task whose spot check drifted against the run's others is timed afr
   // of it alike; the convs run as logged.
   TrueTimes measurer(confirmed.log, confirmed.tasks);
   measurer.drift = 1.0;
-  measurer.task_drift[confirmed.dense.key()] = 2.0;
+  measurer.task_drift[confirmed.dense.task_key()] = 2.0;
   const auto report = confirmed.confirm(measurer);
   CHECK(report.confirmed);
   CHECK(report.spot_checks == 3);
@@ -262,7 +262,7 @@ TEST_CASE("a task whose spot check drifted against the run's others is timed afr
   // The dense choice got 3 timings from now, its latest: its spot check and 2 more. The convs
   // were only spot-checked, and the dense rivals not timed at all.
   const auto dense_choice = *std::find_if(measurer.order.begin(), measurer.order.end(),
-                                          [&](const auto& config) { return config.first == confirmed.dense.key(); });
+                                          [&](const auto& config) { return config.first == confirmed.dense.task_key(); });
   CHECK(std::count(measurer.order.begin(), measurer.order.end(), dense_choice) == 3);
   CHECK(measurer.calls == 5);
   // Every dense candidate now costs twice what it did, the one re-timed by its fresh timings
@@ -293,7 +293,7 @@ TEST_CASE("a spot check that fresh timings do not bear out was an outlier: the t
   const std::vector<planning::NodeCandidate> offered = confirmed.costs.candidates(confirmed.g, confirmed.dense_id);
   TrueTimes measurer(confirmed.log, confirmed.tasks);
   measurer.drift = 1.0;
-  measurer.first_call_off[confirmed.dense.key()] = 2.0;  // the spot check hits a hiccup; later timings do not
+  measurer.first_call_off[confirmed.dense.task_key()] = 2.0;  // the spot check hits a hiccup; later timings do not
   const auto report = confirmed.confirm(measurer);
   CHECK(report.confirmed);
   CHECK(report.stale_tasks.empty());
@@ -311,7 +311,7 @@ TEST_CASE("a task timed at its logged time among neighbours in a slow spell is n
   // spot check is off its neighbours', and so are its fresh timings, but they match its log.
   TrueTimes measurer(confirmed.log, confirmed.tasks);
   measurer.drift = 1.3;
-  measurer.task_drift[confirmed.dense.key()] = 1 / 1.3;
+  measurer.task_drift[confirmed.dense.task_key()] = 1 / 1.3;
   const auto report = confirmed.confirm(measurer);
   CHECK(report.confirmed);
   CHECK(report.stale_tasks.empty());
@@ -331,7 +331,7 @@ TEST_CASE("a stale task's configs timed once take the pooled selection bias, not
   std::vector<int64_t> fresh;
   const std::vector<tuning::MeasureRecord> once = log;
   for (const tuning::MeasureRecord& r : once) {
-    const bool is_dense = r.task_key() == dense->key();
+    const bool is_dense = r.task_key() == dense->task_key();
     if (is_dense && fresh.size() == 3) continue;
     if (is_dense) fresh.push_back(*dense->config_index(r.knob_map()));
     tuning::MeasureRecord later = r;
@@ -351,7 +351,7 @@ TEST_CASE("a stale task's configs timed once take the pooled selection bias, not
   };
   const auto logged_ms = [&](int64_t index) {
     for (const tuning::MeasureRecord& r : once)
-      if (r.task_key() == dense->key() && dense->config_index(r.knob_map()) == index) return r.result.seconds() * 1e3;
+      if (r.task_key() == dense->task_key() && dense->config_index(r.knob_map()) == index) return r.result.seconds() * 1e3;
     FAIL("config not logged");
     return 0.0;
   };

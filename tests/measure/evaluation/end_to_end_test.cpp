@@ -27,13 +27,18 @@ using namespace layoutopt::testing;
 
 namespace {
 
+/// Length of the task key's text before keys were typed: synthetic times stay as they were.
+size_t old_key_length(const tuning::TuningTask& task) {
+  return task.name.size() + 1 + tuning::autotvm_args(task.task_key()).dump().size();
+}
+
 /// Seconds by config index: every measurement of the same config gives the same time.
 class IndexMeasurer : public tuning::Measurer {
  public:
   tuning::MeasureResult measure(const tuning::TuningTask& task, int64_t index) override {
     ++calls;
     tuning::MeasureResult r;
-    r.costs_s = {1e-5 * static_cast<double>(1 + index % 7) + 1e-9 * static_cast<double>(task.key().size())};
+    r.costs_s = {1e-5 * static_cast<double>(1 + index % 7) + 1e-9 * static_cast<double>(old_key_length(task))};
     return r;
   }
   int calls = 0;
@@ -45,7 +50,7 @@ struct MeasuredTiny {
   ScratchFile records{"records.jsonl"};
   std::vector<tuning::MeasureRecord> log;
   costs::TransformTable table;
-  std::map<std::string, double> default_seconds;
+  tuning::DefaultSeconds default_seconds;
 
   MeasuredTiny() {
     const auto tasks = tuning::extract_tasks(graph);
@@ -77,8 +82,8 @@ TEST_CASE("default configs are measured once and read back from the log") {
   const auto seconds = tuning::default_config_seconds(tasks, log, kTarget);
   CHECK(seconds.size() == tasks.size());
   for (const tuning::TuningTask& task : tasks)
-    CHECK(seconds.at(task.key()) == testing::relative_approx(1e-5 * static_cast<double>(1 + task.op.default_index() % 7) +
-                                                    1e-9 * static_cast<double>(task.key().size())));
+    CHECK(seconds.at(task.task_key()) == testing::relative_approx(1e-5 * static_cast<double>(1 + task.op.default_index() % 7) +
+                                                    1e-9 * static_cast<double>(old_key_length(task))));
   // Records of another target do not count.
   CHECK(tuning::default_config_seconds(tasks, log, "llvm -mcpu=other -num-cores=1").empty());
 }
@@ -96,15 +101,15 @@ TEST_CASE("default configs are priced by the rule that prices tuned configs") {
   const tuning::TuningTask& retimed = tasks.front();
   for (const double ratio : {1.5, 2.5}) {
     tuning::MeasureResult result;
-    result.costs_s = {ratio * once.at(retimed.key())};
+    result.costs_s = {ratio * once.at(retimed.task_key())};
     log.push_back(tuning::make_record(kTarget, retimed, retimed.op.default_index(), result));
   }
   const auto priced = tuning::default_config_seconds(tasks, log, kTarget);
   // It costs the median of its later timings; every default still timed once costs its
   // timing times the pooled retiming ratio (2), as a once-timed tuned config would.
-  CHECK(priced.at(retimed.key()) == testing::relative_approx(2.0 * once.at(retimed.key())));
+  CHECK(priced.at(retimed.task_key()) == testing::relative_approx(2.0 * once.at(retimed.task_key())));
   for (size_t t = 1; t < tasks.size(); ++t)
-    CHECK(priced.at(tasks[t].key()) == testing::relative_approx(2.0 * once.at(tasks[t].key())));
+    CHECK(priced.at(tasks[t].task_key()) == testing::relative_approx(2.0 * once.at(tasks[t].task_key())));
 }
 
 TEST_CASE("graph tuned is never predicted slower than the default plan it was free to choose") {

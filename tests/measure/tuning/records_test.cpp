@@ -6,6 +6,7 @@
 #include <string>
 
 #include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/task_args.h"
 #include "layoutopt/tuning/tuning_session.h"
 #include "tuning_fixtures.h"
 
@@ -43,21 +44,22 @@ TEST_CASE("a record survives its JSON line unchanged") {
   const MeasureRecord record = sample_record(37);
   const MeasureRecord back = parse_record(to_json_line(record));
   CHECK(back.target == record.target);
-  CHECK(back.task_name == "conv2d_NCHWc.x86");
-  CHECK(back.args == record.args);
+  REQUIRE(back.task.has_value());
+  CHECK(back.task->name() == "conv2d_NCHWc.x86");
+  CHECK(back.task == record.task);
   CHECK(back.config_index == 37);
   CHECK(back.knobs == record.knobs);
   CHECK(back.result.costs_s == record.result.costs_s);
   CHECK(back.result.error_no == 0);
   CHECK(back.result.timestamp == doctest::Approx(record.result.timestamp));
-  CHECK(back.task_key() == small_conv_task().key());
+  CHECK(back.task_key() == small_conv_task().task_key());
 }
 
 TEST_CASE("records are written in AutoTVM's v0.2 layout") {
   const auto j = nlohmann::json::parse(to_json_line(sample_record(0)));
   CHECK(j.at("version") == 0.2);
   CHECK(j.at("input").size() == 4);
-  CHECK(j.at("input").at(2) == small_conv_task().args);
+  CHECK(j.at("input").at(2) == autotvm_args(small_conv_task().task_key()));
   const auto& entity = j.at("config").at("entity");
   CHECK(entity.at(0) == nlohmann::json::parse(R"(["tile_ic", "sp", [-1, 1]])"));
   CHECK(entity.at(3).at(1) == "ot");
@@ -79,7 +81,8 @@ TEST_CASE("a failed trial is written with AutoTVM's 1e9 cost and read back as fa
 TEST_CASE("a real AutoTVM x86 record is read and maps onto our task and space") {
   const MeasureRecord record = parse_record(kAutoTvmLine);
   CHECK(record.target == "llvm -keys=cpu ");
-  CHECK(record.task_name == "conv2d_NCHWc.x86");
+  REQUIRE(record.task.has_value());
+  CHECK(record.task->name() == "conv2d_NCHWc.x86");
   CHECK(record.config_index == 172);
   CHECK(record.result.seconds() == doctest::Approx(0.0045656413));
   CHECK(record.knob_map() == std::map<std::string, int64_t>{{"tile_ic", 1}, {"tile_oc", 4}, {"tile_ow", 1}, {"unroll_kw", 0}});
@@ -92,7 +95,7 @@ TEST_CASE("a real AutoTVM x86 record is read and maps onto our task and space") 
   d.stride_h = d.stride_w = 2;
   d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = 3;
   const TuningTask task = make_task(layoutopt::kernels::TunableOp::conv2d(d));
-  CHECK(task.key() == record.task_key());
+  CHECK(task.task_key() == record.task_key());
   const auto index = task.config_index(record.knob_map());
   REQUIRE(index.has_value());
   const auto knobs = task.op.knobs(*index);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "layoutopt/planning/cost_source.h"
+#include "layoutopt/tuning/default_configs.h"
 #include "layoutopt/tuning/tuning_task.h"
 
 namespace layoutopt::costs {
@@ -46,7 +47,7 @@ class DefaultScheduleCosts final : public RestrictedCosts {
  public:
   /// `default_seconds`: each task's default-config time by TuningTask::key()
   /// (default_config_seconds). `base` and `graph` must outlive this source.
-  DefaultScheduleCosts(const planning::CostSource& base, const graph::Graph& graph, std::map<std::string, double> default_seconds);
+  DefaultScheduleCosts(const planning::CostSource& base, const graph::Graph& graph, tuning::DefaultSeconds default_seconds);
   [[nodiscard]] std::string name() const override { return "untuned default schedules (" + base_->name() + ")"; }
   /// Throws std::runtime_error naming the node when its task's default config was not measured.
   [[nodiscard]] std::vector<planning::NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const override;
@@ -54,7 +55,7 @@ class DefaultScheduleCosts final : public RestrictedCosts {
  private:
   std::vector<tuning::TuningTask> tasks_;
   std::map<graph::NodeId, std::vector<size_t>> tasks_of_;
-  std::map<std::string, double> default_seconds_;
+  tuning::DefaultSeconds default_seconds_;
 };
 
 }  // namespace layoutopt::costs

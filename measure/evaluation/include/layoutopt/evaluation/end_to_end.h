@@ -20,6 +20,7 @@
 #include "layoutopt/planning/planner.h"
 #include "layoutopt/timing/statistics.h"
 #include "layoutopt/timing/timing.h"
+#include "layoutopt/tuning/default_configs.h"
 
 namespace layoutopt::evaluation {
 
@@ -53,7 +54,7 @@ struct EndToEndOptions {
 /// The plan of one variant: `measured` restricted as the variant's costs say, solved by its
 /// solver. Throws solvers::SolverError when that solver refuses the problem.
 [[nodiscard]] planning::PlanResult plan_variant(const graph::Graph& graph, const Variant& variant, const planning::CostSource& measured,
-                                      const std::map<std::string, double>& default_seconds,
+                                      const tuning::DefaultSeconds& default_seconds,
                                       const planning::PlannerOptions& options);
 
 /// Plans every variant with the cost source its costs name (`measured` is the measured
@@ -64,7 +65,7 @@ struct EndToEndOptions {
 /// Throws std::runtime_error (planning) or kernels::KernelError (compiling).
 [[nodiscard]] std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const std::vector<Variant>& variants,
                                                            const planning::CostSource& measured,
-                                                           const std::map<std::string, double>& default_seconds,
+                                                           const tuning::DefaultSeconds& default_seconds,
                                                            const EndToEndOptions& options,
                                                            std::vector<std::string>* refused = nullptr);
 

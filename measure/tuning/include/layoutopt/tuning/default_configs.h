@@ -15,6 +15,9 @@
 
 namespace layoutopt::tuning {
 
+/// Seconds by task.
+using DefaultSeconds = std::map<TaskKey, double>;
+
 /// Estimated seconds of each task's default config among `records` of `target`, by
 /// TuningTask::key(), priced exactly as the measured cost source prices tuned configs
 /// (layout_candidates.h): the median of its latest later timings when it was timed again,
@@ -22,9 +25,8 @@ namespace layoutopt::tuning {
 /// default row would predict from raw timings and the graph-tuned row from corrected ones,
 /// and the default could look faster than a plan that is free to choose it (evidence:
 /// docs/design/baselines.md). Tasks whose default was not measured (or failed) are missing.
-[[nodiscard]] std::map<std::string, double> default_config_seconds(const std::vector<TuningTask>& tasks,
-                                                                   const std::vector<MeasureRecord>& records,
-                                                                   const std::string& target);
+[[nodiscard]] DefaultSeconds default_config_seconds(const std::vector<TuningTask>& tasks,
+                                                    const std::vector<MeasureRecord>& records, const std::string& target);
 
 /// Measures the default configs that `records` lack, handing each new record to `sink`
 /// (append it to the log). Returns the new records.

@@ -13,12 +13,15 @@
 
 #include <cstdint>
 #include <map>
-#include <utility>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "layoutopt/tuning/task_key.h"
 
 namespace layoutopt::tuning {
 
@@ -47,15 +50,18 @@ struct MeasureResult {
 using KnobValues = std::vector<std::pair<std::string, int64_t>>;
 
 struct MeasureRecord {
-  std::string target;     ///< e.g. "llvm -mcpu=znver5"
-  std::string task_name;  ///< e.g. "conv2d_NCHWc.x86"
-  nlohmann::json args;
-  int64_t config_index = 0;               ///< index in the writer's config space
+  std::string target;  ///< e.g. "llvm -mcpu=znver5"
+  /// The task measured, equal to TuningTask::key() of it; nullopt for a task of another
+  /// template or argument form, which matches no task of ours.
+  std::optional<TaskKey> task;
+  int64_t config_index = 0;  ///< index in the writer's config space
   KnobValues knobs;
   MeasureResult result;
+  /// A task without a key, as read ([name, args]): written back unchanged.
+  nlohmann::json foreign_task;
 
-  /// Same text as TuningTask::key() of the task it measures.
-  [[nodiscard]] std::string task_key() const;
+  /// The task measured (the fuzz target's name for `task`).
+  [[nodiscard]] const std::optional<TaskKey>& task_key() const { return task; }
   [[nodiscard]] std::map<std::string, int64_t> knob_map() const { return {knobs.begin(), knobs.end()}; }
 };
 
@@ -67,7 +73,8 @@ class RecordError : public std::runtime_error {
 
 /// One JSON line, without the trailing newline.
 [[nodiscard]] std::string to_json_line(const MeasureRecord& record);
-/// Inverse of to_json_line; also reads AutoTVM's own x86 records. Throws RecordError.
+/// Inverse of to_json_line; also reads AutoTVM's own x86 records. Throws RecordError, also for
+/// a knob its task's family does not declare (kernels/knob_table.h).
 [[nodiscard]] MeasureRecord parse_record(std::string_view line);
 
 }  // namespace layoutopt::tuning

@@ -1,22 +1,16 @@
 #pragma once
 // Tuning tasks: the distinct conv2d / depthwise / grouped conv / dense workloads of a graph,
 // each with its weight (how often it occurs), named and described exactly as AutoTVM's x86
-// task extraction does, so record logs read the same in both tools:
-//
-//   conv2d_NCHWc.x86            [data, kernel, strides, padding(t,l,b,r), dilation, "NCHW", "NCHW", "float32"]
-//   depthwise_conv2d_NCHWc.x86  same arguments, kernel [C, 1, KH, KW]
-//   group_conv2d_nchw.x86       [data, kernel, strides, padding, dilation, groups, "float32"]
-//   dense_nopack.x86            [data, weight, null, "float32"]
-//   conv2d_NCHWc_winograd.x86   as conv2d_NCHWc.x86 (ours: AutoTVM has no x86 Winograd template)
+// task extraction does (task_args.h), so record logs read the same in both tools. A task's
+// identity is its TaskKey (task_key.h).
 //
 // A 3x3 stride-1 conv workload has two tasks, one per algorithm (direct and Winograd), with the
 // same weight and nodes: alternatives, of which each node runs one.
-// where data / kernel are ["TENSOR", shape, "float32"]. As in AutoTVM the fused epilogue is
-// not part of a task, nor is a conv's input scale: every occurrence shares one tuned schedule.
+// As in AutoTVM the fused epilogue is not part of a task, nor is a conv's input scale: every
+// occurrence shares one tuned schedule.
 
 #include <cstdint>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,12 +18,12 @@
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/tuning/measure_record.h"
+#include "layoutopt/tuning/task_key.h"
 
 namespace layoutopt::tuning {
 
 struct TuningTask {
-  std::string name;      ///< AutoTVM task name, e.g. "conv2d_NCHWc.x86"
-  nlohmann::json args;   ///< AutoTVM task arguments (see above)
+  std::string name;      ///< AutoTVM task name, e.g. "conv2d_NCHWc.x86" (key().name())
   kernels::TunableOp op;
   int64_t weight = 1;    ///< occurrences in the graph
   std::vector<graph::NodeId> nodes;
@@ -37,8 +31,11 @@ struct TuningTask {
   /// (-1: a task made on its own, alternative to none).
   int64_t workload = -1;
 
-  /// Identity of the task inside record logs: name and arguments.
-  [[nodiscard]] std::string key() const;
+  /// Identity of the task inside record logs: family and workload, from `op`.
+  [[nodiscard]] TaskKey task_key() const;
+  /// task_key() as text: kept for the string-keyed maps of transform enumeration and
+  /// bench-transforms, and the untuned-task list of the measured cost source.
+  [[nodiscard]] std::string key() const { return task_key().text(); }
   /// Config index of knob values read from a record. Accepts AutoTVM's own spellings:
   /// depthwise tile_ic == tile_oc for tile_c, and knobs our space has but AutoTVM's lacks
   /// (tile_oh, unroll_kw of 1x1 convs, oc_inner) take AutoTVM's fixed choice. nullopt when the
@@ -61,6 +58,9 @@ struct TuningTask {
 /// algorithm first).
 [[nodiscard]] std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<TuningTask>& tasks);
 
+/// The task family of an operator family.
+[[nodiscard]] TaskFamily task_family(kernels::OpFamily family);
+
 /// Which of a list of tasks a record measures, by TuningTask::key().
 class TaskIndex {
  public:
@@ -70,7 +70,7 @@ class TaskIndex {
   [[nodiscard]] std::optional<size_t> find(const MeasureRecord& record, const std::string& target) const;
 
  private:
-  std::map<std::string, size_t> by_key_;
+  std::map<TaskKey, size_t> by_key_;
 };
 
 }  // namespace layoutopt::tuning
