@@ -13,7 +13,9 @@ TEST_CASE("the detector agrees with the compiler's CPUID reader") {
   CHECK(cpu::has_feature("avx2") == static_cast<bool>(__builtin_cpu_supports("avx2")));
   CHECK(cpu::has_feature("avx512f") == static_cast<bool>(__builtin_cpu_supports("avx512f")));
   CHECK(cpu::has_feature("fma") == static_cast<bool>(__builtin_cpu_supports("fma")));
+#if !defined(__clang__)  // clang 14's builtin (the sanitized build) does not know clflushopt
   CHECK(cpu::has_feature("clflushopt") == static_cast<bool>(__builtin_cpu_supports("clflushopt")));
+#endif
   CHECK(cpu::has_feature("sse2"));  // every x86-64 CPU
 }
 
