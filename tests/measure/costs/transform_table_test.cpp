@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -103,6 +105,23 @@ TEST_CASE("transform table JSON round trip") {
   REQUIRE(e != nullptr);
   CHECK(e->median_ms == doctest::Approx(0.08));
   CHECK(back.find("llvm -mcpu=a", 2, {{1, 64, 56, 56}, "NCHW", "NCHW16c"}) == nullptr);
+}
+
+TEST_CASE("a table written by an earlier layoutopt loads and is written again byte for byte") {
+  // Blocks of 1 spelled out (NCHW1c), 2-D and 3-D tensors, another CPU's entry and an entry
+  // no version can read, which stays last.
+  const std::filesystem::path earlier =
+      std::filesystem::path(LAYOUTOPT_SOURCE_DIR) / "tests" / "measure" / "costs" / "data" / "transforms.v1.json";
+  const auto text_of = [](const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const TransformTable table = TransformTable::load(earlier);
+  CHECK(table.entries().size() == 7);
+  CHECK(table.issues().size() == 1);
+  const ScratchFile again("transforms.json");
+  table.save(again.path());
+  CHECK(text_of(again.path()) == text_of(earlier));
 }
 
 TEST_CASE("reusing a table measures only missing entries and loses nothing") {
