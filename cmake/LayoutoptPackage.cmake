@@ -1,7 +1,7 @@
 # The installed CMake package: `find_package(layoutopt REQUIRED)` in a consumer, then
 #   layoutopt::runtime         the LLVM-free runtime (static; OpenMP and libdl on its link line)
 #   layoutopt::runtime_shared  the same as liblayoutopt_runtime.so, exporting the C API alone
-#   layoutopt::layoutopt       every library (graph, ONNX import, solvers, kernels, measure/)
+#   layoutopt::layoutopt       every library (graph, ONNX import, solvers, kernels, measure/, pipeline/)
 #   layoutopt::<library>       each library on its own (layoutopt::graph, layoutopt::planning, ...)
 #   layoutopt::cli             the `layoutopt` program
 # `find_package(layoutopt REQUIRED COMPONENTS runtime)` looks for OpenMP only, so a
