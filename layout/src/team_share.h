@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "layoutopt/layout/transform.h"
+#include "layoutopt/layout/transform_team.h"
 
 namespace layoutopt::layout::detail {
 

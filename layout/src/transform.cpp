@@ -35,16 +35,6 @@ std::shared_ptr<const detail::TransformStrategy> make_strategy(const std::vector
 
 }  // namespace
 
-std::string_view to_string(TransformPath path) {
-  switch (path) {
-    case TransformPath::identity: return "identity";
-    case TransformPath::copy_runs: return "copy_runs";
-    case TransformPath::transpose: return "transpose";
-    case TransformPath::gather: return "gather";
-  }
-  return "unknown";
-}
-
 LayoutTransform::LayoutTransform(std::vector<int64_t> logical, Layout canonical, Layout src, Layout dst)
     : logical_(std::move(logical)), canonical_(std::move(canonical)), src_(std::move(src)), dst_(std::move(dst)) {
   for (const int64_t extent : logical_)

@@ -2,9 +2,8 @@
 // TransformStrategy: the executable strategy behind a LayoutTransform. One implementation per strategy
 // (identity copy, channel re-blocking, generic gather), chosen once when the transform is built.
 
-#include <string_view>
-
-#include "layoutopt/layout/transform.h"
+#include "layoutopt/layout/transform_path.h"
+#include "layoutopt/layout/transform_team.h"
 
 namespace layoutopt::layout::detail {
 

@@ -19,24 +19,17 @@
 #include <cstdint>
 #include <memory>
 #include <span>
-#include <string_view>
 #include <vector>
 
 #include "layoutopt/layout/layout.h"
+#include "layoutopt/layout/transform_path.h"
+#include "layoutopt/layout/transform_team.h"
 
 namespace layoutopt::layout {
 
 namespace detail {
 class TransformStrategy;
 }
-
-enum class TransformPath { identity, copy_runs, transpose, gather };
-std::string_view to_string(TransformPath path);
-
-/// Who runs a transform: a team of its own, forked for the call, or the calling team, every
-/// thread of which calls run() (a network step in the parallel region its kernels share:
-/// no fork and join around the transform).
-enum class TransformTeam { own, calling };
 
 class LayoutTransform {
  public:
