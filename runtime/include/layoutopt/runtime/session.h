@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "layoutopt/runtime/artifact_program.h"
-#include "layoutopt/runtime/network.h"
+#include "layoutopt/runtime/network_spec.h"
 
 namespace layoutopt::runtime {
 
