@@ -37,23 +37,16 @@ struct BenchTransformsFlags {
 };
 
 // Blocks of the tuned candidates of each task, when a record log is given.
-std::map<std::string, costs::TensorBlocks> tuned_blocks(const graph::Graph& graph, const std::string& records,
-                                                          const std::string& target,
-                                                          timing::ProgressReporter& progress) {
+costs::TunedBlocks tuned_blocks(const graph::Graph& graph, const std::string& records, const std::string& target,
+                                 timing::ProgressReporter& progress) {
   if (records.empty()) return {};
   const tuning::LoadedLog log = tuning::load_record_log(records);
   if (!log.issues.empty()) progress.note("warning: " + tuning::describe_issues(records, log.issues), true);
   const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
-  std::map<std::string, costs::TensorBlocks> blocks = costs::tuned_blocks(tasks, log.records, target);
+  costs::TunedBlocks blocks = costs::tuned_blocks(tasks, log.records, target);
   progress.note("layouts of " + std::to_string(blocks.size()) + "/" + std::to_string(tasks.size()) +
                 " tasks from tuned candidates in " + records + "; vector-friendly blocks for the rest");
   return blocks;
-}
-
-std::string key_text(const costs::TransformKey& key) {
-  std::string shape;
-  for (int64_t d : key.shape) shape += (shape.empty() ? "" : ",") + std::to_string(d);
-  return "[" + shape + "] " + key.src + " -> " + key.dst;
 }
 
 // Entries this short are mostly OpenMP fork/join and clock overhead, whose jitter alone
@@ -87,7 +80,7 @@ void verify_sample(const costs::TransformTable& table, const std::vector<costs::
       ++longer;
       longer_within += within_10_percent(ratios.back());
     }
-    std::cout << "  " << std::left << std::setw(44) << key_text(sample[i]) << std::right << std::fixed
+    std::cout << "  " << std::left << std::setw(44) << costs::describe(sample[i]) << std::right << std::fixed
               << std::setprecision(4) << std::setw(10) << stored[i]->median_ms << " ms " << std::setw(10)
               << again[i].median_ms << " ms  ratio " << std::setprecision(3) << ratios.back() << "\n";
   }

@@ -110,7 +110,7 @@ void MeasuredCostSource::read_summary() {
       pricing = {.once_timed_factor = pooled[t], .stale_factor = found->second.drift, .fresh = found->second.fresh};
     for (const tuning::LayoutCandidate& candidate : known_.tasks[t].candidates.all(pricing))
       kept.push_back(tuned_candidate(tasks_[t], candidate));
-    if (kept.empty()) untuned_.push_back(tasks_[t].key());
+    if (kept.empty()) untuned_.push_back(tasks_[t].task_key());
   }
 }
 
@@ -218,7 +218,7 @@ double MeasuredCostSource::table_ms(const TransformKey& key) const {
   const TransformEntry* entry = table_->find(options_.target, options_.threads, key);
   if (entry == nullptr)
     throw std::runtime_error("transform table " + options_.table_path.string() + " has no time for " +
-                             shape_text(key.shape) + " " + key.src + " -> " + key.dst + " on '" +
+                             describe(key) + " on '" +
                              options_.target + "': " + bench_hint());
   return entry->median_ms;
 }

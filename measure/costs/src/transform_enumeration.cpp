@@ -24,7 +24,7 @@ std::vector<TransformKey> ordered_pairs(const ShapeLayouts& layouts) {
   for (const auto& [shape, held] : layouts)
     for (const layout::Layout& src : held)
       for (const layout::Layout& dst : held)
-        if (src != dst) keys.push_back({shape, src.str(), dst.str()});
+        if (src != dst) keys.push_back({shape, src, dst});
   std::sort(keys.begin(), keys.end());
   return keys;
 }
@@ -37,8 +37,8 @@ std::set<int64_t> friendly(const graph::Shape& shape) {
 // The task's tuned blocks (or every friendly one), plus those of its untuned default config,
 // which the "default" baseline of `optimize` runs.
 void add_task(ShapeLayouts& layouts, const graph::Graph& graph, const tuning::TuningTask& task,
-              const std::map<std::string, TensorBlocks>& tuned) {
-  const auto found = tuned.find(task.key());
+              const TunedBlocks& tuned) {
+  const auto found = tuned.find(task.task_key());
   const kernels::OpLayouts fixed = task.op.layouts(task.op.default_index());
   for (graph::NodeId id : task.nodes) {
     const graph::Node& node = graph.node(id);
@@ -76,35 +76,33 @@ TensorBlocks blocks_of(const std::vector<tuning::LayoutCandidate>& candidates, d
   return blocks;
 }
 
-std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::TuningTask>& tasks,
-                                                 const std::vector<tuning::MeasureRecord>& records, const std::string& target) {
+TunedBlocks tuned_blocks(const std::vector<tuning::TuningTask>& tasks, const std::vector<tuning::MeasureRecord>& records,
+                         const std::string& target) {
   return tuned_blocks(tasks, tuning::summarize_history(tasks, records, target));
 }
 
-std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::TuningTask>& tasks, const tuning::SessionResult& known) {
-  std::map<std::string, TensorBlocks> blocks;
+TunedBlocks tuned_blocks(const std::vector<tuning::TuningTask>& tasks, const tuning::SessionResult& known) {
+  TunedBlocks blocks;
   for (size_t i = 0; i < tasks.size(); ++i)
-    if (known.tasks[i].candidates.pair_count() > 0) blocks[tasks[i].key()] = blocks_of(known.tasks[i].candidates.all());
+    if (known.tasks[i].candidates.pair_count() > 0) blocks[tasks[i].task_key()] = blocks_of(known.tasks[i].candidates.all());
   return blocks;
 }
 
-tuning::ChannelBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
-                                  const std::map<std::string, TensorBlocks>& tuned) {
+tuning::ChannelBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks, const TunedBlocks& tuned) {
   tuning::ChannelBlocks blocks;
   for (const tuning::TuningTask& task : tasks)
-    if (const auto found = tuned.find(task.key()); found != tuned.end())
+    if (const auto found = tuned.find(task.task_key()); found != tuned.end())
       blocks[task.op.input_shape()[1]].insert(found->second.input.begin(), found->second.input.end());
   return blocks;
 }
 
-ShapeLayouts enumerate_layouts(const graph::Graph& graph, const std::map<std::string, TensorBlocks>& tuned) {
+ShapeLayouts enumerate_layouts(const graph::Graph& graph, const TunedBlocks& tuned) {
   ShapeLayouts layouts;
   for (const tuning::TuningTask& task : tuning::extract_tasks(graph)) add_task(layouts, graph, task, tuned);
   return layouts;
 }
 
-std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
-                                               const std::map<std::string, TensorBlocks>& tuned) {
+std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph, const TunedBlocks& tuned) {
   return ordered_pairs(enumerate_layouts(graph, tuned));
 }
 

@@ -19,7 +19,7 @@ constexpr int kVersion = 1;
 
 json entry_json(const TransformEntry& e) {
   return {{"target", e.target},   {"threads", e.threads},       {"shape", e.key.shape},
-          {"src", e.key.src},     {"dst", e.key.dst},           {"median_ms", e.median_ms},
+          {"src", e.key.src.str()}, {"dst", e.key.dst.str()},           {"median_ms", e.median_ms},
           {"q1_ms", e.q1_ms},     {"q3_ms", e.q3_ms},           {"repeats", e.repeats},
           {"timestamp", e.timestamp}};
 }
@@ -35,11 +35,21 @@ T number(const json& j, const char* key, T fallback) {
   return j.contains(key) ? number<T>(j, key) : fallback;
 }
 
+// A layout that does not parse makes the entry unreadable (kept verbatim), naming the field.
+layout::Layout layout_of(const json& j, const char* key) {
+  const std::string text = j.at(key).get<std::string>();
+  try {
+    return layout::Layout::parse(text);
+  } catch (const layout::LayoutError& e) {
+    throw std::invalid_argument(std::string(key) + " '" + text + "': " + e.what());
+  }
+}
+
 TransformEntry entry_of(const json& j) {
   TransformEntry e;
   e.target = j.at("target").get<std::string>();
   e.threads = number<int>(j, "threads");
-  e.key = {number<std::vector<int64_t>>(j, "shape"), j.at("src").get<std::string>(), j.at("dst").get<std::string>()};
+  e.key = {number<std::vector<int64_t>>(j, "shape"), layout_of(j, "src"), layout_of(j, "dst")};
   e.median_ms = number<double>(j, "median_ms");
   e.q1_ms = number(j, "q1_ms", e.median_ms);
   e.q3_ms = number(j, "q3_ms", e.median_ms);

@@ -14,14 +14,6 @@ namespace layoutopt::costs {
 
 namespace {
 
-std::string describe(const TransformKey& key) {
-  std::ostringstream out;
-  out << "[";
-  for (size_t i = 0; i < key.shape.size(); ++i) out << (i ? "," : "") << key.shape[i];
-  out << "] " << key.src << " -> " << key.dst;
-  return out.str();
-}
-
 // One entry from several timings of the same key: the median of each statistic.
 TransformEntry median_entry(const std::vector<TransformEntry>& timings) {
   auto median_of = [&](double TransformEntry::*field) {
@@ -44,13 +36,12 @@ double unix_time() {
 
 // One timing of one transform on random data.
 TransformEntry time_transform(const TransformKey& key, const timing::TimingPolicy& policy, const std::string& target) {
-  const layout::Layout src_layout = layout::Layout::parse(key.src);
-  const auto transform = layout::LayoutTransform::for_activation(key.shape, src_layout, layout::Layout::parse(key.dst));
+  const auto transform = layout::LayoutTransform::for_activation(key.shape, key.src, key.dst);
   const auto elements = static_cast<size_t>(transform.elements());
   const kernels::PageBlock src = tuning::random_block(elements, 11);
   const kernels::PageBlock dst = tuning::random_block(elements, 12);
   // The source as the step before left it, like a kernel's input (activation_placement.h).
-  const int64_t src_plane = tuning::row_plane_floats(key.shape, src_layout);
+  const int64_t src_plane = tuning::row_plane_floats(key.shape, key.src);
   const timing::Timing timing = timing::time_cost(
       policy, [&] { transform.run(src.data(), dst.data()); }, [&] { tuning::write_rows_per_thread(src.span(), src_plane); });
   return {target, timing.threads, key, timing.ms.median, timing.ms.q1, timing.ms.q3, timing.repeats, unix_time()};

@@ -73,10 +73,10 @@ struct Planning {
 TEST_CASE("a transform is keyed as the table spells it: plain-equivalent layouts as the plain layout") {
   const std::vector<int64_t> map{1, 64, 7, 7}, vector{1, 64, 1, 1};
   const costs::TransformKey blocked = costs::table_key(map, Layout::parse("NCHW16c"), Layout::parse("NCHW8c"));
-  CHECK(blocked == costs::TransformKey{map, "NCHW16c", "NCHW8c"});
-  CHECK(costs::table_key(map, Layout::parse("NCHW1c"), Layout::parse("NCHW16c")).src == "NCHW");
+  CHECK(blocked == costs::TransformKey{map, Layout::nchwc(16), Layout::nchwc(8)});
+  CHECK(costs::table_key(map, Layout::parse("NCHW1c"), Layout::parse("NCHW16c")).src == Layout::nchw());
   // On a 1x1 map every block places each element where NCHW does.
-  CHECK(costs::table_key(vector, Layout::parse("NCHW16c"), Layout::parse("NCHW")).src == "NCHW");
+  CHECK(costs::table_key(vector, Layout::parse("NCHW16c"), Layout::parse("NCHW")).src == Layout::nchw());
 }
 
 TEST_CASE("calibration times the plan's steps in its network and prices them so until the plan settles") {
@@ -103,7 +103,7 @@ TEST_CASE("calibration times the plan's steps in its network and prices them so 
   for (const auto& [key, ms] : timed) {
     CHECK(ms > 0);
     // The cost source now answers with the in-network time, not the table's 1 us.
-    CHECK(costs.transform_ms(key.shape, Layout::parse(key.src), Layout::parse(key.dst)) == ms);
+    CHECK(costs.transform_ms(key.shape, key.src, key.dst) == ms);
   }
   if (report.settled)
     for (const costs::TransformKey& key : network_transforms(g, replan(costs))) CHECK(timed.contains(key));
@@ -117,10 +117,10 @@ TEST_CASE("calibration times the plan's steps in its network and prices them so 
   int untimed = 0;
   for (const costs::TransformEntry& entry : table.entries()) {
     const costs::TransformKey& key = entry.key;
-    const costs::TransformKey spelled = costs::table_key(key.shape, Layout::parse(key.src), Layout::parse(key.dst));
+    const costs::TransformKey spelled = costs::table_key(key.shape, key.src, key.dst);
     if (timed.contains(key) || spelled.src == spelled.dst) continue;  // timed, or no data moves at all
     ++untimed;
-    CHECK(costs.transform_ms(key.shape, Layout::parse(key.src), Layout::parse(key.dst)) == doctest::Approx(0.001 * factor));
+    CHECK(costs.transform_ms(key.shape, key.src, key.dst) == doctest::Approx(0.001 * factor));
   }
   CHECK(untimed > 0);
 }

@@ -22,7 +22,7 @@ using namespace layoutopt::testing;
 namespace {
 
 double transform_ms(const costs::MeasuredCostSource& source, const costs::TransformKey& key) {
-  return source.transform_ms(key.shape, layout::Layout::parse(key.src), layout::Layout::parse(key.dst));
+  return source.transform_ms(key.shape, key.src, key.dst);
 }
 
 int64_t config_of(const planning::NodeCandidate& candidate) {

@@ -5,6 +5,7 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/timing/cost_policy.h"
@@ -24,6 +25,11 @@ using Shape = std::vector<int64_t>;
 
 bool contains(const std::vector<TransformKey>& keys, const TransformKey& key) {
   return std::find(keys.begin(), keys.end(), key) != keys.end();
+}
+
+/// A key from its layouts' spellings, as a table file holds them.
+TransformKey key(const Shape& shape, std::string_view src, std::string_view dst) {
+  return {shape, layout::Layout::parse(src), layout::Layout::parse(dst)};
 }
 
 timing::TimingPolicy quick_policy() {
@@ -50,25 +56,25 @@ TEST_CASE("resnet-18 transform enumeration without records: every vector-friendl
   // Six layouts (plain, 4, 8, 16, 32, 64) give 30 ordered pairs per conv tensor; the
   // classifier output (1000 channels) only takes blocks 4 and 8.
   CHECK(keys.size() == 6 * 30 + 6);
-  CHECK(contains(keys, {{1, 64, 56, 56}, "NCHW", "NCHW16c"}));
-  CHECK(contains(keys, {{1, 64, 56, 56}, "NCHW16c", "NCHW"}));
-  CHECK(contains(keys, {{1, 512, 7, 7}, "NCHW8c", "NCHW64c"}));
-  CHECK(contains(keys, {{1, 512}, "NC", "NC16c"}));
-  CHECK(contains(keys, {{1, 1000}, "NC8c", "NC4c"}));
-  CHECK_FALSE(contains(keys, {{1, 1000}, "NC", "NC16c"}));
+  CHECK(contains(keys, key({1, 64, 56, 56}, "NCHW", "NCHW16c")));
+  CHECK(contains(keys, key({1, 64, 56, 56}, "NCHW16c", "NCHW")));
+  CHECK(contains(keys, key({1, 512, 7, 7}, "NCHW8c", "NCHW64c")));
+  CHECK(contains(keys, key({1, 512}, "NC", "NC16c")));
+  CHECK(contains(keys, key({1, 1000}, "NC8c", "NC4c")));
+  CHECK_FALSE(contains(keys, key({1, 1000}, "NC", "NC16c")));
   CHECK(std::is_sorted(keys.begin(), keys.end()));
 }
 
 TEST_CASE("with tuned candidates only their blocks are enumerated") {
   const graph::Graph g = graph::zoo::build("resnet-18");
-  std::map<std::string, TensorBlocks> tuned;
-  for (const tuning::TuningTask& task : tuning::extract_tasks(g)) tuned[task.key()] = {{16}, {16}};
+  TunedBlocks tuned;
+  for (const tuning::TuningTask& task : tuning::extract_tasks(g)) tuned[task.task_key()] = {{16}, {16}};
   const std::vector<TransformKey> keys = enumerate_transforms(g, tuned);
   // Per tensor shape: NCHW <-> NCHW16c only, which is also every default config's block;
   // the 1000-wide output cannot take 16, but the dense default config writes NC8c.
-  CHECK(contains(keys, {{1, 128, 28, 28}, "NCHW", "NCHW16c"}));
-  CHECK(contains(keys, {{1, 3, 224, 224}, "NCHW", "NCHW16c"}) == false);
-  CHECK(contains(keys, {{1, 1000}, "NC", "NC8c"}));
+  CHECK(contains(keys, key({1, 128, 28, 28}, "NCHW", "NCHW16c")));
+  CHECK(contains(keys, key({1, 3, 224, 224}, "NCHW", "NCHW16c")) == false);
+  CHECK(contains(keys, key({1, 1000}, "NC", "NC8c")));
   CHECK(keys.size() == 2 * 6 + 2);
 }
 
@@ -97,14 +103,14 @@ TEST_CASE("a side keeps the blocks of its fastest candidates, at most max_blocks
 
 TEST_CASE("transform table JSON round trip") {
   TransformTable table;
-  table.insert(entry("llvm -mcpu=a", {{1, 64, 56, 56}, "NCHW", "NCHW16c"}, 0.08));
-  table.insert(entry("llvm -mcpu=b", {{1, 512}, "NC", "NC8c"}, 0.001));
+  table.insert(entry("llvm -mcpu=a", key({1, 64, 56, 56}, "NCHW", "NCHW16c"), 0.08));
+  table.insert(entry("llvm -mcpu=b", key({1, 512}, "NC", "NC8c"), 0.001));
   const TransformTable back = TransformTable::from_json(nlohmann::json::parse(table.to_json().dump()));
   REQUIRE(back.entries().size() == 2);
-  const TransformEntry* e = back.find("llvm -mcpu=a", 1, {{1, 64, 56, 56}, "NCHW", "NCHW16c"});
+  const TransformEntry* e = back.find("llvm -mcpu=a", 1, key({1, 64, 56, 56}, "NCHW", "NCHW16c"));
   REQUIRE(e != nullptr);
   CHECK(e->median_ms == doctest::Approx(0.08));
-  CHECK(back.find("llvm -mcpu=a", 2, {{1, 64, 56, 56}, "NCHW", "NCHW16c"}) == nullptr);
+  CHECK(back.find("llvm -mcpu=a", 2, key({1, 64, 56, 56}, "NCHW", "NCHW16c")) == nullptr);
 }
 
 TEST_CASE("a table written by an earlier layoutopt loads and is written again byte for byte") {
@@ -119,6 +125,11 @@ TEST_CASE("a table written by an earlier layoutopt loads and is written again by
   const TransformTable table = TransformTable::load(earlier);
   CHECK(table.entries().size() == 7);
   CHECK(table.issues().size() == 1);
+  // Keys read as layouts: a block of 1 stays the layout the file spells.
+  const TransformEntry* one_block = table.find("llvm -mcpu=znver5", 2, key({1, 24, 112, 112}, "NCHW1c", "NCHW8c"));
+  REQUIRE(one_block != nullptr);
+  CHECK(one_block->key.src == layout::Layout::nchwc(1));
+  CHECK(table.find("llvm -mcpu=znver5", 2, key({1, 32, 100}, "NCW8c", "NCW")) != nullptr);
   const ScratchFile again("transforms.json");
   table.save(again.path());
   CHECK(text_of(again.path()) == text_of(earlier));
@@ -126,8 +137,8 @@ TEST_CASE("a table written by an earlier layoutopt loads and is written again by
 
 TEST_CASE("reusing a table measures only missing entries and loses nothing") {
   const ScratchFile file("transforms.json");
-  const TransformKey mine{{1, 8, 4, 4}, "NCHW", "NCHW4c"};
-  const TransformKey other{{1, 8, 4, 4}, "NCHW4c", "NCHW"};
+  const TransformKey mine = key({1, 8, 4, 4}, "NCHW", "NCHW4c");
+  const TransformKey other = key({1, 8, 4, 4}, "NCHW4c", "NCHW");
   {
     TransformTable seed;
     seed.insert(entry("llvm -mcpu=other", mine, 0.5));
@@ -173,15 +184,15 @@ TEST_CASE("offered layouts come from the enumeration, as far as the table prices
   TransformTable table;
   const std::vector<int64_t> shape{1, 64, 8, 8};
   const auto time = [&](const std::string& a, const std::string& b) {
-    table.insert({"t", 2, {shape, a, b}, 0.01, 0.01, 0.01, 5, 0});
-    table.insert({"t", 2, {shape, b, a}, 0.01, 0.01, 0.01, 5, 0});
+    table.insert({"t", 2, key(shape, a, b), 0.01, 0.01, 0.01, 5, 0});
+    table.insert({"t", 2, key(shape, b, a), 0.01, 0.01, 0.01, 5, 0});
   };
   time("NCHW", "NCHW4c");  // an earlier run's layout, which this enumeration does not name
   time("NCHW", "NCHW8c");
   time("NCHW", "NCHW16c");
   time("NCHW8c", "NCHW16c");
   time("NCHW", "NCHW32c");  // 32c is timed against NCHW only, not against 8c or 16c
-  table.insert({"other", 2, {shape, "NCHW", "NCHW64c"}, 0.01, 0.01, 0.01, 5, 0});  // another target
+  table.insert({"other", 2, key(shape, "NCHW", "NCHW64c"), 0.01, 0.01, 0.01, 5, 0});  // another target
   const auto blocked = [](std::initializer_list<int64_t> blocks) {
     std::set<layout::Layout> layouts;
     for (const int64_t block : blocks) layouts.insert(layout::Layout::channel_blocked(4, block));
@@ -197,8 +208,8 @@ TEST_CASE("offered layouts come from the enumeration, as far as the table prices
 }
 
 TEST_CASE("transforms are timed in passes: each entry is the median of its passes") {
-  const std::vector<TransformKey> keys{{{1, 16, 6, 6}, "NCHW", "NCHW8c"}, {{1, 16, 6, 6}, "NCHW8c", "NCHW16c"}};
-  std::map<std::string, std::vector<TransformEntry>> reported;  // by destination layout
+  const std::vector<TransformKey> keys{key({1, 16, 6, 6}, "NCHW", "NCHW8c"), key({1, 16, 6, 6}, "NCHW8c", "NCHW16c")};
+  std::map<layout::Layout, std::vector<TransformEntry>> reported;  // by destination layout
   const std::vector<TransformEntry> entries =
       time_transforms(keys, quick_policy(), "llvm -mcpu=me", nullptr,
                       [&](const TransformEntry& entry) { reported[entry.key.dst].push_back(entry); });
@@ -220,7 +231,7 @@ TEST_CASE("transforms are timed in passes: each entry is the median of its passe
 TEST_CASE("a short transform's passes together stop at the cost policy's repeat cap") {
   // A 1 us body would need 60,000 runs to reach 60 ms, each after a flush.
   const timing::TimingPolicy policy = timing::cost_policy(1, 60.0);
-  const std::vector<TransformKey> keys{{{1, 16, 4, 4}, "NCHW", "NCHW8c"}};
+  const std::vector<TransformKey> keys{key({1, 16, 4, 4}, "NCHW", "NCHW8c")};
   const std::vector<TransformEntry> entries = time_transforms(keys, policy, "llvm -mcpu=me", nullptr);
   REQUIRE(entries.size() == 1);
   CHECK(entries[0].repeats <= timing::kCostMaxRepeats);
@@ -238,4 +249,19 @@ TEST_CASE("a table with a format of another type is no table; damaged numbers ma
   CHECK(table.entries().empty());
   REQUIRE(table.issues().size() == 1);
   CHECK(table.issues()[0].reason.find("threads") != std::string::npos);
+}
+
+TEST_CASE("an entry whose layout does not parse is unreadable, named, and written back as it was") {
+  const nlohmann::json good = {{"target", "llvm"}, {"threads", 1},        {"shape", {1, 8, 4, 4}},
+                               {"src", "NCHW"},    {"dst", "NCHW8c"},     {"median_ms", 0.01}};
+  nlohmann::json damaged = good;
+  damaged["dst"] = "NCHW8q";
+  const costs::TransformTable table = costs::TransformTable::from_json(
+      {{"format", "layoutopt-transform-table"}, {"version", 1}, {"entries", {damaged, good}}});
+  REQUIRE(table.entries().size() == 1);
+  CHECK(table.find("llvm", 1, key({1, 8, 4, 4}, "NCHW", "NCHW8c")) != nullptr);
+  REQUIRE(table.issues().size() == 1);
+  CHECK(table.issues()[0].entry == 0);
+  CHECK(table.issues()[0].reason.find("dst 'NCHW8q'") != std::string::npos);
+  CHECK(table.to_json().at("entries").at(1) == damaged);  // kept verbatim, after the readable ones
 }

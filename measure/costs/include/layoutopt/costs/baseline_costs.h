@@ -45,7 +45,7 @@ class FastestKernelCosts final : public RestrictedCosts {
 
 class DefaultScheduleCosts final : public RestrictedCosts {
  public:
-  /// `default_seconds`: each task's default-config time by TuningTask::key()
+  /// `default_seconds`: each task's default-config time by TuningTask::task_key()
   /// (default_config_seconds). `base` and `graph` must outlive this source.
   DefaultScheduleCosts(const planning::CostSource& base, const graph::Graph& graph, tuning::DefaultSeconds default_seconds);
   [[nodiscard]] std::string name() const override { return "untuned default schedules (" + base_->name() + ")"; }

@@ -87,7 +87,7 @@ class MeasuredCostSource final : public planning::CostSource {
                                     const layout::Layout& to) const override;
 
   /// Tasks of the graph with no record for the target (empty when everything is tuned).
-  [[nodiscard]] const std::vector<std::string>& untuned_tasks() const { return untuned_; }
+  [[nodiscard]] const std::vector<tuning::TaskKey>& untuned_tasks() const { return untuned_; }
   /// The graph's tuning tasks (extract_tasks), whose records this source reads.
   [[nodiscard]] const std::vector<tuning::TuningTask>& tasks() const { return tasks_; }
 
@@ -133,7 +133,7 @@ class MeasuredCostSource final : public planning::CostSource {
   std::map<graph::NodeId, std::vector<size_t>> tasks_of_;    // conv/dense node -> its algorithms' tasks
   std::vector<std::vector<planning::NodeCandidate>> tuned_;            // by task: best per layout pair
   tuning::SessionResult known_;                                     // the records' summary tuned_ was read from
-  std::vector<std::string> untuned_;
+  std::vector<tuning::TaskKey> untuned_;
   Repricing repricing_;
   double untimed_factor_ = 1.0;
 };

@@ -22,6 +22,7 @@
 #include "layoutopt/tuning/layout_candidates.h"
 #include "layoutopt/tuning/measure_record.h"
 #include "layoutopt/tuning/layout_variants.h"
+#include "layoutopt/tuning/task_key.h"
 #include "layoutopt/tuning/tuning_session.h"
 #include "layoutopt/tuning/tuning_task.h"
 
@@ -32,6 +33,9 @@ struct TensorBlocks {
   std::set<int64_t> input;
   std::set<int64_t> output;
 };
+
+/// Blocks of each task's tuned candidates, by the task's identity.
+using TunedBlocks = std::map<tuning::TaskKey, TensorBlocks>;
 
 /// Divisors of `channels` among 4, 8, 16, 32 and 64: blocks that fill SIMD lanes.
 [[nodiscard]] std::vector<int64_t> vector_friendly_blocks(int64_t channels);
@@ -51,32 +55,28 @@ struct TensorBlocks {
 /// The input blocks of `tuned` (tuned_blocks of `tasks`), by the channel count each task
 /// reads: the blocks a conv's store variants may store in (tuning/layout_variants.h).
 [[nodiscard]] tuning::ChannelBlocks read_blocks(const std::vector<tuning::TuningTask>& tasks,
-                                                const std::map<std::string, TensorBlocks>& tuned);
+                                                const TunedBlocks& tuned);
 
 /// blocks_of the tuned candidates of every task that `records` of `target` cover, by
-/// TuningTask::key(); tasks without records are left out (enumerate_transforms then uses
+/// TuningTask::task_key(); tasks without records are left out (enumerate_transforms then uses
 /// their vector-friendly blocks).
-[[nodiscard]] std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::TuningTask>& tasks,
-                                                               const std::vector<tuning::MeasureRecord>& records,
-                                                               const std::string& target);
+[[nodiscard]] TunedBlocks tuned_blocks(const std::vector<tuning::TuningTask>& tasks,
+                                       const std::vector<tuning::MeasureRecord>& records, const std::string& target);
 /// The same from the records' summary (summarize_history of `tasks`), for a caller that has
 /// one already.
-[[nodiscard]] std::map<std::string, TensorBlocks> tuned_blocks(const std::vector<tuning::TuningTask>& tasks,
-                                                               const tuning::SessionResult& known);
+[[nodiscard]] TunedBlocks tuned_blocks(const std::vector<tuning::TuningTask>& tasks, const tuning::SessionResult& known);
 
 /// Layouts per logical shape, each layout::Layout::channel_blocked of the shape's rank.
 using ShapeLayouts = std::map<std::vector<int64_t>, std::set<layout::Layout>>;
 
 /// The layouts of the graph's conv/dense tensors, per shape: plain, and the blocks of the
-/// kernels that touch them. `tuned` maps TuningTask::key() to the blocks of its tuned
+/// kernels that touch them. `tuned` maps TuningTask::task_key() to the blocks of its tuned
 /// candidates; other tasks use vector_friendly_blocks.
-[[nodiscard]] ShapeLayouts enumerate_layouts(const graph::Graph& graph,
-                                             const std::map<std::string, TensorBlocks>& tuned = {});
+[[nodiscard]] ShapeLayouts enumerate_layouts(const graph::Graph& graph, const TunedBlocks& tuned = {});
 
 /// Every transform among enumerate_layouts: each ordered pair of distinct layouts of a
 /// shape, sorted, without duplicates.
-[[nodiscard]] std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph,
-                                                             const std::map<std::string, TensorBlocks>& tuned = {});
+[[nodiscard]] std::vector<TransformKey> enumerate_transforms(const graph::Graph& graph, const TunedBlocks& tuned = {});
 
 /// The layouts a cost source may offer for each shape of `layouts` (an enumeration): a set
 /// in which `table` (entries of `target` and `threads`) prices every ordered pair, so the

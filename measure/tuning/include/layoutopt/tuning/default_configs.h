@@ -19,7 +19,7 @@ namespace layoutopt::tuning {
 using DefaultSeconds = std::map<TaskKey, double>;
 
 /// Estimated seconds of each task's default config among `records` of `target`, by
-/// TuningTask::key(), priced exactly as the measured cost source prices tuned configs
+/// TuningTask::task_key(), priced exactly as the measured cost source prices tuned configs
 /// (layout_candidates.h): the median of its latest later timings when it was timed again,
 /// else its one timing times the task's selection-bias factor. Priced otherwise, the
 /// default row would predict from raw timings and the graph-tuned row from corrected ones,

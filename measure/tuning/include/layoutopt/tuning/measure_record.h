@@ -51,7 +51,7 @@ using KnobValues = std::vector<std::pair<std::string, int64_t>>;
 
 struct MeasureRecord {
   std::string target;  ///< e.g. "llvm -mcpu=znver5"
-  /// The task measured, equal to TuningTask::key() of it; nullopt for a task of another
+  /// The task measured, equal to TuningTask::task_key() of it; nullopt for a task of another
   /// template or argument form, which matches no task of ours.
   std::optional<TaskKey> task;
   int64_t config_index = 0;  ///< index in the writer's config space

@@ -23,7 +23,7 @@
 namespace layoutopt::tuning {
 
 struct TuningTask {
-  std::string name;      ///< AutoTVM task name, e.g. "conv2d_NCHWc.x86" (key().name())
+  std::string name;      ///< AutoTVM task name, e.g. "conv2d_NCHWc.x86" (task_key().name())
   kernels::TunableOp op;
   int64_t weight = 1;    ///< occurrences in the graph
   std::vector<graph::NodeId> nodes;
@@ -33,9 +33,6 @@ struct TuningTask {
 
   /// Identity of the task inside record logs: family and workload, from `op`.
   [[nodiscard]] TaskKey task_key() const;
-  /// task_key() as text: kept for the string-keyed maps of transform enumeration and
-  /// bench-transforms, and the untuned-task list of the measured cost source.
-  [[nodiscard]] std::string key() const { return task_key().text(); }
   /// Config index of knob values read from a record. Accepts AutoTVM's own spellings:
   /// depthwise tile_ic == tile_oc for tile_c, and knobs our space has but AutoTVM's lacks
   /// (tile_oh, unroll_kw of 1x1 convs, oc_inner) take AutoTVM's fixed choice. nullopt when the
@@ -61,7 +58,7 @@ struct TuningTask {
 /// The task family of an operator family.
 [[nodiscard]] TaskFamily task_family(kernels::OpFamily family);
 
-/// Which of a list of tasks a record measures, by TuningTask::key().
+/// Which of a list of tasks a record measures, by TuningTask::task_key().
 class TaskIndex {
  public:
   explicit TaskIndex(const std::vector<TuningTask>& tasks);
