@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <type_traits>
@@ -11,6 +12,7 @@
 
 #include "layoutopt/graph/fingerprint.h"
 #include "layoutopt/graph/json_number.h"
+#include "layoutopt/graph/op_kind.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/layout/layout.h"
 
@@ -30,7 +32,7 @@ std::string workload_signature(const graph::Graph& graph, graph::NodeId id) {
 
 PlanNode plan_node(const graph::Graph& graph, graph::NodeId id, const NodeCandidate& choice) {
   const graph::Node& node = graph.node(id);
-  return {node.name,    graph::op_name(node.op), workload_signature(graph, id), choice.label, choice.kernel,
+  return {node.name,    graph::op_kind(node.op), workload_signature(graph, id), choice.label, choice.kernel,
           choice.inputs, choice.output,           choice.ms};
 }
 
@@ -163,9 +165,14 @@ layout::Layout layout_of(const std::string& text, const std::string& where) {
 }
 
 ordered_json node_json(const PlanNode& n) {
-  return {{"name", n.name},   {"op", n.op},         {"workload", n.workload},          {"label", n.label},
+  return {{"name", n.name},   {"op", graph::to_string(n.op)}, {"workload", n.workload},          {"label", n.label},
           {"payload", payload_text(n.kernel)},      {"inputs", layout_texts(n.inputs)}, {"output", n.output.str()},
           {"ms", n.ms}};
+}
+
+graph::OpKind op_kind_of(const std::string& text, const std::string& node) {
+  if (const std::optional<graph::OpKind> kind = graph::parse_op_kind(text)) return *kind;
+  throw PlanError("damaged plan: node '" + node + "': op '" + text + "' is no operator layoutopt knows");
 }
 
 PlanNode node_of(const json& j, size_t number) {
@@ -182,7 +189,7 @@ PlanNode node_of(const json& j, size_t number) {
   for (const std::string& text : field<std::vector<std::string>>(j, "inputs", where))
     inputs.push_back(layout_of(text, layouts_of));
   return {name,
-          field<std::string>(j, "op", where),
+          op_kind_of(field<std::string>(j, "op", where), name),
           field<std::string>(j, "workload", where),
           field<std::string>(j, "label", where),
           std::move(kernel),
@@ -235,10 +242,9 @@ Plan read_plan(const json& document) {
 }
 
 void check_node(const PlanNode& planned, const graph::Graph& graph, graph::NodeId id, const std::string& model) {
-  const std::string op = graph::op_name(graph.node(id).op);
-  if (planned.op != op)
-    throw PlanError("node '" + planned.name + "' is " + op + " in this graph but " + planned.op + " in the plan for '" +
-                    model + "': make a new plan");
+  if (const graph::OpKind op = graph::op_kind(graph.node(id).op); planned.op != op)
+    throw PlanError("node '" + planned.name + "' is " + std::string(graph::to_string(op)) + " in this graph but " +
+                    std::string(graph::to_string(planned.op)) + " in the plan for '" + model + "': make a new plan");
   if (const std::string workload = workload_signature(graph, id); planned.workload != workload)
     throw PlanError("node '" + planned.name + "' changed: the plan for '" + model + "' has workload '" +
                     planned.workload + "', this graph '" + workload + "': make a new plan");

@@ -11,8 +11,8 @@ namespace {
 std::map<std::string, int64_t> tuned_knobs(const PlanNode& node, const std::string& model) {
   const auto* tuned = std::get_if<TunedKernel>(&node.kernel);
   if (tuned == nullptr)
-    throw PlanError("node '" + node.name + "' (" + node.op + ") of the plan for '" + model +
-                    "' names no tuned kernel config (plans made with --model-costs cannot be compiled): plan with "
+    throw PlanError("node '" + node.name + "' (" + std::string(graph::to_string(node.op)) + ") of the plan for '" +
+                    model + "' names no tuned kernel config (plans made with --model-costs cannot be compiled): plan with "
                     "measured costs");
   return tuned->knobs;
 }

@@ -258,6 +258,9 @@ TEST_CASE("a damaged plan document is refused naming the field and where it is")
   refused_document([](auto& d) { d["nodes"][3]["inputs"] = "NCHW"; },
                    "\"inputs\" of node 4 ('sum') is \"NCHW\", not a list of strings");
   refused_document([](auto& d) { d["nodes"][0].erase("op"); }, "node 1 ('conv1') has no \"op\"");
+  // A plan holds operator kinds: a name no operator has is refused as the plan is read.
+  refused_document([](auto& d) { d["nodes"][1]["op"] = "relu6"; },
+                   "damaged plan: node 'relu1': op 'relu6' is no operator layoutopt knows");
   refused_document([](auto& d) { d["transforms"] = {{{"value", "relu1"}, {"from", "NCHW"}}}; },
                    "transform 1 has no \"to\"");
   refused_document([](auto& d) { d["costs"] = "guessed"; }, "unknown cost kind 'guessed'");
@@ -283,7 +286,7 @@ TEST_CASE("an unreadable plan file is refused naming the file") {
 TEST_CASE("a plan whose nodes are not the graph's is refused naming the node") {
   const planning::Plan plan = modelled_plan(residual_graph());
   planning::Plan op = plan;
-  op.nodes[1].op = "sigmoid";
+  op.nodes[1].op = graph::OpKind::sigmoid;
   refused_plan(op, "node 'relu1' is relu in this graph but sigmoid in the plan");
   planning::Plan missing = plan;
   missing.nodes.pop_back();

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/graph/op_kind.h"
 #include "layoutopt/layout/layout.h"
 #include "layoutopt/planning/kernel_choice.h"
 #include "layoutopt/planning/layout_problem.h"
@@ -39,7 +40,7 @@ class PlanError : public std::runtime_error {
 
 struct PlanNode {
   std::string name;
-  std::string op;        ///< graph::op_name: the graph has no op-kind type but its variant
+  graph::OpKind op = graph::OpKind::conv2d;  ///< spelled (graph::to_string) only by to_json / plan_from_json
   std::string workload;  ///< graph::Workload::signature() for conv2d / dense, else empty
   std::string label;
   KernelChoice kernel;   ///< tuned config, flexible kernel schedule, ... (the file's "payload")
@@ -76,8 +77,9 @@ struct Plan {
 /// Fields in the documented order (format and version first), for people reading the file.
 [[nodiscard]] nlohmann::ordered_json to_json(const Plan& plan);
 /// Throws PlanError for a document that is not a version-1 layoutopt plan, with costs or a
-/// solver it does not spell (plan_origin.h), or a node whose payload is not a kernel choice
-/// (kernel_choice.h) or whose layouts do not parse, naming the node or transform.
+/// solver it does not spell (plan_origin.h), or a node whose op no operator has, whose payload
+/// is not a kernel choice (kernel_choice.h) or whose layouts do not parse, naming the node or
+/// transform.
 [[nodiscard]] Plan plan_from_json(const nlohmann::json& document);
 /// Writes the file; refusing to replace an existing one is the caller's decision.
 void save_plan(const Plan& plan, const std::filesystem::path& path);
