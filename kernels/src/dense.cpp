@@ -2,6 +2,7 @@
 
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/knob_table.h"
 #include "layoutopt/layout/weight_layouts.h"
 
 namespace layoutopt::kernels {
@@ -47,15 +48,17 @@ std::string DenseSchedule::str() const {
 ConfigSpace dense_space(const DenseDesc& desc) {
   desc.validate();
   ConfigSpace space;
-  space.add("tile_in", divisors(desc.in_features));
-  space.add("tile_out", divisors(desc.out_features));
-  space.add("prefetch_weights", {0, 1}, 0);
+  namespace k = knobs::dense;
+  space.add(k::tile_in, divisors(desc.in_features));
+  space.add(k::tile_out, divisors(desc.out_features));
+  space.add(k::prefetch_weights, {0, 1}, 0);
   return space;
 }
 
 DenseSchedule dense_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
-  return {point.at("tile_in"), point.at("tile_out"), point.at("prefetch_weights") != 0};
+  namespace k = knobs::dense;
+  return {point.at(k::tile_in.name), point.at(k::tile_out.name), point.at(k::prefetch_weights.name) != 0};
 }
 
 void validate_dense(const DenseDesc& desc, const DenseSchedule& s) {

@@ -8,6 +8,7 @@
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/knob_table.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
 #include "layoutopt/layout/transform.h"
 
@@ -61,26 +62,38 @@ BufferSizes dense_buffer_sizes(const DenseDesc& d, const OpLayouts& l) {
 
 std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {
   const Conv2dSchedule s = conv2d_default_schedule(d);
-  return {{"tile_ic", default_channel_block(d.in_channels_per_group())},
-          {"tile_oc", default_channel_block(d.out_channels_per_group())},
-          {"tile_ow", s.ow_bn},
-          {"unroll_kw", 1},
-          {"tile_oh", 1},
-          {"oc_inner", 0},
-          {"prefetch_weights", 0}};
+  namespace k = knobs::conv2d;
+  return {{k::tile_ic.name, default_channel_block(d.in_channels_per_group())},
+          {k::tile_oc.name, default_channel_block(d.out_channels_per_group())},
+          {k::tile_ow.name, s.ow_bn},
+          {k::unroll_kw.name, 1},
+          {k::tile_oh.name, 1},
+          {k::oc_inner.name, 0},
+          {k::prefetch_weights.name, 0}};
 }
 
 std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {
-  return {{"tile_m", 4},
-          {"tile_ic", default_channel_block(d.in_channels)},
-          {"tile_oc", default_channel_block(d.out_channels)},
-          {"tile_t", std::min(conv2d_default_schedule(d).ow_bn, winograd_conv2d_space(d).values("tile_t").back())},
-          {"oc_inner", 0},
-          {"prefetch_weights", 0}};
+  namespace k = knobs::winograd_conv2d;
+  return {{k::tile_m.name, 4},
+          {k::tile_ic.name, default_channel_block(d.in_channels)},
+          {k::tile_oc.name, default_channel_block(d.out_channels)},
+          {k::tile_t.name, std::min(conv2d_default_schedule(d).ow_bn, winograd_conv2d_space(d).values(k::tile_t.name).back())},
+          {k::oc_inner.name, 0},
+          {k::prefetch_weights.name, 0}};
 }
 
 std::map<std::string, int64_t> default_depthwise_knobs(const Conv2dDesc& d) {
-  return {{"tile_c", default_channel_block(d.in_channels)}, {"tile_ow", std::min<int64_t>(d.out_w(), 8)}, {"tile_oh", 1}};
+  namespace k = knobs::depthwise_conv2d;
+  return {{k::tile_c.name, default_channel_block(d.in_channels)},
+          {k::tile_ow.name, std::min<int64_t>(d.out_w(), 8)},
+          {k::tile_oh.name, 1}};
+}
+
+std::map<std::string, int64_t> default_dense_knobs(const DenseDesc& d) {
+  namespace k = knobs::dense;
+  return {{k::tile_in.name, default_channel_block(d.in_features)},
+          {k::tile_out.name, default_channel_block(d.out_features)},
+          {k::prefetch_weights.name, 0}};
 }
 
 }  // namespace
@@ -160,9 +173,7 @@ int64_t TunableOp::default_index() const {
   std::map<std::string, int64_t> knobs;
   switch (family_) {
     case OpFamily::dense:
-      knobs = {{"tile_in", default_channel_block(dense_desc().in_features)},
-               {"tile_out", default_channel_block(dense_desc().out_features)},
-               {"prefetch_weights", 0}};
+      knobs = default_dense_knobs(dense_desc());
       break;
     case OpFamily::depthwise_conv2d: knobs = default_depthwise_knobs(conv_desc()); break;
     case OpFamily::winograd_conv2d: knobs = default_winograd_knobs(conv_desc()); break;

@@ -6,6 +6,7 @@
 #include "layoutopt/graph/input_roles.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/weight_init.h"
+#include "layoutopt/kernels/knob_table.h"
 #include "layoutopt/layout/transform.h"
 #include "layoutopt/planning/flexible_blocks.h"
 
@@ -14,6 +15,13 @@ namespace layoutopt::planning {
 namespace {
 
 using layout::Layout;
+
+namespace knobs = kernels::knobs;
+
+/// "tile_ic=16": a modelled config's knob as the kernels' schedules spell it, for people.
+std::string knob_label(const kernels::KnobDecl& knob, int64_t value) {
+  return std::string(knob.name) + "=" + std::to_string(value);
+}
 
 int64_t bytes_of(const graph::Shape& shape) { return graph::element_count(shape) * int64_t{sizeof(float)}; }
 
@@ -91,7 +99,7 @@ std::vector<NodeCandidate> AnalyticCostModel::conv_candidates(const graph::Graph
                                   : 1e3 * flops / (params_.peak_gflops * 1e9 * 0.8 * vector_fill(oc) *
                                                    reduction_efficiency(ic)) * jitter(key);
       NodeCandidate candidate{.output = Layout::channel_blocked(4, oc), .ms = ms,
-                              .label = "tile_ic=" + std::to_string(ic) + " tile_oc=" + std::to_string(oc)};
+                              .label = knob_label(knobs::conv2d::tile_ic, ic) + " " + knob_label(knobs::conv2d::tile_oc, oc)};
       candidate.inputs = graph::tuned_input_layouts(graph, id, Layout::channel_blocked(4, ic), candidate.output);
       result.push_back(std::move(candidate));
     }
@@ -111,7 +119,7 @@ std::vector<NodeCandidate> AnalyticCostModel::dense_candidates(const graph::Grap
       result.push_back({.inputs = {Layout::channel_blocked(2, in_bn)},
                         .output = Layout::channel_blocked(2, out_bn),
                         .ms = weight_ms / vector_fill(out_bn) * jitter(key),
-                        .label = "tile_in=" + std::to_string(in_bn) + " tile_out=" + std::to_string(out_bn)});
+                        .label = knob_label(knobs::dense::tile_in, in_bn) + " " + knob_label(knobs::dense::tile_out, out_bn)});
     }
   std::sort(result.begin(), result.end(), [](const auto& a, const auto& b) { return a.ms < b.ms; });
   if (result.size() > static_cast<size_t>(params_.max_conv_candidates)) result.resize(static_cast<size_t>(params_.max_conv_candidates));
