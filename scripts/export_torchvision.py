@@ -559,6 +559,40 @@ class DynamicBatch(torch.nn.Module):
         return self.fc(x.view(x.size(0), -1))
 
 
+class LayerNormChannels(torch.nn.Module):
+    """torchvision's LayerNorm2d: permute to NHWC, LayerNorm over C, permute back (ConvNeXt's
+    stem and downsampling norm); LayerNormalization from opset 17, decomposed below."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1, self.conv2 = conv(3, 8), conv(8, 4)
+        self.norm = torch.nn.LayerNorm(8, eps=1e-6)
+        with torch.no_grad():  # distinct values, so a scale or shift read per the wrong axis shows
+            self.norm.weight.uniform_(0.5, 1.5)
+            self.norm.bias.uniform_(-0.5, 0.5)
+
+    def forward(self, x):
+        x = self.conv1(x).permute(0, 2, 3, 1)
+        return self.conv2(self.norm(x).permute(0, 3, 1, 2))
+
+
+class ConvNeXtBlock(torch.nn.Module):
+    """torchvision's ConvNeXt block (CNBlock: depthwise 7x7, permute, LayerNorm, Linear,
+    GELU, Linear, layer scale, permute back, residual) after a stem conv; the layer scale is
+    drawn near 1 instead of torch's 1e-6, so the branch shows in the output."""
+
+    def __init__(self):
+        super().__init__()
+        from torchvision.models.convnext import CNBlock
+        self.stem = conv(3, 8)
+        self.block = CNBlock(8, layer_scale=1.0, stochastic_depth_prob=0.0)
+        with torch.no_grad():
+            self.block.layer_scale.uniform_(0.5, 1.5)
+
+    def forward(self, x):
+        return self.block(self.stem(x))
+
+
 SMALL = (1, 3, 8, 8)
 # name -> (constructor, input shape, opsets besides the default, what it covers)
 OP_MODELS = {
@@ -587,6 +621,10 @@ OP_MODELS = {
     "asymmetric_pads": (AsymmetricPads, (1, 4, 10, 10), [11], "F.pad (asymmetric) before grouped, depthwise, dilated Conv"),
     "zero_bias_dedup": (ZeroBiasDedup, SMALL, [], "deduplicated zero biases behind Identity, folded batch norm"),
     "dynamic_batch": (DynamicBatch, (2, 3, 8, 8), [9, 11], "dynamic batch axis 'batch': Shape/Gather/Unsqueeze/Concat + Reshape"),
+    "gelu": (lambda: Activation(torch.nn.GELU()), SMALL, [], "GELU exact: Div, Erf, Add, Mul, Mul"),
+    "gelu_tanh": (lambda: Activation(torch.nn.GELU(approximate="tanh")), SMALL, [], "GELU tanh approximation: Mul (x^3), Add, Tanh, Mul"),
+    "layer_norm": (LayerNormChannels, SMALL, [17], "LayerNorm over C between permutes (LayerNormalization from opset 17)"),
+    "convnext_block": (ConvNeXtBlock, SMALL, [17], "ConvNeXt block: Transpose, LayerNorm, MatMul + Add on NHWC, GELU, layer scale"),
 }
 # Files torch writes but whose ONNX meaning is not the model's, so torch's output would be a
 # wrong expectation: skipped and listed in not_exported with the reason.

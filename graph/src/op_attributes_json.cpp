@@ -46,6 +46,13 @@ const char* name_of(ResizeCoordinates coordinates) {
   }
   return nullptr;
 }
+const char* name_of(GeluForm form) {
+  switch (form) {
+    case GeluForm::exact: return "exact";
+    case GeluForm::tanh: return "tanh";
+  }
+  return nullptr;
+}
 const char* name_of(NearestRounding rounding) {
   switch (rounding) {
     case NearestRounding::round_prefer_floor: return "round_prefer_floor";
@@ -202,6 +209,11 @@ const std::map<std::string, OpReader>& op_readers() {
        }},
       {"hard_swish", [](const AttrReader&) -> Op { return HardSwish{}; }},
       {"silu", [](const AttrReader&) -> Op { return Silu{}; }},
+      {"gelu", [](const AttrReader& r) -> Op { return Gelu{.form = r.enumeration<GeluForm>("form")}; }},
+      {"layer_norm",
+       [](const AttrReader& r) -> Op {
+         return LayerNorm{.axis = r.get<int64_t>("axis"), .epsilon = r.get<float>("epsilon")};
+       }},
       {"leaky_relu", [](const AttrReader& r) -> Op { return LeakyRelu{.alpha = r.get<float>("alpha")}; }},
       {"prelu", [](const AttrReader&) -> Op { return PRelu{}; }},
       {"sub", [](const AttrReader&) -> Op { return Sub{}; }},
@@ -283,6 +295,8 @@ json op_attributes_to_json(const Op& op) {
             return {{"axis", s.axis}, {"start", s.start}, {"end", s.end}, {"step", s.step}};
           },
           [](const ChannelShuffle& c) -> json { return {{"groups", c.groups}}; },
+          [](const Gelu& g) -> json { return {{"form", name_of(g.form)}}; },
+          [](const LayerNorm& l) -> json { return {{"axis", l.axis}, {"epsilon", l.epsilon}}; },
           // relu, sigmoid, add, mul, sub, div, max, min, global pool, identity, tanh, hard swish, silu, prelu
           [](const auto&) -> json { return json::object(); },
       },

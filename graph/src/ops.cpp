@@ -40,6 +40,8 @@ OpKind op_kind(const Op& op) {
                         [](const Slice&) { return OpKind::slice; },
                         [](const ChannelShuffle&) { return OpKind::channel_shuffle; },
                         [](const Silu&) { return OpKind::silu; },
+                        [](const Gelu&) { return OpKind::gelu; },
+                        [](const LayerNorm&) { return OpKind::layer_norm; },
                     },
                     op);
 }

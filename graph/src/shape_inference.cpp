@@ -158,6 +158,17 @@ TensorType infer_batch_norm(const Checker& check) {
   return {check.shape(0), DType::f32};
 }
 
+TensorType infer_layer_norm(const Checker& check, const LayerNorm& norm) {
+  check.expect_input_count(3);
+  const Shape& x = check.shape(0);
+  if (norm.axis < 0 || norm.axis >= static_cast<int64_t>(x.size()))
+    check.fail("axis " + std::to_string(norm.axis) + " is out of range for input " + to_string(x));
+  if (!(norm.epsilon >= 0.0f)) check.fail("epsilon must be non-negative, found " + std::to_string(norm.epsilon));
+  const int64_t extent = x[static_cast<size_t>(norm.axis)];
+  for (size_t i = 1; i < 3; ++i) check.expect_shape(i, {extent}, "one value per position along the normalized axis");
+  return {x, DType::f32};
+}
+
 TensorType infer_unary(const Checker& check) {
   check.expect_input_count(1);
   return {check.shape(0), DType::f32};
@@ -453,6 +464,7 @@ TensorType infer_output_type(const Graph& graph, const Node& node) {
                         [&](const Resize& op) { return infer_resize(check, op); },
                         [&](const Slice& op) { return infer_slice(check, op); },
                         [&](const ChannelShuffle& op) { return infer_channel_shuffle(check, op); },
+                        [&](const LayerNorm& op) { return infer_layer_norm(check, op); },
                         // Shape-preserving unary operators, one by one so that a new operator
                         // fails to compile here rather than pass as one of them.
                         [&](const Relu&) { return infer_unary(check); },
@@ -462,6 +474,7 @@ TensorType infer_output_type(const Graph& graph, const Node& node) {
                         [&](const HardSigmoid&) { return infer_unary(check); },
                         [&](const HardSwish&) { return infer_unary(check); },
                         [&](const Silu&) { return infer_unary(check); },
+                        [&](const Gelu&) { return infer_unary(check); },
                         [&](const LeakyRelu&) { return infer_unary(check); },
                         [&](const Dropout&) { return infer_unary(check); },
                         [&](const Identity&) { return infer_unary(check); },

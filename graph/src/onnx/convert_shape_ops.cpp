@@ -1,6 +1,6 @@
-// Converters for operators that move or select activation data: Transpose, Squeeze and
-// Unsqueeze (reshapes of a static shape), Slice and Split (channel slices), and ReduceMean
-// (global average pooling when it averages H and W of an NCHW tensor).
+// Converters for operators that move or select activation data: Squeeze and Unsqueeze
+// (reshapes of a static shape), Slice and Split (channel slices), and ReduceMean (global
+// average pooling when it averages H and W of an NCHW tensor).
 #include <algorithm>
 #include <numeric>
 
@@ -37,13 +37,6 @@ ValueId add_slice(const NodeContext& node, ValueId x, int64_t axis, int64_t star
 }
 
 }  // namespace
-
-ValueId convert_transpose(NodeContext& node) {
-  const ValueId x = node.input(0);
-  std::vector<int64_t> reversed(node.shape(x).size());
-  std::iota(reversed.rbegin(), reversed.rend(), 0);
-  return node.add(Transpose{.perm = node.attributes().get_ints("perm", reversed)}, {x});
-}
 
 ValueId convert_squeeze(NodeContext& node) {
   const ValueId x = node.input(0);

@@ -23,8 +23,12 @@ ValueId convert_leaky_relu(NodeContext& node);
 ValueId convert_prelu(NodeContext& node);
 ValueId convert_cast(NodeContext& node);
 
-// convert_shape_ops.cpp
+// convert_transposed_ops.cpp: operators that read a deferred transpose in place.
 ValueId convert_transpose(NodeContext& node);
+ValueId convert_layer_normalization(NodeContext& node);
+ValueId convert_gelu(NodeContext& node);
+
+// convert_shape_ops.cpp
 ValueId convert_squeeze(NodeContext& node);
 ValueId convert_unsqueeze(NodeContext& node);
 ValueId convert_slice(NodeContext& node);

@@ -55,13 +55,53 @@ void ImportContext::add_data_inputs(const pb::GraphProto& proto) {
 }
 
 const Shape* ImportContext::bound_shape(const std::string& tensor) const {
-  const auto it = values_.find(tensor);
-  return it == values_.end() ? nullptr : &graph_.value(it->second).type.shape;
+  if (const auto it = values_.find(tensor); it != values_.end()) return &graph_.value(it->second).type.shape;
+  const auto it = deferred_.find(tensor);
+  return it == deferred_.end() ? nullptr : &it->second.shape;
 }
 
 std::optional<ValueId> ImportContext::value(const std::string& tensor) {
   if (const auto it = values_.find(tensor); it != values_.end()) return it->second;
+  if (const auto it = deferred_.find(tensor); it != deferred_.end()) {
+    const Deferred& deferred = it->second;
+    const ValueId made = graph_.add_node(graph_.unique_name(deferred.node_name), Transpose{.perm = deferred.source.perm},
+                                         {deferred.source.value});
+    bind(tensor, made);
+    return made;
+  }
   return weight(tensor, WeightLayout::as_stored);
+}
+
+namespace {
+
+/// The permutation of `value`'s shape: axis i of the result is axis perm[i].
+Shape permuted(const Shape& shape, const std::vector<int64_t>& perm) {
+  Shape out;
+  for (const int64_t axis : perm) out.push_back(shape.at(static_cast<size_t>(axis)));
+  return out;
+}
+
+}  // namespace
+
+void ImportContext::bind_transposed(const std::string& tensor, TransposedValue source, std::string node_name) {
+  if (source.perm.empty()) {
+    bind(tensor, source.value);
+    return;
+  }
+  Shape shape = permuted(graph_.value(source.value).type.shape, source.perm);
+  deferred_[tensor] = Deferred{std::move(source), std::move(shape), std::move(node_name)};
+}
+
+std::optional<TransposedValue> ImportContext::transposed_value(const std::string& tensor) {
+  if (values_.contains(tensor)) return TransposedValue{values_.at(tensor), {}};
+  if (const auto it = deferred_.find(tensor); it != deferred_.end()) return it->second.source;
+  if (const std::optional<ValueId> id = weight(tensor, WeightLayout::as_stored)) return TransposedValue{*id, {}};
+  return std::nullopt;
+}
+
+void ImportContext::bind_alias(const std::string& alias, const std::string& tensor) {
+  if (const auto it = deferred_.find(tensor); it != deferred_.end()) deferred_[alias] = it->second;
+  else bind(alias, values_.at(tensor));
 }
 
 std::optional<ValueId> ImportContext::weight(const std::string& tensor, WeightLayout layout) {
@@ -76,11 +116,12 @@ std::optional<ValueId> ImportContext::weight(const std::string& tensor, WeightLa
 
 namespace {
 
-/// [rows, cols] -> [cols, rows] for transposed 2-D weights.
+/// [rows, cols] -> [cols, rows] for transposed 2-D weights, [cols, rows, 1, 1] as 1x1 filters.
 Shape laid_out(Shape shape, WeightLayout layout, const std::string& tensor) {
   if (layout == WeightLayout::as_stored) return shape;
   if (shape.size() != 2)
     throw GraphError("weight '" + tensor + "' has shape " + to_string(shape) + ", expected a 2-D matrix");
+  if (layout == WeightLayout::transposed_as_1x1_filter) return {shape[1], shape[0], 1, 1};
   return {shape[1], shape[0]};
 }
 
@@ -91,7 +132,7 @@ ValueId ImportContext::add_constant_weight(const std::string& name, const pb::Te
   const Shape stored = tensor_shape(tensor);
   Shape shape = laid_out(stored, layout, name);
   std::vector<float> values = read_floats(tensor);
-  if (layout == WeightLayout::transposed) values = transposed(values, stored[0], stored[1]);
+  if (layout != WeightLayout::as_stored) values = transposed(values, stored[0], stored[1]);
   return graph_.add_parameter(graph_.unique_name(name), std::move(shape),
                               WeightData::from_values(std::move(values)));
 }
@@ -131,6 +172,15 @@ ValueId NodeContext::input(size_t slot) const {
   fail("input " + std::to_string(slot) + " '" + name +
        "' is not produced by an earlier node and is neither an initializer nor a graph input");
 }
+
+TransposedValue NodeContext::transposed_input(size_t slot) const {
+  const std::string& name = input_name(slot);
+  if (std::optional<TransposedValue> found = context_.transposed_value(name)) return std::move(*found);
+  fail("input " + std::to_string(slot) + " '" + name +
+       "' is not produced by an earlier node and is neither an initializer nor a graph input");
+}
+
+std::string NodeContext::display() const { return display_name(node_, index_); }
 
 ValueId NodeContext::weight(size_t slot, WeightLayout layout) const {
   const std::string& name = input_name(slot);

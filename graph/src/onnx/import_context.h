@@ -24,8 +24,17 @@
 namespace layoutopt::graph::onnx {
 
 /// How a 2-D weight is stored relative to the IR's [out, in]: MatMul and Gemm with transB=0
-/// store [in, out].
-enum class WeightLayout { as_stored, transposed };
+/// store [in, out]; transposed_as_1x1_filter reads [in, out] as a 1x1 conv's [out, in, 1, 1].
+enum class WeightLayout { as_stored, transposed, transposed_as_1x1_filter };
+
+/// An ONNX tensor that is a transpose of an IR value no node computes yet: tensor =
+/// transpose(value, perm), so tensor axis i is value axis perm[i]. Converters that can read
+/// the value in its own axis order do (ConvNeXt's permute to NHWC and back is then only a
+/// layout change); any other reader gets a Transpose node made on first use.
+struct TransposedValue {
+  ValueId value = -1;
+  std::vector<int64_t> perm;  ///< empty for a value read in its own order
+};
 
 class ImportContext {
  public:
@@ -63,6 +72,15 @@ class ImportContext {
   [[nodiscard]] std::optional<ValueId> weight(const std::string& tensor, WeightLayout layout);
   /// Records that ONNX tensor `tensor` is IR value `value`.
   void bind(const std::string& tensor, ValueId value) { values_[tensor] = value; }
+  /// Records that ONNX tensor `tensor` is `source` transposed by a non-identity `perm`, with
+  /// no node computing it (see TransposedValue); `node_name` names the Transpose node made
+  /// if a reader needs one.
+  void bind_transposed(const std::string& tensor, TransposedValue source, std::string node_name);
+  /// The tensor as an IR value and the permutation still to apply (none when the tensor is
+  /// computed), without making a Transpose node. Null for unknown tensors.
+  [[nodiscard]] std::optional<TransposedValue> transposed_value(const std::string& tensor);
+  /// Makes `alias` the same tensor as the already bound `tensor`, transposed or not.
+  void bind_alias(const std::string& alias, const std::string& tensor);
 
   [[nodiscard]] int generated_parameters() const { return generated_parameters_; }
   [[nodiscard]] int64_t generated_values() const { return generated_values_; }
@@ -85,6 +103,14 @@ class ImportContext {
   /// Graph inputs without initializer that are read as weights.
   std::unordered_map<std::string, const pb::ValueInfoProto*> weight_inputs_;
   std::unordered_map<std::string, ValueId> values_;
+  /// Tensors bound as transposes no node computes yet, with their ONNX shapes and the name
+  /// of the Transpose node a reader that needs one gets.
+  struct Deferred {
+    TransposedValue source;
+    Shape shape;
+    std::string node_name;
+  };
+  std::unordered_map<std::string, Deferred> deferred_;
   std::vector<BoundDimension> bound_dimensions_;
   /// Parameters made so far, by tensor name and layout (a weight may be read both ways).
   std::map<std::pair<std::string, WeightLayout>, ValueId> parameters_;
@@ -126,6 +152,15 @@ class NodeContext {
   /// Adds an IR node named after this ONNX node; shape errors name it.
   [[nodiscard]] ValueId add(Op op, std::vector<ValueId> inputs) const;
 
+  /// Input `slot` as an IR value and the permutation that turns it into the ONNX tensor,
+  /// for converters that can work in the value's own axis order (TransposedValue).
+  [[nodiscard]] TransposedValue transposed_input(size_t slot) const;
+  /// The node's output is the returned value transposed by `perm` (empty: as returned).
+  void set_output_perm(std::vector<int64_t> perm) { output_perm_ = std::move(perm); }
+  [[nodiscard]] const std::vector<int64_t>& output_perm() const { return output_perm_; }
+  /// The ONNX node's display name (for the Transpose node a deferred output may need).
+  [[nodiscard]] std::string display() const;
+
   [[noreturn]] void fail(const std::string& what) const;
 
  private:
@@ -137,6 +172,7 @@ class NodeContext {
   size_t index_;
   std::string label_;
   AttributeReader attributes_;
+  std::vector<int64_t> output_perm_;
 };
 
 }  // namespace layoutopt::graph::onnx

@@ -1,6 +1,7 @@
 // The import driver: parse, canonicalize the ONNX graph (topological order, Identity
-// forwarding, opset adaptation, dead-node removal), report unsupported operators, then walk
-// the nodes once, evaluating those whose inputs are known and converting the rest.
+// forwarding, opset adaptation, GELU and layer norm spellings recognized, dead-node removal),
+// report unsupported operators, then walk the nodes once, evaluating those whose inputs are
+// known and converting the rest.
 #include "layoutopt/graph/onnx/onnx_import.h"
 
 #include <climits>
@@ -19,6 +20,7 @@
 #include "op_converters.h"
 #include "opset_adapter.h"
 #include "proto.h"
+#include "recognize_patterns.h"
 #include "unsupported_ops.h"
 
 namespace layoutopt::graph::onnx {
@@ -121,9 +123,10 @@ void convert_node(ImportContext& context, const pb::NodeProto& node, size_t inde
   // check_supported_ops let it through for its fold rule, which needs known inputs.
   if (!converter) node_context.fail(uncomputed_input_message(context, node));
   check_signature(node_context, *converter);
-  node_context.bind_output(0, converter->convert(node_context));
+  const ValueId output = converter->convert(node_context);
+  context.bind_transposed(node.output(0), {output, node_context.output_perm()}, node_context.display());
   if (const BiasFusion* fusion = context.bias_fusion(index))
-    context.bind(context.proto_node(fusion->add_node).output(0), context.value(node.output(0)).value());
+    context.bind_alias(context.proto_node(fusion->add_node).output(0), node.output(0));
 }
 
 /// Returns how many nodes were folded.
@@ -167,6 +170,7 @@ Canonicalization canonicalize(pb::GraphProto& graph, int64_t opset) {
   sort_topologically(graph);
   const int bypassed = forward_identities(graph);
   adapt_to_current_opset(graph, opset);
+  (void)recognize_patterns(graph);
   return {bypassed, remove_dead_nodes(graph) - bypassed};
 }
 

@@ -54,6 +54,8 @@ const std::unordered_map<std::string_view, OpConverter>& table() {
       {"Slice", {convert_slice, 3, 5, {}}},
       {"Split", {convert_split, 1, 2, {}, true}},
       {"ReduceMean", {convert_reduce_mean, 1, 2, {}}},
+      {"LayerNormalization", {convert_layer_normalization, 2, 3, {{1, Role::bn_scale}, {2, Role::bn_shift}}}},
+      {"Gelu", {convert_gelu, 1, 1, {}}},
   };
   return converters;
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 #include "broadcast_index.h"
 #include "layoutopt/kernels/error.h"
@@ -24,6 +25,11 @@ float apply_unary(UnaryOp op, float v) {
     case UnaryOp::tanh: return std::tanh(v);
     case UnaryOp::hard_swish: return v * std::clamp(v / 6.0f + 0.5f, 0.0f, 1.0f);
     case UnaryOp::silu: return v / (1.0f + std::exp(-v));
+    case UnaryOp::gelu: return static_cast<float>(0.5 * v * (1.0 + std::erf(v / std::sqrt(2.0))));
+    case UnaryOp::gelu_tanh: {
+      const double inner = std::sqrt(2.0 / std::numbers::pi) * (v + 0.044715 * double{v} * v * v);
+      return static_cast<float>(0.5 * v * (1.0 + std::tanh(inner)));
+    }
   }
   return v;
 }
@@ -87,6 +93,28 @@ HostTensor batch_norm(const HostTensor& x, const float* scale, const float* shif
     const double normalized = (x.data[static_cast<size_t>(i)] - mean[c]) / std::sqrt(double{variance[c]} + epsilon);
     out.data[static_cast<size_t>(i)] = static_cast<float>(normalized * scale[c] + shift[c]);
   }
+  return out;
+}
+
+
+HostTensor layer_norm(const HostTensor& x, int64_t axis, const float* scale, const float* shift, float epsilon) {
+  HostTensor out = x;
+  const int64_t extent = x.shape.at(static_cast<size_t>(axis));
+  int64_t inner = 1;
+  for (size_t d = static_cast<size_t>(axis) + 1; d < x.shape.size(); ++d) inner *= x.shape[d];
+  const int64_t outer = extent * inner == 0 ? 0 : element_count(x.shape) / (extent * inner);
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      // Element k along the axis of this position.
+      const auto at = [&](int64_t k) { return static_cast<size_t>((o * extent + k) * inner + i); };
+      double sum = 0.0, squares = 0.0;
+      for (int64_t k = 0; k < extent; ++k) sum += x.data[at(k)];
+      const double mean = sum / static_cast<double>(extent);
+      for (int64_t k = 0; k < extent; ++k) squares += (x.data[at(k)] - mean) * (x.data[at(k)] - mean);
+      const double inv_std = 1.0 / std::sqrt(squares / static_cast<double>(extent) + epsilon);
+      for (int64_t k = 0; k < extent; ++k)
+        out.data[at(k)] = static_cast<float>((x.data[at(k)] - mean) * inv_std * scale[k] + shift[k]);
+    }
   return out;
 }
 

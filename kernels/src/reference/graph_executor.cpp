@@ -109,6 +109,12 @@ HostTensor run_node(const graph::Graph& graph, NodeId id, std::span<const HostTe
           [&](const graph::HardSigmoid& h) { return hard_sigmoid(in(0), h.alpha, h.beta); },
           [&](const graph::HardSwish&) { return unary(UnaryOp::hard_swish, in(0)); },
           [&](const graph::Silu&) { return unary(UnaryOp::silu, in(0)); },
+          [&](const graph::Gelu& g) {
+            return unary(g.form == graph::GeluForm::exact ? UnaryOp::gelu : UnaryOp::gelu_tanh, in(0));
+          },
+          [&](const graph::LayerNorm& l) {
+            return layer_norm(in(0), l.axis, in(1).data.data(), in(2).data.data(), l.epsilon);
+          },
           [&](const graph::LeakyRelu& l) { return leaky_relu(in(0), l.alpha); },
           [&](const graph::PRelu&) { return binary(BinaryOp::prelu, in(0), in(1)); },
           [&](const graph::Sub&) { return binary(BinaryOp::sub, in(0), in(1)); },

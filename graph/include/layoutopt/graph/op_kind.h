@@ -13,7 +13,7 @@ enum class OpKind {
   conv2d, dense, batch_norm, relu, clip, sigmoid, add, mul, concat, max_pool2d, avg_pool2d,
   global_avg_pool2d, flatten, reshape, transpose, softmax, pad, dropout, identity, tanh,
   hard_sigmoid, hard_swish, leaky_relu, prelu, sub, div, max, min, reduce_mean,
-  conv_transpose2d, lrn, resize, slice, channel_shuffle, silu,
+  conv_transpose2d, lrn, resize, slice, channel_shuffle, silu, gelu, layer_norm,
 };
 
 /// The stable lower-case name ("conv2d", "max_pool2d", ...): op_name of an op of this kind.

@@ -13,6 +13,7 @@
 //   ConvTranspose2d
 //               x, weight[I, O/groups, KH, KW], (bias[O])
 //   Concat      x0, x1, ...     (along `axis`)
+//   LayerNorm   x, scale[C], bias[C]   (C: x's extent along `axis`)
 //   all others  x
 
 #include <array>
@@ -118,6 +119,18 @@ struct HardSwish {
 struct Silu {
   bool operator==(const Silu&) const = default;
 };
+/// How GELU's Gaussian CDF is computed: exactly with erf, or with PyTorch's tanh
+/// approximation 0.5 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 * x^3))).
+enum class GeluForm { exact, tanh };
+
+/// x * Phi(x), Phi the standard normal CDF: 0.5 * x * (1 + erf(x / sqrt(2))) when exact.
+/// Exporters write it as elementwise arithmetic around Erf or Tanh; the importer
+/// recognizes both spellings as this node.
+struct Gelu {
+  GeluForm form = GeluForm::exact;
+  bool operator==(const Gelu&) const = default;
+};
+
 /// x for x >= 0, alpha * x below.
 struct LeakyRelu {
   float alpha = 0.01f;
@@ -173,6 +186,15 @@ struct ReduceMean {
   std::vector<int64_t> axes;
   bool keep_dims = true;
   bool operator==(const ReduceMean&) const = default;
+};
+
+/// Normalizes x to zero mean and unit variance along `axis` (normalized, >= 0), then scales
+/// and shifts per position along it: y = (x - mean) / sqrt(var + epsilon) * scale + bias.
+/// One axis only: the channel axis of a logical NCHW tensor, the last of a token tensor.
+struct LayerNorm {
+  int64_t axis = 1;
+  float epsilon = 1e-5f;
+  bool operator==(const LayerNorm&) const = default;
 };
 
 /// The transposed (fractionally strided) 2-D convolution, as ONNX ConvTranspose defines it;
@@ -268,7 +290,7 @@ struct Identity {
 using Op = std::variant<Conv2d, Dense, BatchNorm, Relu, Clip, Sigmoid, Add, Mul, Concat, Pool2d, GlobalAvgPool,
                         Flatten, Reshape, Transpose, Softmax, Pad, Dropout, Identity, Tanh, HardSigmoid, HardSwish,
                         LeakyRelu, PRelu, Sub, Div, Max, Min, ReduceMean, ConvTranspose2d, Lrn, Resize, Slice,
-                        ChannelShuffle, Silu>;
+                        ChannelShuffle, Silu, Gelu, LayerNorm>;
 
 /// The operator's kind, as a value to compare (op_kind.h).
 [[nodiscard]] OpKind op_kind(const Op& op);

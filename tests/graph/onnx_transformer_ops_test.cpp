@@ -1,0 +1,127 @@
+// The operators of ConvNeXt-style blocks (LayerNormalization and its decomposition, GELU in
+// both of torch's spellings, MatMul on a channels-last view) import as single IR nodes, and
+// the permutes around them as no node: checked on torch's exports in data/onnx/ops (their
+// outputs against torch are checked in tests/kernels/onnx_files_test.cpp) and on small
+// models built here for the refusals.
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "layoutopt/graph/onnx/onnx_import.h"
+#include "onnx_test_models.h"
+
+using namespace layoutopt::graph;
+using namespace onnx_test;
+
+namespace {
+
+const std::filesystem::path kOps = std::filesystem::path(LAYOUTOPT_SOURCE_DIR) / "data" / "onnx" / "ops";
+
+Graph imported(const std::string& file) { return import::import_onnx(kOps / file).graph; }
+
+const Node& only_node(const Graph& g, OpKind kind) {
+  const Node* found = nullptr;
+  for (const Node& node : g.nodes())
+    if (op_kind(node.op) == kind) {
+      REQUIRE_MESSAGE(found == nullptr, "more than one " << to_string(kind) << " node");
+      found = &node;
+    }
+  REQUIRE_MESSAGE(found != nullptr, "no " << to_string(kind) << " node");
+  return *found;
+}
+
+}  // namespace
+
+TEST_CASE("torch's GELU spellings import as one gelu node of their form") {
+  for (const auto& file_and_form : {std::pair{"gelu-opset14.onnx", GeluForm::exact}, std::pair{"gelu_tanh-opset14.onnx", GeluForm::tanh}}) {
+    const std::string file = file_and_form.first;
+    CAPTURE(file);
+    const Graph g = imported(file);
+    CHECK(std::get<Gelu>(only_node(g, OpKind::gelu).op).form == file_and_form.second);
+    CHECK(g.nodes().size() == 3);  // conv, gelu, conv: none of the arithmetic is left
+  }
+}
+
+TEST_CASE("a LayerNorm between permutes imports as a LayerNorm over the channels, at opsets 14 and 17") {
+  for (const char* file : {"layer_norm-opset14.onnx", "layer_norm-opset17.onnx"}) {
+    CAPTURE(file);
+    const Graph g = imported(file);
+    const Node& norm = only_node(g, OpKind::layer_norm);
+    CHECK(std::get<LayerNorm>(norm.op).axis == 1);
+    CHECK(std::get<LayerNorm>(norm.op).epsilon == doctest::Approx(1e-6).epsilon(1e-3));
+    CHECK(g.value(norm.inputs[0]).type.shape == Shape{1, 8, 8, 8});
+    CHECK(count_nodes(g, "transpose") == 0);
+    CHECK(g.nodes().size() == 3);  // conv, layer_norm, conv
+  }
+}
+
+TEST_CASE("a ConvNeXt block imports in NCHW: its Linear layers are 1x1 convs and no permute is a node") {
+  for (const char* file : {"convnext_block-opset14.onnx", "convnext_block-opset17.onnx"}) {
+    CAPTURE(file);
+    const Graph g = imported(file);
+    CHECK(count_nodes(g, "transpose") == 0);
+    CHECK(count_nodes(g, "layer_norm") == 1);
+    CHECK(count_nodes(g, "gelu") == 1);
+    int pointwise = 0;
+    for (const Node& node : g.nodes())
+      if (const auto* conv = std::get_if<Conv2d>(&node.op); conv && conv->kernel == Hw{1, 1}) {
+        ++pointwise;
+        CHECK(conv->epilogue.bias);  // the Linear's bias Add, fused
+      }
+    CHECK(pointwise == 2);
+    CHECK(g.value(only_node(g, OpKind::gelu).output).type.shape == Shape{1, 32, 8, 8});  // 4 * dim channels
+  }
+}
+
+TEST_CASE("a reader that needs the permuted data gets a Transpose node named after the permute") {
+  ModelBuilder model(17);
+  model.input("x", {1, 4, 3, 5}).output("y");
+  set_ints(model.node("Transpose", "to_nhwc", {"x"}, "t"), "perm", {0, 2, 3, 1});
+  model.node("Relu", "relu", {"t"}, "y");
+  const Graph g = model.import().graph;
+  CHECK(std::get<Transpose>(node_named(g, "to_nhwc").op).perm == std::vector<int64_t>{0, 2, 3, 1});
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{1, 3, 5, 4});
+}
+
+TEST_CASE("permutes that cancel leave the value as it was, also as a graph output") {
+  ModelBuilder model(17);
+  model.input("x", {1, 4, 3, 5}).output("y");
+  set_ints(model.node("Transpose", "to_nhwc", {"x"}, "t"), "perm", {0, 2, 3, 1});
+  set_ints(model.node("Transpose", "to_nchw", {"t"}, "u"), "perm", {0, 3, 1, 2});
+  model.node("Relu", "relu", {"u"}, "y");
+  const Graph g = model.import().graph;
+  CHECK(count_nodes(g, "transpose") == 0);
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{1, 4, 3, 5});
+}
+
+TEST_CASE("unsupported LayerNorm and MatMul forms are refused naming the node") {
+  SUBCASE("LayerNormalization over several axes") {
+    ModelBuilder model(17);
+    model.input("x", {1, 4, 3, 5}).weight("s", {4, 3, 5}).weight("b", {4, 3, 5}).output("y");
+    set_int(model.node("LayerNormalization", "ln", {"x", "s", "b"}, "y"), "axis", 1);
+    CHECK(error_of([&] { (void)model.import(); }) ==
+          "'test.onnx': node 'ln' (LayerNormalization): normalizes over axes 1 to 3; only a normalization over the "
+          "last axis alone is supported");
+  }
+  SUBCASE("LayerNormalization scale of the wrong extent") {
+    ModelBuilder model(17);
+    model.input("x", {1, 4, 3, 5}).weight("s", {4}).weight("b", {4}).output("y");
+    model.node("LayerNormalization", "ln", {"x", "s", "b"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("node 'ln' (layer_norm): input 1 's' has shape [4], expected [5]") !=
+          std::string::npos);
+  }
+  SUBCASE("MatMul with a weight on a rank-3 tensor in its own order") {
+    ModelBuilder model(17);
+    model.input("x", {1, 6, 4}).weight("w", {4, 2}).output("y").node("MatMul", "mm", {"x", "w"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("node 'mm' (MatMul): input 0 has shape [1, 6, 4]") != std::string::npos);
+  }
+  SUBCASE("Gelu with an unknown approximation") {
+    ModelBuilder model(20);
+    model.input("x", {1, 4}).output("y");
+    set_string(model.node("Gelu", "g", {"x"}, "y"), "approximate", "erf");
+    CHECK(error_of([&] { (void)model.import(); }) ==
+          "'test.onnx': node 'g' (Gelu): approximate='erf' is not one of 'none' and 'tanh'");
+  }
+}
