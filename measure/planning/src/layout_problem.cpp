@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <map>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "layoutopt/graph/topology.h"
 #include "layoutopt/layout/transform.h"
@@ -50,9 +52,11 @@ std::vector<uint32_t> layout_sets(size_t layouts, size_t readers) {
 }  // namespace
 
 std::vector<NodeCandidate> cheapest_per_signature(std::vector<NodeCandidate> candidates) {
-  std::map<std::string, NodeCandidate> best;
+  // Keyed by the layouts themselves: their text is for messages only.
+  using Signature = std::pair<std::vector<layout::Layout>, layout::Layout>;
+  std::map<Signature, NodeCandidate> best;
   for (NodeCandidate& candidate : candidates) {
-    auto [it, inserted] = best.try_emplace(signature(candidate), candidate);
+    auto [it, inserted] = best.try_emplace(Signature{candidate.inputs, candidate.output}, candidate);
     if (!inserted && candidate.ms < it->second.ms) it->second = std::move(candidate);
   }
   std::vector<NodeCandidate> kept;
