@@ -1,8 +1,9 @@
 // pbqp: reductions R0/RI/RII; a core narrow enough for exact elimination is solved exactly
 // (pbqp/exact_component.h). Otherwise RN heuristic + local search for a first incumbent, then a
 // short dual phase on the irreducible core (bound, rounding, fusion: pbqp/fusion.h) that
-// usually lands on or next to the optimum, then branch-and-bound (pbqp/branch_and_bound.h)
-// to improve and prove it. Every answer carries a lower bound.
+// usually lands on or next to the optimum, then a proof (the core eliminated whole where its
+// tables fit, else branch-and-bound: pbqp/branch_and_bound.h) for a bounded time. Every
+// answer carries a lower bound: optimal, or the gap to it.
 
 #include <algorithm>
 #include <cmath>
@@ -49,6 +50,15 @@ constexpr double kExactWork = 3e7;
 // A conservative rate of min-plus terms per second for dp's elimination (2.4e9 measured on
 // big width-4 tables, 3e8 on small ones): whether a proof by elimination fits the time left.
 constexpr double kEliminationTermsPerSecond = 3e8;
+// Where the answer is not proven by then, the default goes on to prove it for a while: up to
+// this many times what the answer took, so a fast answer stays fast, ...
+constexpr double kProofEffort = 10.0;
+// ... but at least this long, which proves the generated cores a proof closes quickly
+// (tens of milliseconds on 100-node dense and grid cores) whatever the answer took ...
+constexpr double kProofFloorSeconds = 0.2;
+// ... and at most this long: cores that need longer (dense cores of hundreds of nodes take
+// minutes, if they close at all) keep the answer and report the gap to the bound.
+constexpr double kProofCapSeconds = 1.0;
 
 // The irreducible core: what is left after R0/RI/RII, and how to recover the rest.
 struct Core {
@@ -145,13 +155,29 @@ class PbqpSolver final : public Solver {
     improve_with_dual(problem, core, dual, solution);
     lap("fusion", phase, solution);
     solution.optimal = bound_meets_cost(solution);
-    if (options.prove_optimality && !solution.optimal)
-      prove_by_elimination(problem, core, options, options.time_limit_seconds - clock.seconds(), solution);
-    if (options.branch_and_bound && (options.prove_optimality || core.cheap_to_search()) && !solution.optimal)
-      search(problem, graph, deadline, options.max_search_nodes, solution);
+    if (options.branch_and_bound && !solution.optimal) prove(problem, graph, core, options, clock.seconds(), solution);
     lap("proof", phase, solution);
     solution.seconds = clock.seconds();
     return solution;
+  }
+
+  // The proof after an answer that took `answer_seconds`:
+  //  - asked for one: all the time left, the core first eliminated whole where that fits;
+  //  - a core cheap to search: branch-and-bound for the time left (it takes milliseconds);
+  //  - otherwise kProofEffort times the answer's time, within [kProofFloorSeconds,
+  //    kProofCapSeconds], eliminating where that fits in it, else searching. None under an
+  //    infinite time limit, which asks for answers that do not depend on the machine's speed.
+  static void prove(const Problem& problem, const PbqpGraph& graph, const Core& core, const SolveOptions& options,
+                    double answer_seconds, Solution& solution) {
+    const double time_left = std::max(0.0, options.time_limit_seconds - answer_seconds);
+    double seconds = time_left;
+    if (!options.prove_optimality && !core.cheap_to_search()) {
+      if (!std::isfinite(time_left)) return;
+      seconds = std::min(time_left, std::clamp(kProofEffort * answer_seconds, kProofFloorSeconds, kProofCapSeconds));
+      solution.stats["proof_budget_ms"] = seconds * 1e3;
+    }
+    if (options.prove_optimality || !core.cheap_to_search()) prove_by_elimination(problem, core, options, seconds, solution);
+    if (!solution.optimal) search(problem, graph, Deadline(seconds), options.max_search_nodes, solution);
   }
 
   // Variable elimination of the whole core when it is cheap (see kExactWork):
@@ -167,10 +193,10 @@ class PbqpSolver final : public Solver {
     return true;
   }
 
-  // Asked for a proof: a core of low treewidth (randomly wired networks: width 4 or so) is
-  // proven fastest by eliminating it whole, when its tables fit dp's memory budget and the
-  // work fits the time left (elimination cannot be interrupted); the branch-and-bound's
-  // bound stays at the LP relaxation's, which on such cores is loose.
+  // A core of low treewidth (randomly wired networks: width 4 or so) is proven fastest by
+  // eliminating it whole, when its tables fit dp's memory budget and the work fits the
+  // proof's seconds (elimination cannot be interrupted); the branch-and-bound's bound stays
+  // at the LP relaxation's, which on such cores is loose.
   static void prove_by_elimination(const Problem& problem, const Core& core, const SolveOptions& options,
                                    double seconds_left, Solution& solution) {
     Assignment exact = solution.assignment;

@@ -4,7 +4,9 @@
 #include "layoutopt/solvers/solver.h"
 #include "test_problems.h"
 
+#include <cmath>
 #include <tuple>
+#include <vector>
 
 namespace layoutopt::solvers {
 
@@ -176,6 +178,70 @@ TEST_CASE("materialisation cores (binary aux nodes of degree >= 3) are solved to
     }
   }
   CHECK(exact >= 18);  // most of these small cores fit the elimination budget
+}
+
+namespace {
+// The generated instance library a research user would try first: every structure with a
+// core, at sizes whose proofs range from instant to out of reach.
+std::vector<GeneratorOptions> instance_library() {
+  std::vector<GeneratorOptions> library;
+  for (Structure structure : {Structure::dense, Structure::grid, Structure::random_wiring, Structure::inception})
+    for (int nodes : {30, 60, 100})
+      for (int candidates : {8, 16})
+        for (uint64_t seed : {1, 2}) library.push_back({structure, nodes, candidates, seed});
+  return library;
+}
+}  // namespace
+
+TEST_CASE("given a time limit, the default proves what a proof closes quickly and reports the gap elsewhere") {
+  // "Quickly": a quarter of the default's shortest proof budget, for room on a loaded host.
+  constexpr double kQuickProofSeconds = 0.05;
+  const auto pbqp = make_solver("pbqp");
+  int compared = 0;
+  for (const GeneratorOptions& options : instance_library()) {
+    CAPTURE(structure_name(options.structure));
+    CAPTURE(options.nodes);
+    CAPTURE(options.candidates);
+    CAPTURE(options.seed);
+    const Problem problem = generate_instance(options);
+    SolveOptions prove;
+    prove.prove_optimality = true;
+    prove.time_limit_seconds = 0.3;
+    const Solution proven = pbqp->solve(problem, prove);
+    const Solution answer = pbqp->solve(problem, SolveOptions{});
+    REQUIRE(answer.lower_bound);
+    CHECK(answer.cost >= *answer.lower_bound - 1e-9 * (1.0 + std::abs(answer.cost)));
+    if (!answer.optimal) CHECK(answer.gap());
+    if (proven.optimal && proven.seconds <= kQuickProofSeconds) {
+      ++compared;
+      CHECK(answer.optimal);
+      CHECK(testing::same_cost(answer.cost, proven.cost));
+    }
+  }
+  CHECK(compared >= 20);  // the library does hold quickly proven cores
+}
+
+TEST_CASE("the default goes on to prove dense cores its dual phase leaves open, within its proof budget") {
+  // Dense cores whose LP bound stays below the answer: a few search nodes prove them.
+  const auto pbqp = make_solver("pbqp");
+  for (auto [nodes, candidates, seed] : {std::tuple{20, 12, 6}, std::tuple{30, 12, 3}, std::tuple{30, 12, 7},
+                                         std::tuple{30, 16, 4}}) {
+    const GeneratorOptions options{Structure::dense, nodes, candidates, static_cast<uint64_t>(seed)};
+    CAPTURE(options.nodes);
+    CAPTURE(options.candidates);
+    CAPTURE(options.seed);
+    const Problem problem = generate_instance(options);
+    const Solution answer = pbqp->solve(problem, SolveOptions{});
+    CHECK(answer.optimal);
+    REQUIRE(answer.stats.contains("proof_budget_ms"));  // proven by the bounded phase, not before it
+    CHECK(answer.stats.at("proof_budget_ms") >= 200);
+    CHECK(answer.stats.at("proof_budget_ms") <= 1000);
+    SolveOptions prove = testing::deterministic();
+    prove.prove_optimality = true;
+    CHECK(testing::same_cost(answer.cost, pbqp->solve(problem, prove).cost));
+    // Under an infinite time limit no share of seconds applies: the answer stays unproven.
+    CHECK_FALSE(pbqp->solve(problem, testing::deterministic()).optimal);
+  }
 }
 
 }  // namespace layoutopt::solvers
