@@ -19,8 +19,11 @@ opset 13). Input 1x3x224x224, 299x299 for inception_v3. Each export runs in its 
 MODEL-opsetN[-dynamic].onnx is reused if present, and a failed export's reason is kept in
 a .export-error.txt beside it (delete that to retry). Where torch cannot export a model at
 an opset, the row says "export failed: <reason>" and does not count.
-Vision transformers (vit_*, swin_*, maxvit_*) and convnext_* are listed as unsupported, with
-the message layoutopt gives for one export of each family.
+The token-mixing families are checked on six models, convnext_tiny/small, vit_b_16/32 and
+swin_t/s (TOKEN_MODELS), at opsets 14 and 17 (LayerNormalization is one node from 17 and a
+ReduceMean/Sub/Pow/Sqrt/Div chain below), each also with a dynamic batch; their other
+members (bigger copies of the same blocks) and maxvit_* are listed as not swept, with the
+message layoutopt gives for one export of each family.
 
 Per exported file, on one seeded random input (uniform in [-1, 1), batch 2 for the dynamic
 rows, which also pass `--batch 2` to layoutopt):
@@ -79,6 +82,11 @@ UNSUPPORTED_FAMILIES = {  # prefix -> the one model exported to ask layoutopt ab
     "maxvit_": "maxvit_t",
     "convnext_": "convnext_tiny",
 }
+# The token-mixing models the sweep checks like the CNNs: the two smallest of each family, at
+# the opsets either side of LayerNormalization's arrival (17), dynamic batch at the newer one.
+TOKEN_MODELS = ["convnext_tiny", "convnext_small", "vit_b_16", "vit_b_32", "swin_t", "swin_s"]
+TOKEN_OPSETS = [14, 17]
+TOKEN_DYNAMIC_OPSETS = [14, 17]
 QUICK_MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "densenet121",
                 "googlenet", "inception_v3", "shufflenet_v2_x1_0", "efficientnet_b0", "regnet_y_400mf",
                 "mnasnet1_0", "lraspp_mobilenet_v3_large"]
@@ -109,14 +117,24 @@ def selected_models(args):
     """(models to export and check, transformer-family models to list as unsupported)."""
     classification, segmentation, transformers = torchvision_models()
     if not args.models and not args.quick:
-        return classification + segmentation, transformers
+        token = [name for name in TOKEN_MODELS if name in transformers]
+        return classification + segmentation + token, [name for name in transformers if name not in token]
     wanted = args.models or QUICK_MODELS
     known = classification + segmentation + transformers
     unknown = [name for name in wanted if name not in known]
     if unknown:
         fail(f"unknown models {', '.join(unknown)}; torchvision has: {', '.join(sorted(known))}")
-    listed = [name for name in wanted if name in transformers] if args.models else transformers
-    return [name for name in wanted if name not in transformers], listed
+    checked = [name for name in wanted if name not in transformers or name in TOKEN_MODELS]
+    listed = [name for name in wanted if name not in checked] if args.models else [
+        name for name in transformers if name not in TOKEN_MODELS]
+    return checked, listed
+
+
+def opsets_of(args, model):
+    """(static opsets, dynamic-batch opsets) a model is exported at."""
+    if model in TOKEN_MODELS:
+        return TOKEN_OPSETS, TOKEN_DYNAMIC_OPSETS
+    return args.opsets, [DYNAMIC_OPSET]
 
 
 # ---------------------------------------------------------------------------------------
@@ -317,10 +335,11 @@ def check_file(args, row, path):
 def planned_rows(args, models, transformers):
     rows = []
     for model in models:
-        for opset in args.opsets:
+        static_opsets, dynamic_opsets = opsets_of(args, model)
+        for opset in static_opsets:
             rows.append({"model": model, "opset": opset, "dynamic": False})
-        if not args.no_dynamic:
-            rows.append({"model": model, "opset": DYNAMIC_OPSET, "dynamic": True})
+        for opset in [] if args.no_dynamic else dynamic_opsets:
+            rows.append({"model": model, "opset": opset, "dynamic": True})
     for model in transformers:
         rows.append({"model": model, "opset": DYNAMIC_OPSET, "dynamic": False, "family": "unsupported"})
     return rows
@@ -332,13 +351,17 @@ def family_messages(args, transformers):
     for prefix, representative in UNSUPPORTED_FAMILIES.items():
         if not any(name.startswith(prefix) for name in transformers):
             continue
+        checked = [name for name in TOKEN_MODELS if name.startswith(prefix)]
+        if checked:  # the family's blocks are checked on its smaller members
+            messages[prefix] = "not swept: " + ", ".join(checked) + " have the same blocks"
+            continue
         print(f"asking layoutopt about {prefix}* with {representative} (opset {DYNAMIC_OPSET})", flush=True)
         path, reason = ensure_export(args, representative, DYNAMIC_OPSET, False)
         if path is None:
-            messages[prefix] = f"{representative}: {reason}"
+            messages[prefix] = f"unsupported: {representative}: {reason}"
             continue
         ok, _, error = run_tool([args.layoutopt, "info", path, "--json"], args.timeout)
-        messages[prefix] = f"{representative}: " + ("imports (no longer unsupported?)" if ok else error)
+        messages[prefix] = f"unsupported: {representative}: " + ("imports (no longer unsupported?)" if ok else error)
     return messages
 
 
@@ -384,7 +407,7 @@ def summary(rows):
     return (f"{len(counted)} files exported; imported {sum(bool(r.get('imported')) for r in counted)}, "
             f"ran {sum(bool(r.get('ran')) for r in counted)}, max rel err < 1e-3 on {len(correct)}; "
             f"{sum(r.get('status', '').startswith('export failed') for r in rows)} exports failed, "
-            f"{sum(r.get('family') == 'unsupported' for r in rows)} transformer models unsupported")
+            f"{sum(r.get('family') == 'unsupported' for r in rows)} transformer-family models not swept or unsupported")
 
 
 def pivot_cell(row):
@@ -403,13 +426,14 @@ def pivot_cell(row):
 def pivot_table(args, rows):
     """Markdown: one line per model, one column per export (the static opsets, then the
     dynamic batch), each cell as pivot_cell gives it."""
-    columns = [f"opset {o}" for o in args.opsets] + ([] if args.no_dynamic else [
-        f"dynamic batch (opset {DYNAMIC_OPSET}, batch {DYNAMIC_BATCH})"])
+    def column_of(row):
+        return f"opset {row['opset']}" + (f", dynamic batch ({DYNAMIC_BATCH})" if row["dynamic"] else "")
+
+    checked = [row for row in rows if row.get("family") != "unsupported"]
+    columns = sorted({column_of(row) for row in checked}, key=lambda c: ("dynamic" in c, int(c.split()[1].rstrip(","))))
     cells = {}
-    for row in rows:
-        if row.get("family") == "unsupported":
-            continue
-        column = columns[-1] if row["dynamic"] else f"opset {row['opset']}"
+    for row in checked:
+        column = column_of(row)
         cells.setdefault(row["model"], {})[column] = pivot_cell(row)
     lines = ["| model | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]
     for model, by_column in cells.items():
@@ -419,7 +443,7 @@ def pivot_table(args, rows):
 
 FAMILIES = ["alexnet", "vgg", "resnet", "resnext", "wide_resnet", "squeezenet", "densenet", "googlenet",
             "inception", "mobilenet_v2", "mobilenet_v3", "mnasnet", "shufflenet_v2", "efficientnet_b",
-            "efficientnet_v2", "regnet_x", "regnet_y", "fcn", "deeplabv3", "lraspp"]
+            "efficientnet_v2", "regnet_x", "regnet_y", "fcn", "deeplabv3", "lraspp", "convnext", "vit", "swin"]
 
 
 def family_of(model):
@@ -488,7 +512,7 @@ def sweep(args):
     rows = planned_rows(args, models, transformers)
     messages = family_messages(args, transformers)
     print(f"{len(rows)} rows: {len(models)} models at opsets {args.opsets}"
-          f"{'' if args.no_dynamic else f' and dynamic batch (opset {DYNAMIC_OPSET})'}, "
+          f"{'' if args.no_dynamic else f' and dynamic batch (opset {DYNAMIC_OPSET}; token models {TOKEN_DYNAMIC_OPSETS})'}, "
           f"{len(transformers)} transformer models; threads {args.threads}; {args.out}\n", flush=True)
     print("  ".join(c.ljust(w) for c, w in zip(COLUMNS, WIDTHS)).rstrip())
     start = time.time()
@@ -496,7 +520,7 @@ def sweep(args):
     for index, row in enumerate(rows):
         if row.get("family") == "unsupported":
             prefix = next(p for p in UNSUPPORTED_FAMILIES if row["model"].startswith(p))
-            row["status"] = "unsupported: " + messages[prefix]
+            row["status"] = messages[prefix]
             print_row(row)
             continue
         saved = os.path.join(run_folder(args, row), "row.json")
