@@ -18,9 +18,9 @@ constexpr const char* kFormat = "layoutopt-transform-table";
 constexpr int kVersion = 1;
 
 json entry_json(const TransformEntry& e) {
-  return {{"target", e.target},   {"threads", e.threads},       {"shape", e.key.shape},
-          {"src", e.key.src.str()}, {"dst", e.key.dst.str()},           {"median_ms", e.median_ms},
-          {"q1_ms", e.q1_ms},     {"q3_ms", e.q3_ms},           {"repeats", e.repeats},
+  return {{"target", e.target},     {"threads", e.threads},   {"shape", e.key.shape},
+          {"src", e.key.src.str()}, {"dst", e.key.dst.str()}, {"median_ms", e.median_ms},
+          {"q1_ms", e.q1_ms},       {"q3_ms", e.q3_ms},       {"repeats", e.repeats},
           {"timestamp", e.timestamp}};
 }
 
