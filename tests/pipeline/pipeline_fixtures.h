@@ -103,11 +103,11 @@ inline void write_table(const graph::Graph& graph, const std::filesystem::path& 
 inline void write_every_transform(const std::vector<std::vector<int64_t>>& shapes, const std::filesystem::path& path) {
   costs::TransformTable table;
   for (const std::vector<int64_t>& shape : shapes) {
-    std::vector<std::string> layouts;
+    std::vector<layout::Layout> layouts;
     for (int64_t block = 1; block <= shape.at(1); block *= 2)
-      if (shape.at(1) % block == 0) layouts.push_back(layout::Layout::channel_blocked(shape.size(), block).str());
-    for (const std::string& src : layouts)
-      for (const std::string& dst : layouts)
+      if (shape.at(1) % block == 0) layouts.push_back(layout::Layout::channel_blocked(shape.size(), block));
+    for (const layout::Layout& src : layouts)
+      for (const layout::Layout& dst : layouts)
         if (src != dst) table.insert({host_target(), 1, {shape, src, dst}, 0.001, 0.001, 0.001, 5, 0});
   }
   table.save(path);
