@@ -39,6 +39,14 @@ void add_model_argument(CLI::App& command, ModelArgument& argument) {
       "seed of generated weights: built-in networks, ONNX files without weights (default 0)");
 }
 
+void add_threads_option(CLI::App& command, int& threads, const std::string& use) {
+  command.add_option("--threads", threads, use + " (default: OpenMP's default)")->check(positive_number());
+}
+
+void add_quiet_flag(CLI::App& command, bool& quiet) {
+  command.add_flag("--quiet", quiet, "no progress output (warnings and results are still printed)");
+}
+
 std::string with_commas(int64_t value) {
   std::string digits = std::to_string(value < 0 ? -value : value);
   for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<size_t>(i), ",");

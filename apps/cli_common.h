@@ -1,5 +1,6 @@
 #pragma once
-// Pieces several subcommands share: the MODEL argument with its flags, and number formats.
+// Pieces several subcommands share: the MODEL argument, --threads and --quiet with their
+// checks, and number formats.
 // The thread count, progress output and the OpenMP wait-policy warning every command shares
 // live in the pipeline library (layoutopt/pipeline/threads.h, progress.h, openmp_wait.h).
 
@@ -12,11 +13,6 @@
 
 namespace layoutopt::apps {
 
-struct ModelArgument {
-  std::string spec;
-  ModelOptions options;
-};
-
 /// Checks for counts, seconds and sizes. CLI11's PositiveNumber reports "Value -1 not in range
 /// 0.000000 to 1797693134862315708...": these say what the flag needs ("--batch: -1 is not a
 /// positive number").
@@ -25,6 +21,13 @@ struct ModelArgument {
 
 /// Adds the positional MODEL and the --batch / --seed flags.
 void add_model_argument(CLI::App& command, ModelArgument& argument);
+
+/// Adds --threads (a positive count; unset: 0, OpenMP's default, pipeline::resolve_threads).
+/// `use` says what the threads run ("OpenMP threads per measurement").
+void add_threads_option(CLI::App& command, int& threads, const std::string& use);
+
+/// Adds --quiet: no progress output (warnings and results are still printed).
+void add_quiet_flag(CLI::App& command, bool& quiet);
 
 /// 25557032 -> "25,557,032"
 [[nodiscard]] std::string with_commas(int64_t value);

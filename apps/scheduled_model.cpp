@@ -1,18 +1,18 @@
 #include "scheduled_model.h"
 
-#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/pipeline/load_schedule.h"
 
 namespace layoutopt::apps {
 
-void add_plan_option(CLI::App& command, std::string& plan_path) {
-  command.add_option("--plan", plan_path, "plan file (from `layoutopt plan` or `optimize`); default: the default schedule");
+void add_scheduled_model_arguments(CLI::App& command, ScheduledModelArgument& argument) {
+  add_model_argument(command, argument.model);
+  command.add_option("--plan", argument.plan,
+                     "plan file (from `layoutopt plan` or `optimize`); default: the default schedule");
 }
 
-ScheduledModel load_scheduled_model(const ModelArgument& model, const std::string& plan_path) {
-  ScheduledModel scheduled{load_and_warn(model.spec, model.options)};
-  (void)graph::prepare_for_inference(scheduled.model.graph);
-  pipeline::LoadedSchedule loaded = pipeline::load_schedule(scheduled.model.graph, plan_path);
+ScheduledModel load_scheduled_model(const ScheduledModelArgument& argument) {
+  ScheduledModel scheduled{load_prepared_and_warn(argument.model)};
+  pipeline::LoadedSchedule loaded = pipeline::load_schedule(scheduled.model.graph, argument.plan);
   scheduled.schedule = std::move(loaded.schedule);
   scheduled.schedule_source = std::move(loaded.source);
   scheduled.plan = std::move(loaded.plan);

@@ -20,9 +20,15 @@ struct ScheduledModel {
   std::optional<planning::Plan> plan;  ///< none for the default schedule
 };
 
-/// Adds the --plan option.
-void add_plan_option(CLI::App& command, std::string& plan_path);
+/// MODEL (with --batch and --seed) and --plan (empty: the default schedule).
+struct ScheduledModelArgument {
+  ModelArgument model;
+  std::string plan;
+};
 
-[[nodiscard]] ScheduledModel load_scheduled_model(const ModelArgument& model, const std::string& plan_path);
+/// Adds MODEL, --batch, --seed and --plan.
+void add_scheduled_model_arguments(CLI::App& command, ScheduledModelArgument& argument);
+
+[[nodiscard]] ScheduledModel load_scheduled_model(const ScheduledModelArgument& argument);
 
 }  // namespace layoutopt::apps

@@ -43,8 +43,7 @@ namespace {
 constexpr int kProfiledRuns = 20;
 
 struct BenchFlags {
-  ModelArgument model;
-  std::string plan;
+  ScheduledModelArgument scheduled;
   int threads = 0;
   double min_seconds = 2.0;
   bool profile = false;
@@ -148,7 +147,7 @@ void print_compute_limit(const evaluation::ComputeLimit& limit, double run_ms) {
 }
 
 void bench(const BenchFlags& flags) {
-  const ScheduledModel scheduled = load_scheduled_model(flags.model, flags.plan);
+  const ScheduledModel scheduled = load_scheduled_model(flags.scheduled);
   const graph::Graph& graph = scheduled.model.graph;
   const int threads = pipeline::resolve_threads(flags.threads);
   const timing::ThreadScope scope(threads);
@@ -159,7 +158,8 @@ void bench(const BenchFlags& flags) {
   const kernels::CompileSummary& compiled = network.summary();
   if (flags.json) {
     nlohmann::ordered_json out{{"model", graph.name()},
-                               {"plan", flags.plan.empty() ? nlohmann::json(nullptr) : nlohmann::json(flags.plan)},
+                               {"plan", flags.scheduled.plan.empty() ? nlohmann::json(nullptr)
+                                                                     : nlohmann::json(flags.scheduled.plan)},
                                {"threads", threads},
                                {"median_ms", ms.median},
                                {"q1_ms", ms.q1},
@@ -198,9 +198,8 @@ void bench(const BenchFlags& flags) {
 void add_bench_command(CLI::App& app) {
   auto flags = std::make_shared<BenchFlags>();
   CLI::App* command = app.add_subcommand("bench", "Compile a model for its plan and time whole inferences");
-  add_model_argument(*command, flags->model);
-  add_plan_option(*command, flags->plan);
-  command->add_option("--threads", flags->threads, "OpenMP threads (default: OpenMP's default)")->check(positive_number());
+  add_scheduled_model_arguments(*command, flags->scheduled);
+  add_threads_option(*command, flags->threads, "OpenMP threads");
   command->add_option("--min-seconds", flags->min_seconds, "least total time of the timed runs")
       ->check(positive_number())
       ->capture_default_str();

@@ -9,7 +9,6 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/planning/analytic_cost_model.h"
 #include "layoutopt/planning/layout_problem.h"
@@ -35,8 +34,7 @@ struct CompareFlags {
 };
 
 evaluation::ComparisonProblem model_problem(const std::string& spec, const planning::AnalyticCostModel& model) {
-  LoadedModel loaded = load_and_warn(spec);
-  graph::prepare_for_inference(loaded.graph);
+  const LoadedModel loaded = load_prepared_and_warn({.spec = spec});
   const planning::LayoutProblem problem(loaded.graph, model);
   return {loaded.graph.name(), "network (analytic model)", problem.problem()};
 }

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/pipeline/compile_model.h"
 #include "scheduled_model.h"
@@ -14,8 +15,7 @@ namespace layoutopt::apps {
 namespace {
 
 struct CompileFlags {
-  ModelArgument model;
-  std::string plan;
+  ScheduledModelArgument scheduled;
   std::string directory;
   int threads = 0;
   bool quiet = false;
@@ -23,7 +23,7 @@ struct CompileFlags {
 };
 
 void compile(const CompileFlags& flags) {
-  const ScheduledModel scheduled = load_scheduled_model(flags.model, flags.plan);
+  const ScheduledModel scheduled = load_scheduled_model(flags.scheduled);
   const kernels::AheadOfTimeResult result = pipeline::compile_model(
       {.graph = scheduled.model.graph,
        .schedule = scheduled.schedule,
@@ -45,14 +45,12 @@ void compile(const CompileFlags& flags) {
 void add_compile_command(CLI::App& app) {
   auto flags = std::make_shared<CompileFlags>();
   CLI::App* command = app.add_subcommand("compile", "Compile a model for its plan ahead of time into a loadable artifact");
-  add_model_argument(*command, flags->model);
-  add_plan_option(*command, flags->plan);
+  add_scheduled_model_arguments(*command, flags->scheduled);
   command->add_option("-o,--output", flags->directory, "artifact folder (network.so, program.bin, weights.bin)")
       ->required();
-  command->add_option("--threads", flags->threads, "the artifact's default thread count (default: OpenMP's default)")
-      ->check(CLI::PositiveNumber);
+  add_threads_option(*command, flags->threads, "the artifact's default thread count");
   command->add_flag("--force", flags->force, "replace an artifact already in the folder (its three files only)");
-  command->add_flag("--quiet", flags->quiet, "no progress output");
+  add_quiet_flag(*command, flags->quiet);
   command->callback([flags] { compile(*flags); });
 }
 

@@ -82,8 +82,7 @@ void add_cpu_command(CLI::App& app) {
   auto flags = std::make_shared<CpuFlags>();
   CLI::App* command =
       app.add_subcommand("cpu", "CPU model, SIMD features, cores, caches and the measured peak fp32 FMA throughput");
-  command->add_option("--threads", flags->threads, "threads for the peak measurement (default: OpenMP's default)")
-      ->check(positive_number());
+  add_threads_option(*command, flags->threads, "threads for the peak measurement");
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
     const timing::CpuInfo cpu = timing::detect_cpu();

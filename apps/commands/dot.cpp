@@ -24,7 +24,7 @@ struct DotFlags {
 };
 
 void run_dot(const DotFlags& flags) {
-  LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
+  LoadedModel model = load_and_warn(flags.model);
   // Plans are made for the prepared graph, so drawing one implies --prepare.
   if (flags.prepare || !flags.plan.empty()) (void)graph::prepare_for_inference(model.graph);
   flags.output.check_writable();

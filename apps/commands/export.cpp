@@ -28,7 +28,7 @@ void add_export_command(CLI::App& app) {
   command->add_flag("--prepare", flags->prepare,
                     "remove identities, fold batch norms and fuse epilogues before writing");
   command->callback([flags] {
-    LoadedModel model = load_and_warn(flags->model.spec, flags->model.options);
+    LoadedModel model = load_and_warn(flags->model);
     if (flags->prepare) std::cerr << graph::prepare_for_inference(model.graph).summary() << "\n";
     flags->output.check_writable();
     graph::save_json(model.graph, flags->output.path);

@@ -165,11 +165,10 @@ void add_info_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "info", "Nodes, parameters, multiply-accumulates and the distinct conv/dense workloads (tasks) of a model");
   add_model_argument(*command, flags->model);
-  command->add_option("--threads", flags->threads, "threads the compute limit's FMA peak is measured on")
-      ->check(positive_number());
+  add_threads_option(*command, flags->threads, "threads the compute limit's FMA peak is measured on");
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
-    const LoadedModel model = load_and_warn(flags->model.spec, flags->model.options);
+    const LoadedModel model = load_and_warn(flags->model);
     const std::vector<TaskRow> tasks = task_rows(model.graph);
     const Prepared inference = prepared(model.graph);
     const evaluation::ComputeLimit limit = direct_compute_limit(model.graph, flags->threads);

@@ -9,19 +9,20 @@
 // and prints predicted against measured latency for each. Records and the transform table
 // only ever grow; an existing plan or --json-summary file is replaced only with --force.
 
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "cli_common.h"
 #include "commands.h"
-#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/pipeline/budget.h"
 #include "layoutopt/pipeline/optimize.h"
+#include "layoutopt/pipeline/optimize_files.h"
+#include "layoutopt/pipeline/output_path.h"
 #include "layoutopt/pipeline/progress.h"
 #include "layoutopt/pipeline/threads.h"
 
@@ -32,60 +33,29 @@ namespace {
 struct OptimizeFlags {
   ModelArgument model;
   std::string budget = std::string(pipeline::to_string(pipeline::BudgetLevel::quick));
-  double time_budget_s = 0;
+  std::optional<double> time_budget_s;
   int threads = 0;
-  std::string records;
-  std::string transforms;
-  std::string plan;
+  pipeline::NamedOptimizeFiles files;  ///< --records, --transforms, -o; empty: out/MODEL/...
   bool force = false;
   std::string json_summary;
   int calibrate_rounds = pipeline::PlanPolicy{}.calibrate_rounds;
   bool quiet = false;
 };
 
-pipeline::TuningBudget budget(const OptimizeFlags& flags) {
-  if (flags.time_budget_s > 0) return pipeline::TuningBudget::explicit_seconds(flags.time_budget_s);
-  return pipeline::TuningBudget::of(pipeline::parse_budget_level(flags.budget));
-}
-
-/// out/<model>/<file> unless the user named the file.
-std::filesystem::path default_path(const std::string& given, const graph::Graph& graph, const std::string& file) {
-  if (!given.empty()) return given;
-  return std::filesystem::path("out") / graph.name() / file;
-}
-
-void make_parent(const std::filesystem::path& path) {
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
-}
-
-/// The request's files: the given ones or out/<model>/..., with their folders made. Refuses
-/// to replace an existing plan without --force before any work starts.
+/// The request, its files prepared; refuses to replace a plan or summary without --force
+/// before any work starts.
 pipeline::OptimizeRequest request(const OptimizeFlags& flags, const graph::Graph& graph) {
+  const pipeline::OptimizeFiles files = pipeline::default_output_paths(graph.name(), flags.files);
+  if (!flags.json_summary.empty()) pipeline::check_replaceable(flags.json_summary, flags.force, "--force");
+  pipeline::prepare_output_paths(files, flags.force, "--force");
   pipeline::OptimizeRequest request{.model = flags.model.spec,
-                                    .files = {default_path(flags.records, graph, "tune.jsonl"),
-                                              default_path(flags.transforms, graph, "transforms.json")},
-                                    .plan = default_path(flags.plan, graph, "plan.json"),
+                                    .files = files.measurements,
+                                    .plan = files.plan,
                                     .threads = pipeline::resolve_threads(flags.threads),
-                                    .budget = budget(flags),
+                                    .budget = pipeline::TuningBudget::chosen(flags.budget, flags.time_budget_s),
                                     .quiet = flags.quiet};
   request.plan_policy.calibrate_rounds = flags.calibrate_rounds;
-  if (std::filesystem::is_directory(request.plan))
-    throw std::runtime_error("'" + request.plan.string() + "' is a folder; give -o a plan file name");
-  if (std::filesystem::exists(request.plan) && !flags.force)
-    throw std::runtime_error("'" + request.plan.string() + "' exists; pass --force to replace it, or -o another plan file");
-  // Checked now, not when it is written after minutes of tuning.
-  if (!flags.json_summary.empty() && std::filesystem::exists(flags.json_summary) && !flags.force)
-    throw std::runtime_error("'" + flags.json_summary +
-                             "' exists; pass --force to replace it, or --json-summary another file");
-  for (const auto& path : {request.files.records, request.files.transforms, request.plan}) make_parent(path);
   return request;
-}
-
-/// The first row before rows[i] that runs the same schedule, or null.
-const evaluation::VariantResult* same_plan_before(const std::vector<evaluation::VariantResult>& rows, size_t i) {
-  for (size_t j = 0; j < i; ++j)
-    if (planning::same_schedule(rows[j].planned.plan, rows[i].planned.plan)) return &rows[j];
-  return nullptr;
 }
 
 void print_table(const std::vector<evaluation::VariantResult>& rows) {
@@ -107,7 +77,7 @@ void print_table(const std::vector<evaluation::VariantResult>& rows) {
   }
   // Rows with one schedule compile to the same network: what sets them apart is noise.
   for (size_t i = 0; i < rows.size(); ++i)
-    if (const evaluation::VariantResult* same = same_plan_before(rows, i))
+    if (const evaluation::VariantResult* same = pipeline::earlier_row_with_same_plan(rows, i))
       std::cout << rows[i].variant.name << " runs the same plan as " << same->variant.name
                 << ": their measured difference is the timing's noise\n";
 }
@@ -124,7 +94,7 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const pipeline::O
                              {"variants", nlohmann::json::array()}};
   for (size_t i = 0; i < rows.size(); ++i) {
     const evaluation::VariantResult& r = rows[i];
-    const evaluation::VariantResult* same = same_plan_before(rows, i);
+    const evaluation::VariantResult* same = pipeline::earlier_row_with_same_plan(rows, i);
     out["variants"].push_back({{"name", r.variant.name},
                                {"solver", planning::to_string(r.planned.solver)},
                                {"predicted_ms", r.predicted_ms()},
@@ -145,16 +115,14 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const pipeline::O
 }
 
 void optimize(const OptimizeFlags& flags) {
-  LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
-  const graph::PipelineReport prepared = graph::prepare_for_inference(model.graph);
+  const LoadedModel model = load_prepared_and_warn(flags.model);
   const graph::Graph& graph = model.graph;
   const pipeline::OptimizeRequest optimize_request = request(flags, graph);
   pipeline::progress_reporter(flags.quiet)
-      .note("optimizing " + graph.name() + " (" + model.source + "; " + prepared.summary() + ") on " +
+      .note("optimizing " + graph.name() + " (" + model.source + "; " + model.preparation->summary() + ") on " +
             std::to_string(optimize_request.threads) + " threads");
 
   const pipeline::OptimizeReport report = pipeline::optimize_model(graph, optimize_request);
-  if (report.rows.empty()) throw std::runtime_error("no variant could be planned and compiled");
   print_table(report.rows);
   for (const std::string& why : report.refused) std::cout << "not run: " << why << "\n";
   std::cout << "phases: " << report.phases.summary() << "\n";
@@ -178,14 +146,17 @@ void add_optimize_command(CLI::App& app) {
   auto* budget = command->add_option("--budget", flags->budget, "tuning budget: " + pipeline::describe_budget_levels())
                      ->check(CLI::IsMember(pipeline::budget_level_names()))
                      ->capture_default_str();
-  command->add_option("--time-budget", flags->time_budget_s, "tuning seconds instead of a named budget")
+  command
+      ->add_option_function<double>(
+          "--time-budget", [flags](const double& seconds) { flags->time_budget_s = seconds; },
+          "tuning seconds instead of a named budget")
       ->check(positive_number())
       ->excludes(budget);
-  command->add_option("--threads", flags->threads, "OpenMP threads for tuning, timing and running")
-      ->check(positive_number());
-  command->add_option("--records", flags->records, "tuning log, resumed and appended (default out/MODEL/tune.jsonl)");
-  command->add_option("--transforms", flags->transforms, "transform table, extended (default out/MODEL/transforms.json)");
-  command->add_option("-o,--output", flags->plan, "plan file to write (default out/MODEL/plan.json)");
+  add_threads_option(*command, flags->threads, "OpenMP threads for tuning, timing and running");
+  command->add_option("--records", flags->files.records, "tuning log, resumed and appended (default out/MODEL/tune.jsonl)");
+  command->add_option("--transforms", flags->files.transforms,
+                      "transform table, extended (default out/MODEL/transforms.json)");
+  command->add_option("-o,--output", flags->files.plan, "plan file to write (default out/MODEL/plan.json)");
   command->add_flag("--force", flags->force, "replace an existing plan file (and --json-summary file)");
   command->add_option("--json-summary", flags->json_summary, "also write the comparison as JSON to this file");
   command->add_option("--calibrate-rounds", flags->calibrate_rounds,
@@ -193,7 +164,7 @@ void add_optimize_command(CLI::App& app) {
                       "(0: price transforms by the table, nodes by the records)")
       ->check(non_negative_number())
       ->capture_default_str();
-  command->add_flag("--quiet", flags->quiet, "no progress output");
+  add_quiet_flag(*command, flags->quiet);
   command->callback([flags] { optimize(*flags); });
 }
 

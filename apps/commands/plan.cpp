@@ -18,7 +18,6 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "output_file.h"
-#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/pipeline/plan_network.h"
 #include "layoutopt/pipeline/threads.h"
 #include "layoutopt/planning/planner.h"
@@ -37,10 +36,6 @@ struct PlanFlags {
   std::string solver = planning::to_string(pipeline::PlanPolicy{}.solver);
   pipeline::PlanPolicy policy;  ///< --time-limit, --confirm, --calibrate-rounds; --solver parsed into it
 };
-
-void require_flag(const std::string& value, const std::string& flag) {
-  if (value.empty()) throw std::runtime_error("give --" + flag + " (or --model-costs to plan without measurements)");
-}
 
 void print_result(const planning::PlanResult& result, const std::string& cost_source) {
   const solvers::Solution& s = result.solution;
@@ -81,13 +76,10 @@ pipeline::PlanRequest plan_request(const PlanFlags& flags) {
 
 void run_plan(const PlanFlags& flags) {
   flags.output.check_writable();
-  LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
-  (void)graph::prepare_for_inference(model.graph);
-  if (!flags.model_costs) {
-    require_flag(flags.records, "records");
-    require_flag(flags.transforms, "transforms");
-  }
-  const pipeline::PlanReport report = pipeline::plan_network(model.graph, plan_request(flags));
+  const pipeline::PlanRequest request = plan_request(flags);
+  pipeline::check_cost_inputs(request.costs, request.files);
+  const LoadedModel model = load_prepared_and_warn(flags.model);
+  const pipeline::PlanReport report = pipeline::plan_network(model.graph, request);
   print_result(report.planned, report.cost_source);
   if (!report.phases.seconds().empty()) std::cout << "phases:      " << report.phases.summary() << "\n";
   std::cout << "wrote " << flags.output.path.string() << " (" << report.planned.plan.nodes.size() << " nodes)\n";
@@ -110,9 +102,7 @@ void add_plan_command(CLI::App& app) {
   command->add_option("--solver", flags->solver, "auto: dp, or pbqp when dp refuses the problem")
       ->check(CLI::IsMember({"auto", "dp", "pbqp"}))
       ->capture_default_str();
-  command->add_option("--threads", flags->threads,
-                      "thread count the records and table were measured with (default: OpenMP's default)")
-      ->check(positive_number());
+  add_threads_option(*command, flags->threads, "thread count the records and table were measured with");
   command->add_option("--time-limit", flags->policy.time_limit_s, "seconds pbqp may search")
       ->check(non_negative_number())
       ->capture_default_str();

@@ -23,8 +23,7 @@ namespace layoutopt::apps {
 namespace {
 
 struct RunFlags {
-  ModelArgument model;
-  std::string plan;
+  ScheduledModelArgument scheduled;
   std::string input;
   OutputFile output;
   int threads = 0;
@@ -34,7 +33,7 @@ struct RunFlags {
 void run(const RunFlags& flags) {
   flags.output.check_writable();
   const kernels::reference::HostTensor input = kernels::reference::load_npy(flags.input);
-  const ScheduledModel scheduled = load_scheduled_model(flags.model, flags.plan);
+  const ScheduledModel scheduled = load_scheduled_model(flags.scheduled);
   const graph::Graph& graph = scheduled.model.graph;
   if (graph.inputs().size() != 1)
     throw std::runtime_error("model '" + graph.name() + "' has " + std::to_string(graph.inputs().size()) +
@@ -64,13 +63,12 @@ void run(const RunFlags& flags) {
 void add_run_command(CLI::App& app) {
   auto flags = std::make_shared<RunFlags>();
   CLI::App* command = app.add_subcommand("run", "Compile a model for its plan and run it on a NumPy array");
-  add_model_argument(*command, flags->model);
-  add_plan_option(*command, flags->plan);
+  add_scheduled_model_arguments(*command, flags->scheduled);
   command->add_option("--input", flags->input, "input tensor (.npy, float32 or float64, the model's input shape)")
       ->required()
       ->check(CLI::ExistingFile);
   add_output_option(*command, flags->output, "output tensor (.npy)");
-  command->add_option("--threads", flags->threads, "OpenMP threads (default: OpenMP's default)")->check(positive_number());
+  add_threads_option(*command, flags->threads, "OpenMP threads");
   command->add_flag("--check", flags->check, "also run the reference executor and print the largest difference");
   command->callback([flags] { run(*flags); });
 }

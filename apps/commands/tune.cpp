@@ -8,14 +8,12 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <numeric>
 #include <sstream>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/pipeline/threads.h"
 #include "layoutopt/pipeline/tune_model.h"
-#include "layoutopt/tuning/tuning_session.h"
 
 namespace layoutopt::apps {
 
@@ -23,18 +21,8 @@ namespace {
 
 struct TuneFlags {
   ModelArgument model;
-  std::string records;
-  int64_t trials = 0;
-  double time_budget_s = 0;
   int threads = 0;
-  bool quiet = false;
-  size_t top_k = 3;
-  int64_t batch_size = 8;
-  int64_t early_stopping = 200;
-  double min_repeat_ms = 20;
-  uint64_t seed = 0;
-  size_t exhaustive = 0;  ///< 1-based task number; 0 = normal tuning
-  size_t task = 0;        ///< 1-based task number to tune alone; 0 = all tasks
+  pipeline::TuneRequest request;  ///< every other flag, with the library's defaults
 };
 
 std::string short_name(const tuning::TuningTask& task) {
@@ -42,7 +30,9 @@ std::string short_name(const tuning::TuningTask& task) {
   return name.substr(0, name.find('.'));
 }
 
-void print_summary(const std::vector<tuning::TuningTask>& tasks, const tuning::SessionResult& result) {
+void print_summary(const pipeline::TuneReport& report) {
+  const std::vector<tuning::TuningTask>& tasks = report.tasks;
+  const tuning::SessionResult& result = report.result;
   std::cout << "\n" << std::right << std::setw(4) << "#" << "  " << std::left << std::setw(24) << "task" << std::setw(34)
             << "workload" << std::right << std::setw(6) << "weight" << std::setw(8) << "trials" << std::setw(13)
             << "best GFLOPS" << std::setw(10) << "best ms" << std::setw(7) << "pairs" << "\n";
@@ -56,25 +46,15 @@ void print_summary(const std::vector<tuning::TuningTask>& tasks, const tuning::S
               << std::setw(10) << (tuned ? o.best_seconds * 1e3 : 0.0) << std::setw(7) << o.candidates.pair_count() << "\n";
   }
   std::cout << "estimated conv/dense time per inference (sum of weight x best, the faster algorithm of each workload): "
-            << std::setprecision(3) << tuning::estimated_latency(tasks, result) * 1e3
+            << std::setprecision(3) << report.estimated_seconds * 1e3
             << " ms; " << result.new_trials << " new trials in " << std::setprecision(1) << result.seconds << " s\n";
 }
 
 void run_tune(const TuneFlags& flags) {
-  const LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
-  const pipeline::TuneReport report = pipeline::tune_model(model.graph, {.records = flags.records,
-                                                                         .trials = flags.trials,
-                                                                         .time_budget_s = flags.time_budget_s,
-                                                                         .threads = pipeline::resolve_threads(flags.threads),
-                                                                         .quiet = flags.quiet,
-                                                                         .top_k = flags.top_k,
-                                                                         .batch_size = flags.batch_size,
-                                                                         .early_stopping = flags.early_stopping,
-                                                                         .min_repeat_ms = flags.min_repeat_ms,
-                                                                         .seed = flags.seed,
-                                                                         .task = flags.task,
-                                                                         .exhaustive = flags.exhaustive});
-  print_summary(report.tasks, report.result);
+  const LoadedModel model = load_and_warn(flags.model);
+  pipeline::TuneRequest request = flags.request;
+  request.threads = pipeline::resolve_threads(flags.threads);
+  print_summary(pipeline::tune_model(model.graph, request));
 }
 
 }  // namespace
@@ -84,32 +64,32 @@ void add_tune_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "tune", "Tune every conv/dense task of a model (XGBoost-guided search), appending AutoTVM-format records");
   add_model_argument(*command, flags->model);
-  command->add_option("--records", flags->records, "JSON-lines record log: resumed from and appended to")->required();
-  auto* trials = command->add_option("--trials", flags->trials, "new measurements in this run, over all tasks")
+  pipeline::TuneRequest& request = flags->request;
+  command->add_option("--records", request.records, "JSON-lines record log: resumed from and appended to")->required();
+  auto* trials = command->add_option("--trials", request.trials, "new measurements in this run, over all tasks")
                      ->check(positive_number());
-  command->add_option("--time-budget", flags->time_budget_s, "wall-clock seconds for this run")
+  command->add_option("--time-budget", request.time_budget_s, "wall-clock seconds for this run")
       ->check(positive_number())
       ->excludes(trials);
-  command->add_option("--threads", flags->threads, "OpenMP threads per measurement (default: OpenMP's default)")
-      ->check(positive_number());
-  command->add_flag("--quiet", flags->quiet, "no progress output (warnings and the final table only)");
-  command->add_option("--top-k", flags->top_k, "configs kept per (input, output) layout pair")
+  add_threads_option(*command, flags->threads, "OpenMP threads per measurement");
+  add_quiet_flag(*command, request.quiet);
+  command->add_option("--top-k", request.top_k, "configs kept per (input, output) layout pair")
       ->check(positive_number())
       ->capture_default_str();
-  command->add_option("--batch-size", flags->batch_size, "trials per scheduling decision")
+  command->add_option("--batch-size", request.batch_size, "trials per scheduling decision")
       ->check(positive_number())
       ->capture_default_str();
-  command->add_option("--early-stopping", flags->early_stopping, "stop a task after N trials without improvement")
+  command->add_option("--early-stopping", request.early_stopping, "stop a task after N trials without improvement")
       ->check(non_negative_number())
       ->capture_default_str();
-  command->add_option("--min-repeat-ms", flags->min_repeat_ms, "least timed milliseconds per measurement")
+  command->add_option("--min-repeat-ms", request.min_repeat_ms, "least timed milliseconds per measurement")
       ->check(positive_number())
       ->capture_default_str();
-  command->add_option("--tuner-seed", flags->seed, "seed of the search")->capture_default_str();
+  command->add_option("--tuner-seed", request.seed, "seed of the search")->capture_default_str();
   auto* exhaustive =
-      command->add_option("--exhaustive", flags->exhaustive, "sweep the whole space of task number TASK (1-based) instead")
+      command->add_option("--exhaustive", request.exhaustive, "sweep the whole space of task number TASK (1-based) instead")
           ->check(positive_number());
-  command->add_option("--task", flags->task, "tune only task number TASK (1-based, as `layoutopt info` lists them)")
+  command->add_option("--task", request.task, "tune only task number TASK (1-based, as `layoutopt info` lists them)")
       ->check(positive_number())
       ->excludes(exhaustive);
   command->callback([flags] { run_tune(*flags); });

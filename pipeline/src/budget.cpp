@@ -36,6 +36,10 @@ TuningBudget TuningBudget::explicit_seconds(double seconds) {
   return {std::nullopt, seconds};
 }
 
+TuningBudget TuningBudget::chosen(std::string_view level, std::optional<double> seconds) {
+  return seconds ? explicit_seconds(*seconds) : of(parse_budget_level(level));
+}
+
 std::string_view to_string(BudgetLevel level) { return policy_of(level).name; }
 
 BudgetLevel parse_budget_level(std::string_view name) {

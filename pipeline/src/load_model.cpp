@@ -84,4 +84,10 @@ LoadedModel load_model(const std::string& spec, const ModelOptions& options) {
                           "': not a built-in network (see `layoutopt zoo`) and not a .onnx or .json file");
 }
 
+LoadedModel load_prepared_model(const std::string& spec, const ModelOptions& options) {
+  LoadedModel model = load_model(spec, options);
+  model.preparation = graph::prepare_for_inference(model.graph);
+  return model;
+}
+
 }  // namespace layoutopt::pipeline

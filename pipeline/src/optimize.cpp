@@ -1,9 +1,12 @@
 #include "layoutopt/pipeline/optimize.h"
 
+#include <stdexcept>
+
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/costs/transform_enumeration.h"
 #include "layoutopt/pipeline/openmp_wait.h"
 #include "layoutopt/pipeline/progress.h"
+#include "layoutopt/planning/plan.h"
 #include "layoutopt/timing/cost_policy.h"
 #include "layoutopt/timing/thread_scope.h"
 #include "layoutopt/tuning/default_configs.h"
@@ -85,6 +88,13 @@ std::string graph_tuned_variant(planning::SolverChoice solver) {
   return "graph tuned (" + planning::to_string(solver) + ")";
 }
 
+/// ": why a; why b", or nothing without reasons.
+std::string reasons(const std::vector<std::string>& why) {
+  std::string out;
+  for (const std::string& reason : why) out += (out.empty() ? ": " : "; ") + reason;
+  return out;
+}
+
 }  // namespace
 
 PlanRequest plan_step_request(const OptimizeRequest& request) {
@@ -135,7 +145,15 @@ OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& 
                                          options, &report.refused);
   });
   progress.finish();
+  if (report.rows.empty()) throw std::runtime_error("no variant could be planned and compiled" + reasons(report.refused));
   return report;
+}
+
+const evaluation::VariantResult* earlier_row_with_same_plan(const std::vector<evaluation::VariantResult>& rows,
+                                                            size_t i) {
+  for (size_t j = 0; j < i; ++j)
+    if (planning::same_schedule(rows[j].planned.plan, rows[i].planned.plan)) return &rows[j];
+  return nullptr;
 }
 
 }  // namespace layoutopt::pipeline

@@ -1,6 +1,8 @@
 #include "layoutopt/pipeline/plan_network.h"
 
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "layoutopt/evaluation/end_to_end.h"
@@ -118,6 +120,20 @@ PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) 
 }
 
 }  // namespace
+
+void check_cost_inputs(planning::CostKind costs, const MeasurementFiles& files, const CostInputNames& names) {
+  if (costs == planning::CostKind::measured) {
+    std::vector<std::string> missing;
+    if (files.records.empty()) missing.push_back(names.records);
+    if (files.transforms.empty()) missing.push_back(names.transforms);
+    if (missing.empty()) return;
+    throw std::runtime_error("give " + missing.front() + (missing.size() > 1 ? " and " + missing.back() : "") +
+                             " (or " + names.model_costs + " to plan without measurements)");
+  }
+  if (!files.records.empty() || !files.transforms.empty())
+    throw std::runtime_error(names.model_costs + " plans without measurements: give no " + names.records + " or " +
+                             names.transforms);
+}
 
 PlanReport plan_network(const graph::Graph& graph, const PlanRequest& request) {
   PlanReport report =

@@ -7,12 +7,12 @@
 #include <optional>
 #include <string>
 
-#include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/pipeline/budget.h"
 #include "layoutopt/pipeline/compile_model.h"
 #include "layoutopt/pipeline/load_model.h"
 #include "layoutopt/pipeline/load_schedule.h"
 #include "layoutopt/pipeline/optimize.h"
+#include "layoutopt/pipeline/optimize_files.h"
 #include "layoutopt/pipeline/output_path.h"
 #include "layoutopt/pipeline/plan_network.h"
 #include "layoutopt/pipeline/progress.h"
@@ -45,25 +45,36 @@ int threads_argument(int threads) {
   return pipeline::resolve_threads(threads);
 }
 
-/// The model as the CLI resolves it (GIL released), and the options that had no effect on it
-/// as Python warnings (the CLI prints them): batch= and seed= stay None unless given.
-pipeline::LoadedModel loaded_model(const std::string& model, std::optional<int64_t> batch, std::optional<uint64_t> seed) {
+/// The options that had no effect on a model, as Python warnings (the CLI prints them).
+graph::Graph warned(pipeline::LoadedModel loaded) {
+  for (const std::string& warning : loaded.warnings)
+    if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
+  return std::move(loaded.graph);
+}
+
+/// batch= and seed= as the model's options: None unless given.
+pipeline::ModelOptions model_options(std::optional<int64_t> batch, std::optional<uint64_t> seed) {
+  return {.batch = batch, .seed = seed, .names = {"batch=", "seed="}};
+}
+
+/// The model as the CLI resolves it (GIL released).
+graph::Graph loaded_model(const std::string& model, std::optional<int64_t> batch, std::optional<uint64_t> seed) {
   pipeline::LoadedModel loaded;
   {
     const py::gil_scoped_release released;
-    loaded = pipeline::load_model(model, {.batch = batch, .seed = seed, .names = {"batch=", "seed="}});
+    loaded = pipeline::load_model(model, model_options(batch, seed));
   }
-  for (const std::string& warning : loaded.warnings)
-    if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
-  return loaded;
+  return warned(std::move(loaded));
 }
 
-/// The model prepared for inference, as every planning command loads it.
+/// The model prepared for inference, as every planning command loads it (GIL released).
 graph::Graph prepared_model(const std::string& model, std::optional<int64_t> batch, std::optional<uint64_t> seed) {
-  graph::Graph graph = loaded_model(model, batch, seed).graph;
-  const py::gil_scoped_release released;
-  (void)graph::prepare_for_inference(graph);
-  return graph;
+  pipeline::LoadedModel loaded;
+  {
+    const py::gil_scoped_release released;
+    loaded = pipeline::load_prepared_model(model, model_options(batch, seed));
+  }
+  return warned(std::move(loaded));
 }
 
 py::dict solution_dict(const planning::PlanResult& planned) {
@@ -109,10 +120,6 @@ struct PlanArguments {
 
 py::dict plan(const PlanArguments& args) {
   check_writable(args.output, args.force);
-  if (!args.model_costs && (!args.records || !args.transforms))
-    throw std::runtime_error("give records= and transforms= (or model_costs=True to plan without measurements)");
-  if (args.model_costs && (args.records || args.transforms))
-    throw std::runtime_error("model_costs=True plans without measurements: give no records= or transforms=");
   pipeline::PlanRequest request{.costs = args.model_costs ? planning::CostKind::modelled : planning::CostKind::measured,
                                 .files = {args.records.value_or(Path()), args.transforms.value_or(Path())},
                                 .plan = args.output,
@@ -121,6 +128,8 @@ py::dict plan(const PlanArguments& args) {
                                 .policy = args.policy,
                                 .quiet = args.quiet};
   request.policy.solver = planning::parse_solver(args.solver);
+  pipeline::check_cost_inputs(request.costs, request.files,
+                              {.records = "records=", .transforms = "transforms=", .model_costs = "model_costs=True"});
   // The graph outlives the report: its measurements may point into it.
   graph::Graph graph = prepared_model(args.model, args.batch, args.seed);
   pipeline::PlanReport report;
@@ -140,12 +149,9 @@ py::dict plan(const PlanArguments& args) {
 
 // ---- optimize ----------------------------------------------------------------------------
 
-/// out/<model>/<file> unless the caller named the file, as the CLI defaults.
-Path default_path(const std::optional<Path>& given, const graph::Graph& graph, const std::string& file) {
-  return given ? *given : Path("out") / graph.name() / file;
-}
-
-py::dict variant_dict(const evaluation::VariantResult& r) {
+py::dict variant_dict(const std::vector<evaluation::VariantResult>& rows, size_t i) {
+  const evaluation::VariantResult& r = rows[i];
+  const evaluation::VariantResult* same = pipeline::earlier_row_with_same_plan(rows, i);
   py::dict out = solution_dict(r.planned);
   out["name"] = r.variant.name;
   out["median_ms"] = r.measured.median;
@@ -154,6 +160,7 @@ py::dict variant_dict(const evaluation::VariantResult& r) {
   out["rounds"] = r.measured.count;
   out["runs"] = r.runs;
   out["compiled_transforms"] = r.compiled.transforms;
+  out["same_plan_as"] = same ? py::cast(same->variant.name) : py::none();
   return out;
 }
 
@@ -170,39 +177,32 @@ struct OptimizeArguments {
   std::optional<uint64_t> seed;
 };
 
+/// The request, its files prepared: out/<model>/... unless named, an existing plan refused
+/// without force=True before any work.
 pipeline::OptimizeRequest optimize_request(const OptimizeArguments& args, const graph::Graph& graph) {
-  pipeline::OptimizeRequest request{
-      .model = args.model,
-      .files = {default_path(args.records, graph, "tune.jsonl"), default_path(args.transforms, graph, "transforms.json")},
-      .plan = default_path(args.output, graph, "plan.json"),
-      .threads = threads_argument(args.threads),
-      .budget = args.time_budget ? pipeline::TuningBudget::explicit_seconds(*args.time_budget)
-                                 : pipeline::TuningBudget::of(pipeline::parse_budget_level(args.budget)),
-      .quiet = args.quiet};
+  const pipeline::OptimizeFiles files = pipeline::default_output_paths(
+      graph.name(), {args.records.value_or(Path()), args.transforms.value_or(Path()), args.output.value_or(Path())});
+  pipeline::prepare_output_paths(files, args.force, "force=True");
+  pipeline::OptimizeRequest request{.model = args.model,
+                                    .files = files.measurements,
+                                    .plan = files.plan,
+                                    .threads = threads_argument(args.threads),
+                                    .budget = pipeline::TuningBudget::chosen(args.budget, args.time_budget),
+                                    .quiet = args.quiet};
   request.plan_policy.calibrate_rounds = args.calibrate_rounds;
-  // Refused before minutes of tuning, as the CLI refuses it.
-  if (std::filesystem::is_directory(request.plan))
-    throw std::runtime_error("'" + request.plan.string() + "' is a folder; give output= a plan file name");
-  if (std::filesystem::exists(request.plan) && !args.force)
-    throw std::runtime_error("'" + request.plan.string() + "' exists; pass force=True to replace it, or output= another plan file");
-  for (const Path& path : {request.files.records, request.files.transforms, request.plan})
-    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path());
   return request;
 }
 
 py::dict optimize(const OptimizeArguments& args) {
-  if (args.time_budget && !(*args.time_budget > 0)) throw py::value_error("time_budget must be positive seconds");
   graph::Graph graph = prepared_model(args.model, args.batch, args.seed);  // outlives the report, which may point into it
+  const pipeline::OptimizeRequest request = optimize_request(args, graph);
   pipeline::OptimizeReport report;
-  pipeline::OptimizeRequest request;
   {
     const py::gil_scoped_release released;
-    request = optimize_request(args, graph);
     report = pipeline::optimize_model(graph, request);
   }
-  if (report.rows.empty()) throw std::runtime_error("no variant could be planned and compiled");
   py::list variants;
-  for (const evaluation::VariantResult& row : report.rows) variants.append(variant_dict(row));
+  for (size_t i = 0; i < report.rows.size(); ++i) variants.append(variant_dict(report.rows, i));
   py::dict out;
   out["target"] = report.target;
   out["threads"] = report.threads;
@@ -220,7 +220,7 @@ py::dict optimize(const OptimizeArguments& args) {
 
 py::dict tune(const std::string& model, const pipeline::TuneRequest& request, std::optional<int64_t> batch,
              std::optional<uint64_t> seed) {
-  const graph::Graph graph = loaded_model(model, batch, seed).graph;
+  const graph::Graph graph = loaded_model(model, batch, seed);
   pipeline::TuneReport report;
   {
     const py::gil_scoped_release released;
@@ -340,6 +340,8 @@ void bind_pipeline(py::module_& module) {
       py::arg("seed") = py::none(),
       "`layoutopt optimize MODEL`: tune, time transforms, plan, compile and compare default / history best / "
       "graph tuned. Files default to out/MODEL/. Returns the comparison's rows and the phases' seconds.");
+  // The library's defaults (pipeline::TuneRequest), as the CLI's flags have them.
+  const pipeline::TuneRequest tuning;
   module.def(
       "tune",
       [](const Path& model, const Path& records, int64_t trials, double time_budget, int threads, bool quiet,
@@ -360,10 +362,12 @@ void bind_pipeline(py::module_& module) {
                      .exhaustive = exhaustive},
                     batch, seed);
       },
-      py::arg("model"), py::kw_only(), py::arg("records"), py::arg("trials") = 0, py::arg("time_budget") = 0.0,
-      py::arg("threads") = 0, py::arg("quiet") = false, py::arg("top_k") = 3, py::arg("batch_size") = 8,
-      py::arg("early_stopping") = 200, py::arg("min_repeat_ms") = 20.0, py::arg("tuner_seed") = 0,
-      py::arg("task") = 0, py::arg("exhaustive") = 0, py::arg("batch") = py::none(), py::arg("seed") = py::none(),
+      py::arg("model"), py::kw_only(), py::arg("records"), py::arg("trials") = tuning.trials,
+      py::arg("time_budget") = tuning.time_budget_s, py::arg("threads") = 0, py::arg("quiet") = tuning.quiet,
+      py::arg("top_k") = tuning.top_k, py::arg("batch_size") = tuning.batch_size,
+      py::arg("early_stopping") = tuning.early_stopping, py::arg("min_repeat_ms") = tuning.min_repeat_ms,
+      py::arg("tuner_seed") = tuning.seed, py::arg("task") = tuning.task, py::arg("exhaustive") = tuning.exhaustive,
+      py::arg("batch") = py::none(), py::arg("seed") = py::none(),
       "`layoutopt tune MODEL --records R`: tunes the conv/dense tasks, appending to the record log. Give trials= "
       "or time_budget=. Returns each task's trials and best time, and the estimated conv/dense time.");
 }

@@ -36,6 +36,14 @@ TEST_CASE("budget levels are parsed and listed by the names the CLI offers") {
   CHECK(pipeline::describe_budget_levels() == "quick (60 s), normal (600 s), thorough (3600 s)");
 }
 
+TEST_CASE("a front end's choice: explicit seconds override the named level") {
+  CHECK(TuningBudget::chosen("normal", std::nullopt) == TuningBudget::of(BudgetLevel::normal));
+  CHECK(TuningBudget::chosen("thorough", 7.5) == TuningBudget::explicit_seconds(7.5));
+  CHECK_FALSE(TuningBudget::chosen("thorough", 7.5).level().has_value());
+  CHECK_THROWS_AS((void)TuningBudget::chosen("fast", std::nullopt), std::invalid_argument);
+  CHECK_THROWS_AS((void)TuningBudget::chosen("quick", -1.0), std::invalid_argument);
+}
+
 TEST_CASE("explicit budgets keep their seconds and must be positive") {
   const TuningBudget budget = TuningBudget::explicit_seconds(12.5);
   CHECK(budget.seconds() == 12.5);

@@ -83,3 +83,17 @@ TEST_CASE("phase times add up per phase, keep the order phases first ran in and 
   CHECK(times.summary().find("transforms ") == 0);
   CHECK(times.summary().find(" s in all") != std::string::npos);
 }
+
+TEST_CASE("a comparison row is matched with the first earlier row that runs the same schedule") {
+  const auto row = [](const std::string& node) {
+    evaluation::VariantResult result;
+    result.variant.name = node;
+    result.planned.plan.nodes.push_back({.name = node});
+    return result;
+  };
+  const std::vector<evaluation::VariantResult> rows{row("a"), row("b"), row("a"), row("a")};
+  CHECK(pipeline::earlier_row_with_same_plan(rows, 0) == nullptr);
+  CHECK(pipeline::earlier_row_with_same_plan(rows, 1) == nullptr);
+  CHECK(pipeline::earlier_row_with_same_plan(rows, 2) == &rows[0]);
+  CHECK(pipeline::earlier_row_with_same_plan(rows, 3) == &rows[0]);
+}

@@ -179,3 +179,20 @@ TEST_CASE("modelled costs plan without any file") {
   CHECK(report.planned.plan.costs == planning::CostKind::modelled);
   CHECK(planning::load_plan(folder.path() / "plan.json").costs == planning::CostKind::modelled);
 }
+
+TEST_CASE("measured costs need both files, modelled costs take neither, named as the front end spells them") {
+  using planning::CostKind;
+  const pipeline::MeasurementFiles both{"r.jsonl", "t.json"};
+  const pipeline::MeasurementFiles records_only{"r.jsonl", ""};
+  const pipeline::MeasurementFiles none;
+  pipeline::check_cost_inputs(CostKind::measured, both);
+  pipeline::check_cost_inputs(CostKind::modelled, none);
+  CHECK_THROWS_WITH_AS(pipeline::check_cost_inputs(CostKind::measured, records_only),
+                       doctest::Contains("give --transforms (or --model-costs"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(pipeline::check_cost_inputs(CostKind::measured, none),
+                       doctest::Contains("give --records and --transforms (or --model-costs"), std::runtime_error);
+  const pipeline::CostInputNames python{.records = "records=", .transforms = "transforms=", .model_costs = "model_costs=True"};
+  CHECK_THROWS_WITH_AS(pipeline::check_cost_inputs(CostKind::modelled, records_only, python),
+                       doctest::Contains("model_costs=True plans without measurements: give no records= or transforms="),
+                       std::runtime_error);
+}

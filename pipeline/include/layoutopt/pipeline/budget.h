@@ -20,6 +20,9 @@ class TuningBudget {
   [[nodiscard]] static TuningBudget of(BudgetLevel level);
   /// Explicit seconds; throws std::invalid_argument unless they are finite and positive.
   [[nodiscard]] static TuningBudget explicit_seconds(double seconds);
+  /// A front end's choice: explicit `seconds` when given (they override a level), else the
+  /// level named `level` (parse_budget_level). Throws std::invalid_argument as those do.
+  [[nodiscard]] static TuningBudget chosen(std::string_view level, std::optional<double> seconds);
 
   /// Tuning seconds (wall clock, over all tasks).
   [[nodiscard]] double seconds() const { return seconds_; }

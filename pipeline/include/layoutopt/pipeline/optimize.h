@@ -65,7 +65,14 @@ struct OptimizeReport {
 [[nodiscard]] PlanRequest plan_step_request(const OptimizeRequest& request);
 
 /// Runs the main job on `graph` (prepared for inference), on request.threads threads.
-/// Progress goes to stderr. Throws what tuning, timing, planning and compiling throw.
+/// Progress goes to stderr. Throws what tuning, timing, planning and compiling throw, and
+/// std::runtime_error when no variant could be planned and compiled: a comparison without
+/// rows has nothing to report.
 [[nodiscard]] OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request);
+
+/// The first of rows[0..i) that runs the same schedule as rows[i], or null: rows with one
+/// schedule compile to the same network, so what sets their times apart is noise.
+[[nodiscard]] const evaluation::VariantResult* earlier_row_with_same_plan(
+    const std::vector<evaluation::VariantResult>& rows, size_t i);
 
 }  // namespace layoutopt::pipeline

@@ -8,8 +8,11 @@
 
 namespace layoutopt::pipeline {
 
-/// Throws std::runtime_error when `path` is a folder, exists without `force`, or lies in a
-/// missing folder. `force_hint` names how the caller overrides ("--force", "force=True").
+/// Throws std::runtime_error when `path` is a folder, or exists without `force`.
+/// `force_hint` names how the caller overrides ("--force", "force=True").
+void check_replaceable(const std::filesystem::path& path, bool force, const std::string& force_hint);
+
+/// check_replaceable, and also throws when `path` lies in a missing folder.
 void check_writable(const std::filesystem::path& path, bool force, const std::string& force_hint);
 
 /// The same rule for an artifact folder (`compile`): throws when `folder` is a file, or holds

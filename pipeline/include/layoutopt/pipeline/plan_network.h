@@ -85,6 +85,18 @@ struct PlanReport {
   PhaseTimes phases;
 };
 
+/// How a front end names the plan step's inputs, for its messages.
+struct CostInputNames {
+  std::string records = "--records";
+  std::string transforms = "--transforms";
+  std::string model_costs = "--model-costs";
+};
+
+/// The rule for what a plan is made from: measured costs need both files, modelled costs
+/// (the analytic model) take neither, so no file a user gives is silently ignored. Throws
+/// std::runtime_error naming the missing or extra inputs as `names` spells them.
+void check_cost_inputs(planning::CostKind costs, const MeasurementFiles& files, const CostInputNames& names = {});
+
 /// Runs the plan step on `graph` (prepared for inference). Throws std::runtime_error for a
 /// missing file (naming the command that makes it), an untuned task or a missing transform
 /// (naming the node or shape), and what planning, compiling and saving throw.
