@@ -143,7 +143,7 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::candidates(const graph:
                                                  : is_layout_flexible(graph, id)      ? flexible_candidates(graph, id)
                                                                                       : std::vector{canonical_candidate(graph, id)};
   if (const auto timed = repricing_.in_network_nodes.find(id); timed != repricing_.in_network_nodes.end())
-    for (planning::NodeCandidate& candidate : result) candidate.ms *= timed->second.factor_of(candidate.label);
+    for (planning::NodeCandidate& candidate : result) candidate.ms *= timed->second.factor_of(candidate_id(candidate));
   return result;
 }
 
@@ -152,9 +152,9 @@ double MeasuredCostSource::node_price_factor(graph::NodeId id) const {
   return found != repricing_.in_network_nodes.end() ? found->second.latest : 1.0;
 }
 
-double MeasuredCostSource::candidate_price_factor(graph::NodeId id, const std::string& label) const {
+double MeasuredCostSource::candidate_price_factor(graph::NodeId id, const CandidateId& candidate) const {
   const auto found = repricing_.in_network_nodes.find(id);
-  return found != repricing_.in_network_nodes.end() ? found->second.factor_of(label) : 1.0;
+  return found != repricing_.in_network_nodes.end() ? found->second.factor_of(candidate) : 1.0;
 }
 
 std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const graph::Graph& graph, graph::NodeId id) const {

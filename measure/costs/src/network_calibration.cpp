@@ -63,14 +63,16 @@ InNetworkTransformTimes by_key(const std::vector<std::pair<TransformKey, double>
 }
 
 /// Each priced node's in-network time over the isolated price of the candidate that ran (its
-/// plan price before `costs` scaled it), by that candidate's label. Nodes priced at 0 (not
+/// plan price before `costs` scaled it), with that candidate. Nodes priced at 0 (not
 /// timed: views and canonical ops) have none.
-std::map<graph::NodeId, std::pair<std::string, double>> node_factors(const StepTimes& times, const planning::Plan& plan,
+std::map<graph::NodeId, std::pair<CandidateId, double>> node_factors(const StepTimes& times, const planning::Plan& plan,
                                                                      const MeasuredCostSource& costs) {
-  std::map<graph::NodeId, std::pair<std::string, double>> factors;
+  std::map<graph::NodeId, std::pair<CandidateId, double>> factors;
   for (const auto& [id, ms] : times.nodes) {
     const planning::PlanNode& ran = plan.nodes.at(static_cast<size_t>(id));
-    if (ran.ms > 0 && ms > 0) factors[id] = {ran.label, ms / (ran.ms / costs.candidate_price_factor(id, ran.label))};
+    if (ran.ms <= 0 || ms <= 0) continue;
+    const CandidateId candidate = candidate_id(ran);
+    factors[id] = {candidate, ms / (ran.ms / costs.candidate_price_factor(id, candidate))};
   }
   return factors;
 }
@@ -78,7 +80,7 @@ std::map<graph::NodeId, std::pair<std::string, double>> node_factors(const StepT
 /// Records each node's factor for the candidate that ran: the fastest round's for that
 /// candidate, and the latest for the node.
 void record_node_factors(std::map<graph::NodeId, InNetworkNode>& into,
-                         const std::map<graph::NodeId, std::pair<std::string, double>>& factors) {
+                         const std::map<graph::NodeId, std::pair<CandidateId, double>>& factors) {
   for (const auto& [id, ran] : factors) {
     InNetworkNode& node = into[id];
     const auto [known, added] = node.ran.try_emplace(ran.first, ran.second);

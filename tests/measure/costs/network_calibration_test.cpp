@@ -155,23 +155,31 @@ TEST_CASE("calibration scales a timed node's candidates: those that ran by their
     CHECK(calibrated.node_price_factor(id) == node.latest);
     size_t ran = 0;
     for (size_t c = 0; c < before.size(); ++c) {
-      ran += node.ran.contains(before[c].label) ? 1 : 0;
-      CHECK(after[c].ms == doctest::Approx(before[c].ms * node.factor_of(before[c].label)));
+      const costs::CandidateId candidate = costs::candidate_id(before[c]);
+      ran += node.ran.contains(candidate) ? 1 : 0;
+      CHECK(after[c].ms == doctest::Approx(before[c].ms * node.factor_of(candidate)));
     }
-    CHECK(ran == node.ran.size());  // what ran is among the candidates, by label
+    CHECK(ran == node.ran.size());  // what ran is among the candidates
   }
   CHECK(timed.size() == priced_nodes);
   CHECK(priced_nodes > 0);
 }
 
 TEST_CASE("a node's candidate that ran keeps its own factor; the others take the latest") {
-  costs::InNetworkNode node{.ran = {{"tile_oc=16", 1.5}, {"tile_oc=32", 1.1}}, .latest = 1.1};
-  CHECK(node.factor_of("tile_oc=16") == 1.5);
-  CHECK(node.factor_of("tile_oc=32") == 1.1);
-  CHECK(node.factor_of("tile_oc=8") == 1.1);
+  const auto tuned = [](int64_t config, int64_t block) {
+    return costs::CandidateId{planning::TunedKernel{.task = "conv2d_NCHWc.x86", .family = "conv2d", .config_index = config},
+                              {Layout::nchw()}, Layout::nchwc(block)};
+  };
+  const costs::CandidateId oc16 = tuned(3, 16), oc32 = tuned(4, 32), oc8 = tuned(2, 8);
+  costs::InNetworkNode node{.ran = {{oc16, 1.5}, {oc32, 1.1}}, .latest = 1.1};
+  CHECK(node.factor_of(oc16) == 1.5);
+  CHECK(node.factor_of(oc32) == 1.1);
+  CHECK(node.factor_of(oc8) == 1.1);
   node.latest = 1.3;
-  CHECK(node.factor_of("tile_oc=8") == 1.3);
-  CHECK(node.factor_of("tile_oc=16") == 1.5);
+  CHECK(node.factor_of(oc8) == 1.3);
+  CHECK(node.factor_of(oc16) == 1.5);
+  // The same kernel writing another layout is another candidate.
+  CHECK(node.factor_of(tuned(3, 8)) == 1.3);
 }
 
 TEST_CASE("a repricing naming a node the graph lacks is refused") {

@@ -99,8 +99,8 @@ class MeasuredCostSource final : public planning::CostSource {
   /// What node `id`'s candidates that never ran in a network are scaled by: the factor of
   /// the one that ran last (repricing.h), else 1.
   [[nodiscard]] double node_price_factor(graph::NodeId id) const override;
-  /// What node `id`'s candidate labelled `label` is scaled by (InNetworkNode::factor_of).
-  [[nodiscard]] double candidate_price_factor(graph::NodeId id, const std::string& label) const;
+  /// What node `id`'s `candidate` is scaled by (InNetworkNode::factor_of).
+  [[nodiscard]] double candidate_price_factor(graph::NodeId id, const CandidateId& candidate) const;
 
  private:
   /// The records' best config per layout pair of every task.

@@ -12,6 +12,10 @@
 
 #include "layoutopt/costs/transform_table.h"
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/layout/layout.h"
+#include "layoutopt/planning/cost_source.h"
+#include "layoutopt/planning/kernel_choice.h"
+#include "layoutopt/planning/plan.h"
 
 namespace layoutopt::costs {
 
@@ -21,7 +25,18 @@ struct StaleTask {
   std::set<int64_t> fresh;   ///< configs timed since: their own timings price them
 };
 
-/// How a node ran inside compiled networks: per candidate that ran (by its label), its
+/// Which of a node's candidates ran: its kernel and layouts (its label is for people).
+struct CandidateId {
+  planning::KernelChoice kernel;
+  std::vector<layout::Layout> inputs;
+  layout::Layout output;
+  auto operator<=>(const CandidateId&) const = default;
+};
+
+[[nodiscard]] inline CandidateId candidate_id(const planning::NodeCandidate& c) { return {c.kernel, c.inputs, c.output}; }
+[[nodiscard]] inline CandidateId candidate_id(const planning::PlanNode& n) { return {n.kernel, n.inputs, n.output}; }
+
+/// How a node ran inside compiled networks: per candidate that ran, its
 /// in-network time over its isolated price, the fastest of the rounds that ran it; and the
 /// factor of the candidate that ran last. Why the last for the others: what slows a node in
 /// a network (an input its producer left in memory, an output written over a cold arena
@@ -30,12 +45,12 @@ struct StaleTask {
 /// share all of it, and a factor carried over from another would keep a plan on a
 /// candidate that runs slower in the network than its price says.
 struct InNetworkNode {
-  std::map<std::string, double> ran;  ///< candidate label -> factor
+  std::map<CandidateId, double> ran;  ///< candidate -> factor
   double latest = 1.0;
 
-  /// The factor of the candidate labelled `label`.
-  [[nodiscard]] double factor_of(const std::string& label) const {
-    const auto found = ran.find(label);
+  /// The factor of `candidate`.
+  [[nodiscard]] double factor_of(const CandidateId& candidate) const {
+    const auto found = ran.find(candidate);
     return found != ran.end() ? found->second : latest;
   }
 };

@@ -25,7 +25,7 @@ namespace layoutopt::planning {
 /// sources of tests). A compile step has the layouts and nothing else to go by, so a conv or
 /// dense planned this way cannot be compiled.
 struct UnspecifiedKernel {
-  friend bool operator==(const UnspecifiedKernel&, const UnspecifiedKernel&) = default;
+  friend auto operator<=>(const UnspecifiedKernel&, const UnspecifiedKernel&) = default;
 };
 
 /// One tuned config of a conv2d / depthwise / grouped conv / dense tuning task
@@ -37,7 +37,7 @@ struct TunedKernel {
   std::string family;         ///< kernels::to_string(OpFamily): "conv2d", "dense", ...
   int64_t config_index = 0;   ///< position of the config in the task's config space
   std::map<std::string, int64_t> knobs;  ///< the config's knob values: what the compiler reads
-  friend bool operator==(const TunedKernel&, const TunedKernel&) = default;
+  friend auto operator<=>(const TunedKernel&, const TunedKernel&) = default;
 };
 
 /// A layout-flexible operator's blocked kernel (pooling, elementwise, concat, ...), as
@@ -55,10 +55,11 @@ struct FlexibleKernel {
 /// No choice to make: the node runs as the graph says, in its canonical layouts (flatten,
 /// reshape, softmax, ...: the layout-rigid operators of the measured costs).
 struct CanonicalKernel {
-  friend bool operator==(const CanonicalKernel&, const CanonicalKernel&) = default;
+  friend auto operator<=>(const CanonicalKernel&, const CanonicalKernel&) = default;
 };
 
 /// A default-constructed choice is UnspecifiedKernel: a candidate that names no kernel.
+/// Ordered, so that a choice can be part of a map key.
 using KernelChoice = std::variant<UnspecifiedKernel, TunedKernel, FlexibleKernel, CanonicalKernel>;
 
 }  // namespace layoutopt::planning
