@@ -96,9 +96,12 @@ def test_optimize_compares_the_variants_and_writes_the_plan(tmp_path, tiny_measu
     names = [row["name"] for row in result["variants"]]
     assert names[0] == "default" and "history best" in names and "graph tuned (DP)" in names
     assert result["plan_variant"] in names and result["plan"] == str(plan) and plan.exists()
-    for row in result["variants"]:
+    for i, row in enumerate(result["variants"]):
         assert row["median_ms"] > 0 and row["round_min_ms"] <= row["median_ms"] <= row["round_max_ms"]
         assert row["rounds"] > 0 and row["runs"] >= row["rounds"] and row["predicted_ms"] > 0
+        # A row that runs an earlier row's plan names it: only rows before it can be named.
+        assert row["same_plan_as"] is None or row["same_plan_as"] in names[:i]
+    assert result["variants"][0]["same_plan_as"] is None
     assert set(result["phase_seconds"]) >= {"tuning", "comparison"}
     assert result["threads"] == THREADS and result["records"] == str(records)
     session = layoutopt.Session.compile(TINY, plan=plan, threads=THREADS)  # the plan written compiles
