@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli_common.h"
 #include "commands.h"
@@ -86,8 +87,13 @@ void print_progress(const evaluation::ComparisonRow& row, size_t done, size_t to
     return;
   }
   const auto& s = *row.solution;
-  std::cout << std::fixed << std::setprecision(4) << std::setw(12) << s.cost << " ms  " << (s.optimal ? "optimal " : "        ")
-            << std::setprecision(2) << std::setw(10) << s.seconds * 1e3 << " ms solve\n"
+  std::ostringstream proof;  // proven, or how far the answer may be above the optimum
+  if (s.optimal)
+    proof << "optimal";
+  else if (s.gap())
+    proof << "gap " << std::fixed << std::setprecision(3) << *s.gap() * 100 << "%";
+  std::cout << std::fixed << std::setprecision(4) << std::setw(12) << s.cost << " ms  " << std::left << std::setw(12)
+            << proof.str() << std::right << std::setprecision(2) << std::setw(10) << s.seconds * 1e3 << " ms solve\n"
             << std::defaultfloat;
 }
 

@@ -108,7 +108,8 @@ void add_solve_command(CLI::App& app) {
       ->check(positive_number())
       ->capture_default_str();
   command->add_flag("--prove", args->prove,
-                   "pbqp: keep searching (branch-and-bound) until optimality is proven or the time limit ends");
+                   "pbqp: keep searching (branch-and-bound) until optimality is proven or the time limit ends "
+                   "(without it: 10x the answer's time, 0.2 to 1 s, then the answer with its gap)");
   command->add_flag("--no-branch-and-bound", args->no_branch_and_bound,
                     "pbqp: heuristic + bound only, no search for a proof");
   command->add_flag("--keep-dominated", args->keep_dominated,
