@@ -23,7 +23,9 @@ std::optional<double> planned_ms(const kernels::NetworkStep& step, const plannin
 
 std::string step_type(const kernels::NetworkStep& step) {
   const std::string kind = kernels::to_string(step.kind);
-  return step.kernel.empty() ? kind : kind + " " + step.kernel;
+  if (!step.kernel.empty()) return kind + " " + step.kernel;
+  // A node that runs as a layout copy (a Transpose) has no kernel kind: its operator names it.
+  return step.op ? kind + " " + std::string(graph::to_string(*step.op)) : kind;
 }
 
 std::vector<StepTypeTotals> StepProfile::types() const {

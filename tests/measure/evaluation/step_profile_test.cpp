@@ -60,3 +60,10 @@ TEST_CASE("without a plan no step has a price") {
   CHECK_FALSE(profile.steps.at(0).predicted_ms.has_value());
   CHECK(evaluation::step_type(steps[0]) == "kernel pool2d");
 }
+
+TEST_CASE("a node step without a kernel kind (a transpose run as a layout copy) is typed by its operator") {
+  const kernels::NetworkStep transpose = node_step("permute", 4, graph::OpKind::transpose, "");
+  CHECK(evaluation::step_type(transpose) == "kernel transpose");
+  const kernels::NetworkStep copy = transform_step("x", layout::Layout::nchw(), layout::Layout::channel_blocked(4, 16));
+  CHECK(evaluation::step_type(copy) == "transform");
+}

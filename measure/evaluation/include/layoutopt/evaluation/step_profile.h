@@ -32,7 +32,8 @@ struct StepProfile {
 };
 
 /// What a step's time is totalled under: "transform", or its kind and kernel ("kernel conv2d",
-/// "kernel winograd_conv2d", "fallback pad"), so that many small steps of one kind show up together.
+/// "kernel winograd_conv2d", "fallback pad"; the operator where the step has no kernel kind,
+/// "kernel transpose"), so that many small steps of one kind show up together.
 [[nodiscard]] std::string step_type(const kernels::NetworkStep& step);
 
 /// Joins `measured` (profile_network of `steps`' network) with `plan`'s prices: a node's
