@@ -593,6 +593,21 @@ class ConvNeXtBlock(torch.nn.Module):
         return self.block(self.stem(x))
 
 
+def tiny_vit():
+    """torchvision's VisionTransformer at toy sizes (4x4 patches of 8x8, 8 channels, 2 heads,
+    one encoder block): patch conv, class token Concat, position Add, LayerNorm, attention
+    (MatMul with weights on [T, N, C], batched MatMul and Softmax), GELU MLP, Gather of the
+    class token. torchvision zeroes the class token and the head: drawn here instead."""
+    from torchvision.models.vision_transformer import VisionTransformer
+    model = VisionTransformer(image_size=8, patch_size=4, num_layers=1, num_heads=2, hidden_dim=8, mlp_dim=16,
+                              num_classes=5)
+    with torch.no_grad():
+        model.class_token.normal_()
+        model.heads.head.weight.normal_(0.0, 0.3)
+        model.heads.head.bias.uniform_(-0.1, 0.1)
+    return model
+
+
 SMALL = (1, 3, 8, 8)
 # name -> (constructor, input shape, opsets besides the default, what it covers)
 OP_MODELS = {
@@ -625,6 +640,8 @@ OP_MODELS = {
     "gelu_tanh": (lambda: Activation(torch.nn.GELU(approximate="tanh")), SMALL, [], "GELU tanh approximation: Mul (x^3), Add, Tanh, Mul"),
     "layer_norm": (LayerNormChannels, SMALL, [17], "LayerNorm over C between permutes (LayerNormalization from opset 17)"),
     "convnext_block": (ConvNeXtBlock, SMALL, [17], "ConvNeXt block: Transpose, LayerNorm, MatMul + Add on NHWC, GELU, layer scale"),
+    "vit_tiny": (tiny_vit, SMALL, [17], "ViT: Concat class token, LayerNorm on [N, T, C], MatMul with weights on rank 3, "
+                                        "attention's batched MatMul and Softmax, GELU, Gather"),
 }
 # Files torch writes but whose ONNX meaning is not the model's, so torch's output would be a
 # wrong expectation: skipped and listed in not_exported with the reason.

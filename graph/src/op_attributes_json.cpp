@@ -210,6 +210,7 @@ const std::map<std::string, OpReader>& op_readers() {
       {"hard_swish", [](const AttrReader&) -> Op { return HardSwish{}; }},
       {"silu", [](const AttrReader&) -> Op { return Silu{}; }},
       {"gelu", [](const AttrReader& r) -> Op { return Gelu{.form = r.enumeration<GeluForm>("form")}; }},
+      {"batch_matmul", [](const AttrReader&) -> Op { return BatchMatMul{}; }},
       {"layer_norm",
        [](const AttrReader& r) -> Op {
          return LayerNorm{.axis = r.get<int64_t>("axis"), .epsilon = r.get<float>("epsilon")};
@@ -297,7 +298,8 @@ json op_attributes_to_json(const Op& op) {
           [](const ChannelShuffle& c) -> json { return {{"groups", c.groups}}; },
           [](const Gelu& g) -> json { return {{"form", name_of(g.form)}}; },
           [](const LayerNorm& l) -> json { return {{"axis", l.axis}, {"epsilon", l.epsilon}}; },
-          // relu, sigmoid, add, mul, sub, div, max, min, global pool, identity, tanh, hard swish, silu, prelu
+          // relu, sigmoid, add, mul, sub, div, max, min, global pool, identity, tanh, hard swish, silu, prelu,
+          // batch_matmul
           [](const auto&) -> json { return json::object(); },
       },
       op);

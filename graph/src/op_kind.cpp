@@ -10,7 +10,7 @@ namespace {
 using enum OpKind;
 
 // One row per kind, in the enum's order (checked below).
-constexpr std::array<std::pair<OpKind, std::string_view>, 37> kNames{{
+constexpr std::array<std::pair<OpKind, std::string_view>, 38> kNames{{
     {conv2d, "conv2d"}, {dense, "dense"}, {batch_norm, "batch_norm"}, {relu, "relu"}, {clip, "clip"},
     {sigmoid, "sigmoid"}, {add, "add"}, {mul, "mul"}, {concat, "concat"}, {max_pool2d, "max_pool2d"},
     {avg_pool2d, "avg_pool2d"}, {global_avg_pool2d, "global_avg_pool2d"}, {flatten, "flatten"},
@@ -19,12 +19,13 @@ constexpr std::array<std::pair<OpKind, std::string_view>, 37> kNames{{
     {leaky_relu, "leaky_relu"}, {prelu, "prelu"}, {sub, "sub"}, {div, "div"}, {max, "max"}, {min, "min"},
     {reduce_mean, "reduce_mean"}, {conv_transpose2d, "conv_transpose2d"}, {lrn, "lrn"}, {resize, "resize"},
     {slice, "slice"}, {channel_shuffle, "channel_shuffle"}, {silu, "silu"}, {gelu, "gelu"}, {layer_norm, "layer_norm"},
+    {batch_matmul, "batch_matmul"},
 }};
 
 constexpr bool in_enum_order() {
   for (size_t i = 0; i < kNames.size(); ++i)
     if (static_cast<size_t>(kNames[i].first) != i) return false;
-  return static_cast<size_t>(layer_norm) + 1 == kNames.size();
+  return static_cast<size_t>(batch_matmul) + 1 == kNames.size();
 }
 static_assert(in_enum_order(), "kNames must list every OpKind once, in the enum's order");
 

@@ -42,6 +42,7 @@ OpKind op_kind(const Op& op) {
                         [](const Silu&) { return OpKind::silu; },
                         [](const Gelu&) { return OpKind::gelu; },
                         [](const LayerNorm&) { return OpKind::layer_norm; },
+                        [](const BatchMatMul&) { return OpKind::batch_matmul; },
                     },
                     op);
 }

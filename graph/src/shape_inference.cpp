@@ -169,6 +169,29 @@ TensorType infer_layer_norm(const Checker& check, const LayerNorm& norm) {
   return {x, DType::f32};
 }
 
+// a[..., M, K] x b[..., K, N] -> [..., M, N], the leading axes broadcast.
+TensorType infer_batch_matmul(const Checker& check) {
+  check.expect_input_count(2);
+  const Shape& a = check.shape(0);
+  const Shape& b = check.shape(1);
+  if (a.size() < 2 || b.size() < 2)
+    check.fail("inputs of shapes " + to_string(a) + " and " + to_string(b) + " must both have rank 2 or more");
+  if (a.back() != b[b.size() - 2])
+    check.fail("inner extents differ: " + to_string(a) + " x " + to_string(b));
+  const Shape lead_a(a.begin(), a.end() - 2), lead_b(b.begin(), b.end() - 2);
+  Shape out(std::max(lead_a.size(), lead_b.size()), 1);
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int64_t da = i < out.size() - lead_a.size() ? 1 : lead_a[i - (out.size() - lead_a.size())];
+    const int64_t db = i < out.size() - lead_b.size() ? 1 : lead_b[i - (out.size() - lead_b.size())];
+    if (da != db && da != 1 && db != 1)
+      check.fail("leading axes of " + to_string(a) + " and " + to_string(b) + " do not broadcast (axis " + std::to_string(i) + ")");
+    out[i] = std::max(da, db);
+  }
+  out.push_back(a[a.size() - 2]);
+  out.push_back(b.back());
+  return {out, DType::f32};
+}
+
 TensorType infer_unary(const Checker& check) {
   check.expect_input_count(1);
   return {check.shape(0), DType::f32};
@@ -465,6 +488,7 @@ TensorType infer_output_type(const Graph& graph, const Node& node) {
                         [&](const Slice& op) { return infer_slice(check, op); },
                         [&](const ChannelShuffle& op) { return infer_channel_shuffle(check, op); },
                         [&](const LayerNorm& op) { return infer_layer_norm(check, op); },
+                        [&](const BatchMatMul&) { return infer_batch_matmul(check); },
                         // Shape-preserving unary operators, one by one so that a new operator
                         // fails to compile here rather than pass as one of them.
                         [&](const Relu&) { return infer_unary(check); },

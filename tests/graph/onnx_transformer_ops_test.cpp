@@ -112,10 +112,18 @@ TEST_CASE("unsupported LayerNorm and MatMul forms are refused naming the node") 
     CHECK(error_of([&] { (void)model.import(); }).find("node 'ln' (layer_norm): input 1 's' has shape [4], expected [5]") !=
           std::string::npos);
   }
-  SUBCASE("MatMul with a weight on a rank-3 tensor in its own order") {
+  SUBCASE("MatMul of activations whose leading axes do not broadcast") {
     ModelBuilder model(17);
-    model.input("x", {1, 6, 4}).weight("w", {4, 2}).output("y").node("MatMul", "mm", {"x", "w"}, "y");
-    CHECK(error_of([&] { (void)model.import(); }).find("node 'mm' (MatMul): input 0 has shape [1, 6, 4]") != std::string::npos);
+    model.input("a", {2, 6, 4}).input("x", {3, 4, 5}).output("y").node("Relu", "relu", {"x"}, "b");  // b is computed
+    model.node("MatMul", "mm", {"a", "b"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("node 'mm' (batch_matmul): leading axes of [2, 6, 4] and [3, 4, 5] do not broadcast") !=
+          std::string::npos);
+  }
+  SUBCASE("MatMul of activations whose inner extents differ") {
+    ModelBuilder model(17);
+    model.input("a", {2, 6, 4}).input("x", {2, 5, 3}).output("y").node("Relu", "relu", {"x"}, "b");
+    model.node("MatMul", "mm", {"a", "b"}, "y");
+    CHECK(error_of([&] { (void)model.import(); }).find("node 'mm' (batch_matmul): inner extents differ") != std::string::npos);
   }
   SUBCASE("Gelu with an unknown approximation") {
     ModelBuilder model(20);

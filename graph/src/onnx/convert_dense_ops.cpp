@@ -1,5 +1,6 @@
-// Converters for Gemm and MatMul, both of which become the IR's dense operator, whose weight
-// is [out_features, in_features].
+// Converters for Gemm and MatMul. With a weight both become the IR's dense operator (weight
+// [out_features, in_features]), or a 1x1 conv for a MatMul over NCHW channels read
+// channels-last; MatMul between two activations is a batched product.
 #include "converters.h"
 
 namespace layoutopt::graph::onnx {
@@ -45,16 +46,32 @@ bool reads_channels_last(const NodeContext& node, const TransposedValue& x) {
   return node.shape(x.value).size() == 4 && x.perm.size() == 4 && x.perm.back() == 1;
 }
 
+/// A MatMul with a weight over the last axis of a rank-3+ tensor (ViT's token-by-channel
+/// products) is a dense layer over the rows of its [-1, K] view. A transpose that keeps the
+/// last axis in place commutes with it, so the product is taken of the value before it.
+ValueId matmul_over_last_axis(NodeContext& node, const TransposedValue& x) {
+  const Shape in = node.shape(x.value);
+  const ValueId rows = node.add(Reshape{.shape = {-1, in.back()}}, {x.value});
+  const ValueId product = add_with_bias(node, Dense{}, {rows, node.weight(1, WeightLayout::transposed)});
+  Shape out = in;
+  out.back() = node.shape(product).back();
+  node.set_output_perm(x.perm);
+  return node.add(Reshape{.shape = out}, {product});
+}
+
 }  // namespace
 
+// MatMul with a weight (input 1 fixed) is a dense layer or a 1x1 conv; between two computed
+// tensors it is a batched product.
 ValueId convert_matmul(NodeContext& node) {
-  const TransposedValue x = node.transposed_input(0);
+  if (!node.is_weight(1)) return node.add(BatchMatMul{}, {node.input(0), node.input(1)});
+  TransposedValue x = node.transposed_input(0);
   if (reads_channels_last(node, x)) return matmul_as_1x1_conv(node, x);
-  const ValueId input = node.input(0);
-  if (node.shape(input).size() != 2)
-    node.fail("input 0 has shape " + to_string(node.shape(input)) +
-              "; MatMul with a weight is supported on matrices and on the channels of an NCHW tensor read channels-last");
-  return add_with_bias(node, Dense{}, {input, node.weight(1, WeightLayout::transposed)});  // MatMul's B is [in, out]
+  const auto rank = static_cast<int64_t>(node.shape(x.value).size());
+  if (!x.perm.empty() && x.perm.back() != rank - 1) x = {node.input(0), {}};  // the product needs the data moved
+  if (rank >= 3) return matmul_over_last_axis(node, x);
+  if (rank != 2) node.fail("input 0 has shape " + to_string(node.shape(x.value)) + "; MatMul with a weight needs rank 2 or more");
+  return add_with_bias(node, Dense{}, {x.value, node.weight(1, WeightLayout::transposed)});  // MatMul's B is [in, out]
 }
 
 }  // namespace layoutopt::graph::onnx

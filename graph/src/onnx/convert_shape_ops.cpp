@@ -1,5 +1,5 @@
 // Converters for operators that move or select activation data: Squeeze and Unsqueeze
-// (reshapes of a static shape), Slice and Split (channel slices), and ReduceMean (global
+// (reshapes of a static shape), Slice, Split and Gather (slices), and ReduceMean (global
 // average pooling when it averages H and W of an NCHW tensor).
 #include <algorithm>
 #include <numeric>
@@ -83,6 +83,30 @@ ValueId convert_slice(NodeContext& node) {
                  {x});
   }
   return x == node.input(0) ? node.add(Identity{}, {x}) : x;
+}
+
+// Gather with constant indices that pick one element (a scalar index drops the axis, ViT's
+// class token) or an ascending run of them along the axis: a slice.
+ValueId convert_gather(NodeContext& node) {
+  const ValueId x = node.input(0);
+  const Shape in = node.shape(x);
+  const int64_t axis = normalized_axes(node, {node.attributes().get_int("axis", 0)}, in.size()).front();
+  if (!node.is_constant(1)) node.fail("indices computed by the graph are not supported (only constant indices)");
+  const Shape index_shape = node.constant_shape(1);
+  std::vector<int64_t> indices = node.constant_ints(1);
+  const int64_t extent = in[static_cast<size_t>(axis)];
+  for (int64_t& index : indices) {
+    if (index < -extent || index >= extent) node.fail("index " + std::to_string(index) + " is out of range for extent " + std::to_string(extent));
+    if (index < 0) index += extent;
+  }
+  const bool run = !indices.empty() && index_shape.size() <= 1 &&
+                   std::adjacent_find(indices.begin(), indices.end(), [](int64_t a, int64_t b) { return b != a + 1; }) == indices.end();
+  if (!run) node.fail("indices of shape " + to_string(index_shape) + " that are not one index or an ascending run are not supported");
+  const ValueId slice = add_slice(node, x, axis, indices.front(), indices.back() + 1);
+  if (!index_shape.empty()) return slice;
+  Shape out = in;
+  out.erase(out.begin() + axis);
+  return node.add(Reshape{.shape = out}, {slice});
 }
 
 /// Split sizes: the split input (opset 13+), else opset 18's num_outputs, else equal parts

@@ -32,6 +32,7 @@ ValueId convert_gelu(NodeContext& node);
 ValueId convert_squeeze(NodeContext& node);
 ValueId convert_unsqueeze(NodeContext& node);
 ValueId convert_slice(NodeContext& node);
+ValueId convert_gather(NodeContext& node);
 ValueId convert_split(NodeContext& node);
 ValueId convert_reduce_mean(NodeContext& node);
 

@@ -205,10 +205,16 @@ const pb::TensorProto& NodeContext::constant(size_t slot) const {
 
 std::vector<int64_t> NodeContext::constant_ints(size_t slot) const { return read_ints(constant(slot)); }
 
+Shape NodeContext::constant_shape(size_t slot) const { return tensor_shape(constant(slot)); }
+
 std::vector<float> NodeContext::constant_floats(size_t slot) const { return read_floats(constant(slot)); }
 
 bool NodeContext::is_constant(size_t slot) const {
   return has_input(slot) && context_.constants().find(node_.input(static_cast<int>(slot))) != nullptr;
+}
+
+bool NodeContext::is_weight(size_t slot) const {
+  return has_input(slot) && context_.is_weight(node_.input(static_cast<int>(slot)));
 }
 
 bool NodeContext::output_used(size_t slot) const {

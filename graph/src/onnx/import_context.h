@@ -70,6 +70,10 @@ class ImportContext {
   /// The parameter for a tensor read as a weight, with its values or, for weight inputs
   /// without values, seeded ones. Null unless the tensor is a constant or a weight input.
   [[nodiscard]] std::optional<ValueId> weight(const std::string& tensor, WeightLayout layout);
+  /// True for a constant or a graph input read as a weight: a tensor fixed before the run.
+  [[nodiscard]] bool is_weight(const std::string& tensor) const {
+    return constants_.contains(tensor) || weight_inputs_.contains(tensor);
+  }
   /// Records that ONNX tensor `tensor` is IR value `value`.
   void bind(const std::string& tensor, ValueId value) { values_[tensor] = value; }
   /// Records that ONNX tensor `tensor` is `source` transposed by a non-identity `perm`, with
@@ -138,10 +142,14 @@ class NodeContext {
   /// Input `slot` as constant integers / a constant scalar (Reshape's shape, Clip's bounds).
   [[nodiscard]] std::vector<int64_t> constant_ints(size_t slot) const;
   [[nodiscard]] float constant_scalar(size_t slot) const;
+  /// The shape of constant input `slot` (a scalar is []).
+  [[nodiscard]] Shape constant_shape(size_t slot) const;
   /// Input `slot` as constant floats (Resize's scales).
   [[nodiscard]] std::vector<float> constant_floats(size_t slot) const;
   /// True when input `slot` is given and its value is known at import.
   [[nodiscard]] bool is_constant(size_t slot) const;
+  /// True when input `slot` is given and is a weight (ImportContext::is_weight).
+  [[nodiscard]] bool is_weight(size_t slot) const;
 
   /// Outputs the node lists (multi-output converters bind the ones after the first).
   [[nodiscard]] size_t output_count() const { return static_cast<size_t>(node_.output_size()); }

@@ -56,6 +56,7 @@ const std::unordered_map<std::string_view, OpConverter>& table() {
       {"ReduceMean", {convert_reduce_mean, 1, 2, {}}},
       {"LayerNormalization", {convert_layer_normalization, 2, 3, {{1, Role::bn_scale}, {2, Role::bn_shift}}}},
       {"Gelu", {convert_gelu, 1, 1, {}}},
+      {"Gather", {convert_gather, 2, 2, {}}},
   };
   return converters;
 }

@@ -390,8 +390,10 @@ LoweredNode lower_binary(const NodeContext& c) {
 }
 
 /// Channel concats of 4-D tensors run blocked; concats of tensors in canonical order along
-/// any axis run as plain copies; the rest fall back.
+/// any axis run as plain copies; the rest, and concats with a constant part (ViT's class
+/// token), fall back.
 LoweredNode lower_concat(const NodeContext& c, const graph::Concat& concat) {
+  if (c.operands.reads.size() != c.node.inputs.size()) return fallback(c);
   if (c.output_shape().size() == 4 && (concat.axis == 1 || concat.axis == -3)) return lower_channel_concat(c);
   if (std::optional<LoweredNode> plain = lower_plain_concat(c, concat.axis)) return std::move(*plain);
   return fallback(c);

@@ -112,6 +112,7 @@ HostTensor run_node(const graph::Graph& graph, NodeId id, std::span<const HostTe
           [&](const graph::Gelu& g) {
             return unary(g.form == graph::GeluForm::exact ? UnaryOp::gelu : UnaryOp::gelu_tanh, in(0));
           },
+          [&](const graph::BatchMatMul&) { return batch_matmul(in(0), in(1), out_shape); },
           [&](const graph::LayerNorm& l) {
             return layer_norm(in(0), l.axis, in(1).data.data(), in(2).data.data(), l.epsilon);
           },

@@ -134,6 +134,29 @@ HostTensor slice(const HostTensor& x, int64_t axis, int64_t start, int64_t end, 
   return out;
 }
 
+// Each output matrix reads the matrices of a and b its leading index broadcasts to: the
+// leading axes are indexed as a tensor of matrices.
+HostTensor batch_matmul(const HostTensor& a, const HostTensor& b, const std::vector<int64_t>& out_shape) {
+  const auto matrices = [](const std::vector<int64_t>& shape) { return std::vector<int64_t>(shape.begin(), shape.end() - 2); };
+  const std::vector<int64_t> lead = matrices(out_shape), lead_a = matrices(a.shape), lead_b = matrices(b.shape);
+  const int64_t m = a.shape[a.shape.size() - 2], k = a.shape.back(), n = b.shape.back();
+  HostTensor out(out_shape);
+  int64_t count = 1;
+  for (const int64_t extent : lead) count *= extent;
+  for (int64_t matrix = 0; matrix < count; ++matrix) {
+    const float* pa = a.data.data() + broadcast_index(lead_a, lead, matrix) * m * k;
+    const float* pb = b.data.data() + broadcast_index(lead_b, lead, matrix) * k * n;
+    float* po = out.data.data() + matrix * m * n;
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        double sum = 0.0;
+        for (int64_t r = 0; r < k; ++r) sum += double{pa[i * k + r]} * pb[r * n + j];
+        po[i * n + j] = static_cast<float>(sum);
+      }
+  }
+  return out;
+}
+
 HostTensor channel_shuffle(const HostTensor& x, int64_t groups) {
   const AxisSplit s = split_at(x.shape, 1);
   if (groups < 1 || s.extent % groups != 0)

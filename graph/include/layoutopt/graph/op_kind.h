@@ -14,6 +14,7 @@ enum class OpKind {
   global_avg_pool2d, flatten, reshape, transpose, softmax, pad, dropout, identity, tanh,
   hard_sigmoid, hard_swish, leaky_relu, prelu, sub, div, max, min, reduce_mean,
   conv_transpose2d, lrn, resize, slice, channel_shuffle, silu, gelu, layer_norm,
+  batch_matmul,
 };
 
 /// The stable lower-case name ("conv2d", "max_pool2d", ...): op_name of an op of this kind.

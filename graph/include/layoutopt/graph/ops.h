@@ -14,6 +14,7 @@
 //               x, weight[I, O/groups, KH, KW], (bias[O])
 //   Concat      x0, x1, ...     (along `axis`)
 //   LayerNorm   x, scale[C], bias[C]   (C: x's extent along `axis`)
+//   BatchMatMul a[..., M, K], b[..., K, N]   (leading axes broadcast numpy style)
 //   all others  x
 
 #include <array>
@@ -197,6 +198,12 @@ struct LayerNorm {
   bool operator==(const LayerNorm&) const = default;
 };
 
+/// Matrix products over the last two axes of two activations, numpy-broadcast over the
+/// axes before them (ONNX MatMul between computed tensors: attention's Q K^T and P V).
+struct BatchMatMul {
+  bool operator==(const BatchMatMul&) const = default;
+};
+
 /// The transposed (fractionally strided) 2-D convolution, as ONNX ConvTranspose defines it;
 /// `pads` are removed from the full output, `output_padding` is added at the bottom/right.
 struct ConvTranspose2d {
@@ -290,7 +297,7 @@ struct Identity {
 using Op = std::variant<Conv2d, Dense, BatchNorm, Relu, Clip, Sigmoid, Add, Mul, Concat, Pool2d, GlobalAvgPool,
                         Flatten, Reshape, Transpose, Softmax, Pad, Dropout, Identity, Tanh, HardSigmoid, HardSwish,
                         LeakyRelu, PRelu, Sub, Div, Max, Min, ReduceMean, ConvTranspose2d, Lrn, Resize, Slice,
-                        ChannelShuffle, Silu, Gelu, LayerNorm>;
+                        ChannelShuffle, Silu, Gelu, LayerNorm, BatchMatMul>;
 
 /// The operator's kind, as a value to compare (op_kind.h).
 [[nodiscard]] OpKind op_kind(const Op& op);

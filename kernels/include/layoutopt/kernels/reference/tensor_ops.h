@@ -20,6 +20,8 @@ namespace layoutopt::kernels::reference {
 [[nodiscard]] HostTensor reduce_mean(const HostTensor& x, const std::vector<int64_t>& axes, bool keep_dims);
 /// Elements start, start + step, ... before end along `axis` (0 <= start < end <= extent).
 [[nodiscard]] HostTensor slice(const HostTensor& x, int64_t axis, int64_t start, int64_t end, int64_t step);
+/// a[..., M, K] x b[..., K, N] over the last two axes, numpy-broadcast over the others.
+[[nodiscard]] HostTensor batch_matmul(const HostTensor& a, const HostTensor& b, const std::vector<int64_t>& out_shape);
 /// Output channel i * groups + j is input channel j * (channels / groups) + i.
 [[nodiscard]] HostTensor channel_shuffle(const HostTensor& x, int64_t groups);
 
