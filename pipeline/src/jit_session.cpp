@@ -13,23 +13,6 @@
 
 namespace layoutopt::pipeline {
 
-namespace {
-
-std::string shape_text(std::span<const int64_t> shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
-void check_view(const runtime::TensorSpec& tensor, std::span<const int64_t> shape, const void* data, const char* role) {
-  if (data == nullptr) throw kernels::KernelError(std::string(role) + " '" + tensor.name + "' has no data");
-  if (!std::equal(shape.begin(), shape.end(), tensor.shape.begin(), tensor.shape.end()))
-    throw kernels::KernelError(std::string(role) + " '" + tensor.name + "' must have shape " +
-                               shape_text(tensor.shape) + ", got " + shape_text(shape));
-}
-
-}  // namespace
-
 struct JitSession::Impl {
   // The graph lives here, before the network: fallback steps read it while the network runs.
   graph::Graph graph;
@@ -70,12 +53,8 @@ const std::vector<std::string>& JitSession::warnings() const { return impl_->war
 const kernels::CompiledNetwork& JitSession::network() const { return *impl_->network; }
 
 void JitSession::run(std::span<const runtime::TensorView> inputs, std::span<const runtime::MutableTensorView> outputs) {
-  if (inputs.size() != this->inputs().size() || outputs.size() != this->outputs().size())
-    throw kernels::KernelError("network '" + impl_->graph.name() + "' takes " + std::to_string(this->inputs().size()) +
-                               " inputs and " + std::to_string(this->outputs().size()) + " outputs, got " +
-                               std::to_string(inputs.size()) + " and " + std::to_string(outputs.size()));
-  for (size_t i = 0; i < inputs.size(); ++i) check_view(this->inputs()[i], inputs[i].shape, inputs[i].data, "input");
-  for (size_t o = 0; o < outputs.size(); ++o) check_view(this->outputs()[o], outputs[o].shape, outputs[o].data, "output");
+  if (auto wrong = runtime::views_mismatch(impl_->graph.name(), this->inputs(), this->outputs(), inputs, outputs))
+    throw kernels::KernelError(*wrong);
   const std::lock_guard lock(impl_->run_mutex);
   runtime::Network& network = impl_->network->network();
   for (size_t i = 0; i < inputs.size(); ++i) {

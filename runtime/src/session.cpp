@@ -23,12 +23,6 @@ std::string joined(const std::vector<std::string>& words) {
   return text;
 }
 
-std::string shape_text(std::span<const int64_t> shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i) text += (i ? "," : "") + std::to_string(shape[i]);
-  return text + "]";
-}
-
 /// Refuses code for another architecture or for instruction sets this CPU lacks.
 void check_target(const TargetSpec& target, const std::filesystem::path& directory) {
 #if defined(__x86_64__)
@@ -39,13 +33,6 @@ void check_target(const TargetSpec& target, const std::filesystem::path& directo
   if (!missing.empty())
     throw ArtifactError(directory.string() + " was compiled for a CPU with " + joined(missing) + " (" + target.cpu +
                         "), which this CPU lacks; compile the model on this CPU");
-}
-
-void check_shape(const TensorSpec& tensor, std::span<const int64_t> shape, const void* data, const char* role) {
-  if (data == nullptr) throw ArtifactError(std::string(role) + " '" + tensor.name + "' has no data");
-  if (!std::equal(shape.begin(), shape.end(), tensor.shape.begin(), tensor.shape.end()))
-    throw ArtifactError(std::string(role) + " '" + tensor.name + "' must have shape " + shape_text(tensor.shape) +
-                        ", got " + shape_text(shape));
 }
 
 /// Sets OpenMP's thread count for a scope (0: leaves it).
@@ -113,13 +100,8 @@ const ArtifactProgram& Session::program() const { return impl_->program; }
 int Session::threads() const { return impl_->threads; }
 
 void Session::run(std::span<const TensorView> inputs, std::span<const MutableTensorView> outputs) const {
-  if (inputs.size() != this->inputs().size() || outputs.size() != this->outputs().size())
-    throw ArtifactError("network '" + impl_->program.network.name + "' takes " + std::to_string(this->inputs().size()) +
-                        " inputs and " + std::to_string(this->outputs().size()) + " outputs, got " +
-                        std::to_string(inputs.size()) + " and " + std::to_string(outputs.size()));
-  for (size_t i = 0; i < inputs.size(); ++i) check_shape(this->inputs()[i], inputs[i].shape, inputs[i].data, "input");
-  for (size_t o = 0; o < outputs.size(); ++o)
-    check_shape(this->outputs()[o], outputs[o].shape, outputs[o].data, "output");
+  if (auto wrong = views_mismatch(impl_->program.network.name, this->inputs(), this->outputs(), inputs, outputs))
+    throw ArtifactError(*wrong);
   // OpenMP's thread count is per calling thread: concurrent runs do not see each other's.
   const ThreadCount thread_count(impl_->threads);
   const NetworkPool::Lease network = impl_->networks.acquire();

@@ -24,6 +24,7 @@
 
 #include "layoutopt/runtime/artifact_program.h"
 #include "layoutopt/runtime/network_spec.h"
+#include "layoutopt/runtime/tensor_view.h"
 
 namespace layoutopt::runtime {
 
@@ -35,16 +36,6 @@ struct SessionOptions {
   /// OpenMP threads of each run; 0: the thread count the artifact was compiled for, or
   /// OpenMP's default when it records none.
   int threads = 0;
-};
-
-/// A tensor handed to or filled by a run: canonical layout (NCHW, NC), dense.
-struct TensorView {
-  const float* data = nullptr;
-  std::span<const int64_t> shape;
-};
-struct MutableTensorView {
-  float* data = nullptr;
-  std::span<const int64_t> shape;
 };
 
 class Session {
