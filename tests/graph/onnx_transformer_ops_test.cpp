@@ -133,3 +133,32 @@ TEST_CASE("unsupported LayerNorm and MatMul forms are refused naming the node") 
           "'test.onnx': node 'g' (Gelu): approximate='erf' is not one of 'none' and 'tanh'");
   }
 }
+
+TEST_CASE("ScatterND on constants folds at import (swin's shifted-window mask)") {
+  ModelBuilder model(17);
+  model.input("x", {2, 3}).weight("data", {2, 3}).ints("row", {1}).weight("rows", {3}, {7.0f, 8.0f, 9.0f}).output("y");
+  model.node("ScatterND", "scatter", {"data", "row", "rows"}, "mask");
+  model.node("Add", "add", {"x", "mask"}, "y");
+  const Graph g = model.import().graph;
+  REQUIRE(g.nodes().size() == 1);
+  const Value& mask = g.value(g.nodes().front().inputs[1]);
+  const auto values = mask.weights->values();
+  CHECK(std::vector<float>(values.begin(), values.end()) == std::vector<float>{0.0f, 0.01f, 0.02f, 7.0f, 8.0f, 9.0f});
+}
+
+TEST_CASE("Dropout in training mode imports when its ratio is 0 and is refused otherwise") {
+  for (const float ratio : {0.0f, 0.5f}) {
+    CAPTURE(ratio);
+    ModelBuilder model(17);
+    model.input("x", {1, 4}).output("y").constant("ratio", ratio);
+    auto* training = model.node("Constant", "training", {}, "training").add_attribute();
+    training->set_name("value");
+    training->set_type(::onnx::AttributeProto::TENSOR);
+    training->mutable_t()->set_data_type(::onnx::TensorProto::BOOL);
+    training->mutable_t()->add_int32_data(1);
+    model.node("Dropout", "drop", {"x", "ratio", "training"}, "y");
+    const std::string message = error_of([&] { (void)model.import(); });
+    if (ratio == 0.0f) CHECK(message == "<no error>");
+    else CHECK(message.find("node 'drop' (Dropout): training_mode=true with ratio 0.5") != std::string::npos);
+  }
+}

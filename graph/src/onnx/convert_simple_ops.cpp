@@ -54,10 +54,12 @@ ValueId convert_softmax(NodeContext& node) {
   return node.add(Softmax{.axis = axis}, {x});
 }
 
-// Opset 11 gives the ratio as an attribute, 12+ as an optional input.
+// Opset 11 gives the ratio as an attribute, 12+ as an optional input. Training mode drops
+// nothing at ratio 0 (torchvision's swin exports its attention dropout so).
 ValueId convert_dropout(NodeContext& node) {
-  if (node.has_input(2) && node.constant_scalar(2) != 0.0f) node.fail("training_mode=true is not supported");
   const float ratio = node.has_input(1) ? node.constant_scalar(1) : node.attributes().get_float("ratio", 0.5f);
+  if (node.has_input(2) && node.constant_flag(2) && ratio != 0.0f)
+    node.fail("training_mode=true with ratio " + std::to_string(ratio) + " is not supported");
   return node.add(Dropout{.ratio = ratio}, {node.input(0)});
 }
 

@@ -1,6 +1,7 @@
 // Fold rules for the operators that produce, reshape and index small tensors: Constant,
 // Identity, Cast, Shape, Size, Gather, Unsqueeze, Squeeze, Concat, Slice, Reshape, Flatten,
-// Transpose, Expand, ConstantOfShape and Range. Each keeps the element type of its data.
+// Transpose, Expand, ConstantOfShape, Range and ScatterND. Each keeps the element type of
+// its data.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -321,6 +322,40 @@ Values fold_range(const FoldContext& c) {
   return {ConstantValue::of_ints({count}, std::move(ints), start.type)};
 }
 
+// data with the slices that index tuples of `indices` name replaced by `updates` (swin's
+// shifted-window mask, built by slice assignment on a constant).
+Values fold_scatter_nd(const FoldContext& c) {
+  if (c.attributes().get_string("reduction", "none") != "none") c.fail("only reduction 'none' is supported");
+  ConstantValue out = c.value(0);
+  const ConstantValue& indices = c.value(1);
+  const ConstantValue& updates = c.value(2);
+  if (indices.dims.empty() || updates.floating() != out.floating()) c.fail("indices or updates do not fit the data");
+  const auto depth = static_cast<size_t>(indices.dims.back());
+  if (depth == 0 || depth > out.dims.size())
+    c.fail("index tuples of length " + std::to_string(depth) + " do not fit rank " + std::to_string(out.dims.size()));
+  const int64_t slice = element_count(Shape(out.dims.begin() + static_cast<std::ptrdiff_t>(depth), out.dims.end()));
+  const int64_t tuples = element_count(indices.dims) / static_cast<int64_t>(depth);
+  if (static_cast<int64_t>(updates.size()) != tuples * slice)
+    c.fail("updates hold " + std::to_string(updates.size()) + " elements, expected " + std::to_string(tuples * slice));
+  const std::vector<int64_t> strides = strides_of(out.dims);
+  for (int64_t t = 0; t < tuples; ++t) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < depth; ++d) {
+      int64_t index = indices.integer(static_cast<size_t>(t) * depth + d);
+      if (index < -out.dims[d] || index >= out.dims[d])
+        c.fail("index " + std::to_string(index) + " is out of range for axis " + std::to_string(d));
+      if (index < 0) index += out.dims[d];
+      offset += index * strides[d];
+    }
+    for (int64_t e = 0; e < slice; ++e) {
+      const auto to = static_cast<size_t>(offset + e), from = static_cast<size_t>(t * slice + e);
+      if (out.floating()) out.reals[to] = updates.real(from);
+      else out.ints[to] = updates.integer(from);
+    }
+  }
+  return {out};
+}
+
 }  // namespace
 
 const std::vector<std::pair<std::string_view, FoldRule>>& shape_fold_rules() {
@@ -341,6 +376,7 @@ const std::vector<std::pair<std::string_view, FoldRule>>& shape_fold_rules() {
       {"Expand", {fold_expand}},
       {"ConstantOfShape", {fold_constant_of_shape}},
       {"Range", {fold_range}},
+      {"ScatterND", {fold_scatter_nd}},
   };
   return rules;
 }

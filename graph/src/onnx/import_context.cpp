@@ -205,6 +205,12 @@ const pb::TensorProto& NodeContext::constant(size_t slot) const {
 
 std::vector<int64_t> NodeContext::constant_ints(size_t slot) const { return read_ints(constant(slot)); }
 
+bool NodeContext::constant_flag(size_t slot) const {
+  const ConstantValue value = decode(constant(slot));
+  if (value.size() != 1) fail("input " + std::to_string(slot) + " must be a scalar, found " + std::to_string(value.size()) + " values");
+  return value.real(0) != 0.0;
+}
+
 Shape NodeContext::constant_shape(size_t slot) const { return tensor_shape(constant(slot)); }
 
 std::vector<float> NodeContext::constant_floats(size_t slot) const { return read_floats(constant(slot)); }

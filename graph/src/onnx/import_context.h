@@ -142,6 +142,9 @@ class NodeContext {
   /// Input `slot` as constant integers / a constant scalar (Reshape's shape, Clip's bounds).
   [[nodiscard]] std::vector<int64_t> constant_ints(size_t slot) const;
   [[nodiscard]] float constant_scalar(size_t slot) const;
+  /// Constant scalar input `slot` is non-zero (of any element type: Dropout's training_mode
+  /// is BOOL).
+  [[nodiscard]] bool constant_flag(size_t slot) const;
   /// The shape of constant input `slot` (a scalar is []).
   [[nodiscard]] Shape constant_shape(size_t slot) const;
   /// Input `slot` as constant floats (Resize's scales).
