@@ -27,6 +27,8 @@ const char* name_of(Activation a) {
     case Activation::hard_sigmoid: return "hard_sigmoid";
     case Activation::silu: return "silu";
     case Activation::sigmoid: return "sigmoid";
+    case Activation::gelu: return "gelu";
+    case Activation::gelu_tanh: return "gelu_tanh";
   }
   return nullptr;
 }

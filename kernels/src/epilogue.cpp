@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace layoutopt::kernels {
 
@@ -14,6 +15,8 @@ const char* to_string(Activation activation) {
     case Activation::HardSigmoid: return "hard_sigmoid";
     case Activation::Silu: return "silu";
     case Activation::Sigmoid: return "sigmoid";
+    case Activation::Gelu: return "gelu";
+    case Activation::GeluTanh: return "gelu_tanh";
   }
   return "?";
 }
@@ -27,6 +30,9 @@ double apply_activation(Activation activation, double value) {
     case Activation::HardSigmoid: return std::clamp(value / 6.0 + 0.5, 0.0, 1.0);
     case Activation::Silu: return value / (1.0 + std::exp(-value));
     case Activation::Sigmoid: return 1.0 / (1.0 + std::exp(-value));
+    case Activation::Gelu: return 0.5 * value * (1.0 + std::erf(value / std::numbers::sqrt2));
+    case Activation::GeluTanh:
+      return 0.5 * value * (1.0 + std::tanh(std::sqrt(2.0 / std::numbers::pi) * (value + 0.044715 * value * value * value)));
   }
   return value;
 }

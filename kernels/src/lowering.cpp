@@ -31,6 +31,9 @@ std::optional<ActivationDesc> activation_of(const graph::Op& op) {
           },
           [](const graph::HardSwish&) -> Result { return ActivationDesc{.op = ActivationOp::hard_swish}; },
           [](const graph::Silu&) -> Result { return ActivationDesc{.op = ActivationOp::silu}; },
+          [](const graph::Gelu& g) -> Result {
+            return ActivationDesc{.op = g.form == graph::GeluForm::exact ? ActivationOp::gelu : ActivationOp::gelu_tanh};
+          },
           [](const graph::LeakyRelu& l) -> Result {
             return ActivationDesc{.op = ActivationOp::leaky_relu, .alpha = l.alpha};
           },
@@ -111,6 +114,8 @@ Activation lower_activation(graph::Activation activation) {
     case graph::Activation::hard_sigmoid: return Activation::HardSigmoid;
     case graph::Activation::silu: return Activation::Silu;
     case graph::Activation::sigmoid: return Activation::Sigmoid;
+    case graph::Activation::gelu: return Activation::Gelu;
+    case graph::Activation::gelu_tanh: return Activation::GeluTanh;
   }
   return Activation::None;
 }

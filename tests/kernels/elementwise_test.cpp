@@ -69,6 +69,10 @@ HostTensor reference_activation(const ActivationDesc& desc, const HostTensor& x)
       return reference::unary(reference::UnaryOp::silu, x);
     case ActivationOp::leaky_relu:
       return reference::leaky_relu(x, desc.alpha);
+    case ActivationOp::gelu:
+      return reference::unary(reference::UnaryOp::gelu, x);
+    case ActivationOp::gelu_tanh:
+      return reference::unary(reference::UnaryOp::gelu_tanh, x);
   }
   return x;
 }

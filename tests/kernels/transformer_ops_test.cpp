@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "layoutopt/graph/onnx/onnx_import.h"
+#include "layoutopt/kernels/activation.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/kernels/network/default_schedule.h"
@@ -73,4 +75,29 @@ TEST_CASE("the reference batched product broadcasts leading axes like separate m
             want += a.data[static_cast<size_t>((p * 2 + i) * 3 + r)] * b.data[static_cast<size_t>((q * 3 + r) * 2 + j)];
           CHECK(out.data[static_cast<size_t>(((p * 3 + q) * 2 + i) * 2 + j)] == doctest::Approx(want));
         }
+}
+
+// The JIT's erf is a rational fit (jit/math_ir.h): GELU through it against std::erf in
+// double over [-10, 10) in steps of 1e-4, and torch's tanh form against std::tanh.
+TEST_CASE("the GELU kernels match erf and tanh in double over a dense range") {
+  HostTensor sweep({1, 16, 125, 100});
+  for (size_t i = 0; i < sweep.data.size(); ++i) sweep.data[i] = -10.0F + 1e-4F * static_cast<float>(i);
+  for (const kernels::ActivationOp op : {kernels::ActivationOp::gelu, kernels::ActivationOp::gelu_tanh}) {
+    CAPTURE(kernels::to_string(op));
+    const kernels::ActivationDesc desc{{1, 16, 125, 100, 16}, op};
+    std::vector<float> in(sweep.data.size()), out(sweep.data.size());
+    // NCHW16c of [1, 16, 125, 100]: element (c, h, w) at (h * 100 + w) * 16 + c.
+    for (size_t c = 0; c < 16; ++c)
+      for (size_t hw = 0; hw < 12500; ++hw) in[hw * 16 + c] = sweep.data[c * 12500 + hw];
+    kernels::compile_activation(desc, {})({.input = in.data(), .output = out.data()});
+    double worst = 0.0;
+    for (size_t i = 0; i < in.size(); ++i) {
+      const double x = in[i];
+      const double phi = op == kernels::ActivationOp::gelu
+                             ? 0.5 * (1.0 + std::erf(x / std::sqrt(2.0)))
+                             : 0.5 * (1.0 + std::tanh(std::sqrt(2.0 / 3.14159265358979323846) * (x + 0.044715 * x * x * x)));
+      worst = std::max(worst, std::abs(out[i] - x * phi) / std::max(1.0, std::abs(x)));
+    }
+    CHECK(worst < 1e-6);
+  }
 }

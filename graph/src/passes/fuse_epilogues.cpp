@@ -16,6 +16,8 @@ std::optional<Activation> as_activation(const Op& op) {
   if (std::holds_alternative<HardSwish>(op)) return Activation::hard_swish;
   if (std::holds_alternative<Silu>(op)) return Activation::silu;
   if (std::holds_alternative<Sigmoid>(op)) return Activation::sigmoid;
+  if (const auto* gelu = std::get_if<Gelu>(&op))
+    return gelu->form == GeluForm::exact ? Activation::gelu : Activation::gelu_tanh;
   if (const auto* hard = std::get_if<HardSigmoid>(&op); hard && hard->alpha == 1.0f / 6.0f && hard->beta == 0.5f)
     return Activation::hard_sigmoid;
   return std::nullopt;

@@ -43,6 +43,8 @@ llvm::Value* emit_activation(llvm::IRBuilder<>& builder, Activation activation, 
     case Activation::HardSigmoid: return emit_hard_sigmoid(builder, value, kSixth, 0.5F);
     case Activation::Silu: return builder.CreateFMul(value, emit_sigmoid(builder, value));
     case Activation::Sigmoid: return emit_sigmoid(builder, value);
+    case Activation::Gelu: return emit_gelu(builder, value);
+    case Activation::GeluTanh: return emit_gelu_tanh(builder, value);
   }
   return value;
 }

@@ -25,6 +25,15 @@ constexpr float kTanhSmall = 0.625F;
 constexpr float kTanhPolynomial[] = {-5.70498872745e-3F, 2.06390887954e-2F, -5.37397155531e-2F, 1.33314422036e-1F,
                                      -3.33332819422e-1F};
 
+// erf(x) / x ~ P(t) / Q(t) with t = x^2 on |x| <= kErfLimit, lowest degree first (fitted
+// for this file, see math_ir.h; checked against std::erf in tests/kernels/math_ir_test.cpp).
+constexpr float kErfLimit = 3.92F;
+constexpr float kErfNumerator[] = {1.128378987312317F,     0.20302759110927582F,    0.050983939319849014F,
+                                   0.003837467869743705F,  0.00014542456483468413F, -1.9758269900194136e-06F,
+                                   1.9916173599199283e-08F};
+constexpr float kErfDenominator[] = {1.0F, 0.5132586359977722F, 0.11628292500972748F, 0.014620896428823471F,
+                                     0.000990167143754661F};
+
 llvm::Constant* splat(llvm::Type* type, float value) { return llvm::ConstantFP::get(type, value); }
 
 // max(x, bound) and min(x, bound) as compare-and-select, which x86 lowers to one vmaxps /
@@ -91,7 +100,42 @@ llvm::Value* reciprocal_of_finite(llvm::IRBuilder<>& builder, llvm::Value* d) {
   return fused_multiply_add(builder, estimate, residual, estimate);
 }
 
+// sum of coefficients[k] t^k by Horner's scheme.
+template <size_t N>
+llvm::Value* polynomial(llvm::IRBuilder<>& builder, const float (&coefficients)[N], llvm::Value* t) {
+  llvm::Value* sum = splat(t->getType(), coefficients[N - 1]);
+  for (size_t k = N - 1; k-- > 0;) sum = fused_multiply_add(builder, sum, t, splat(t->getType(), coefficients[k]));
+  return sum;
+}
+
 }  // namespace
+
+llvm::Value* emit_erf(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  llvm::Value* clamped = at_most(builder, at_least(builder, x, -kErfLimit), kErfLimit);
+  llvm::Value* t = builder.CreateFMul(clamped, clamped);
+  llvm::Value* ratio = builder.CreateFDiv(polynomial(builder, kErfNumerator, t), polynomial(builder, kErfDenominator, t));
+  llvm::Value* inside = builder.CreateFMul(clamped, ratio);
+  llvm::Value* outside = builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, splat(type, 1.0F), x);
+  llvm::Value* magnitude = builder.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+  return builder.CreateSelect(builder.CreateFCmpOGT(magnitude, splat(type, kErfLimit)), outside, inside);
+}
+
+llvm::Value* emit_gelu(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  llvm::Value* erf = emit_erf(builder, builder.CreateFMul(x, splat(type, 0.70710678118654752F)));
+  llvm::Value* half_x = builder.CreateFMul(x, splat(type, 0.5F));
+  return fused_multiply_add(builder, half_x, erf, half_x);
+}
+
+llvm::Value* emit_gelu_tanh(llvm::IRBuilder<>& builder, llvm::Value* x) {
+  llvm::Type* type = x->getType();
+  llvm::Value* cube = builder.CreateFMul(builder.CreateFMul(x, x), x);
+  llvm::Value* inner = fused_multiply_add(builder, cube, splat(type, 0.044715F), x);
+  llvm::Value* tanh = emit_tanh(builder, builder.CreateFMul(inner, splat(type, 0.79788456080286536F)));
+  llvm::Value* half_x = builder.CreateFMul(x, splat(type, 0.5F));
+  return fused_multiply_add(builder, half_x, tanh, half_x);
+}
 
 llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* type = x->getType();

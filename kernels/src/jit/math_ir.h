@@ -19,4 +19,14 @@ namespace layoutopt::kernels::jit {
 /// (1 - e) / (1 + e) with e = e^(-2|x|), so it saturates to +-1 without overflow.
 [[nodiscard]] llvm::Value* emit_tanh(llvm::IRBuilder<>& builder, llvm::Value* x);
 
+/// erf(x) per lane, within 5e-7 absolute: x P(x^2) / Q(x^2), a rational fit (degrees 6 and
+/// 4, weighted least squares on Chebyshev nodes) to erf(x) / x on |x| <= 3.92, and +-1
+/// beyond, where erf rounds to +-1 in float.
+[[nodiscard]] llvm::Value* emit_erf(llvm::IRBuilder<>& builder, llvm::Value* x);
+
+/// GELU per lane: x * 0.5 * (1 + erf(x / sqrt(2))).
+[[nodiscard]] llvm::Value* emit_gelu(llvm::IRBuilder<>& builder, llvm::Value* x);
+/// PyTorch's tanh approximation of GELU: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+[[nodiscard]] llvm::Value* emit_gelu_tanh(llvm::IRBuilder<>& builder, llvm::Value* x);
+
 }  // namespace layoutopt::kernels::jit

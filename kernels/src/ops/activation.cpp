@@ -22,7 +22,7 @@ llvm::Value* leaky_relu(llvm::IRBuilder<>& builder, llvm::Value* x, float alpha)
   return builder.CreateSelect(negative, builder.CreateFMul(x, constant(x, alpha)), x);
 }
 
-// relu, relu6, sigmoid, hard swish and silu are epilogue activations: the same code as when fused into conv2d.
+// relu, relu6, sigmoid, hard swish, silu and gelu are epilogue activations: the same code as when fused into conv2d.
 llvm::Value* apply(llvm::IRBuilder<>& builder, const ActivationDesc& desc, llvm::Value* x) {
   switch (desc.op) {
     case ActivationOp::relu:
@@ -41,6 +41,10 @@ llvm::Value* apply(llvm::IRBuilder<>& builder, const ActivationDesc& desc, llvm:
       return jit::emit_activation(builder, Activation::Silu, x);
     case ActivationOp::leaky_relu:
       return leaky_relu(builder, x, desc.alpha);
+    case ActivationOp::gelu:
+      return jit::emit_activation(builder, Activation::Gelu, x);
+    case ActivationOp::gelu_tanh:
+      return jit::emit_activation(builder, Activation::GeluTanh, x);
   }
   return x;
 }
@@ -91,6 +95,10 @@ const char* to_string(ActivationOp op) {
       return "silu";
     case ActivationOp::leaky_relu:
       return "leaky_relu";
+    case ActivationOp::gelu:
+      return "gelu";
+    case ActivationOp::gelu_tanh:
+      return "gelu_tanh";
   }
   return "?";
 }

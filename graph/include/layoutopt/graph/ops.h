@@ -43,8 +43,9 @@ struct Pads2d {
 
 /// What a conv, dense or batch norm node applies to its result. hard_swish and hard_sigmoid
 /// are PyTorch's (alpha 1/6, beta 1/2), the only ones MobileNet-v3 uses after a conv; silu
-/// is x * sigmoid(x), EfficientNet's; sigmoid ends EfficientNet's squeeze-excite branch.
-enum class Activation { none, relu, relu6, hard_swish, hard_sigmoid, silu, sigmoid };
+/// is x * sigmoid(x), EfficientNet's; sigmoid ends EfficientNet's squeeze-excite branch;
+/// gelu and gelu_tanh are the Gelu operator's two forms (ConvNeXt's and ViT's MLPs).
+enum class Activation { none, relu, relu6, hard_swish, hard_sigmoid, silu, sigmoid, gelu, gelu_tanh };
 
 /// What a conv or dense kernel does after its reduction, in this order:
 /// out = post_activation(activation(acc + bias) + residual).

@@ -14,7 +14,7 @@
 
 namespace layoutopt::kernels {
 
-enum class ActivationOp { relu, relu6, sigmoid, tanh, hard_sigmoid, hard_swish, silu, leaky_relu };
+enum class ActivationOp { relu, relu6, sigmoid, tanh, hard_sigmoid, hard_swish, silu, leaky_relu, gelu, gelu_tanh };
 
 [[nodiscard]] const char* to_string(ActivationOp op);
 

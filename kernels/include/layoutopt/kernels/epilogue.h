@@ -4,13 +4,13 @@
 // covers conv+bn(folded into weights and bias)+relu and ResNet's conv+bn+add+relu in one pass.
 // hard_swish and hard_sigmoid are PyTorch's (alpha 1/6, beta 1/2): MobileNet-v3's conv and
 // squeeze-excite activations; silu (x * sigmoid(x)) is EfficientNet's, sigmoid its
-// squeeze-excite gate.
+// squeeze-excite gate; Gelu is x * Phi(x) with erf, GeluTanh PyTorch's tanh approximation.
 
 #include <string>
 
 namespace layoutopt::kernels {
 
-enum class Activation { None, Relu, Relu6, HardSwish, HardSigmoid, Silu, Sigmoid };
+enum class Activation { None, Relu, Relu6, HardSwish, HardSigmoid, Silu, Sigmoid, Gelu, GeluTanh };
 
 struct Epilogue {
   bool bias = false;      ///< add bias[out_channel] (plain, unblocked vector of out_channels)
