@@ -26,7 +26,7 @@ constexpr float kTanhPolynomial[] = {-5.70498872745e-3F, 2.06390887954e-2F, -5.3
                                      -3.33332819422e-1F};
 
 // erf(x) / x ~ P(t) / Q(t) with t = x^2 on |x| <= kErfLimit, lowest degree first (fitted
-// for this file, see math_ir.h; checked against std::erf in tests/kernels/math_ir_test.cpp).
+// for this file, see math_ir.h; checked against std::erf in tests/kernels/transformer_ops_test.cpp).
 constexpr float kErfLimit = 3.92F;
 constexpr float kErfNumerator[] = {1.128378987312317F,     0.20302759110927582F,    0.050983939319849014F,
                                    0.003837467869743705F,  0.00014542456483468413F, -1.9758269900194136e-06F,
