@@ -169,6 +169,24 @@ TensorType infer_layer_norm(const Checker& check, const LayerNorm& norm) {
   return {x, DType::f32};
 }
 
+/// Numpy broadcasting of two shapes: the result, or the result's first axis on which their
+/// extents differ with neither 1.
+struct Broadcast {
+  Shape shape;
+  std::optional<size_t> clash;
+};
+Broadcast broadcast(const Shape& a, const Shape& b) {
+  Broadcast result{Shape(std::max(a.size(), b.size()), 1), std::nullopt};
+  const size_t rank = result.shape.size();
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) return {{}, i};
+    result.shape[i] = std::max(da, db);
+  }
+  return result;
+}
+
 // a[..., M, K] x b[..., K, N] -> [..., M, N], the leading axes broadcast.
 TensorType infer_batch_matmul(const Checker& check) {
   check.expect_input_count(2);
@@ -178,15 +196,11 @@ TensorType infer_batch_matmul(const Checker& check) {
     check.fail("inputs of shapes " + to_string(a) + " and " + to_string(b) + " must both have rank 2 or more");
   if (a.back() != b[b.size() - 2])
     check.fail("inner extents differ: " + to_string(a) + " x " + to_string(b));
-  const Shape lead_a(a.begin(), a.end() - 2), lead_b(b.begin(), b.end() - 2);
-  Shape out(std::max(lead_a.size(), lead_b.size()), 1);
-  for (size_t i = 0; i < out.size(); ++i) {
-    const int64_t da = i < out.size() - lead_a.size() ? 1 : lead_a[i - (out.size() - lead_a.size())];
-    const int64_t db = i < out.size() - lead_b.size() ? 1 : lead_b[i - (out.size() - lead_b.size())];
-    if (da != db && da != 1 && db != 1)
-      check.fail("leading axes of " + to_string(a) + " and " + to_string(b) + " do not broadcast (axis " + std::to_string(i) + ")");
-    out[i] = std::max(da, db);
-  }
+  Broadcast leading = broadcast(Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2));
+  if (leading.clash)
+    check.fail("leading axes of " + to_string(a) + " and " + to_string(b) + " do not broadcast (axis " +
+               std::to_string(*leading.clash) + ")");
+  Shape out = std::move(leading.shape);
   out.push_back(a[a.size() - 2]);
   out.push_back(b.back());
   return {out, DType::f32};
@@ -201,15 +215,11 @@ TensorType infer_unary(const Checker& check) {
 Shape broadcast_shape(const Checker& check) {
   const Shape& a = check.shape(0);
   const Shape& b = check.shape(1);
-  Shape out(std::max(a.size(), b.size()), 1);
-  for (size_t i = 0; i < out.size(); ++i) {
-    const int64_t da = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
-    const int64_t db = i < out.size() - b.size() ? 1 : b[i - (out.size() - b.size())];
-    if (da != db && da != 1 && db != 1)
-      check.fail("shapes " + to_string(a) + " and " + to_string(b) + " do not broadcast (axis " + std::to_string(i) + ")");
-    out[i] = std::max(da, db);
-  }
-  return out;
+  Broadcast both = broadcast(a, b);
+  if (both.clash)
+    check.fail("shapes " + to_string(a) + " and " + to_string(b) + " do not broadcast (axis " +
+               std::to_string(*both.clash) + ")");
+  return std::move(both.shape);
 }
 
 TensorType infer_broadcast(const Checker& check) {
