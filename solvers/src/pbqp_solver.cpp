@@ -176,8 +176,9 @@ class PbqpSolver final : public Solver {
       seconds = std::min(time_left, std::clamp(kProofEffort * answer_seconds, kProofFloorSeconds, kProofCapSeconds));
       solution.stats["proof_budget_ms"] = seconds * 1e3;
     }
+    const Deadline deadline(seconds);  // one budget for both: the search gets what elimination left
     if (options.prove_optimality || !core.cheap_to_search()) prove_by_elimination(problem, core, options, seconds, solution);
-    if (!solution.optimal) search(problem, graph, Deadline(seconds), options.max_search_nodes, solution);
+    if (!solution.optimal) search(problem, graph, deadline, options.max_search_nodes, solution);
   }
 
   // Variable elimination of the whole core when it is cheap (see kExactWork):
