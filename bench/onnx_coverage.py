@@ -423,7 +423,7 @@ def pivot_cell(row):
     return f"{row['max_rel_err']:.1e}" if "max_rel_err" in row else "no ORT reference"
 
 
-def pivot_table(args, rows):
+def pivot_table(rows):
     """Markdown: one line per model, one column per export (the static opsets, then the
     dynamic batch), each cell as pivot_cell gives it."""
     def column_of(row):
@@ -475,7 +475,7 @@ def family_table(rows):
 
 def write_outputs(args, rows, messages):
     with open(os.path.join(args.out, "coverage-table.md"), "w") as f:
-        f.write(pivot_table(args, rows))
+        f.write(pivot_table(rows))
     with open(os.path.join(args.out, "coverage-families.md"), "w") as f:
         f.write(family_table(rows))
     with open(os.path.join(args.out, "coverage.md"), "w") as f:
