@@ -171,13 +171,14 @@ class PbqpSolver final : public Solver {
                     double answer_seconds, Solution& solution) {
     const double time_left = std::max(0.0, options.time_limit_seconds - answer_seconds);
     double seconds = time_left;
-    if (!options.prove_optimality && !core.cheap_to_search()) {
+    const bool cheap = core.cheap_to_search();
+    if (!options.prove_optimality && !cheap) {
       if (!std::isfinite(time_left)) return;
       seconds = std::min(time_left, std::clamp(kProofEffort * answer_seconds, kProofFloorSeconds, kProofCapSeconds));
       solution.stats["proof_budget_ms"] = seconds * 1e3;
     }
     const Deadline deadline(seconds);  // one budget for both: the search gets what elimination left
-    if (options.prove_optimality || !core.cheap_to_search()) prove_by_elimination(problem, core, options, seconds, solution);
+    if (options.prove_optimality || !cheap) prove_by_elimination(problem, core, options, seconds, solution);
     if (!solution.optimal) search(problem, graph, deadline, options.max_search_nodes, solution);
   }
 
