@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "layoutopt/tuning/config_features.h"
+#include "layoutopt/tuning/transferred_experience.h"
 
 namespace layoutopt::tuning {
 
@@ -43,7 +44,7 @@ void TaskTuner::observe(int64_t index, const MeasureResult& result) {
   if (result.ok()) candidates_.add({index, seconds, task_->op.layouts(index)});
   if (!first_time) return;
   if (result.ok()) {
-    const auto log_gflops = static_cast<float>(std::log(task_->op.flops() / seconds * 1e-9));
+    const float log_gflops = experience_label(*task_, seconds);
     const std::vector<float> features = config_features(*task_, index);
     own_.add(features, log_gflops);
     if (experience_) experience_->add(features, log_gflops);
