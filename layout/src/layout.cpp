@@ -159,6 +159,8 @@ Layout canonical_data_layout(size_t rank) {
     case 2: return Layout::nc();
     case 3: return Layout::ncw();
     case 4: return Layout::nchw();
+    case 5: return Layout::ncdhw();
+    case 6: return Layout::nctdhw();
     default: throw LayoutError("no canonical data layout for rank " + std::to_string(rank));
   }
 }

@@ -16,8 +16,11 @@ TEST_CASE("the factories build what the strings spell, equal to the parsed layou
   CHECK(Layout::channel_blocked(2, 16).str() == "NC16c");
   CHECK(Layout::channel_blocked(3, 8).str() == "NCW8c");
   CHECK(Layout::channel_blocked(4, 16) == Layout::parse("NCHW16c"));
-  for (const size_t rank : {size_t{2}, size_t{3}, size_t{4}}) {
+  CHECK(Layout::channel_blocked(5, 8) == Layout::parse("NCDHW8c"));
+  CHECK(Layout::channel_blocked(6, 4) == Layout::parse("NCTDHW4c"));
+  for (const size_t rank : {size_t{2}, size_t{3}, size_t{4}, size_t{5}, size_t{6}}) {
     CAPTURE(rank);
+    CHECK(layoutopt::layout::canonical_data_layout(rank).primal_axes().size() == rank);
     CHECK(Layout::channel_blocked(rank, 1) == layoutopt::layout::canonical_data_layout(rank));  // one spelling of plain
     CHECK(Layout::channel_blocked(rank, 0) == layoutopt::layout::canonical_data_layout(rank));
   }
@@ -25,7 +28,8 @@ TEST_CASE("the factories build what the strings spell, equal to the parsed layou
   CHECK(Layout::oihwio(1, 16) == Layout::parse("OIHW1i16o"));
   CHECK(Layout::oi().split('I', 8).split('O', 16) == Layout::parse("OI8i16o"));
   CHECK(Layout::nc() == Layout::parse("NC"));
-  CHECK_THROWS_AS((void)Layout::channel_blocked(5, 8), LayoutError);
+  CHECK_THROWS_AS((void)Layout::channel_blocked(7, 8), LayoutError);
+  CHECK_THROWS_AS((void)Layout::channel_blocked(1, 8), LayoutError);
   CHECK_THROWS_AS((void)Layout::channel_blocked(4, -2), LayoutError);
   CHECK_THROWS_WITH_AS((void)Layout::nc().split('H', 4), doctest::Contains("no axis 'H'"), LayoutError);
   CHECK_THROWS_AS((void)Layout::nchw().split('C', 0), LayoutError);
@@ -76,5 +80,17 @@ TEST_CASE("a transpose's layout takes the canonical axes in the permutation's or
                        "transpose permutation of rank 4 names axis 1 twice", LayoutError);
   CHECK_THROWS_WITH_AS(transposed_layout(std::vector<int64_t>{0, 4, 1, 2}),
                        "transpose permutation of rank 4 names axis 4 out of range", LayoutError);
-  CHECK_THROWS_AS(transposed_layout(std::vector<int64_t>{0, 1, 2, 3, 4}), LayoutError);  // no canonical rank-5 layout
+  CHECK(transposed_layout(std::vector<int64_t>{2, 0, 3, 1, 4}).str() == "DNHCW");  // a qkv split's permute
+  CHECK(transposed_layout(std::vector<int64_t>{0, 1, 3, 2, 4, 5}).str() == "NCDTHW");  // a window partition's
+  CHECK_THROWS_AS(transposed_layout(std::vector<int64_t>{0, 1, 2, 3, 4, 5, 6}), LayoutError);  // no rank-7 layout
+}
+
+TEST_CASE("rank-5 and rank-6 layouts keep their blocked channels and shapes") {
+  const std::vector<int64_t> logical{2, 16, 3, 5, 7};
+  const Layout canonical = layoutopt::layout::canonical_data_layout(5);
+  CHECK(Layout::channel_blocked(5, 8).physical_shape(logical, canonical) == std::vector<int64_t>{2, 2, 3, 5, 7, 8});
+  const Layout permuted = layoutopt::layout::transposed_layout(std::vector<int64_t>{0, 2, 1, 3, 4});
+  CHECK(permuted.physical_shape(logical, canonical) == std::vector<int64_t>{2, 3, 16, 5, 7});
+  CHECK(permuted.same_primal_axes(canonical));
+  CHECK_FALSE(canonical.same_primal_axes(layoutopt::layout::canonical_data_layout(6)));
 }

@@ -198,6 +198,52 @@ TEST_CASE("a transform into transposed_layout writes the transposed tensor in ca
     for (int64_t w = 0; w < 6; ++w) CHECK(moved3[static_cast<size_t>(w * 4 + c)] == plain3[static_cast<size_t>(c * 6 + w)]);
 }
 
+TEST_CASE("rank-5 and rank-6 transforms into transposed_layout write the transposed tensor") {
+  // A window partition's permute (0, 1, 3, 2, 4, 5) of [N, H/w, w, W/w, w, C] = [2, 2, 3, 2, 3, 4],
+  // checked by index loops against the row-major offsets of input and output.
+  const std::vector<int64_t> shape6{2, 2, 3, 2, 3, 4};
+  std::vector<float> plain6(static_cast<size_t>(2 * 2 * 3 * 2 * 3 * 4));
+  for (size_t i = 0; i < plain6.size(); ++i) plain6[i] = static_cast<float>(i);
+  const std::vector<float> moved6 =
+      LayoutTransform::for_activation(shape6, layoutopt::layout::canonical_data_layout(6),
+                                      layoutopt::layout::transposed_layout(std::vector<int64_t>{0, 1, 3, 2, 4, 5}))
+          .apply(plain6);
+  size_t misplaced = 0;
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t hb = 0; hb < 2; ++hb)
+      for (int64_t hw = 0; hw < 3; ++hw)
+        for (int64_t wb = 0; wb < 2; ++wb)
+          for (int64_t ww = 0; ww < 3; ++ww)
+            for (int64_t c = 0; c < 4; ++c) {
+              const auto in = static_cast<size_t>(((((n * 2 + hb) * 3 + hw) * 2 + wb) * 3 + ww) * 4 + c);
+              const auto out = static_cast<size_t>(((((n * 2 + hb) * 2 + wb) * 3 + hw) * 3 + ww) * 4 + c);
+              misplaced += moved6[out] == plain6[in] ? 0 : 1;
+            }
+  CHECK(misplaced == 0);
+  // A qkv split's permute (2, 0, 3, 1, 4) of [N, T, 3, heads, d] = [2, 5, 3, 2, 4], from channel blocks of 2.
+  const std::vector<int64_t> shape5{2, 5, 3, 2, 4};
+  std::vector<float> plain5(static_cast<size_t>(2 * 5 * 3 * 2 * 4));
+  for (size_t i = 0; i < plain5.size(); ++i) plain5[i] = static_cast<float>(i);
+  const Layout canonical5 = layoutopt::layout::canonical_data_layout(5);
+  const std::vector<float> blocked5 =
+      LayoutTransform::for_activation(shape5, canonical5, Layout::channel_blocked(5, 5)).apply(plain5);
+  const std::vector<float> moved5 =
+      LayoutTransform::for_activation(shape5, Layout::channel_blocked(5, 5),
+                                      layoutopt::layout::transposed_layout(std::vector<int64_t>{2, 0, 3, 1, 4}))
+          .apply(blocked5);
+  misplaced = 0;
+  for (int64_t n = 0; n < 2; ++n)
+    for (int64_t t = 0; t < 5; ++t)
+      for (int64_t k = 0; k < 3; ++k)
+        for (int64_t h = 0; h < 2; ++h)
+          for (int64_t d = 0; d < 4; ++d) {
+            const auto in = static_cast<size_t>((((n * 5 + t) * 3 + k) * 2 + h) * 4 + d);
+            const auto out = static_cast<size_t>((((k * 2 + n) * 2 + h) * 5 + t) * 4 + d);
+            misplaced += moved5[out] == plain5[in] ? 0 : 1;
+          }
+  CHECK(misplaced == 0);
+}
+
 TEST_CASE("a transform run by the calling team writes what one with a team of its own writes") {
   // Every strategy: transpose, copy_runs, the generic gather (NHWC), the identity copy; on a
   // team of 2 and of 3 threads (shares that differ in size), each thread calling run().

@@ -47,6 +47,10 @@ class Layout {
   static Layout nhwc() { return of_primal_axes("NHWC"); }
   static Layout nc() { return of_primal_axes("NC"); }
   static Layout ncw() { return of_primal_axes("NCW"); }
+  /// Rank 5 and 6 take letters no other canonical layout uses (D depth, T time), so a
+  /// layout's primal axes name its rank and 'C' stays the one blockable channel axis.
+  static Layout ncdhw() { return of_primal_axes("NCDHW"); }
+  static Layout nctdhw() { return of_primal_axes("NCTDHW"); }
   static Layout oihw() { return of_primal_axes("OIHW"); }
   static Layout oi() { return of_primal_axes("OI"); }
   /// "NCHW16c"; a block of 1 is spelled too ("NCHW1c"), as kernels report their layouts.
@@ -54,7 +58,7 @@ class Layout {
   /// "OIHW4i16o"; blocks of 1 are spelled too ("OIHW1i16o").
   static Layout oihwio(int64_t in_block, int64_t out_block) { return oihw().split('I', in_block).split('O', out_block); }
   /// canonical_data_layout(rank) with its channels in blocks of `block` ("NC16c", "NCW8c",
-  /// "NCHW16c"); a block of 0 or 1 gives the plain layout, the one spelling of its memory
+  /// "NCHW16c", "NCDHW8c"); a block of 0 or 1 gives the plain layout, the one spelling of its memory
   /// order the planner and the transform table use. Throws LayoutError for a rank
   /// canonical_data_layout does not know or a negative block.
   static Layout channel_blocked(size_t rank, int64_t block);
@@ -96,7 +100,7 @@ class Layout {
   std::vector<Axis> axes_;
 };
 
-/// Canonical (logical) layout for a tensor of the given rank: NC, NCW?, NCHW.
+/// Canonical (logical) layout for a tensor of the given rank: NC, NCW, NCHW, NCDHW, NCTDHW.
 Layout canonical_data_layout(size_t rank);
 
 /// The layout in which a tensor's memory is its transpose by `perm` (ONNX Transpose: output
