@@ -608,6 +608,25 @@ def tiny_vit():
     return model
 
 
+def tiny_swin():
+    """torchvision's SwinTransformer at toy sizes (2x2 patches of 8x8, 8 channels, two stages
+    of two blocks, 2 heads, 2x2 windows): the window partition (view to rank 6, permute
+    (0, 1, 3, 2, 4, 5)) and its reverse, the qkv split (reshape to rank 5, permute
+    (2, 0, 3, 1, 4)), the shifted window's roll and constant mask, the relative position bias
+    Gather, patch merging's strided slices. torchvision draws the bias table and head near
+    zero: drawn wider here, so a misplaced bias or class shows."""
+    from torchvision.models.swin_transformer import SwinTransformer
+    model = SwinTransformer(patch_size=[2, 2], embed_dim=8, depths=[2, 2], num_heads=[2, 2], window_size=[2, 2],
+                            num_classes=5)
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            if name.endswith("relative_position_bias_table"):
+                parameter.normal_(0.0, 0.5)
+        model.head.weight.normal_(0.0, 0.3)
+        model.head.bias.uniform_(-0.1, 0.1)
+    return model
+
+
 SMALL = (1, 3, 8, 8)
 # name -> (constructor, input shape, opsets besides the default, what it covers)
 OP_MODELS = {
@@ -642,6 +661,8 @@ OP_MODELS = {
     "convnext_block": (ConvNeXtBlock, SMALL, [17], "ConvNeXt block: Transpose, LayerNorm, MatMul + Add on NHWC, GELU, layer scale"),
     "vit_tiny": (tiny_vit, SMALL, [17], "ViT: Concat class token, LayerNorm on [N, T, C], MatMul with weights on rank 3, "
                                         "attention's batched MatMul and Softmax, GELU, Gather"),
+    "swin_tiny": (tiny_swin, SMALL, [17], "Swin: window partition (rank-6 Reshape + Transpose), qkv split (rank-5 "
+                                          "Reshape + Transpose), shifted windows, relative position bias, patch merging"),
 }
 # Files torch writes but whose ONNX meaning is not the model's, so torch's output would be a
 # wrong expectation: skipped and listed in not_exported with the reason.

@@ -1,5 +1,5 @@
-// ConvNeXt's and ViT's operators (LayerNorm, GELU, MatMul as 1x1 conv or dense, batched
-// MatMul, the class token Concat) run compiled like torch: torch's exports in data/onnx/ops
+// ConvNeXt's, ViT's and Swin's operators (LayerNorm, GELU, MatMul as 1x1 conv or dense, batched
+// MatMul, the class token Concat, Swin's rank-5 and rank-6 window permutes) run compiled like torch: torch's exports in data/onnx/ops
 // (scripts/export_torchvision.py), prepared for inference and compiled with their default
 // schedule, against the outputs torch computed at export.
 
@@ -47,9 +47,10 @@ TorchRun torch_run(const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("ConvNeXt and ViT blocks exported by torch run compiled with torch's output") {
+TEST_CASE("ConvNeXt, ViT and Swin blocks exported by torch run compiled with torch's output") {
   for (const char* key : {"gelu-opset14", "gelu_tanh-opset14", "layer_norm-opset14", "layer_norm-opset17",
-                          "convnext_block-opset14", "convnext_block-opset17", "vit_tiny-opset14", "vit_tiny-opset17"}) {
+                          "convnext_block-opset14", "convnext_block-opset17", "vit_tiny-opset14", "vit_tiny-opset17",
+                          "swin_tiny-opset14", "swin_tiny-opset17"}) {
     CAPTURE(key);
     graph::Graph g = graph::onnx::import_onnx(kOps / (std::string(key) + ".onnx")).graph;
     (void)graph::prepare_for_inference(g);
