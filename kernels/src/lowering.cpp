@@ -1,5 +1,8 @@
 #include "layoutopt/kernels/lowering.h"
 
+#include <functional>
+#include <numeric>
+
 #include "layoutopt/graph/overloaded.h"
 #include "layoutopt/kernels/error.h"
 
@@ -65,13 +68,17 @@ std::optional<BinaryOperand> operand_kind(const graph::Graph& graph, graph::Valu
 
 bool has_activation_kernel(const graph::Op& op) { return activation_of(op).has_value(); }
 
-ActivationDesc activation_desc(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+ActivationDesc activation_desc(const graph::Graph& graph, graph::NodeId id, const TensorDesc& tensor) {
   const graph::Node& node = graph.node(id);
   std::optional<ActivationDesc> desc = activation_of(node.op);
   if (!desc)
     throw KernelError("node '" + node.name + "' is " + graph::op_name(node.op) + ", which no activation kernel computes");
-  desc->tensor = tensor_desc(graph, node.output, block);
+  desc->tensor = tensor;
   return *desc;
+}
+
+ActivationDesc activation_desc(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  return activation_desc(graph, id, tensor_desc(graph, graph.node(id).output, block));
 }
 
 std::optional<BinaryOp> binary_op(const graph::Op& op) {
@@ -103,6 +110,68 @@ std::optional<ElementwiseBinaryDesc> binary_desc(const graph::Graph& graph, grap
       return ElementwiseBinaryDesc{tensor, *op, *other, other_first};
   }
   return std::nullopt;
+}
+
+std::optional<ElementwiseBinaryDesc> flat_binary_desc(const graph::Graph& graph, graph::NodeId id) {
+  const graph::Node& node = graph.node(id);
+  const std::optional<BinaryOp> op = binary_op(node.op);
+  if (!op)
+    throw KernelError("node '" + node.name + "' is " + graph::op_name(node.op) + ", not an elementwise binary operator");
+  const graph::Shape& out = graph.value(node.output).type.shape;
+  const TensorDesc tensor = flat_tensor_desc(graph, node.output);
+  for (const bool other_first : {false, true}) {
+    const graph::Value& full = graph.value(node.inputs.at(other_first ? 1 : 0));
+    const graph::Value& other = graph.value(node.inputs.at(other_first ? 0 : 1));
+    if (full.kind == graph::ValueKind::parameter || full.type.shape != out) continue;
+    if (other.kind == graph::ValueKind::parameter && other.weights->values().size() == 1)
+      return ElementwiseBinaryDesc{tensor, *op, BinaryOperand::channel, other_first};
+    if (other.kind != graph::ValueKind::parameter && other.type.shape == out)
+      return ElementwiseBinaryDesc{tensor, *op, BinaryOperand::same_shape, other_first};
+  }
+  return std::nullopt;
+}
+
+LayerNormDesc layer_norm_desc(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const auto& norm = op_of<graph::LayerNorm>(graph, id);
+  const graph::Shape& shape = graph.value(graph.node(id).output).type.shape;
+  const auto axis = static_cast<size_t>(norm.axis);
+  if (axis >= shape.size())
+    throw KernelError("node '" + graph.node(id).name + "' normalizes axis " + std::to_string(norm.axis) + " of a rank-" +
+                      std::to_string(shape.size()) + " tensor");
+  LayerNormDesc desc{.outer = 1, .channels = shape[axis], .inner = 1, .block = block, .epsilon = norm.epsilon};
+  for (size_t d = 0; d < axis; ++d) desc.outer *= shape[d];
+  for (size_t d = axis + 1; d < shape.size(); ++d) desc.inner *= shape[d];
+  return desc;
+}
+
+std::optional<ChannelSliceDesc> plain_slice_desc(const graph::Graph& graph, graph::NodeId id) {
+  const auto& slice = op_of<graph::Slice>(graph, id);
+  const graph::Shape& in = graph.value(graph.node(id).inputs.at(0)).type.shape;
+  const auto rank = static_cast<int64_t>(in.size());
+  const int64_t axis = slice.axis < 0 ? slice.axis + rank : slice.axis;
+  if (axis < 0 || axis >= rank || slice.step != 1) return std::nullopt;
+  const int64_t extent = in[static_cast<size_t>(axis)];
+  if (slice.start < 0 || slice.start >= slice.end || slice.end > extent) return std::nullopt;
+  const int64_t outer = std::accumulate(in.begin(), in.begin() + axis, int64_t{1}, std::multiplies<>());
+  const int64_t inner = std::accumulate(in.begin() + axis + 1, in.end(), int64_t{1}, std::multiplies<>());
+  return ChannelSliceDesc{{.batch = outer, .channels = extent, .height = 1, .width = inner, .block = 1},
+                          slice.start,
+                          slice.end};
+}
+
+std::optional<SoftmaxDesc> last_axis_softmax_desc(const graph::Graph& graph, graph::NodeId id) {
+  const auto& softmax = op_of<graph::Softmax>(graph, id);
+  const graph::Shape& shape = graph.value(graph.node(id).output).type.shape;
+  const auto rank = static_cast<int64_t>(shape.size());
+  if (rank < 2 || (softmax.axis != rank - 1 && softmax.axis != -1)) return std::nullopt;
+  const int64_t rows = std::accumulate(shape.begin(), shape.end() - 1, int64_t{1}, std::multiplies<>());
+  return SoftmaxDesc{rows, shape.back(), 1};
+}
+
+TensorDesc flat_tensor_desc(const graph::Graph& graph, graph::ValueId value) {
+  int64_t elements = 1;
+  for (const int64_t extent : graph.value(value).type.shape) elements *= extent;
+  return {.batch = 1, .channels = 1, .height = 1, .width = elements, .block = 1};
 }
 
 Activation lower_activation(graph::Activation activation) {

@@ -17,6 +17,7 @@
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/flatten.h"
 #include "layoutopt/kernels/global_avg_pool.h"
+#include "layoutopt/kernels/layer_norm.h"
 #include "layoutopt/kernels/lowering.h"
 #include "layoutopt/kernels/pool2d.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
@@ -59,6 +60,9 @@ struct NodeContext {
 bool in_canonical_order(const graph::Shape& shape, const Layout& layout) {
   return layout::same_memory_order(shape, layout, layout::canonical_data_layout(shape.size()));
 }
+
+/// Reference evaluation on canonical copies, for operators and layouts without a kernel.
+LoweredNode fallback(const NodeContext& c);
 
 [[noreturn]] void fail(const NodeContext& c, const std::string& what) {
   throw KernelError(c.where() + ": " + what);
@@ -191,8 +195,37 @@ LoweredNode lower_batch_norm(const NodeContext& c, const graph::BatchNorm& bn) {
   return kernel_step(c, compile_batch_norm(desc, {}), constant(c, folded.scale), constant(c, folded.shift));
 }
 
+/// True when every activation input is stored in the output's memory order: an elementwise
+/// kernel then streams all of them as flat arrays, whatever their rank and layout.
+bool shares_output_order(const NodeContext& c) {
+  const std::vector<graph::ValueId> activations = graph::activation_inputs(c.graph, c.id);
+  for (size_t i = 0; i < activations.size(); ++i)
+    if (c.shape_of(activations[i]) != c.output_shape() ||
+        !layout::same_memory_order(c.output_shape(), c.schedule.inputs.at(i), c.schedule.output))
+      return false;
+  return true;
+}
+
+/// 4-D tensors in NCHW[x]c; other ranks as one flat stream when input and output share their
+/// memory order.
 LoweredNode lower_activation(const NodeContext& c) {
-  return plain_kernel(c, compile_activation(activation_desc(c.graph, c.id, common_block(c)), {}));
+  if (c.output_shape().size() == 4)
+    return plain_kernel(c, compile_activation(activation_desc(c.graph, c.id, common_block(c)), {}));
+  if (!shares_output_order(c)) return fallback(c);
+  return plain_kernel(c, compile_activation(activation_desc(c.graph, c.id, flat_tensor_desc(c.graph, c.node.output)), {}));
+}
+
+/// Over the normalized axis: the channels of a 4-D tensor in NCHW[x]c, or any axis of a
+/// tensor whose input and output are in canonical order; other layouts fall back.
+LoweredNode lower_layer_norm(const NodeContext& c, const graph::LayerNorm& norm) {
+  const graph::Shape& shape = c.output_shape();
+  int64_t block = 1;
+  if (shape.size() == 4 && norm.axis == 1)
+    block = common_block(c);
+  else if (!in_canonical_order(shape, c.schedule.inputs.at(0)) || !in_canonical_order(shape, c.schedule.output))
+    return fallback(c);
+  return kernel_step(c, compile_layer_norm(layer_norm_desc(c.graph, c.id, block)), parameter_constant(c, 1),
+                     parameter_constant(c, 2));
 }
 
 LoweredNode lower_channel_shuffle(const NodeContext& c, const graph::ChannelShuffle& shuffle) {
@@ -205,13 +238,22 @@ LoweredNode lower_resize(const NodeContext& c, const graph::Resize& resize) {
   return plain_kernel(c, compile_resize(desc));
 }
 
+/// Rows of a 2-D tensor in NC[x]c; over the last axis of a tensor of any rank in canonical
+/// order, as rows of its last extent (last_axis_softmax_desc). Other axes and layouts fall back.
 LoweredNode lower_softmax(const NodeContext& c) {
   const graph::Shape& shape = c.output_shape();
-  const SoftmaxDesc desc{shape[0], shape[1], c.schedule.output.block_of('C')};
-  const SoftmaxLayouts layouts = softmax_layouts(desc);
-  require_layout(c, "input", shape, c.schedule.inputs.at(0), layouts.input);
-  require_layout(c, "output", shape, c.schedule.output, layouts.output);
-  return plain_kernel(c, compile_softmax(desc));
+  std::optional<SoftmaxDesc> desc = last_axis_softmax_desc(c.graph, c.id);
+  if (!desc) return fallback(c);
+  if (shape.size() == 2) {
+    desc->block = c.schedule.output.block_of('C');
+    const SoftmaxLayouts layouts = softmax_layouts(*desc);
+    require_layout(c, "input", shape, c.schedule.inputs.at(0), layouts.input);
+    require_layout(c, "output", shape, c.schedule.output, layouts.output);
+    return plain_kernel(c, compile_softmax(*desc));
+  }
+  if (!in_canonical_order(shape, c.schedule.inputs.at(0)) || !in_canonical_order(shape, c.schedule.output))
+    return fallback(c);
+  return plain_kernel(c, compile_softmax(*desc));
 }
 
 /// The copy kernels of `desc` as one concat step.
@@ -381,9 +423,13 @@ LoweredNode lower_per_channel_binary(const NodeContext& c, const ElementwiseBina
 }
 
 /// Same-shaped operands, or a full-shaped activation and a per-channel operand on either side
-/// (binary_desc), have kernels; other broadcasts fall back.
+/// (binary_desc), have kernels on 4-D tensors; on other ranks, same-shaped operands in one
+/// memory order and scalar constants (flat_binary_desc). Other broadcasts fall back.
 LoweredNode lower_binary(const NodeContext& c) {
-  const std::optional<ElementwiseBinaryDesc> desc = binary_desc(c.graph, c.id, common_block(c));
+  const std::optional<ElementwiseBinaryDesc> desc = c.output_shape().size() == 4
+                                                        ? binary_desc(c.graph, c.id, common_block(c))
+                                                        : (shares_output_order(c) ? flat_binary_desc(c.graph, c.id)
+                                                                                  : std::nullopt);
   if (!desc) return fallback(c);
   if (desc->other != BinaryOperand::same_shape) return lower_per_channel_binary(c, *desc);
   return kernel_step(c, compile_elementwise_binary(*desc, {}), Operand::none(), Operand::none(), {.residual = 1});
@@ -399,9 +445,21 @@ LoweredNode lower_concat(const NodeContext& c, const graph::Concat& concat) {
   return fallback(c);
 }
 
-/// A step-1 channel slice of a 4-D tensor has a kernel when the block divides its start and
-/// length (the copy then moves whole blocks); other slices fall back.
+/// A step-1 slice along any axis of a tensor in canonical order (plain_slice_desc).
+std::optional<LoweredNode> lower_plain_slice(const NodeContext& c) {
+  if (!in_canonical_order(c.shape_of(c.node.inputs[0]), c.schedule.inputs.at(0)) ||
+      !in_canonical_order(c.output_shape(), c.schedule.output))
+    return std::nullopt;
+  const std::optional<ChannelSliceDesc> desc = plain_slice_desc(c.graph, c.id);
+  if (!desc) return std::nullopt;
+  return plain_kernel(c, compile_channel_slice(*desc));
+}
+
+/// A step-1 channel slice of a blocked 4-D tensor has a kernel when the block divides its
+/// start and length (the copy then moves whole blocks); so has a step-1 slice along any axis
+/// in canonical order. Other slices fall back.
 LoweredNode lower_slice_or_fallback(const NodeContext& c, const graph::Slice& slice) {
+  if (std::optional<LoweredNode> plain = lower_plain_slice(c)) return std::move(*plain);
   const bool channels = c.output_shape().size() == 4 && (slice.axis == 1 || slice.axis == -3) && slice.step == 1;
   if (!channels) return fallback(c);
   const int64_t block = c.schedule.output.block_of('C');
@@ -418,8 +476,8 @@ LoweredNode lower_4d(const NodeContext& c, Lower lower) {
 
 LoweredNode lower_op(const NodeContext& c) {
   // The elementwise operators are told apart by lowering.h's mapping, the one list of them.
-  if (has_activation_kernel(c.node.op)) return lower_4d(c, [&] { return lower_activation(c); });
-  if (binary_op(c.node.op)) return lower_4d(c, [&] { return lower_binary(c); });
+  if (has_activation_kernel(c.node.op)) return lower_activation(c);
+  if (binary_op(c.node.op)) return lower_binary(c);
   return std::visit(
       graph::Overloaded{
           [&](const graph::Conv2d&) { return lower_conv(c); },
@@ -431,10 +489,8 @@ LoweredNode lower_op(const NodeContext& c) {
           [&](const graph::ChannelShuffle& s) { return lower_4d(c, [&] { return lower_channel_shuffle(c, s); }); },
           [&](const graph::Slice& slice) { return lower_slice_or_fallback(c, slice); },
           [&](const graph::Resize& r) { return lower_4d(c, [&] { return lower_resize(c, r); }); },
-          [&](const graph::Softmax& s) {
-            const bool rows = c.output_shape().size() == 2 && (s.axis == 1 || s.axis == -1);
-            return rows ? lower_softmax(c) : fallback(c);
-          },
+          [&](const graph::Softmax&) { return lower_softmax(c); },
+          [&](const graph::LayerNorm& norm) { return lower_layer_norm(c, norm); },
           [&](const graph::Flatten&) { return lower_reshape_like(c); },
           [&](const graph::Reshape&) { return lower_reshape_like(c); },
           [&](const graph::Dropout&) { return lower_reshape_like(c); },

@@ -1,6 +1,7 @@
 #include "layoutopt/costs/flexible_op_timing.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -79,13 +80,18 @@ struct Timed {
   FlexibleOp op;
 };
 
-/// Every distinct kernel of the graph's flexible nodes in their offered blocks.
+/// Every distinct kernel of the graph's flexible nodes in their offered blocks, and of its
+/// rigid nodes that run a kernel in canonical order (timed as block 1).
 std::vector<Timed> distinct_ops(const graph::Graph& graph, const ShapeLayouts& offered) {
   std::vector<Timed> ops;
   std::set<planning::FlexibleKernel> seen;
   for (size_t n = 0; n < graph.nodes().size(); ++n) {
     const auto id = static_cast<graph::NodeId>(n);
-    if (!is_layout_flexible(graph, id)) continue;
+    if (!is_layout_flexible(graph, id)) {
+      std::optional<FlexibleOp> canonical = named_errors(graph, id, 1, [&] { return canonical_op(graph, id); });
+      if (canonical && seen.insert(canonical->kernel).second) ops.push_back({id, 1, std::move(*canonical)});
+      continue;
+    }
     for (int64_t block : offered_blocks(graph, id, offered)) {
       FlexibleOp op = named_errors(graph, id, block, [&] { return flexible_op(graph, id, block); });
       if (seen.insert(op.kernel).second) ops.push_back({id, block, std::move(op)});

@@ -13,8 +13,10 @@
 #include "layoutopt/kernels/concat.h"
 #include "layoutopt/kernels/elementwise_binary.h"
 #include "layoutopt/kernels/global_avg_pool.h"
+#include "layoutopt/kernels/layer_norm.h"
 #include "layoutopt/kernels/lowering.h"
 #include "layoutopt/kernels/resize.h"
+#include "layoutopt/kernels/softmax.h"
 #include "layoutopt/costs/offered_layouts.h"
 #include "layoutopt/planning/flexible_blocks.h"
 
@@ -74,6 +76,11 @@ BlockedOp batch_norm(const graph::Graph& graph, graph::NodeId id, int64_t block)
   const kernels::ElementwiseSchedule schedule;
   return blocked_op("batch_norm", desc.str(), {{"chunk", schedule.chunk}}, schedule.str(),
                     [=] { return Kernels{kernels::compile_batch_norm(desc, schedule)}; });
+}
+
+BlockedOp layer_norm(const graph::Graph& graph, graph::NodeId id, int64_t block) {
+  const kernels::LayerNormDesc desc = kernels::layer_norm_desc(graph, id, block);
+  return blocked_op("layer_norm", desc.str(), Knobs{}, "", [=] { return Kernels{kernels::compile_layer_norm(desc)}; });
 }
 
 BlockedOp pool(const graph::Graph& graph, graph::NodeId id, int64_t block) {
@@ -141,11 +148,39 @@ BlockedOp lower(const graph::Graph& graph, graph::NodeId id, int64_t block) {
         else if constexpr (std::is_same_v<Op, graph::Slice>) return channel_slice(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Resize>) return resize(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::BatchNorm>) return batch_norm(graph, id, block);
+        else if constexpr (std::is_same_v<Op, graph::LayerNorm>) return layer_norm(graph, id, block);
         else if constexpr (std::is_same_v<Op, graph::Clip>) return clip(graph, node, block);
         else if constexpr (std::is_same_v<Op, graph::Pad>) return stand_in(graph, node, block, "pad");
         else throw std::logic_error("node '" + node.name + "' (" + graph::op_name(node.op) + ") is not layout-flexible");
       },
       node.op);
+}
+
+/// A canonical-order kernel as a timed op: labelled by its layout, no schedule.
+FlexibleOp canonical_kernel(const graph::Graph& graph, graph::NodeId id, const std::string& kernel,
+                            const std::string& desc, std::function<Kernels()> compile) {
+  const graph::Node& node = graph.node(id);
+  const std::string label =
+      layout::canonical_data_layout(graph.value(node.output).type.shape.size()).str() + " " + graph::op_name(node.op);
+  return {{.kernel = kernel, .desc = desc, .schedule = {}, .stand_in_for = {}}, label, std::move(compile)};
+}
+
+/// An elementwise node on flat operands sharing the output's shape (kernels::flat_binary_desc,
+/// the activations of any rank).
+std::optional<FlexibleOp> flat_elementwise(const graph::Graph& graph, graph::NodeId id) {
+  const graph::Node& node = graph.node(id);
+  const kernels::ElementwiseSchedule schedule;
+  if (kernels::has_activation_kernel(node.op)) {
+    const kernels::ActivationDesc desc = kernels::activation_desc(graph, id, kernels::flat_tensor_desc(graph, node.output));
+    return canonical_kernel(graph, id, "activation", desc.str(),
+                            [=] { return Kernels{kernels::compile_activation(desc, schedule)}; });
+  }
+  if (!kernels::binary_op(node.op)) return std::nullopt;
+  const std::optional<kernels::ElementwiseBinaryDesc> desc = kernels::flat_binary_desc(graph, id);
+  if (!desc) return std::nullopt;
+  const kernels::ElementwiseBinaryDesc found = *desc;
+  return canonical_kernel(graph, id, "elementwise_binary", found.str(),
+                          [=] { return Kernels{kernels::compile_elementwise_binary(found, schedule)}; });
 }
 
 std::string label_of(const graph::Node& node, int64_t block, const BlockedOp& op) {
@@ -195,12 +230,40 @@ bool is_layout_flexible(const graph::Graph& graph, graph::NodeId id) {
         using Op = std::decay_t<decltype(op)>;
         if constexpr (std::is_same_v<Op, graph::Concat>) return op.axis == 1 || op.axis == -3;
         if constexpr (std::is_same_v<Op, graph::Slice>) return (op.axis == 1 || op.axis == -3) && op.step == 1;
+        if constexpr (std::is_same_v<Op, graph::LayerNorm>) return op.axis == 1;
         return std::is_same_v<Op, graph::Pool2d> || std::is_same_v<Op, graph::GlobalAvgPool> ||
                std::is_same_v<Op, graph::BatchNorm> || std::is_same_v<Op, graph::Clip> ||
                std::is_same_v<Op, graph::Pad> || std::is_same_v<Op, graph::ChannelShuffle> ||
                std::is_same_v<Op, graph::Resize>;
       },
       node.op);
+}
+
+std::optional<FlexibleOp> canonical_op(const graph::Graph& graph, graph::NodeId id) {
+  if (is_layout_flexible(graph, id)) return std::nullopt;
+  if (std::optional<FlexibleOp> elementwise = flat_elementwise(graph, id)) return elementwise;
+  return std::visit(
+      [&](const auto& op) -> std::optional<FlexibleOp> {
+        using Op = std::decay_t<decltype(op)>;
+        if constexpr (std::is_same_v<Op, graph::LayerNorm>) {
+          const kernels::LayerNormDesc desc = kernels::layer_norm_desc(graph, id, 1);
+          return canonical_kernel(graph, id, "layer_norm", desc.str(), [=] { return Kernels{kernels::compile_layer_norm(desc)}; });
+        } else if constexpr (std::is_same_v<Op, graph::Softmax>) {
+          const std::optional<kernels::SoftmaxDesc> desc = kernels::last_axis_softmax_desc(graph, id);
+          if (!desc) return std::nullopt;
+          const kernels::SoftmaxDesc rows = *desc;
+          return canonical_kernel(graph, id, "softmax", rows.str(), [=] { return Kernels{kernels::compile_softmax(rows)}; });
+        } else if constexpr (std::is_same_v<Op, graph::Slice>) {
+          const std::optional<kernels::ChannelSliceDesc> desc = kernels::plain_slice_desc(graph, id);
+          if (!desc) return std::nullopt;
+          const kernels::ChannelSliceDesc slice = *desc;
+          return canonical_kernel(graph, id, "channel_slice", slice.str(),
+                                  [=] { return Kernels{kernels::compile_channel_slice(slice)}; });
+        } else {
+          return std::nullopt;
+        }
+      },
+      graph.node(id).op);
 }
 
 FlexibleOp flexible_op(const graph::Graph& graph, graph::NodeId id, int64_t block) {

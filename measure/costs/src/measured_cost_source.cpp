@@ -1,6 +1,7 @@
 #include "layoutopt/costs/measured_cost_source.h"
 
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <variant>
 
@@ -27,13 +28,23 @@ Layout normalized(const Layout& layout, size_t rank) { return Layout::channel_bl
 
 std::string shape_text(const graph::Shape& shape) { return graph::to_string(shape); }
 
-planning::NodeCandidate canonical_candidate(const graph::Graph& graph, graph::NodeId id) {
+/// The node in its canonical layouts: at the flexible-op table's time of the kernel it runs
+/// there (canonical_op), else 0 ms (views, and what runs as reference code).
+planning::NodeCandidate canonical_candidate(const graph::Graph& graph, graph::NodeId id, const FlexibleOpTable& timed) {
   planning::NodeCandidate candidate{.output = layout::canonical_data_layout(graph.value(graph.node(id).output).type.shape.size()),
                           .ms = 0.0,
                           .label = "canonical (not timed: 0 ms)",
                           .kernel = planning::CanonicalKernel{}};
   for (graph::ValueId input : activation_inputs(graph, id))
     candidate.inputs.push_back(layout::canonical_data_layout(graph.value(input).type.shape.size()));
+  if (const std::optional<FlexibleOp> op = canonical_op(graph, id)) {
+    const auto found = timed.find(op->kernel);
+    if (found == timed.end())
+      throw std::logic_error("the flexible-op table has no time for node '" + graph.node(id).name + "' (" + op->label +
+                             "): it was timed for another graph");
+    candidate.ms = found->second;
+    candidate.label = op->label;
+  }
   return candidate;
 }
 
@@ -141,7 +152,7 @@ std::vector<planning::NodeCandidate> MeasuredCostSource::candidates(const graph:
                              graph.node(id).name + "' of another graph");
   std::vector<planning::NodeCandidate> result = graph::has_workload(graph.node(id)) ? tuned_candidates(graph, id)
                                                  : is_layout_flexible(graph, id)      ? flexible_candidates(graph, id)
-                                                                                      : std::vector{canonical_candidate(graph, id)};
+                                                                                      : std::vector{canonical_candidate(graph, id, *flexible_)};
   if (const auto timed = repricing_.in_network_nodes.find(id); timed != repricing_.in_network_nodes.end())
     for (planning::NodeCandidate& candidate : result) candidate.ms *= timed->second.factor_of(candidate_id(candidate));
   return result;

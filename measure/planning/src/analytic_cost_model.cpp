@@ -45,6 +45,7 @@ bool is_flexible(const graph::Op& op) {
   if (const auto* concat = std::get_if<graph::Concat>(&op)) return concat->axis == 1 || concat->axis == -3;
   if (const auto* slice = std::get_if<graph::Slice>(&op))
     return (slice->axis == 1 || slice->axis == -3) && slice->step == 1;
+  if (const auto* norm = std::get_if<graph::LayerNorm>(&op)) return norm->axis == 1;
   return holds_any<graph::BatchNorm, graph::Pool2d, graph::GlobalAvgPool, graph::Pad, graph::ChannelShuffle,
                    graph::Resize, graph::Relu, graph::Clip, graph::Sigmoid, graph::Tanh, graph::HardSigmoid, graph::HardSwish,
                    graph::Silu, graph::LeakyRelu, graph::Add, graph::Sub, graph::Mul, graph::Div, graph::Max,

@@ -719,3 +719,51 @@ TEST_CASE("concats along any axis of tensors in canonical order run as copies, w
     CHECK(kind_of(network, "join") == kernels::StepKind::kernel);
   }
 }
+
+namespace {
+
+/// LayerNorm of `x` along `axis` with constant scale and shift.
+graph::ValueId layer_norm(graph::Graph& g, const std::string& name, graph::ValueId x, int64_t axis) {
+  const int64_t channels = g.value(x).type.shape[static_cast<size_t>(axis)];
+  const graph::ValueId scale = constant(g, name + ".scale", {channels}, 1.0F, 0.5F);
+  const graph::ValueId shift = constant(g, name + ".shift", {channels}, 0.0F, 0.5F);
+  return g.add_node(name, graph::LayerNorm{.axis = axis}, {x, scale, shift});
+}
+
+}  // namespace
+
+TEST_CASE("ConvNeXt's layer norm over the channels runs blocked in every layout, without the reference") {
+  for (const int64_t channels : {48, 20}) {
+    CAPTURE(channels);
+    graph::Graph g("channel_norm");
+    const graph::ValueId y = g.add_node("relu", graph::Relu{}, {g.add_input("x", {{2, channels, 3, 5}})});
+    g.add_output(layer_norm(g, "norm", y, 1));
+    check_blocked_schedules(g, reference_runs(g), 9);
+  }
+}
+
+TEST_CASE("a token block's elementwise steps, norms, softmax and slices run as kernels on rank 3, without the reference") {
+  // ViT's pieces on [N, T, C] tokens: norm, attention's scaling by a scalar, GELU, the
+  // residual add, softmax over the last axis, a scalar on the left of a sub, and slices.
+  for (const int64_t channels : {20, 32}) {
+    CAPTURE(channels);
+    graph::Graph g("tokens");
+    const graph::ValueId x = g.add_input("x", {{2, 7, channels}});
+    const graph::ValueId normed = layer_norm(g, "norm", x, 2);
+    const auto scaled = g.add_node("scale", graph::Div{}, {normed, constant(g, "root_d", {}, 2.5F, 0.0F)});
+    const auto gelu = g.add_node("gelu", graph::Gelu{}, {scaled});
+    const auto residual = g.add_node("residual", graph::Add{}, {x, gelu});
+    const auto probabilities = g.add_node("softmax", graph::Softmax{.axis = -1}, {residual});
+    const auto complement = g.add_node("one_minus", graph::Sub{}, {constant(g, "one", {1}, 1.0F, 0.0F), probabilities});
+    // Attention's split of packed q, k, v along the last axis, and the class token's row.
+    g.add_output(g.add_node("key", graph::Slice{.axis = 2, .start = channels / 4, .end = channels / 2}, {complement}));
+    g.add_output(g.add_node("class_token", graph::Slice{.axis = 1, .start = 0, .end = 1}, {complement}));
+    auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
+    check_runs(network, reference_runs(g));
+    CHECK(network.summary().fallbacks == 0);
+    for (const char* step : {"norm", "scale", "gelu", "residual", "softmax", "one_minus", "key", "class_token"}) {
+      CAPTURE(step);
+      CHECK(kind_of(network, step) == kernels::StepKind::kernel);
+    }
+  }
+}

@@ -202,3 +202,54 @@ TEST_CASE("the measured source looks flexible ops up and names a node the table 
                                           fast_options(records.path()));
   CHECK_THROWS_WITH_AS((void)untimed.candidates(g, pool), doctest::Contains("node 'pool1'"), std::logic_error);
 }
+
+TEST_CASE("layer norm over the channels is layout-flexible and timed on its kernel; over another axis it is rigid") {
+  graph::Graph g("norms");
+  const graph::ValueId x = g.add_input("x", {{1, 16, 6, 6}});
+  for (const int64_t axis : {1, 3}) {
+    const int64_t extent = g.value(x).type.shape[static_cast<size_t>(axis)];
+    const std::string name = "norm" + std::to_string(axis);
+    const graph::ValueId scale = g.add_parameter(name + ".scale", {extent}, graph::WeightData::seeded({7, 1.0F, 0.1F}, extent));
+    const graph::ValueId shift = g.add_parameter(name + ".shift", {extent}, graph::WeightData::seeded({8, 0.0F, 0.1F}, extent));
+    g.add_output(g.add_node(name, graph::LayerNorm{.axis = axis}, {x, scale, shift}));
+  }
+  const planning::AnalyticCostModel model;
+  const graph::NodeId channels = *g.find_node("norm1"), width = *g.find_node("norm3");
+  CHECK(costs::is_layout_flexible(g, channels));
+  CHECK(model.candidates(g, channels).front().label != "canonical");
+  CHECK_FALSE(costs::is_layout_flexible(g, width));
+  CHECK(model.candidates(g, width).front().label == "canonical");
+  const costs::FlexibleOpTable table = costs::time_flexible_ops(g, offered_in(g, 8), testing::fast_policy(), nullptr);
+  const planning::FlexibleKernel kernel = timed_kernel(g, table, "norm1", 8);
+  CHECK(kernel.kernel == "layer_norm");
+  CHECK(kernel.stand_in_for.empty());
+  CHECK(table.at(kernel) > 0.0);
+}
+
+TEST_CASE("a token tensor's norm, softmax, elementwise ops and slices are timed on their canonical kernels") {
+  graph::Graph g("tokens");
+  const graph::ValueId x = g.add_input("x", {{1, 5, 24}});
+  const graph::ValueId scale = g.add_parameter("scale", {24}, graph::WeightData::seeded({7, 1.0F, 0.1F}, 24));
+  const graph::ValueId shift = g.add_parameter("shift", {24}, graph::WeightData::seeded({8, 0.0F, 0.1F}, 24));
+  const graph::ValueId root = g.add_parameter("root", {}, graph::WeightData::seeded({9, 2.0F, 0.0F}, 1));
+  const graph::ValueId norm = g.add_node("norm", graph::LayerNorm{.axis = 2}, {x, scale, shift});
+  const graph::ValueId scaled = g.add_node("scaled", graph::Div{}, {norm, root});
+  const graph::ValueId gelu = g.add_node("gelu", graph::Gelu{}, {scaled});
+  const graph::ValueId residual = g.add_node("residual", graph::Add{}, {x, gelu});
+  const graph::ValueId softmax = g.add_node("softmax", graph::Softmax{.axis = -1}, {residual});
+  g.add_output(g.add_node("query", graph::Slice{.axis = 2, .start = 0, .end = 8}, {softmax}));
+  g.add_output(g.add_node("flat", graph::Reshape{{1, 120}}, {softmax}));
+  const costs::FlexibleOpTable table = costs::time_flexible_ops(g, {}, testing::fast_policy(), nullptr);
+  for (const std::string name : {"norm", "scaled", "gelu", "residual", "softmax", "query"}) {
+    CAPTURE(name);
+    const graph::NodeId id = *g.find_node(name);
+    CHECK_FALSE(costs::is_layout_flexible(g, id));
+    const std::optional<costs::FlexibleOp> op = costs::canonical_op(g, id);
+    REQUIRE(op.has_value());
+    REQUIRE(table.contains(op->kernel));
+    CHECK(table.at(op->kernel) > 0.0);
+  }
+  CHECK(costs::canonical_op(g, *g.find_node("norm"))->kernel.kernel == "layer_norm");
+  CHECK(costs::canonical_op(g, *g.find_node("scaled"))->kernel.desc == "div_channel_n1_c1_h1_w120_x1");
+  CHECK_FALSE(costs::canonical_op(g, *g.find_node("flat")).has_value());  // a view: nothing to time
+}

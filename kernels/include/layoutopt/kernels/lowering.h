@@ -7,10 +7,13 @@
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/activation.h"
 #include "layoutopt/kernels/batch_norm.h"
+#include "layoutopt/kernels/channel_slice.h"
 #include "layoutopt/kernels/conv2d_desc.h"
 #include "layoutopt/kernels/dense.h"
 #include "layoutopt/kernels/elementwise_binary.h"
+#include "layoutopt/kernels/layer_norm.h"
 #include "layoutopt/kernels/pool2d.h"
+#include "layoutopt/kernels/softmax.h"
 #include "layoutopt/kernels/tensor_desc.h"
 
 namespace layoutopt::kernels {
@@ -30,6 +33,8 @@ namespace layoutopt::kernels {
 /// Descriptor of such a node with its 4-D output stored in NCHW[block]c; throws KernelError
 /// for any other operator.
 [[nodiscard]] ActivationDesc activation_desc(const graph::Graph& graph, graph::NodeId node, int64_t block);
+/// The same on `tensor`, the memory the kernel streams (e.g. flat_tensor_desc of the output).
+[[nodiscard]] ActivationDesc activation_desc(const graph::Graph& graph, graph::NodeId node, const TensorDesc& tensor);
 /// The binary kernel's op for add, sub, mul, div, max, min and prelu; nullopt for the others.
 [[nodiscard]] std::optional<BinaryOp> binary_op(const graph::Op& op);
 /// Descriptor of a binary node (see binary_op) with its tensors stored in NCHW[block]c, when
@@ -39,6 +44,26 @@ namespace layoutopt::kernels {
 /// other operands; throws KernelError for any other operator.
 [[nodiscard]] std::optional<ElementwiseBinaryDesc> binary_desc(const graph::Graph& graph, graph::NodeId node,
                                                                int64_t block);
+/// Descriptor of a binary node (see binary_op) of any rank whose operands share one memory
+/// order, as a kernel over the flat output: two activations of the output's shape, or an
+/// activation of that shape and a constant holding a single value (a scalar, broadcast), on
+/// either side. nullopt for other operands; throws KernelError for any other operator.
+[[nodiscard]] std::optional<ElementwiseBinaryDesc> flat_binary_desc(const graph::Graph& graph, graph::NodeId node);
+/// Descriptor of a layer-norm node whose tensor is stored with its normalized axis split in
+/// blocks of `block` (NCHW[block]c for the channels of a 4-D tensor; 1 for canonical order);
+/// throws KernelError for any other operator.
+[[nodiscard]] LayerNormDesc layer_norm_desc(const graph::Graph& graph, graph::NodeId node, int64_t block);
+/// A step-1 slice node along any axis of a tensor in canonical order, as the channel slice of
+/// the NCHW tensor [outer, extent, 1, inner] (the axes before, along and after the sliced
+/// one); nullopt for other steps or a range that is empty or leaves the tensor. Throws
+/// KernelError for any other operator.
+[[nodiscard]] std::optional<ChannelSliceDesc> plain_slice_desc(const graph::Graph& graph, graph::NodeId node);
+/// A softmax node over the last axis of a tensor of rank 2 or more in canonical order, as rows
+/// of that extent; nullopt over another axis. Throws KernelError for any other operator.
+[[nodiscard]] std::optional<SoftmaxDesc> last_axis_softmax_desc(const graph::Graph& graph, graph::NodeId node);
+/// A value of any rank as one flat stream of its elements (1 x 1 x 1 x count, block 1): the
+/// tensor of an elementwise kernel whose operands share one memory order.
+[[nodiscard]] TensorDesc flat_tensor_desc(const graph::Graph& graph, graph::ValueId value);
 /// A 4-D activation value stored in NCHW[block]c; throws KernelError for another rank.
 [[nodiscard]] TensorDesc tensor_desc(const graph::Graph& graph, graph::ValueId value, int64_t block);
 /// Descriptor of a pool2d node whose input is stored in NCHW[block]c (the output extents are

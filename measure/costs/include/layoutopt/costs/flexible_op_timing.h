@@ -6,7 +6,9 @@
 // Each flexible node is compiled and timed in every block it is offered in (offered_blocks)
 // on random data with the shared cost procedure (cost_policy.h), exactly as transforms are
 // timed, so node and edge costs add up. A kernel is timed once however many nodes run it: the
-// many identical pools or adds of a network cost one measurement.
+// many identical pools or adds of a network cost one measurement. Layout-rigid nodes that run
+// a kernel in canonical order (canonical_op: a token tensor's norms, softmax, elementwise ops
+// and slices) are timed the same way, once, in that order.
 
 #include <map>
 
@@ -23,8 +25,8 @@ namespace layoutopt::costs {
 /// and layouts.
 using FlexibleOpTable = std::map<planning::FlexibleKernel, double>;
 
-/// Times every layout-flexible node of `graph` in every block `offered` allows, each distinct
-/// kernel once, reporting each timing on `progress` (may be null). Throws std::runtime_error
+/// Times every layout-flexible node of `graph` in every block `offered` allows and every
+/// rigid node's canonical kernel, each distinct kernel once, reporting each timing on `progress` (may be null). Throws std::runtime_error
 /// naming the node and layout when a kernel cannot be built.
 [[nodiscard]] FlexibleOpTable time_flexible_ops(const graph::Graph& graph, const ShapeLayouts& offered,
                                                 const timing::TimingPolicy& policy, timing::ProgressReporter* progress);

@@ -2,7 +2,8 @@
 // The layout-flexible operators and what each runs in one channel block: pooling, global
 // average pooling, the elementwise operators with a blocked kernel (kernels/lowering.h:
 // activations, binary ops with a same-shape, per-channel or constant operand), channel
-// shuffle, concat, channel slice (step 1), resize, batch norm and pad on 4-D tensors. Each
+// shuffle, concat, channel slice (step 1), resize, batch norm, layer norm over the channels
+// and pad on 4-D tensors. Each
 // runs in NCHW[x]c layouts, every operand in the same block (flexible_blocks.h says which x
 // fit), on the blocked kernel from kernels/ that a compiled network runs for it.
 //
@@ -15,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,8 +28,8 @@
 
 namespace layoutopt::costs {
 
-/// True for the operators above when the node's output is 4-D (and concat joins, or slice
-/// splits, channels).
+/// True for the operators above when the node's output is 4-D (and concat joins, slice
+/// splits or layer norm normalizes channels).
 [[nodiscard]] bool is_layout_flexible(const graph::Graph& graph, graph::NodeId id);
 
 /// What a flexible node runs in one block.
@@ -41,6 +43,13 @@ struct FlexibleOp {
 /// Node `id` (layout-flexible) with every tensor in NCHW[block]c (block 1: NCHW). Compiles
 /// nothing. Throws kernels::KernelError when the block does not fit a tensor.
 [[nodiscard]] FlexibleOp flexible_op(const graph::Graph& graph, graph::NodeId id, int64_t block);
+
+/// What a layout-rigid node runs in its canonical layouts when a kernel computes it there, as
+/// a compiled network lowers it: layer norm over any axis, softmax over the last, activations
+/// and binary ops of any rank on flat operands (one shape, or a scalar constant), step-1
+/// slices. nullopt for layout-flexible nodes, views, transposes and what runs as reference
+/// code. Compiles nothing.
+[[nodiscard]] std::optional<FlexibleOp> canonical_op(const graph::Graph& graph, graph::NodeId id);
 
 /// The blocks node `id` (layout-flexible) is offered in: those dividing the channels its
 /// kernels need (flexible_channel_bound) whose layouts `offered` holds for all its

@@ -10,8 +10,9 @@
 //  - layout-flexible ops (flexible_ops.h): every block they are offered in, at the time the
 //    flexible-op table holds for the kernel they run there (flexible_op_timing.h).
 //  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
-//    canonical candidate costing 0 ms, not timed: flatten and reshape are views of their
-//    input, and the others only appear on tiny classifier tensors at the end of a network.
+//    canonical candidate, at the flexible-op table's time of the kernel it runs there
+//    (canonical_op: norms, softmax, elementwise ops and slices on token tensors); 0 ms, not
+//    timed, for views (flatten, reshape) and what runs as reference code.
 //  - a node timed inside a compiled network (network_calibration.h): each of its candidates at
 //    its price above times its in-network factor (repricing.h, InNetworkNode).
 //  - transforms: the transform table's median time, or the time inside a compiled network once
