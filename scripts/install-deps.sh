@@ -15,6 +15,7 @@ build_packages=(
   libcli11-dev graphviz toulbar2 python3
   pybind11-dev python3-dev python3-numpy python3-pytest  # the Python module (python/) and its tests
   clang-14 libclang-rt-14-dev libomp-14-dev  # scripts/sanitized-build.sh: libFuzzer is clang's (GCC has none)
+  openmpi-bin libopenmpi-dev  # `mpirun -n N layoutopt tune` (mpi/) and its ctest
 )
 # Node.js and npm come with the machine image (nodesource build); we only need the
 # Debian Python stack for the PyTorch peer and ONNX export.

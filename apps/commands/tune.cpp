@@ -4,16 +4,23 @@
 // appending each measurement to an AutoTVM-format JSON-lines log at once. Rerunning with
 // the same log resumes: configs in it are never measured again. --exhaustive sweeps one
 // task's whole space instead (to check how close the tuner gets).
+// Under `mpirun -n N` (when built with MPI) the ranks measure together and rank 0 keeps the
+// log (mpi/include/layoutopt/mpi/mpi_tune.h); --mpi-allow-shared-host lets ranks share a
+// host, for tests only.
 
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/pipeline/threads.h"
 #include "layoutopt/pipeline/tune_model.h"
+#ifdef LAYOUTOPT_WITH_MPI
+#include "layoutopt/mpi/mpi_tune.h"
+#endif
 
 namespace layoutopt::apps {
 
@@ -23,6 +30,9 @@ struct TuneFlags {
   ModelArgument model;
   int threads = 0;
   pipeline::TuneRequest request;  ///< every other flag, with the library's defaults
+#ifdef LAYOUTOPT_WITH_MPI
+  mpi::ClusterOptions cluster;  ///< used when started by mpirun
+#endif
 };
 
 std::string short_name(const tuning::TuningTask& task) {
@@ -54,8 +64,30 @@ void run_tune(const TuneFlags& flags) {
   const LoadedModel model = load_and_warn(flags.model);
   pipeline::TuneRequest request = flags.request;
   request.threads = pipeline::resolve_threads(flags.threads);
+#ifdef LAYOUTOPT_WITH_MPI
+  if (mpi::launched_by_mpirun()) {
+    if (const std::optional<pipeline::TuneReport> report = mpi::tune_model_mpi(model.graph, request, flags.cluster))
+      print_summary(*report);
+    return;
+  }
+#endif
   print_summary(pipeline::tune_model(model.graph, request));
 }
+
+#ifdef LAYOUTOPT_WITH_MPI
+void add_cluster_options(CLI::App& command, mpi::ClusterOptions& cluster) {
+  command.add_flag("--mpi-allow-shared-host", cluster.hosts.allow_shared_host,
+                   "under mpirun: let ranks share a host (testing only: their timings disturb each other)");
+  command.add_option("--mpi-peak-tolerance", cluster.hosts.peak_tolerance,
+                     "under mpirun: largest relative FMA-peak difference between ranks")
+      ->check(positive_number())
+      ->capture_default_str();
+  command.add_option("--mpi-heartbeat-timeout", cluster.heartbeat_timeout_s,
+                     "under mpirun: seconds a measuring rank may stay silent before its config goes to another")
+      ->check(positive_number())
+      ->capture_default_str();
+}
+#endif
 
 }  // namespace
 
@@ -92,6 +124,9 @@ void add_tune_command(CLI::App& app) {
   command->add_option("--task", request.task, "tune only task number TASK (1-based, as `layoutopt info` lists them)")
       ->check(positive_number())
       ->excludes(exhaustive);
+#ifdef LAYOUTOPT_WITH_MPI
+  add_cluster_options(*command, flags->cluster);
+#endif
   command->callback([flags] { run_tune(*flags); });
 }
 

@@ -35,8 +35,9 @@ tuning::SessionOptions session_options(const TuneRequest& request) {
   return options;
 }
 
-/// Every task, or the one `task` / `exhaustive` names (1-based).
-std::vector<tuning::TuningTask> chosen_tasks(const graph::Graph& graph, const TuneRequest& request) {
+}  // namespace
+
+std::vector<tuning::TuningTask> requested_tasks(const graph::Graph& graph, const TuneRequest& request) {
   std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
   const size_t only = request.exhaustive > 0 ? request.exhaustive : request.task;
   if (only > tasks.size())
@@ -46,14 +47,21 @@ std::vector<tuning::TuningTask> chosen_tasks(const graph::Graph& graph, const Tu
   return tasks;
 }
 
-}  // namespace
+std::unique_ptr<tuning::Measurer> kernel_measurer(const TuneRequest& request) {
+  return std::make_unique<tuning::KernelMeasurer>(timing::cost_policy(request.threads, request.min_repeat_ms));
+}
 
 TuneReport tune_model(const graph::Graph& graph, const TuneRequest& request) {
+  const std::unique_ptr<tuning::Measurer> measurer = kernel_measurer(request);
+  return tune_model(graph, request, *measurer);
+}
+
+TuneReport tune_model(const graph::Graph& graph, const TuneRequest& request, tuning::Measurer& measurer) {
   if (request.trials <= 0 && request.time_budget_s <= 0 && request.exhaustive == 0)
     throw std::runtime_error("give a budget: --trials N or --time-budget SECONDS (or --exhaustive TASK)");
   if (request.task > 0 && request.exhaustive > 0)
     throw std::runtime_error("give --task or --exhaustive, not both");
-  TuneReport report{chosen_tasks(graph, request), {}, tuning::host_target(request.threads), 0};
+  TuneReport report{requested_tasks(graph, request), {}, tuning::host_target(request.threads), 0};
   tuning::SessionOptions options = session_options(request);
   if (request.exhaustive > 0) options = exhaustive_options(options, report.tasks.front());
   timing::ProgressReporter progress = progress_reporter(request.quiet);
@@ -62,7 +70,6 @@ TuneReport tune_model(const graph::Graph& graph, const TuneRequest& request) {
     progress.note("resuming from " + std::to_string(log.records.size()) + " records in " + request.records.string());
   progress.note("tuning " + std::to_string(report.tasks.size()) + " tasks of " + graph.name() + " on " +
                 options.target + "; records appended to " + request.records.string());
-  tuning::KernelMeasurer measurer(timing::cost_policy(request.threads, request.min_repeat_ms));
   tuning::RecordWriter writer(request.records);
   report.result = tuning::tune_tasks(
       report.tasks, log.records, measurer, [&](const tuning::MeasureRecord& r) { writer.append(r); }, options, &progress);

@@ -154,17 +154,20 @@ SessionResult tune_tasks(const std::vector<TuningTask>& tasks, const std::vector
     const std::optional<size_t> next = pick_next_task(statuses(tuners), options.scheduler);
     if (!next) break;
     TaskTuner& tuner = tuners[*next];
-    for (int64_t index : tuner.propose(options.batch_size)) {
-      const MeasureResult measured = measurer.measure(tasks[*next], index);
-      sink(make_record(options.target, tasks[*next], index, measured));
-      tuner.observe(index, measured);
-      ++result.new_trials;
-      if (progress) {
-        const auto [done, total] = budget.fraction(result.new_trials);
-        progress->update(done, total, status_line(tuner, *next, tasks.size(), budget.elapsed()));
-      }
-      if (budget.spent(result.new_trials)) break;
-    }
+    const int64_t left = options.trials > 0 ? options.trials - result.new_trials : options.batch_size;
+    const size_t task = *next;
+    measurer.measure_batch(tasks[task], tuner.propose(std::min(options.batch_size, left)),
+                           [&](int64_t index, const MeasureResult& measured) {
+                             sink(make_record(options.target, tasks[task], index, measured));
+                             tuner.observe(index, measured);
+                             ++result.new_trials;
+                             if (progress) {
+                               const std::pair<double, double> shown = budget.fraction(result.new_trials);
+                               progress->update(shown.first, shown.second,
+                                                status_line(tuner, task, tasks.size(), budget.elapsed()));
+                             }
+                             return !budget.spent(result.new_trials);
+                           });
   }
   for (size_t i = 0; i < tuners.size(); ++i) result.tasks.push_back(outcome_of(tuners[i], resumed[i]));
   result.seconds = budget.elapsed();

@@ -8,10 +8,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/tuning/measurer.h"
 #include "layoutopt/tuning/tuning_session.h"
 #include "layoutopt/tuning/tuning_task.h"
 
@@ -43,5 +45,16 @@ struct TuneReport {
 /// Tunes `graph` (as loaded; tasks are extracted from it). Throws std::runtime_error for a
 /// missing budget or a task number the model does not have, and what tuning throws.
 [[nodiscard]] TuneReport tune_model(const graph::Graph& graph, const TuneRequest& request);
+
+/// The same with configs measured by `measurer` (a measurement farm spreading them over
+/// hosts) instead of this process's KernelMeasurer.
+[[nodiscard]] TuneReport tune_model(const graph::Graph& graph, const TuneRequest& request, tuning::Measurer& measurer);
+
+/// The tasks `request` tunes, in the order tune_model tunes them (every task, or the one
+/// `task` / `exhaustive` names). Throws std::runtime_error for a task the model does not have.
+[[nodiscard]] std::vector<tuning::TuningTask> requested_tasks(const graph::Graph& graph, const TuneRequest& request);
+
+/// The measurer tune_model uses on this process: kernels timed under the cost policy.
+[[nodiscard]] std::unique_ptr<tuning::Measurer> kernel_measurer(const TuneRequest& request);
 
 }  // namespace layoutopt::pipeline

@@ -1,0 +1,38 @@
+#pragma once
+// `mpirun -n N layoutopt tune ...` as one library call. Every rank loads the same model and
+// extracts the same tasks; before anything is timed the ranks send rank 0 their host facts
+// (distributed/host_facts.h) and task list, and all refuse to start when a host or the model
+// differs, naming the odd rank. Rank 0 then runs the one tuning session (search, task
+// scheduler, the record log) with a measurement farm: each config of a batch goes to the next
+// idle measurer, rank 0's own worker thread or another rank, and every result is appended to
+// rank 0's log as it arrives. The other ranks only measure what they are sent.
+//
+// A rank that dies: rank 0 hears a heartbeat from a measuring rank every second; one silent
+// for `heartbeat_timeout_s` is given up and its config measured by another. Open MPI 4.1 ends
+// the whole job when one rank dies unless mpirun is given --enable-recovery; with it, rank 0
+// finishes the run with the ranks left and nothing reported before the death is lost.
+
+#include <optional>
+
+#include "layoutopt/distributed/host_facts.h"
+#include "layoutopt/graph/graph.h"
+#include "layoutopt/pipeline/tune_model.h"
+
+namespace layoutopt::mpi {
+
+struct ClusterOptions {
+  distributed::HostRules hosts;
+  double heartbeat_timeout_s = 30;  ///< a measuring rank silent this long is given up
+};
+
+/// True when this process was started by mpirun (Open MPI's environment): only then is MPI
+/// initialized, so the single-machine tool never touches MPI.
+[[nodiscard]] bool launched_by_mpirun();
+
+/// Tunes `graph` over every rank of MPI_COMM_WORLD. Returns rank 0's report; nullopt on the
+/// other ranks. Throws std::runtime_error on every rank when the hosts or models differ.
+[[nodiscard]] std::optional<pipeline::TuneReport> tune_model_mpi(const graph::Graph& graph,
+                                                                 const pipeline::TuneRequest& request,
+                                                                 const ClusterOptions& options);
+
+}  // namespace layoutopt::mpi

@@ -1,0 +1,112 @@
+#include "layoutopt/mpi/mpi_tune.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <future>
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+
+#include "layoutopt/distributed/measurement_farm.h"
+#include "mpi_world.h"
+#include "rank_transport.h"
+#include "wire.h"
+
+namespace layoutopt::mpi {
+
+namespace {
+
+// A measuring rank tells rank 0 it is alive this often (rank 0 gives it up after the timeout).
+constexpr std::chrono::seconds heartbeat_interval{1};
+
+std::vector<std::string> task_names(const std::vector<tuning::TuningTask>& tasks) {
+  std::vector<std::string> names;
+  for (const tuning::TuningTask& task : tasks) names.push_back(task.task_key().describe());
+  return names;
+}
+
+// Rank 0 hears every rank's introduction and answers each with "" (go) or why the run is
+// refused; every rank throws that reason, so all stop before anything is timed.
+void agree_on_hosts(const MpiWorld& world, const RankIntroduction& own, const ClusterOptions& options) {
+  if (world.rank() != 0) {
+    world.send(0, Tag::facts, encode(own));
+    const std::string verdict = world.receive(0).text;
+    if (!verdict.empty()) throw std::runtime_error(verdict);
+    return;
+  }
+  std::vector<distributed::HostFacts> facts{own.facts};
+  std::optional<std::string> refusal;
+  for (int rank = 1; rank < world.size(); ++rank) {
+    const RankIntroduction introduction = decode_introduction(world.receive(rank).text);
+    facts.push_back(introduction.facts);
+    if (!refusal && introduction.tasks != own.tasks)
+      refusal = "refusing to tune: rank " + std::to_string(rank) + " extracted " +
+                std::to_string(introduction.tasks.size()) + " tasks, rank 0 " + std::to_string(own.tasks.size()) +
+                " (not the same model or options)";
+  }
+  if (!refusal) refusal = distributed::host_mismatch(facts, options.hosts);
+  for (int rank = 1; rank < world.size(); ++rank) world.send(rank, Tag::verdict, refusal.value_or(""));
+  if (refusal) throw std::runtime_error(*refusal);
+}
+
+// A rank other than 0: measures each assignment (in a thread, so that this one can send
+// heartbeats meanwhile) and sends the result back, until rank 0 says stop.
+void serve(const MpiWorld& world, const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer) {
+  while (true) {
+    const Message message = world.receive(0);
+    if (message.tag == Tag::stop) return;
+    if (message.tag != Tag::assignment) continue;
+    const distributed::Assignment work = decode_assignment(message.text);
+    std::future<tuning::MeasureResult> measuring = std::async(
+        std::launch::async, [&] { return measurer.measure(tasks.at(static_cast<size_t>(work.task)), work.config); });
+    while (measuring.wait_for(heartbeat_interval) != std::future_status::ready) world.send(0, Tag::heartbeat, "");
+    world.send(0, Tag::result, encode(work, measuring.get()));
+  }
+}
+
+// Rank 0 tells every other rank to stop serving when it leaves, also by an exception.
+class StopWorkers {
+ public:
+  explicit StopWorkers(const MpiWorld& world) : world_(world) {}
+  ~StopWorkers() {
+    for (int rank = 1; rank < world_.size(); ++rank) world_.send(rank, Tag::stop, "");
+  }
+  StopWorkers(const StopWorkers&) = delete;
+  StopWorkers& operator=(const StopWorkers&) = delete;
+
+ private:
+  const MpiWorld& world_;
+};
+
+void print_shares(const distributed::FarmStatistics& statistics) {
+  std::cerr << "configs measured by rank:";
+  for (size_t rank = 0; rank < statistics.measured.size(); ++rank)
+    std::cerr << " " << rank << ": " << statistics.measured[rank] << (statistics.lost[rank] ? " (lost)" : "");
+  if (statistics.reissued > 0) std::cerr << "; " << statistics.reissued << " reissued after a rank was lost";
+  std::cerr << "\n";
+}
+
+}  // namespace
+
+bool launched_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
+
+std::optional<pipeline::TuneReport> tune_model_mpi(const graph::Graph& graph, const pipeline::TuneRequest& request,
+                                                   const ClusterOptions& options) {
+  const MpiWorld world;
+  const std::vector<tuning::TuningTask> tasks = pipeline::requested_tasks(graph, request);
+  agree_on_hosts(world, {distributed::detect_host_facts(request.threads), task_names(tasks)}, options);
+  const std::unique_ptr<tuning::Measurer> measurer = pipeline::kernel_measurer(request);
+  if (world.rank() != 0) {
+    serve(world, tasks, *measurer);
+    return std::nullopt;
+  }
+  const StopWorkers stop(world);
+  RankTransport transport(world, tasks, *measurer,
+                          std::chrono::milliseconds(static_cast<int64_t>(options.heartbeat_timeout_s * 1e3)));
+  distributed::MeasurementFarm farm(tasks, transport);
+  pipeline::TuneReport report = pipeline::tune_model(graph, request, farm);
+  if (!request.quiet) print_shares(farm.statistics());
+  return report;
+}
+
+}  // namespace layoutopt::mpi

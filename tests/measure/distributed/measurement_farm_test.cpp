@@ -1,0 +1,182 @@
+// The measurement farm with a scripted transport (workers of set speeds on a simulated clock,
+// some dying) and with worker threads: balance, records, lost workers.
+
+#include <doctest/doctest.h>
+
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "layoutopt/distributed/measurement_farm.h"
+#include "layoutopt/distributed/thread_transport.h"
+#include "layoutopt/tuning/record_log.h"
+#include "layoutopt/tuning/tuning_session.h"
+#include "tuning_fixtures.h"
+
+namespace layoutopt::distributed {
+
+namespace {
+
+// Worker w takes seconds_per_config[w] simulated seconds per config; wait() returns the
+// assignment that finishes first (the lower worker on a tie). A worker with a death count
+// reports WorkerLost instead of the result after measuring that many configs.
+class ScriptedTransport : public Transport {
+ public:
+  ScriptedTransport(const std::vector<tuning::TuningTask>& tasks, std::vector<double> seconds_per_config)
+      : tasks_(tasks), seconds_(std::move(seconds_per_config)), in_flight_(seconds_.size()), done_(seconds_.size(), 0),
+        dies_after_(seconds_.size()) {}
+
+  void die_after(int worker, int64_t configs) { dies_after_[static_cast<size_t>(worker)] = configs; }
+  [[nodiscard]] int workers() const override { return static_cast<int>(seconds_.size()); }
+  void assign(int worker, const Assignment& work) override {
+    const auto w = static_cast<size_t>(worker);
+    REQUIRE_FALSE(in_flight_[w].has_value());  // the farm never gives a busy worker more
+    in_flight_[w] = std::make_pair(work, now_ + seconds_[w]);
+  }
+  [[nodiscard]] std::optional<WorkerEvent> wait(std::chrono::milliseconds) override {
+    std::optional<size_t> first;
+    for (size_t w = 0; w < in_flight_.size(); ++w)
+      if (in_flight_[w] && (!first || in_flight_[w]->second < in_flight_[*first]->second)) first = w;
+    if (!first) return std::nullopt;
+    const Assignment work = in_flight_[*first]->first;
+    now_ = in_flight_[*first]->second;
+    in_flight_[*first].reset();
+    if (dies_after_[*first] && done_[*first] == *dies_after_[*first]) return WorkerLost{static_cast<int>(*first)};
+    ++done_[*first];
+    return Completion{static_cast<int>(*first), work, measurer.measure(tasks_.at(static_cast<size_t>(work.task)), work.config)};
+  }
+  [[nodiscard]] double now() const { return now_; }
+
+  testing::FakeMeasurer measurer;  ///< every config measured, once each
+
+ private:
+  const std::vector<tuning::TuningTask>& tasks_;
+  std::vector<double> seconds_;
+  std::vector<std::optional<std::pair<Assignment, double>>> in_flight_;
+  std::vector<int64_t> done_;
+  std::vector<std::optional<int64_t>> dies_after_;
+  double now_ = 0;
+};
+
+std::vector<tuning::TuningTask> two_tasks() { return {testing::small_conv_task(32), testing::small_conv_task(16, 2)}; }
+
+tuning::SessionOptions options(int64_t trials) {
+  tuning::SessionOptions o;
+  o.target = "llvm -mcpu=test";
+  o.trials = trials;
+  o.tuner.random_warmup = 8;
+  return o;
+}
+
+using Measured = std::vector<std::pair<tuning::TaskKey, int64_t>>;
+
+Measured tune(const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer, int64_t trials) {
+  Measured records;
+  const tuning::SessionResult result = tuning::tune_tasks(
+      tasks, {}, measurer, [&](const tuning::MeasureRecord& r) { records.emplace_back(*r.task, r.config_index); },
+      options(trials));
+  CHECK(result.new_trials == trials);
+  return records;
+}
+
+}  // namespace
+
+TEST_CASE("farm: workers of equal speed measure exactly what one measurer would, in its order") {
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  testing::FakeMeasurer alone;
+  const Measured single = tune(tasks, alone, 40);
+  ScriptedTransport transport(tasks, {1.0, 1.0});
+  MeasurementFarm farm(tasks, transport);
+  const Measured farmed = tune(tasks, farm, 40);
+  CHECK(farmed == single);
+  CHECK(farm.statistics().measured == std::vector<int64_t>{20, 20});
+  CHECK(transport.now() == doctest::Approx(20.0));  // half the time one worker would take
+}
+
+TEST_CASE("farm: a slower worker is given fewer configs") {
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  ScriptedTransport transport(tasks, {1.0, 3.0});
+  MeasurementFarm farm(tasks, transport);
+  const Measured farmed = tune(tasks, farm, 48);
+  CHECK(farmed.size() == 48);
+  const std::vector<int64_t>& measured = farm.statistics().measured;
+  CHECK(measured[0] + measured[1] == 48);
+  CHECK(measured[0] >= 2 * measured[1]);
+  CHECK(measured[1] > 0);
+  CHECK(transport.now() < 48 * 1.0);  // faster than the fast worker alone
+}
+
+TEST_CASE("farm: a lost worker's config is measured by another and every record arrives once") {
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  testing::ScratchFile log("farm.jsonl");
+  ScriptedTransport transport(tasks, {1.0, 1.0, 1.0});
+  transport.die_after(1, 3);
+  MeasurementFarm farm(tasks, transport);
+  {
+    tuning::RecordWriter writer(log.path());
+    const tuning::SessionResult result = tuning::tune_tasks(
+        tasks, {}, farm, [&](const tuning::MeasureRecord& r) { writer.append(r); }, options(30));
+    CHECK(result.new_trials == 30);
+  }
+  CHECK(farm.statistics().lost == std::vector<bool>{false, true, false});
+  CHECK(farm.statistics().reissued == 1);
+  CHECK(farm.statistics().measured[1] == 3);
+  const tuning::LoadedLog loaded = tuning::load_record_log(log.path());
+  CHECK(loaded.issues.empty());
+  REQUIRE(loaded.records.size() == 30);
+  std::set<std::pair<tuning::TaskKey, int64_t>> distinct;
+  for (const tuning::MeasureRecord& r : loaded.records) distinct.emplace(*r.task, r.config_index);
+  CHECK(distinct.size() == 30);
+  CHECK(transport.measurer.calls.size() == 30);  // the lost config was measured once, by another worker
+  for (const auto& [key, calls] : transport.measurer.calls) CHECK(calls == 1);
+}
+
+TEST_CASE("farm: every worker lost is an error, not a hang") {
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  ScriptedTransport transport(tasks, {1.0});
+  transport.die_after(0, 2);
+  MeasurementFarm farm(tasks, transport);
+  CHECK_THROWS_AS(tune(tasks, farm, 10), std::runtime_error);
+}
+
+namespace {
+
+// Measures like FakeMeasurer, but throws on its `fail_at`-th call (a worker that breaks).
+class BreakingMeasurer : public testing::FakeMeasurer {
+ public:
+  explicit BreakingMeasurer(int fail_at) : fail_at_(fail_at) {}
+  tuning::MeasureResult measure(const tuning::TuningTask& task, int64_t index) override {
+    if (++count_ == fail_at_) throw std::runtime_error("worker broke");
+    return FakeMeasurer::measure(task, index);
+  }
+
+ private:
+  int fail_at_;
+  int count_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("farm over worker threads: a broken worker's config goes to the other") {
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  testing::FakeMeasurer steady;
+  BreakingMeasurer breaking(1);  // the first batch gives each idle worker a config
+  Measured farmed;
+  FarmStatistics statistics;
+  {
+    ThreadTransport transport(tasks, {&steady, &breaking});
+    MeasurementFarm farm(tasks, transport);
+    farmed = tune(tasks, farm, 32);
+    statistics = farm.statistics();
+  }
+  CHECK(farmed.size() == 32);
+  CHECK(std::set<std::pair<tuning::TaskKey, int64_t>>(farmed.begin(), farmed.end()).size() == 32);
+  CHECK(statistics.measured == std::vector<int64_t>{32, 0});
+  CHECK(statistics.lost == std::vector<bool>{false, true});
+  CHECK(statistics.reissued == 1);
+  CHECK(steady.calls.size() == 32);
+}
+
+}  // namespace layoutopt::distributed
