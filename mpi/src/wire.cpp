@@ -13,6 +13,7 @@ std::string encode(const RankIntroduction& introduction) {
               {"features", f.features},
               {"fma_gflops", f.fma_gflops},
               {"threads", f.threads},
+              {"usable_cpus", f.usable_cpus},
               {"tasks", introduction.tasks}}
       .dump();
 }
@@ -20,7 +21,8 @@ std::string encode(const RankIntroduction& introduction) {
 RankIntroduction decode_introduction(const std::string& text) {
   const json j = json::parse(text);
   return {{j.at("host").get<std::string>(), j.at("cpu_model").get<std::string>(),
-           j.at("features").get<std::vector<std::string>>(), j.at("fma_gflops").get<double>(), j.at("threads").get<int>()},
+           j.at("features").get<std::vector<std::string>>(), j.at("fma_gflops").get<double>(), j.at("threads").get<int>(),
+           j.at("usable_cpus").get<int>()},
           j.at("tasks").get<std::vector<std::string>>()};
 }
 

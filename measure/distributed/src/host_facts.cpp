@@ -1,5 +1,6 @@
 #include "layoutopt/distributed/host_facts.h"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <array>
@@ -23,6 +24,20 @@ std::string joined(const std::vector<std::string>& words) {
   std::string text;
   for (const std::string& word : words) text += (text.empty() ? "" : " ") + word;
   return text;
+}
+
+int usable_cpus() {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  return sched_getaffinity(0, sizeof(allowed), &allowed) == 0 ? CPU_COUNT(&allowed) : 0;
+}
+
+// Why rank `rank` cannot time on its threads: mpirun binds every rank to one core by default.
+std::optional<std::string> too_few_cpus(const HostFacts& facts, size_t rank) {
+  if (facts.usable_cpus >= facts.threads) return std::nullopt;
+  return "rank " + std::to_string(rank) + " (" + facts.host + ") may run on " + std::to_string(facts.usable_cpus) +
+         " CPU(s) but times on " + std::to_string(facts.threads) +
+         " threads (mpirun binds each rank to a core unless given --bind-to none)";
 }
 
 // How `other` (rank `rank`) differs from `reference` (rank 0) in what timing depends on.
@@ -49,10 +64,12 @@ std::optional<std::string> difference(const HostFacts& reference, const HostFact
 HostFacts detect_host_facts(int threads) {
   const timing::CpuInfo cpu = timing::detect_cpu();
   const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(threads));
-  return {host_name(), cpu.model_name, cpu.simd_features(), peak.gflops, threads};
+  return {host_name(), cpu.model_name, cpu.simd_features(), peak.gflops, threads, usable_cpus()};
 }
 
 std::optional<std::string> host_mismatch(const std::vector<HostFacts>& ranks, const HostRules& rules) {
+  for (size_t rank = 0; rank < ranks.size(); ++rank)
+    if (std::optional<std::string> why = too_few_cpus(ranks[rank], rank)) return "refusing to tune: " + *why;
   for (size_t rank = 1; rank < ranks.size(); ++rank) {
     if (std::optional<std::string> why = difference(ranks.front(), ranks[rank], rank, rules))
       return "refusing to tune on different hosts: " + *why;

@@ -8,7 +8,7 @@ namespace layoutopt::distributed {
 
 namespace {
 
-HostFacts host(const std::string& name) { return {name, "Intel Xeon", {"avx2", "fma", "avx512f"}, 100.0, 1}; }
+HostFacts host(const std::string& name) { return {name, "Intel Xeon", {"avx2", "fma", "avx512f"}, 100.0, 1, 2}; }
 
 bool names(const std::optional<std::string>& refusal, const std::string& text) {
   return refusal && refusal->find(text) != std::string::npos;
@@ -39,6 +39,13 @@ TEST_CASE("host facts: the FMA peak may differ within the tolerance only") {
   CHECK_FALSE(host_mismatch(ranks, {0.15, false}).has_value());
   ranks[1].fma_gflops = 80;
   CHECK(names(host_mismatch(ranks, {0.15, false}), "rank 1 (b) measured an FMA peak of 80"));
+}
+
+TEST_CASE("host facts: a rank bound to fewer CPUs than its threads is refused") {
+  std::vector<HostFacts> ranks{host("a"), host("b")};
+  ranks[0].threads = ranks[1].threads = 2;
+  ranks[1].usable_cpus = 1;
+  CHECK(names(host_mismatch(ranks, {}), "rank 1 (b) may run on 1 CPU(s) but times on 2 threads"));
 }
 
 TEST_CASE("host facts: ranks sharing a host are refused unless a test allows it") {

@@ -17,6 +17,7 @@ struct HostFacts {
   std::vector<std::string> features;  ///< SIMD features, in the detector's fixed order
   double fma_gflops = 0;              ///< measured fp32 FMA peak on `threads` threads
   int threads = 0;                    ///< OpenMP threads per measurement
+  int usable_cpus = 0;                ///< CPUs this process may run on (mpirun may bind it to fewer)
 };
 
 struct HostRules {
@@ -27,7 +28,7 @@ struct HostRules {
 /// This machine's facts, measuring the FMA peak on `threads` threads (a few hundred ms).
 [[nodiscard]] HostFacts detect_host_facts(int threads);
 
-/// Why the ranks (facts by rank; rank 0 is the reference, as it plans afterwards) must not
+/// Why the ranks (facts by rank; each must be free to run on at least its thread count of CPUs; rank 0 is the reference, as it plans afterwards) must not
 /// tune together, naming the first rank that differs and how; nullopt when they may.
 [[nodiscard]] std::optional<std::string> host_mismatch(const std::vector<HostFacts>& ranks, const HostRules& rules);
 
