@@ -418,3 +418,39 @@ TEST_CASE("prepare_for_inference recognizes gated activations before fusing them
   REQUIRE(g.nodes().size() == 1);
   CHECK(std::get<Conv2d>(g.node(0).op).epilogue.activation == Activation::silu);
 }
+
+TEST_CASE("an activation after a reshape of a dense fuses into the dense; the reshape stays") {
+  // A transformer MLP as the importer writes it: [1, 5, 8] -> [5, 8] -> dense -> [1, 5, 16] -> gelu.
+  Graph g("mlp");
+  const ValueId x = g.add_input("x", {{1, 5, 8}});
+  const ValueId rows = g.add_node("rows", Reshape{.shape = {-1, 8}}, {x});
+  const ValueId w = parameter(g, "fc.weight", {16, 8}, ParameterRole::dense_weight);
+  const ValueId fc = g.add_node("fc", Dense{}, {rows, w});
+  const ValueId tokens = g.add_node("tokens", Reshape{.shape = {1, 5, 16}}, {fc});
+  g.add_output(g.add_node("gelu", Gelu{GeluForm::tanh}, {tokens}));
+  CHECK(fuse_epilogues(g) == 1);
+  CHECK(count_ops(g, "gelu") == 0);
+  CHECK(std::get<Dense>(g.node(*g.find_node("fc")).op).epilogue.activation == Activation::gelu_tanh);
+  REQUIRE(g.outputs().size() == 1);
+  CHECK(g.outputs()[0] == output_of(g, "tokens"));
+  CHECK(g.value(g.outputs()[0]).type.shape == Shape{1, 5, 16});
+  CHECK_NOTHROW(validate(g));
+}
+
+TEST_CASE("a reshape read twice or kept as a graph output blocks the fusion through it") {
+  for (const bool reshape_is_output : {false, true}) {
+    CAPTURE(reshape_is_output);
+    Graph g("mlp");
+    const ValueId x = g.add_input("x", {{5, 8}});
+    const ValueId w = parameter(g, "fc.weight", {16, 8}, ParameterRole::dense_weight);
+    const ValueId fc = g.add_node("fc", Dense{}, {x, w});
+    const ValueId tokens = g.add_node("tokens", Reshape{.shape = {1, 5, 16}}, {fc});
+    g.add_output(g.add_node("gelu", Gelu{}, {tokens}));
+    if (reshape_is_output)
+      g.add_output(tokens);
+    else
+      g.add_output(g.add_node("relu", Relu{}, {tokens}));
+    CHECK(fuse_epilogues(g) == 0);
+    CHECK(count_ops(g, "gelu") == 1);
+  }
+}

@@ -23,6 +23,9 @@ std::optional<Activation> as_activation(const Op& op) {
   return std::nullopt;
 }
 
+// Nodes that only reshape: same values in the same order.
+bool is_shape_only(const Op& op) { return std::holds_alternative<Reshape>(op) || std::holds_alternative<Flatten>(op); }
+
 // Where a node keeps the activation applied to its result: before the residual add
 // (conv, dense, batch norm) or after it (conv only); null where the node has no such slot.
 Activation* activation_slot(Node& node, bool after_residual) {
@@ -61,14 +64,23 @@ class EpilogueFuser {
     ++absorbed_;
   }
 
+  /// An activation reading `id`'s result, or reading a reshape or flatten that alone reads
+  /// it: an elementwise function commutes with moving data, so dense -> reshape -> gelu (a
+  /// transformer's MLP, whose dense runs on [tokens, features]) becomes dense(gelu) -> reshape.
   void try_activation(NodeId id, bool after_residual) {
-    const auto reader = readers_.sole_reader(graph_.node(id).output, removed_);
+    auto reader = readers_.sole_reader(graph_.node(id).output, removed_);
     if (!reader) return;
+    NodeId carrier = id;  // the node whose result the activation reads
+    if (is_shape_only(graph_.node(*reader).op)) {
+      carrier = *reader;
+      reader = readers_.sole_reader(graph_.node(carrier).output, removed_);
+      if (!reader) return;
+    }
     const auto activation = as_activation(graph_.node(*reader).op);
     Activation* slot = activation_slot(graph_.node(id), after_residual);
     if (!activation || *slot != Activation::none) return;
     *slot = *activation;
-    absorb(id, *reader);
+    absorb(carrier, *reader);
   }
 
   /// The residual must already be computed when the conv runs, so only the add operand
