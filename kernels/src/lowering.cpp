@@ -125,8 +125,7 @@ std::optional<ElementwiseBinaryDesc> flat_binary_desc(const graph::Graph& graph,
     if (full.kind == graph::ValueKind::parameter || full.type.shape != out) continue;
     if (other.kind == graph::ValueKind::parameter && other.weights->values().size() == 1)
       return ElementwiseBinaryDesc{tensor, *op, BinaryOperand::channel, other_first};
-    if (other.kind != graph::ValueKind::parameter && other.type.shape == out)
-      return ElementwiseBinaryDesc{tensor, *op, BinaryOperand::same_shape, other_first};
+    if (other.type.shape == out) return ElementwiseBinaryDesc{tensor, *op, BinaryOperand::same_shape, other_first};
   }
   return std::nullopt;
 }
@@ -154,9 +153,12 @@ std::optional<ChannelSliceDesc> plain_slice_desc(const graph::Graph& graph, grap
   if (slice.start < 0 || slice.start >= slice.end || slice.end > extent) return std::nullopt;
   const int64_t outer = std::accumulate(in.begin(), in.begin() + axis, int64_t{1}, std::multiplies<>());
   const int64_t inner = std::accumulate(in.begin() + axis + 1, in.end(), int64_t{1}, std::multiplies<>());
-  return ChannelSliceDesc{{.batch = outer, .channels = extent, .height = 1, .width = inner, .block = 1},
-                          slice.start,
-                          slice.end};
+  // Rows of `run` floats, the longest dividing the kept range's start, end and the row length:
+  // each work item then copies one such run, not one channel's few floats.
+  const int64_t run = std::gcd(std::gcd(slice.start * inner, slice.end * inner), extent * inner);
+  return ChannelSliceDesc{{.batch = outer, .channels = extent * inner / run, .height = 1, .width = run, .block = 1},
+                          slice.start * inner / run,
+                          slice.end * inner / run};
 }
 
 std::optional<SoftmaxDesc> last_axis_softmax_desc(const graph::Graph& graph, graph::NodeId id) {

@@ -743,12 +743,14 @@ TEST_CASE("ConvNeXt's layer norm over the channels runs blocked in every layout,
 }
 
 TEST_CASE("a token block's elementwise steps, norms, softmax and slices run as kernels on rank 3, without the reference") {
-  // ViT's pieces on [N, T, C] tokens: norm, attention's scaling by a scalar, GELU, the
-  // residual add, softmax over the last axis, a scalar on the left of a sub, and slices.
+  // ViT's pieces on [N, T, C] tokens: the position embedding (a full-shaped constant, on the
+  // left), norm, attention's scaling by a scalar, GELU, the residual add, softmax over the
+  // last axis, a scalar on the left of a sub, and slices.
   for (const int64_t channels : {20, 32}) {
     CAPTURE(channels);
     graph::Graph g("tokens");
-    const graph::ValueId x = g.add_input("x", {{2, 7, channels}});
+    const graph::ValueId tokens = g.add_input("x", {{2, 7, channels}});
+    const auto x = g.add_node("position", graph::Add{}, {constant(g, "embedding", {2, 7, channels}, 0.0F, 1.0F), tokens});
     const graph::ValueId normed = layer_norm(g, "norm", x, 2);
     const auto scaled = g.add_node("scale", graph::Div{}, {normed, constant(g, "root_d", {}, 2.5F, 0.0F)});
     const auto gelu = g.add_node("gelu", graph::Gelu{}, {scaled});
@@ -761,7 +763,7 @@ TEST_CASE("a token block's elementwise steps, norms, softmax and slices run as k
     auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
     check_runs(network, reference_runs(g));
     CHECK(network.summary().fallbacks == 0);
-    for (const char* step : {"norm", "scale", "gelu", "residual", "softmax", "one_minus", "key", "class_token"}) {
+    for (const char* step : {"position", "norm", "scale", "gelu", "residual", "softmax", "one_minus", "key", "class_token"}) {
       CAPTURE(step);
       CHECK(kind_of(network, step) == kernels::StepKind::kernel);
     }

@@ -45,18 +45,19 @@ namespace layoutopt::kernels {
 [[nodiscard]] std::optional<ElementwiseBinaryDesc> binary_desc(const graph::Graph& graph, graph::NodeId node,
                                                                int64_t block);
 /// Descriptor of a binary node (see binary_op) of any rank whose operands share one memory
-/// order, as a kernel over the flat output: two activations of the output's shape, or an
-/// activation of that shape and a constant holding a single value (a scalar, broadcast), on
-/// either side. nullopt for other operands; throws KernelError for any other operator.
+/// order, as a kernel over the flat output: an activation of the output's shape and, on
+/// either side, an activation or a constant of that shape (ViT's position embedding), or a
+/// constant holding a single value (a scalar, broadcast). nullopt for other operands; throws KernelError for any other operator.
 [[nodiscard]] std::optional<ElementwiseBinaryDesc> flat_binary_desc(const graph::Graph& graph, graph::NodeId node);
 /// Descriptor of a layer-norm node whose tensor is stored with its normalized axis split in
 /// blocks of `block` (NCHW[block]c for the channels of a 4-D tensor; 1 for canonical order);
 /// throws KernelError for any other operator.
 [[nodiscard]] LayerNormDesc layer_norm_desc(const graph::Graph& graph, graph::NodeId node, int64_t block);
 /// A step-1 slice node along any axis of a tensor in canonical order, as the channel slice of
-/// the NCHW tensor [outer, extent, 1, inner] (the axes before, along and after the sliced
-/// one); nullopt for other steps or a range that is empty or leaves the tensor. Throws
-/// KernelError for any other operator.
+/// the NCHW tensor [outer, extent * inner / run, 1, run] (outer, extent, inner: the axes
+/// before, along and after the sliced one; run: the longest run of floats dividing the kept
+/// range's bounds); nullopt for other steps or a range that is empty or leaves the tensor.
+/// Throws KernelError for any other operator.
 [[nodiscard]] std::optional<ChannelSliceDesc> plain_slice_desc(const graph::Graph& graph, graph::NodeId node);
 /// A softmax node over the last axis of a tensor of rank 2 or more in canonical order, as rows
 /// of that extent; nullopt over another axis. Throws KernelError for any other operator.
