@@ -2,10 +2,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "kernel_check.h"
 #include "layoutopt/kernels/dense.h"
+#include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/reference/dense.h"
 
 namespace {
@@ -59,4 +61,31 @@ TEST_CASE("dense classifier shape with fused epilogues") {
   check_schedule(desc, {512, 100});
   desc.epilogue = {true, Activation::None, true, Activation::Relu6};
   check_schedule(desc, {8, 50});
+}
+
+TEST_CASE("dense over many rows: register tiles of rows, remainder tiles and epilogues") {
+  const Epilogue gelu{true, Activation::Gelu, false, Activation::None};
+  const Epilogue bias_residual{true, Activation::None, true, Activation::None};
+  // 197 = ViT-B/16's tokens, 100 = 50 tokens x batch 2 (ViT-B/32), 7 below one tile.
+  for (const int64_t rows : {1, 7, 100, 197}) {
+    for (const Epilogue& epilogue : {Epilogue{}, gelu, bias_residual}) {
+      const DenseDesc desc{rows, 96, 64, epilogue};
+      CAPTURE(rows);
+      check_schedule(desc, dense_default_schedule(desc));
+      check_schedule(desc, {32, 32, true, std::min<int64_t>(rows, 12)});
+      check_schedule(desc, {8, 64, false, std::min<int64_t>(rows, 6)});
+      check_schedule(desc, {96, 16, false, std::min<int64_t>(rows, 28)});
+    }
+  }
+}
+
+TEST_CASE("dense default schedule tiles rows when there are several") {
+  const DenseDesc tokens{197, 768, 3072, {}};
+  const DenseSchedule many = dense_default_schedule(tokens);
+  CHECK(many.rows_bn > 1);
+  CHECK_NOTHROW(validate_dense(tokens, many));
+  const DenseDesc classifier{1, 2048, 1000, {}};
+  CHECK(dense_default_schedule(classifier).rows_bn == 1);
+  CHECK_THROWS_WITH_AS(validate_dense(classifier, {16, 8, false, 2}), doctest::Contains("rows_bn must lie"),
+                       KernelError);
 }

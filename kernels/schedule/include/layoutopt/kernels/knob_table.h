@@ -80,7 +80,8 @@ namespace dense {
 inline constexpr KnobDecl tile_in{"tile_in", searched, integer, true, "divisors of the input features"};
 inline constexpr KnobDecl tile_out{"tile_out", searched, integer, true, "divisors of the output features"};
 inline constexpr KnobDecl prefetch_weights{"prefetch_weights", searched, boolean, false, "0, 1 (absent: 0)"};
-inline constexpr std::array table{tile_in, tile_out, prefetch_weights};
+inline constexpr KnobDecl tile_rows{"tile_rows", searched, integer, true, "1 .. min(rows, widest register tile) (absent: 1)"};
+inline constexpr std::array table{tile_in, tile_out, prefetch_weights, tile_rows};
 }  // namespace dense
 
 /// Elementwise operators (not tuned: their space is timed per block by the cost source).
