@@ -26,6 +26,7 @@
 #include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/layout/transform.h"
 #include "network/checked_size.h"
+#include "network/lower_products.h"
 
 namespace layoutopt::kernels::network {
 
@@ -432,16 +433,7 @@ LoweredNode lower_binary(const NodeContext& c) {
                                                                                   : std::nullopt);
   if (!desc) return fallback(c);
   if (desc->other != BinaryOperand::same_shape) return lower_per_channel_binary(c, *desc);
-  const Kernel kernel = compile_elementwise_binary(*desc, {});
-  const size_t other = desc->other_first ? 0 : 1;  // the node input of the second operand
-  if (c.graph.value(c.node.inputs[other]).kind != graph::ValueKind::parameter)
-    return kernel_step(c, kernel, Operand::none(), Operand::none(), {.residual = 1});
-  // A full-shaped constant is the residual operand, read from the pool (never written over).
-  runtime::KernelStep step{.kernel = kernel_spec(c, kernel),
-                           .input = Operand::slot(c.read(0)),
-                           .residual = parameter_constant(c, other),
-                           .output = c.write()};
-  return {kernel.name(), std::move(step), -1, 0, kernel.compile_ms()};
+  return kernel_step(c, compile_elementwise_binary(*desc, {}), Operand::none(), Operand::none(), {.residual = 1});
 }
 
 /// Channel concats of 4-D tensors run blocked; concats of tensors in canonical order along
@@ -505,6 +497,10 @@ LoweredNode lower_op(const NodeContext& c) {
           [&](const graph::Dropout&) { return lower_reshape_like(c); },
           [&](const graph::Identity&) { return lower_reshape_like(c); },
           [&](const graph::Transpose& t) { return lower_transpose(c, t); },
+          [&](const graph::BatchMatMul&) {
+            const std::optional<Kernel> kernel = batch_matmul_kernel(c.graph, c.id, c.schedule);
+            return kernel ? kernel_step(c, *kernel, Operand::slot(c.read(1)), Operand::none()) : fallback(c);
+          },
           [&](const auto&) { return fallback(c); },
       },
       c.node.op);
