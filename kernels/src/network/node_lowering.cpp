@@ -433,7 +433,16 @@ LoweredNode lower_binary(const NodeContext& c) {
                                                                                   : std::nullopt);
   if (!desc) return fallback(c);
   if (desc->other != BinaryOperand::same_shape) return lower_per_channel_binary(c, *desc);
-  return kernel_step(c, compile_elementwise_binary(*desc, {}), Operand::none(), Operand::none(), {.residual = 1});
+  const Kernel kernel = compile_elementwise_binary(*desc, {});
+  const size_t other = desc->other_first ? 0 : 1;  // the node input of the second operand
+  if (c.graph.value(c.node.inputs[other]).kind != graph::ValueKind::parameter)
+    return kernel_step(c, kernel, Operand::none(), Operand::none(), {.residual = 1});
+  // A full-shaped constant is the residual operand, read from the pool (never written over).
+  runtime::KernelStep step{.kernel = kernel_spec(c, kernel),
+                           .input = Operand::slot(c.read(0)),
+                           .residual = parameter_constant(c, other),
+                           .output = c.write()};
+  return {kernel.name(), std::move(step), -1, 0, kernel.compile_ms()};
 }
 
 /// Channel concats of 4-D tensors run blocked; concats of tensors in canonical order along
