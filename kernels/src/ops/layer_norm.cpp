@@ -105,7 +105,7 @@ class LayerNormEmitter {
   Value* sum_over_channels(const ChunkValue& value) {
     for (size_t k = 0; k < chunks_.size(); ++k) b_.CreateStore(jit::zero_vector(b_, chunks_[k].lanes), accumulators_[k]);
     over_channels([&](Value* block, const jit::VectorChunk& chunk) {
-      const size_t k = &chunk - chunks_.data();
+      const auto k = static_cast<size_t>(&chunk - chunks_.data());
       llvm::Type* type = jit::float_vector_type(b_, chunk.lanes);
       b_.CreateStore(b_.CreateFAdd(b_.CreateLoad(type, accumulators_[k]), value(block, chunk)), accumulators_[k]);
     });
