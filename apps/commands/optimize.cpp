@@ -25,6 +25,10 @@
 #include "layoutopt/pipeline/output_path.h"
 #include "layoutopt/pipeline/progress.h"
 #include "layoutopt/pipeline/threads.h"
+#ifdef LAYOUTOPT_WITH_MPI
+#include "cluster_options.h"
+#include "layoutopt/mpi/mpi_tune.h"
+#endif
 
 namespace layoutopt::apps {
 
@@ -40,6 +44,9 @@ struct OptimizeFlags {
   std::string json_summary;
   int calibrate_rounds = pipeline::PlanPolicy{}.calibrate_rounds;
   bool quiet = false;
+#ifdef LAYOUTOPT_WITH_MPI
+  mpi::ClusterOptions cluster;  ///< used when started by mpirun
+#endif
 };
 
 /// The request, its files prepared; refuses to replace a plan or summary without --force
@@ -114,6 +121,17 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const pipeline::O
   return out;
 }
 
+// Under mpirun (when built with MPI) every rank measures; only rank 0 has a report.
+std::optional<pipeline::OptimizeReport> run_optimize(const OptimizeFlags& flags, const graph::Graph& graph,
+                                                     const pipeline::OptimizeRequest& request) {
+#ifdef LAYOUTOPT_WITH_MPI
+  if (mpi::launched_by_mpirun()) return mpi::optimize_model_mpi(graph, request, flags.cluster);
+#else
+  (void)flags;
+#endif
+  return pipeline::optimize_model(graph, request);
+}
+
 void optimize(const OptimizeFlags& flags) {
   const LoadedModel model = load_prepared_and_warn(flags.model);
   const graph::Graph& graph = model.graph;
@@ -122,7 +140,9 @@ void optimize(const OptimizeFlags& flags) {
       .note("optimizing " + graph.name() + " (" + model.source + "; " + model.preparation->summary() + ") on " +
             std::to_string(optimize_request.threads) + " threads");
 
-  const pipeline::OptimizeReport report = pipeline::optimize_model(graph, optimize_request);
+  const std::optional<pipeline::OptimizeReport> ranked = run_optimize(flags, graph, optimize_request);
+  if (!ranked) return;  // an MPI rank other than 0: rank 0 reports
+  const pipeline::OptimizeReport& report = *ranked;
   print_table(report.rows);
   for (const std::string& why : report.refused) std::cout << "not run: " << why << "\n";
   std::cout << "phases: " << report.phases.summary() << "\n";
@@ -165,6 +185,9 @@ void add_optimize_command(CLI::App& app) {
       ->check(non_negative_number())
       ->capture_default_str();
   add_quiet_flag(*command, flags->quiet);
+#ifdef LAYOUTOPT_WITH_MPI
+  add_cluster_options(*command, flags->cluster);
+#endif
   command->callback([flags] { optimize(*flags); });
 }
 

@@ -2,12 +2,15 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <functional>
 #include <future>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
 
 #include "layoutopt/distributed/measurement_farm.h"
+#include "layoutopt/timing/cost_policy.h"
+#include "layoutopt/tuning/kernel_measurer.h"
 #include "mpi_world.h"
 #include "rank_transport.h"
 #include "wire.h"
@@ -86,26 +89,40 @@ void print_shares(const distributed::FarmStatistics& statistics) {
   std::cerr << "\n";
 }
 
+// Every rank: checks the hosts, then rank 0 runs `job` with a measurement farm over every
+// rank (its own measurer in a thread) while the other ranks measure what they are sent.
+void farm_out(const std::vector<tuning::TuningTask>& tasks, const timing::TimingPolicy& policy,
+              const ClusterOptions& options, bool quiet, const std::function<void(tuning::Measurer&)>& job) {
+  const MpiWorld world;
+  agree_on_hosts(world, {distributed::detect_host_facts(policy.threads), task_names(tasks)}, options);
+  tuning::KernelMeasurer measurer(policy);
+  if (world.rank() != 0) return serve(world, tasks, measurer);
+  const StopWorkers stop(world);
+  RankTransport transport(world, tasks, measurer,
+                          std::chrono::milliseconds(static_cast<int64_t>(options.heartbeat_timeout_s * 1e3)));
+  distributed::MeasurementFarm farm(tasks, transport);
+  job(farm);
+  if (!quiet) print_shares(farm.statistics());
+}
+
 }  // namespace
 
 bool launched_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") != nullptr; }
 
 std::optional<pipeline::TuneReport> tune_model_mpi(const graph::Graph& graph, const pipeline::TuneRequest& request,
                                                    const ClusterOptions& options) {
-  const MpiWorld world;
-  const std::vector<tuning::TuningTask> tasks = pipeline::requested_tasks(graph, request);
-  agree_on_hosts(world, {distributed::detect_host_facts(request.threads), task_names(tasks)}, options);
-  const std::unique_ptr<tuning::Measurer> measurer = pipeline::kernel_measurer(request);
-  if (world.rank() != 0) {
-    serve(world, tasks, *measurer);
-    return std::nullopt;
-  }
-  const StopWorkers stop(world);
-  RankTransport transport(world, tasks, *measurer,
-                          std::chrono::milliseconds(static_cast<int64_t>(options.heartbeat_timeout_s * 1e3)));
-  distributed::MeasurementFarm farm(tasks, transport);
-  pipeline::TuneReport report = pipeline::tune_model(graph, request, farm);
-  if (!request.quiet) print_shares(farm.statistics());
+  std::optional<pipeline::TuneReport> report;
+  farm_out(pipeline::requested_tasks(graph, request), timing::cost_policy(request.threads, request.min_repeat_ms),
+           options, request.quiet, [&](tuning::Measurer& farm) { report = pipeline::tune_model(graph, request, farm); });
+  return report;
+}
+
+std::optional<pipeline::OptimizeReport> optimize_model_mpi(const graph::Graph& graph,
+                                                           const pipeline::OptimizeRequest& request,
+                                                           const ClusterOptions& options) {
+  std::optional<pipeline::OptimizeReport> report;
+  farm_out(tuning::extract_tasks(graph), timing::cost_policy(request.threads), options, request.quiet,
+           [&](tuning::Measurer& farm) { report = pipeline::optimize_model(graph, request, farm); });
   return report;
 }
 

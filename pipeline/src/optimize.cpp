@@ -23,7 +23,8 @@ namespace {
 /// [1/4] and [2/4]: tunes under the budget, measures the default configs and the layout
 /// variants, appending every trial to the log. Returns the log's records with the new ones.
 std::vector<tuning::MeasureRecord> tune(const graph::Graph& graph, const std::vector<tuning::TuningTask>& tasks,
-                                        const OptimizeRequest& request, const std::string& target, PhaseTimes& phases) {
+                                        const OptimizeRequest& request, const std::string& target, PhaseTimes& phases,
+                                        tuning::Measurer& measurer) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
   const std::filesystem::path& records = request.files.records;
   tuning::LoadedLog log = load_records_warning(records, target, progress);
@@ -31,7 +32,6 @@ std::vector<tuning::MeasureRecord> tune(const graph::Graph& graph, const std::ve
                 std::to_string(static_cast<int>(request.budget.seconds())) + " s on " + target +
                 (log.records.empty() ? "" : ", resuming from " + std::to_string(log.records.size()) + " records") +
                 " (" + records.string() + ")");
-  tuning::KernelMeasurer measurer(timing::cost_policy(request.threads));
   tuning::RecordWriter writer(records);
   tuning::SessionOptions options;
   options.target = target;
@@ -119,12 +119,17 @@ PlanRequest plan_step_request(const OptimizeRequest& request) {
 }
 
 OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request) {
+  tuning::KernelMeasurer measurer(timing::cost_policy(request.threads));
+  return optimize_model(graph, request, measurer);
+}
+
+OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request, tuning::Measurer& measurer) {
   OptimizeReport report;
   report.threads = request.threads;
   report.target = tuning::host_target(request.threads);
   const timing::ThreadScope scope(request.threads);
   const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
-  const std::vector<tuning::MeasureRecord> records = tune(graph, tasks, request, report.target, report.phases);
+  const std::vector<tuning::MeasureRecord> records = tune(graph, tasks, request, report.target, report.phases, measurer);
   report.phases.time(Phase::transforms, [&] { bench_transforms(graph, tasks, records, request, report.target); });
 
   warn_if_passive_openmp_wait();

@@ -47,13 +47,9 @@ std::vector<tuning::TuningTask> requested_tasks(const graph::Graph& graph, const
   return tasks;
 }
 
-std::unique_ptr<tuning::Measurer> kernel_measurer(const TuneRequest& request) {
-  return std::make_unique<tuning::KernelMeasurer>(timing::cost_policy(request.threads, request.min_repeat_ms));
-}
-
 TuneReport tune_model(const graph::Graph& graph, const TuneRequest& request) {
-  const std::unique_ptr<tuning::Measurer> measurer = kernel_measurer(request);
-  return tune_model(graph, request, *measurer);
+  tuning::KernelMeasurer measurer(timing::cost_policy(request.threads, request.min_repeat_ms));
+  return tune_model(graph, request, measurer);
 }
 
 TuneReport tune_model(const graph::Graph& graph, const TuneRequest& request, tuning::Measurer& measurer) {

@@ -1,11 +1,13 @@
 #pragma once
-// `mpirun -n N layoutopt tune ...` as one library call. Every rank loads the same model and
+// `mpirun -n N layoutopt tune|optimize ...` as one library call each. Every rank loads the same model and
 // extracts the same tasks; before anything is timed the ranks send rank 0 their host facts
 // (distributed/host_facts.h) and task list, and all refuse to start when a host or the model
 // differs, naming the odd rank. Rank 0 then runs the one tuning session (search, task
 // scheduler, the record log) with a measurement farm: each config of a batch goes to the next
 // idle measurer, rank 0's own worker thread or another rank, and every result is appended to
-// rank 0's log as it arrives. The other ranks only measure what they are sent.
+// rank 0's log as it arrives. The other ranks only measure what they are sent. `optimize`
+// spreads its tuning, default configs and layout variants alike; the transforms, planning,
+// confirmation, calibration and comparison run on rank 0 alone.
 //
 // A rank that dies: rank 0 hears a heartbeat from a measuring rank every second; one silent
 // for `heartbeat_timeout_s` is given up and its config measured by another. Open MPI 4.1 ends
@@ -16,6 +18,7 @@
 
 #include "layoutopt/distributed/host_facts.h"
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/pipeline/optimize.h"
 #include "layoutopt/pipeline/tune_model.h"
 
 namespace layoutopt::mpi {
@@ -34,5 +37,11 @@ struct ClusterOptions {
 [[nodiscard]] std::optional<pipeline::TuneReport> tune_model_mpi(const graph::Graph& graph,
                                                                  const pipeline::TuneRequest& request,
                                                                  const ClusterOptions& options);
+
+/// Runs the main job with its measurements spread over every rank. Returns rank 0's report;
+/// nullopt on the other ranks. Throws as tune_model_mpi does.
+[[nodiscard]] std::optional<pipeline::OptimizeReport> optimize_model_mpi(const graph::Graph& graph,
+                                                                         const pipeline::OptimizeRequest& request,
+                                                                         const ClusterOptions& options);
 
 }  // namespace layoutopt::mpi

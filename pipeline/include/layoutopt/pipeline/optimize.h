@@ -18,6 +18,7 @@
 
 #include "layoutopt/evaluation/end_to_end.h"
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/tuning/measurer.h"
 #include "layoutopt/pipeline/budget.h"
 #include "layoutopt/pipeline/measurement_files.h"
 #include "layoutopt/pipeline/plan_network.h"
@@ -69,6 +70,11 @@ struct OptimizeReport {
 /// std::runtime_error when no variant could be planned and compiled: a comparison without
 /// rows has nothing to report.
 [[nodiscard]] OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request);
+
+/// The same with the configs of tuning, default configs and layout variants measured by
+/// `measurer` (a measurement farm spreading them over hosts) instead of a KernelMeasurer.
+[[nodiscard]] OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request,
+                                            tuning::Measurer& measurer);
 
 /// The first of rows[0..i) that runs the same schedule as rows[i], or null: rows with one
 /// schedule compile to the same network, so what sets their times apart is noise.

@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,8 +52,5 @@ struct TuneReport {
 /// The tasks `request` tunes, in the order tune_model tunes them (every task, or the one
 /// `task` / `exhaustive` names). Throws std::runtime_error for a task the model does not have.
 [[nodiscard]] std::vector<tuning::TuningTask> requested_tasks(const graph::Graph& graph, const TuneRequest& request);
-
-/// The measurer tune_model uses on this process: kernels timed under the cost policy.
-[[nodiscard]] std::unique_ptr<tuning::Measurer> kernel_measurer(const TuneRequest& request);
 
 }  // namespace layoutopt::pipeline
