@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "layoutopt/tuning/transferred_experience.h"
+
 namespace layoutopt::tuning {
 
 namespace {
@@ -150,6 +152,7 @@ SessionResult tune_tasks(const std::vector<TuningTask>& tasks, const std::vector
   std::vector<int64_t> resumed(tasks.size(), 0);
   SessionResult result;
   result.unmatched_records = resume(tasks, tuners, resumed, history, options.target);
+  result.transferred_records = add_foreign_experience(experience, tasks, history, options.target);
   while (!budget.spent(result.new_trials)) {
     const std::optional<size_t> next = pick_next_task(statuses(tuners), options.scheduler);
     if (!next) break;

@@ -90,3 +90,19 @@ TEST_CASE("a fresh task's first batch lands near its optimum when the log holds 
   CHECK(guided_costs[guided_costs.size() / 2] < random_costs[random_costs.size() / 2]);
   CHECK(guided_costs.front() <= random_costs.front());
 }
+
+TEST_CASE("a session trains its shared model on the log's records of other tasks before its first trial") {
+  const TuningTask fresh = small_conv_task(64);
+  const std::vector<MeasureRecord> history = tuned_records(small_conv_task(32), 40);
+  SessionOptions options;
+  options.target = kTarget;
+  options.trials = 8;
+  options.tuner.random_warmup = 8;
+  options.tuner.model.rounds = 20;
+  FakeMeasurer measurer;
+  const SessionResult result = tune_tasks({fresh}, history, measurer, [](const MeasureRecord&) {}, options);
+  CHECK(result.transferred_records == 40);
+  CHECK(result.tasks[0].resumed == 0);  // nothing of its own was in the log
+  options.target = "llvm -mcpu=elsewhere";
+  CHECK(tune_tasks({fresh}, history, measurer, [](const MeasureRecord&) {}, options).transferred_records == 0);
+}

@@ -45,6 +45,9 @@ struct SessionResult {
   std::vector<TaskOutcome> tasks;  ///< parallel to the input tasks
   int64_t new_trials = 0;
   int64_t unmatched_records = 0;   ///< records of a task here whose config is not in its space
+  /// Records of other tasks (other networks' in the log) that trained the shared cost model
+  /// before the first trial (transferred_experience.h).
+  int64_t transferred_records = 0;
   double seconds = 0;
 };
 
