@@ -1,5 +1,6 @@
 #include "layoutopt/kernels/lowering.h"
 
+#include <algorithm>
 #include <functional>
 #include <numeric>
 
@@ -9,6 +10,9 @@
 namespace layoutopt::kernels {
 
 namespace {
+
+// Longest run of floats one work item of a plain slice copies: 64 vectors of 16 floats.
+constexpr int64_t kMaxSliceRun = 1024;
 
 template <class Op>
 const Op& op_of(const graph::Graph& graph, graph::NodeId id) {
@@ -153,12 +157,17 @@ std::optional<ChannelSliceDesc> plain_slice_desc(const graph::Graph& graph, grap
   if (slice.start < 0 || slice.start >= slice.end || slice.end > extent) return std::nullopt;
   const int64_t outer = std::accumulate(in.begin(), in.begin() + axis, int64_t{1}, std::multiplies<>());
   const int64_t inner = std::accumulate(in.begin() + axis + 1, in.end(), int64_t{1}, std::multiplies<>());
-  // Rows of `run` floats, the longest dividing the kept range's start, end and the row length:
-  // each work item then copies one such run, not one channel's few floats.
-  const int64_t run = std::gcd(std::gcd(slice.start * inner, slice.end * inner), extent * inner);
-  return ChannelSliceDesc{{.batch = outer, .channels = extent * inner / run, .height = 1, .width = run, .block = 1},
-                          slice.start * inner / run,
-                          slice.end * inner / run};
+  // Every float a channel of the [outer, extent * inner, 1, 1] view, in blocks of the longest
+  // run dividing the kept range's bounds and the row (capped so a block's vector copies stay
+  // few): that view in NCHW[run]c is the canonical memory, and each work item copies one
+  // run with vector loads.
+  const int64_t row = extent * inner;
+  const int64_t common = std::gcd(std::gcd(slice.start * inner, slice.end * inner), row);
+  int64_t run = std::min(common, kMaxSliceRun);
+  while (common % run != 0) --run;
+  return ChannelSliceDesc{{.batch = outer, .channels = row, .height = 1, .width = 1, .block = run},
+                          slice.start * inner,
+                          slice.end * inner};
 }
 
 std::optional<SoftmaxDesc> last_axis_softmax_desc(const graph::Graph& graph, graph::NodeId id) {

@@ -54,10 +54,10 @@ namespace layoutopt::kernels {
 /// throws KernelError for any other operator.
 [[nodiscard]] LayerNormDesc layer_norm_desc(const graph::Graph& graph, graph::NodeId node, int64_t block);
 /// A step-1 slice node along any axis of a tensor in canonical order, as the channel slice of
-/// the NCHW tensor [outer, extent * inner / run, 1, run] (outer, extent, inner: the axes
-/// before, along and after the sliced one; run: the longest run of floats dividing the kept
-/// range's bounds); nullopt for other steps or a range that is empty or leaves the tensor.
-/// Throws KernelError for any other operator.
+/// the [outer, extent * inner, 1, 1] tensor in NCHW[run]c (outer, extent, inner: the axes
+/// before, along and after the sliced one; run: a long run of floats dividing the kept range's
+/// bounds); nullopt for other steps or a range that is empty or leaves the tensor. Throws
+/// KernelError for any other operator.
 [[nodiscard]] std::optional<ChannelSliceDesc> plain_slice_desc(const graph::Graph& graph, graph::NodeId node);
 /// A softmax node over the last axis of a tensor of rank 2 or more in canonical order, as rows
 /// of that extent; nullopt over another axis. Throws KernelError for any other operator.
