@@ -2,7 +2,8 @@
 // Standalone activations on an NCHW[x]c tensor: relu, relu6, sigmoid, tanh, hard sigmoid,
 // hard swish, silu and leaky relu (the conv2d epilogue fuses relu / relu6 / hard swish / silu /
 // PyTorch's hard sigmoid; these cover the unfused cases and the rest, e.g. squeeze-excite's sigmoid).
-// Elementwise, so the layout only has to match between input and output.
+// Elementwise, so the layout only has to match between input and output: a tensor of another
+// rank runs as the 1 x 1 x 1 x count tensor of its flat data (lowering.h's flat_tensor_desc).
 
 #include <string>
 

@@ -5,6 +5,8 @@
 // broadcast over H and W (squeeze-excite's channel scaling), or a constant per-channel vector
 // broadcast over N, H and W (x * const[C, 1, 1], (x - mean) / std, prelu's slopes; scalars
 // are expanded to one). Either operand may be the left one: sub, div and prelu do not commute.
+// Tensors of other ranks run as the 1 x 1 x 1 x count tensor of their flat data, with a
+// same-shaped operand or a scalar as a one-channel constant (lowering.h's flat_binary_desc).
 
 #include <string>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Softmax over the channel axis of a 2-D N x C tensor (a classifier's logits). NC[x]c is
+// Softmax over the channel axis of a 2-D N x C tensor (a classifier's logits), or over the
+// last axis of any tensor in canonical order as its rows (attention's scores). NC[x]c is
 // the same memory as NC for every x (a row's blocks are consecutive), so the kernel is
 // layout-independent; the block only names the layouts the operator accepts. Work items are
 // rows; each row takes three vectorized passes (max, exp and sum, scale).
