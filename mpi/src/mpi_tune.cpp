@@ -1,5 +1,6 @@
 #include "layoutopt/mpi/mpi_tune.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
@@ -52,12 +53,18 @@ void agree_on_hosts(const MpiWorld& world, const RankIntroduction& own, const Cl
   if (refusal) throw std::runtime_error(*refusal);
 }
 
+// Text of the stop message when a rank was lost: every rank then leaves without MPI_Finalize.
+constexpr const char* lost_rank_stop = "a rank was lost";
+
 // A rank other than 0: measures each assignment (in a thread, so that this one can send
 // heartbeats meanwhile) and sends the result back, until rank 0 says stop.
-void serve(const MpiWorld& world, const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer) {
+void serve(MpiWorld& world, const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer) {
   while (true) {
     const Message message = world.receive(0);
-    if (message.tag == Tag::stop) return;
+    if (message.tag == Tag::stop) {
+      if (message.text == lost_rank_stop) world.skip_finalize();
+      return;
+    }
     if (message.tag != Tag::assignment) continue;
     const distributed::Assignment work = decode_assignment(message.text);
     std::future<tuning::MeasureResult> measuring = std::async(
@@ -67,18 +74,22 @@ void serve(const MpiWorld& world, const std::vector<tuning::TuningTask>& tasks, 
   }
 }
 
-// Rank 0 tells every other rank to stop serving when it leaves, also by an exception.
+// Rank 0 tells every other rank to stop serving when it leaves, also by an exception, and
+// whether a rank was lost (then no rank may wait for all in MPI_Finalize).
 class StopWorkers {
  public:
-  explicit StopWorkers(const MpiWorld& world) : world_(world) {}
+  StopWorkers(MpiWorld& world, const distributed::FarmStatistics& statistics) : world_(world), statistics_(statistics) {}
   ~StopWorkers() {
-    for (int rank = 1; rank < world_.size(); ++rank) world_.send(rank, Tag::stop, "");
+    const bool lost = std::ranges::any_of(statistics_.lost, [](bool l) { return l; });
+    for (int rank = 1; rank < world_.size(); ++rank) world_.send(rank, Tag::stop, lost ? lost_rank_stop : "");
+    if (lost) world_.skip_finalize();
   }
   StopWorkers(const StopWorkers&) = delete;
   StopWorkers& operator=(const StopWorkers&) = delete;
 
  private:
-  const MpiWorld& world_;
+  MpiWorld& world_;
+  const distributed::FarmStatistics& statistics_;
 };
 
 void print_shares(const distributed::FarmStatistics& statistics) {
@@ -93,14 +104,14 @@ void print_shares(const distributed::FarmStatistics& statistics) {
 // rank (its own measurer in a thread) while the other ranks measure what they are sent.
 void farm_out(const std::vector<tuning::TuningTask>& tasks, const timing::TimingPolicy& policy,
               const ClusterOptions& options, bool quiet, const std::function<void(tuning::Measurer&)>& job) {
-  const MpiWorld world;
+  MpiWorld world;
   agree_on_hosts(world, {distributed::detect_host_facts(policy.threads), task_names(tasks)}, options);
   tuning::KernelMeasurer measurer(policy);
   if (world.rank() != 0) return serve(world, tasks, measurer);
-  const StopWorkers stop(world);
   RankTransport transport(world, tasks, measurer,
                           std::chrono::milliseconds(static_cast<int64_t>(options.heartbeat_timeout_s * 1e3)));
   distributed::MeasurementFarm farm(tasks, transport);
+  const StopWorkers stop(world, farm.statistics());
   job(farm);
   if (!quiet) print_shares(farm.statistics());
 }

@@ -26,7 +26,9 @@ MpiWorld::MpiWorld() {
   if (provided < MPI_THREAD_FUNNELED) throw std::runtime_error("MPI does not support MPI_THREAD_FUNNELED");
 }
 
-MpiWorld::~MpiWorld() { MPI_Finalize(); }
+MpiWorld::~MpiWorld() {
+  if (finalize_) MPI_Finalize();
+}
 
 bool MpiWorld::send(int rank, Tag tag, const std::string& text) const {
   return MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, rank, static_cast<int>(tag),

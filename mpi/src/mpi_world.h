@@ -33,10 +33,14 @@ class MpiWorld {
   /// The next message from `source`, waiting for it (polling, so a waiting rank leaves the CPU
   /// to a measuring one: Open MPI's blocking receive spins).
   [[nodiscard]] Message receive(int source) const;
+  /// Leave without MPI_Finalize: it waits for every rank (a PMIx fence), which with one rank
+  /// dead may never end. mpirun --enable-recovery still exits 0.
+  void skip_finalize() { finalize_ = false; }
 
  private:
   int rank_ = 0;
   int size_ = 1;
+  bool finalize_ = true;
 };
 
 }  // namespace layoutopt::mpi

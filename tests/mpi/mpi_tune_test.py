@@ -96,7 +96,9 @@ class MpiTune(unittest.TestCase):
         log, trials = self.log("killed.jsonl"), 40
         command = mpirun(["tune", MODEL, "--records", log, "--trials", str(trials), "--mpi-allow-shared-host",
                           "--mpi-heartbeat-timeout", "3", "--threads", "1", "--min-repeat-ms", "20"], recovery=True)
-        job = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        # Output to a file: an unread pipe that fills up would stall mpirun and every rank.
+        output = open(self.log("killed.out"), "w+")
+        job = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT, text=True)
         try:
             deadline = time.monotonic() + 90
             while time.monotonic() < deadline and not (os.path.exists(log) and len(records(log)) >= 6):
@@ -106,11 +108,14 @@ class MpiTune(unittest.TestCase):
             before = records(log)
             for pid in pids:
                 os.kill(pid, signal.SIGKILL)
-            out, err = job.communicate(timeout=120)
+            job.wait(timeout=120)
         finally:
             if job.poll() is None:
                 job.terminate()  # mpirun passes it on to the ranks (SIGKILL would orphan them)
-                job.communicate(timeout=30)
+                job.wait(timeout=30)
+            output.seek(0)
+            err = output.read()
+            output.close()
         self.assertEqual(job.returncode, 0, err[-3000:])
         after = records(log)
         self.assertEqual(after[:len(before)], before)  # what reached rank 0 stays
