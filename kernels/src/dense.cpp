@@ -73,15 +73,17 @@ ConfigSpace dense_space(const DenseDesc& desc) {
   space.add(k::tile_in, divisors(desc.in_features));
   space.add(k::tile_out, divisors(desc.out_features));
   space.add(k::prefetch_weights, {0, 1}, 0);
-  space.add(k::tile_rows, inclusive_range(1, std::min(desc.batch, conv::kMaxTileWidth)), 1);
+  // Only with rows to tile: single-row spaces, their records and plans stay as they were.
+  if (desc.batch > 1) space.add(k::tile_rows, inclusive_range(1, std::min(desc.batch, conv::kMaxTileWidth)), 1);
   return space;
 }
 
 DenseSchedule dense_schedule_at(const ConfigSpace& space, int64_t index) {
   const auto point = space.point(index);
   namespace k = knobs::dense;
+  const auto rows = point.find(k::tile_rows.name);
   return {point.at(k::tile_in.name), point.at(k::tile_out.name), point.at(k::prefetch_weights.name) != 0,
-          point.at(k::tile_rows.name)};
+          rows == point.end() ? 1 : rows->second};
 }
 
 DenseSchedule dense_default_schedule(const DenseDesc& desc) {

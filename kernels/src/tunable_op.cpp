@@ -92,10 +92,10 @@ std::map<std::string, int64_t> default_depthwise_knobs(const Conv2dDesc& d) {
 std::map<std::string, int64_t> default_dense_knobs(const DenseDesc& d) {
   const DenseSchedule s = dense_default_schedule(d);
   namespace k = knobs::dense;
-  return {{k::tile_in.name, s.in_bn},
-          {k::tile_out.name, s.out_bn},
-          {k::prefetch_weights.name, 0},
-          {k::tile_rows.name, s.rows_bn}};
+  std::map<std::string, int64_t> knobs{
+      {k::tile_in.name, s.in_bn}, {k::tile_out.name, s.out_bn}, {k::prefetch_weights.name, 0}};
+  if (d.batch > 1) knobs[k::tile_rows.name] = s.rows_bn;  // the space has the knob only then
+  return knobs;
 }
 
 }  // namespace

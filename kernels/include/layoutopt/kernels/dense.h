@@ -44,7 +44,8 @@ struct DenseLayouts {
   layout::Layout output;  ///< NC[out_bn]c
 };
 
-/// Knobs tile_in, tile_out, prefetch_weights (0/1), tile_rows (1 .. min(rows, 32)).
+/// Knobs tile_in, tile_out, prefetch_weights (0/1), and with several rows tile_rows
+/// (1 .. min(rows, 32)).
 [[nodiscard]] ConfigSpace dense_space(const DenseDesc& desc);
 [[nodiscard]] DenseSchedule dense_schedule_at(const ConfigSpace& space, int64_t index);
 /// A reasonable schedule without search: channel blocks of 16, and with several rows a
