@@ -130,7 +130,7 @@ TEST_CASE("farm: a lost worker's config is measured by another and every record 
   for (const tuning::MeasureRecord& r : loaded.records) distinct.emplace(*r.task, r.config_index);
   CHECK(distinct.size() == 30);
   CHECK(transport.measurer.calls.size() == 30);  // the lost config was measured once, by another worker
-  for (const auto& [key, calls] : transport.measurer.calls) CHECK(calls == 1);
+  for (const auto& measured : transport.measurer.calls) CHECK(measured.second == 1);
 }
 
 TEST_CASE("farm: every worker lost is an error, not a hang") {
