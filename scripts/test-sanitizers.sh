@@ -35,7 +35,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # Every test of ours, by the suite or group it belongs to (ctest names, extended regexes).
 suites=(
   cpu layout layout_baseline_isa graph solvers runtime kernels deploy  # doctest, one per library
-  timing planning tuning costs evaluation pipeline                     # doctest, measure/ and pipeline/
+  timing planning tuning costs evaluation distributed pipeline         # doctest, measure/ and pipeline/
+  mpi_tune                                                             # mpirun -n 2 layoutopt tune (mpi/)
   apps                                                                 # the CLI's error paths
   'compile_cli_.*' 'c_api_.*' 'runtime_c_api_.*'                       # artifacts, the C API client
   'example_classify_.*'                                                # examples/ (C and Python)
