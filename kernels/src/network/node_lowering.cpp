@@ -390,11 +390,12 @@ LoweredNode lower_reshape_like(const NodeContext& c) {
 
 /// A transpose whose output is in canonical order is a layout change of its input into
 /// transposed_layout(perm): the runtime's transform step, no reference code, so ahead-of-time
-/// artifacts hold it. Other output layouts and ranks without a canonical layout fall back.
+/// artifacts hold it. Other output layouts, and ranks canonical_data_layout does not know
+/// (1 and above 6), fall back.
 LoweredNode lower_transpose(const NodeContext& c, const graph::Transpose& transpose) {
   const graph::Shape& in = c.shape_of(c.node.inputs[0]);
   const graph::Shape& out = c.output_shape();
-  if (in.size() < 2 || in.size() > 4 || transpose.perm.size() != in.size()) return fallback(c);
+  if (in.size() < 2 || in.size() > 6 || transpose.perm.size() != in.size()) return fallback(c);
   if (!in_canonical_order(out, c.schedule.output)) return fallback(c);
   const Layout& from = c.schedule.inputs.at(0);
   const Layout to = layout::transposed_layout(transpose.perm);
