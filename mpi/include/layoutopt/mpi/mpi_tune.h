@@ -6,7 +6,7 @@
 // scheduler, the record log) with a measurement farm: each config of a batch goes to the next
 // idle measurer, rank 0's own worker thread or another rank, and every result is appended to
 // rank 0's log as it arrives. The other ranks only measure what they are sent. `optimize`
-// spreads its tuning, default configs and layout variants alike; the transforms, planning,
+// spreads its tuning alike (its default configs and layout variants go one at a time); the transforms, planning,
 // confirmation, calibration and comparison run on rank 0 alone.
 //
 // A rank that dies: rank 0 hears a heartbeat from a measuring rank every second; one silent
