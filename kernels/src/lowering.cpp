@@ -129,7 +129,10 @@ std::optional<ElementwiseBinaryDesc> flat_binary_desc(const graph::Graph& graph,
     if (full.kind == graph::ValueKind::parameter || full.type.shape != out) continue;
     if (other.kind == graph::ValueKind::parameter && other.weights->values().size() == 1)
       return ElementwiseBinaryDesc{tensor, *op, BinaryOperand::channel, other_first};
-    if (other.type.shape == out) return ElementwiseBinaryDesc{tensor, *op, BinaryOperand::same_shape, other_first};
+    // A constant of another shape broadcasts to the output (shape inference checked it): the
+    // lowering expands it to the output's shape, so it is read like a same-shaped operand.
+    if (other.type.shape == out || other.kind == graph::ValueKind::parameter)
+      return ElementwiseBinaryDesc{tensor, *op, BinaryOperand::same_shape, other_first};
   }
   return std::nullopt;
 }

@@ -79,4 +79,8 @@ bool same_memory_order(const std::vector<int64_t>& logical, const Layout& a, con
   return a == b || LayoutTransform::for_activation(logical, a, b).path() == TransformPath::identity;
 }
 
+bool in_canonical_order(const std::vector<int64_t>& logical, const Layout& layout) {
+  return same_memory_order(logical, layout, canonical_data_layout(logical.size()));
+}
+
 }  // namespace layoutopt::layout

@@ -20,7 +20,8 @@ NodeSchedule tuned_default(const graph::Graph& graph, graph::NodeId id, const Tu
 /// Operators that only rename memory or need canonical order keep the canonical layout.
 bool layout_rigid(const graph::Op& op) {
   return std::holds_alternative<graph::Flatten>(op) || std::holds_alternative<graph::Reshape>(op) ||
-         std::holds_alternative<graph::Transpose>(op) || std::holds_alternative<graph::Softmax>(op);
+         std::holds_alternative<graph::Transpose>(op) || std::holds_alternative<graph::Softmax>(op) ||
+         std::holds_alternative<graph::BatchMatMul>(op);
 }
 
 NodeSchedule flexible_default(const graph::Graph& graph, graph::NodeId id) {

@@ -26,6 +26,7 @@
 #include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/layout/transform.h"
 #include "network/checked_size.h"
+#include "reference/broadcast_index.h"
 #include "network/lower_products.h"
 
 namespace layoutopt::kernels::network {
@@ -35,6 +36,7 @@ namespace {
 using graph::Graph;
 using graph::NodeId;
 using layout::Layout;
+using layout::in_canonical_order;
 using runtime::Operand;
 
 /// Everything the lowering of one node needs to know.
@@ -57,11 +59,6 @@ struct NodeContext {
   [[nodiscard]] SlotId write() const { return operands.write; }
 };
 
-/// True when `layout` stores a tensor of `shape` in canonical (row-major) order.
-bool in_canonical_order(const graph::Shape& shape, const Layout& layout) {
-  return layout::same_memory_order(shape, layout, layout::canonical_data_layout(shape.size()));
-}
-
 /// Reference evaluation on canonical copies, for operators and layouts without a kernel.
 LoweredNode fallback(const NodeContext& c);
 
@@ -80,6 +77,20 @@ void require_layout(const NodeContext& c, const std::string& operand, const grap
 Operand constant(const NodeContext& c, std::span<const float> values) { return Operand::constant(c.weights.add(values)); }
 
 Operand parameter_constant(const NodeContext& c, size_t input) { return constant(c, c.parameter(input)); }
+
+/// A constant operand numpy-broadcast to the node's output shape (Swin's attention bias and
+/// window mask against [windows, heads, tokens, tokens]): expanded once into the constant
+/// pool, so the kernel reads it like a same-shaped operand.
+Operand broadcast_parameter_constant(const NodeContext& c, size_t input) {
+  const graph::Shape& shape = c.shape_of(c.node.inputs[input]);
+  const graph::Shape& out = c.output_shape();
+  if (shape == out) return parameter_constant(c, input);
+  const std::span<const float> values = c.parameter(input);
+  std::vector<float> expanded(static_cast<size_t>(std::accumulate(out.begin(), out.end(), int64_t{1}, std::multiplies<>())));
+  for (size_t i = 0; i < expanded.size(); ++i)
+    expanded[i] = values[static_cast<size_t>(reference::broadcast_index(shape, out, static_cast<int64_t>(i)))];
+  return constant(c, expanded);
+}
 
 /// The kernel as data, its functions recorded in the network's table.
 runtime::KernelSpec kernel_spec(const NodeContext& c, const Kernel& kernel) {
@@ -425,23 +436,27 @@ LoweredNode lower_per_channel_binary(const NodeContext& c, const ElementwiseBina
 }
 
 /// Same-shaped operands, or a full-shaped activation and a per-channel operand on either side
-/// (binary_desc), have kernels on 4-D tensors; on other ranks, same-shaped operands in one
-/// memory order and scalar constants (flat_binary_desc). Other broadcasts fall back.
+/// (binary_desc), have kernels on 4-D tensors; on any rank, same-shaped operands in one
+/// memory order, scalar constants, and constants broadcast to the output in canonical order
+/// (flat_binary_desc). Other broadcasts fall back.
 LoweredNode lower_binary(const NodeContext& c) {
-  const std::optional<ElementwiseBinaryDesc> desc = c.output_shape().size() == 4
-                                                        ? binary_desc(c.graph, c.id, common_block(c))
-                                                        : (shares_output_order(c) ? flat_binary_desc(c.graph, c.id)
-                                                                                  : std::nullopt);
+  std::optional<ElementwiseBinaryDesc> desc;
+  if (c.output_shape().size() == 4) desc = binary_desc(c.graph, c.id, common_block(c));
+  // Other ranks, and 4-D operands the blocked kernel does not take (a broadcast constant),
+  // as one flat stream when they share the output's memory order.
+  if (!desc && shares_output_order(c)) desc = flat_binary_desc(c.graph, c.id);
   if (!desc) return fallback(c);
   if (desc->other != BinaryOperand::same_shape) return lower_per_channel_binary(c, *desc);
   const Kernel kernel = compile_elementwise_binary(*desc, {});
   const size_t other = desc->other_first ? 0 : 1;  // the node input of the second operand
   if (c.graph.value(c.node.inputs[other]).kind != graph::ValueKind::parameter)
     return kernel_step(c, kernel, Operand::none(), Operand::none(), {.residual = 1});
-  // A full-shaped constant is the residual operand, read from the pool (never written over).
+  // A constant is the residual operand at full shape, read from the pool (never written over);
+  // the pool holds it in canonical order, so the stream must be in that order too.
+  if (!in_canonical_order(c.output_shape(), c.schedule.output)) return fallback(c);
   runtime::KernelStep step{.kernel = kernel_spec(c, kernel),
                            .input = Operand::slot(c.read(0)),
-                           .residual = parameter_constant(c, other),
+                           .residual = broadcast_parameter_constant(c, other),
                            .output = c.write()};
   return {kernel.name(), std::move(step), -1, 0, kernel.compile_ms()};
 }

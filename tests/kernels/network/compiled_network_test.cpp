@@ -495,6 +495,18 @@ TEST_CASE("a binary operator with an operand no kernel reads falls back, still c
   CHECK(network.summary().fallbacks == 1);
 }
 
+TEST_CASE("a constant broadcast to the output (Swin's attention bias and window mask) is a kernel in canonical order") {
+  // scores[4, 3, 5, 5] + bias[3, 5, 5], and at rank 5 + mask[1, 2, 1, 5, 5] in the middle axes.
+  graph::Graph g("broadcast_constants");
+  const graph::ValueId x = g.add_input("x", {{4, 3, 5, 5}});
+  const auto biased = g.add_node("bias", graph::Add{}, {x, constant(g, "table", {3, 5, 5}, -1.0F, 1.0F)});
+  const auto windows = g.add_node("split", graph::Reshape{.shape = {2, 2, 3, 5, 5}}, {biased});
+  g.add_output(g.add_node("mask", graph::Add{}, {windows, constant(g, "m", {1, 2, 1, 5, 5}, -100.0F, 0.0F)}));
+  auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
+  check_runs(network, reference_runs(g));
+  CHECK(network.summary().fallbacks == 0);
+}
+
 TEST_CASE("channel shuffles run blocked in every layout, their blocks mixing channels from several") {
   for (const int64_t batch : {1, 2}) {
     CAPTURE(batch);

@@ -46,8 +46,9 @@ namespace layoutopt::kernels {
                                                                int64_t block);
 /// Descriptor of a binary node (see binary_op) of any rank whose operands share one memory
 /// order, as a kernel over the flat output: an activation of the output's shape and, on
-/// either side, an activation or a constant of that shape (ViT's position embedding), or a
-/// constant holding a single value (a scalar, broadcast). nullopt for other operands; throws KernelError for any other operator.
+/// either side, an activation or a constant of that shape (ViT's position embedding), a
+/// constant holding a single value (a scalar, broadcast), or a constant of another shape
+/// that broadcasts to the output's (read expanded to it: Swin's attention bias and mask). nullopt for other operands; throws KernelError for any other operator.
 [[nodiscard]] std::optional<ElementwiseBinaryDesc> flat_binary_desc(const graph::Graph& graph, graph::NodeId node);
 /// Descriptor of a layer-norm node whose tensor is stored with its normalized axis split in
 /// blocks of `block` (NCHW[block]c for the channels of a 4-D tensor; 1 for canonical order);

@@ -66,4 +66,8 @@ class LayoutTransform {
 /// them is a reinterpretation, not a copy, and costs nothing.
 [[nodiscard]] bool same_memory_order(const std::vector<int64_t>& logical, const Layout& a, const Layout& b);
 
+/// True when `layout` stores an activation of `logical` shape in canonical (row-major)
+/// order: what kernels that read a tensor as flat rows need.
+[[nodiscard]] bool in_canonical_order(const std::vector<int64_t>& logical, const Layout& layout);
+
 }  // namespace layoutopt::layout
