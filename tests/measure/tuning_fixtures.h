@@ -1,6 +1,7 @@
 #pragma once
 // Shared pieces of the tuning tests: small tasks, a deterministic fake measurer, scratch files.
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdint>
@@ -8,10 +9,12 @@
 #include <map>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 #include "layoutopt/kernels/conv2d_desc.h"
 #include "layoutopt/tuning/measurer.h"
 #include "layoutopt/tuning/task_args.h"
+#include "layoutopt/tuning/task_tuner.h"
 #include "layoutopt/tuning/tuning_task.h"
 
 namespace layoutopt::testing {
@@ -45,6 +48,15 @@ class FakeMeasurer : public tuning::Measurer {
   }
   std::map<std::pair<tuning::TaskKey, int64_t>, int> calls;
 };
+
+/// Synthetic costs of the next `count` configs a tuner proposes for `task`, sorted: how good
+/// its first batch is.
+inline std::vector<double> proposed_costs(tuning::TaskTuner& tuner, const tuning::TuningTask& task, int64_t count = 8) {
+  std::vector<double> costs;
+  for (int64_t index : tuner.propose(count)) costs.push_back(synthetic_seconds(task.op.knobs(index)));
+  std::sort(costs.begin(), costs.end());
+  return costs;
+}
 
 /// A unique path under the system temp folder, removed with the object.
 class ScratchFile {

@@ -12,7 +12,7 @@
 using namespace layoutopt::tuning;
 using layoutopt::testing::FakeMeasurer;
 using layoutopt::testing::small_conv_task;
-using layoutopt::testing::synthetic_seconds;
+using layoutopt::testing::proposed_costs;
 
 namespace {
 
@@ -77,16 +77,10 @@ TEST_CASE("a fresh task's first batch lands near its optimum when the log holds 
   options.model.rounds = 20;
   TuningExperience experience(options.model);
   REQUIRE(add_foreign_experience(experience, {fresh}, history, kTarget) == 64);
-  const auto first_batch = [&](TaskTuner& tuner) {
-    std::vector<double> costs;
-    for (int64_t index : tuner.propose(8)) costs.push_back(synthetic_seconds(fresh.op.knobs(index)));
-    std::sort(costs.begin(), costs.end());
-    return costs;
-  };
   TaskTuner guided(fresh, options, &experience);
   TaskTuner alone(fresh, options);
-  const std::vector<double> guided_costs = first_batch(guided);
-  const std::vector<double> random_costs = first_batch(alone);
+  const std::vector<double> guided_costs = proposed_costs(guided, fresh);
+  const std::vector<double> random_costs = proposed_costs(alone, fresh);
   CHECK(guided_costs[guided_costs.size() / 2] < random_costs[random_costs.size() / 2]);
   CHECK(guided_costs.front() <= random_costs.front());
 }

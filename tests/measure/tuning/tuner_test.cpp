@@ -13,6 +13,7 @@
 using namespace layoutopt::tuning;
 using layoutopt::testing::FakeMeasurer;
 using layoutopt::testing::small_conv_task;
+using layoutopt::testing::proposed_costs;
 using layoutopt::testing::synthetic_seconds;
 
 namespace {
@@ -85,16 +86,10 @@ TEST_CASE("a task's first trials go where other tasks' measurements point (share
     for (int64_t index : teacher.propose(8)) teacher.observe(index, measurer.measure(learned, index));
   CHECK(experience.rows() == 64);
 
-  const auto batch_costs = [&](TaskTuner& tuner) {
-    std::vector<double> costs;
-    for (int64_t index : tuner.propose(8)) costs.push_back(synthetic_seconds(fresh.op.knobs(index)));
-    std::sort(costs.begin(), costs.end());
-    return costs;
-  };
   TaskTuner guided(fresh, options, &experience);
   TaskTuner alone(fresh, options);
-  const std::vector<double> guided_costs = batch_costs(guided);
-  const std::vector<double> random_costs = batch_costs(alone);
+  const std::vector<double> guided_costs = proposed_costs(guided, fresh);
+  const std::vector<double> random_costs = proposed_costs(alone, fresh);
   CHECK(guided_costs.front() <= 1.1 * true_optimum(fresh));
   CHECK(guided_costs[guided_costs.size() / 2] < random_costs[random_costs.size() / 2]);
 }
