@@ -86,7 +86,7 @@ Operand broadcast_parameter_constant(const NodeContext& c, size_t input) {
   const graph::Shape& out = c.output_shape();
   if (shape == out) return parameter_constant(c, input);
   const std::span<const float> values = c.parameter(input);
-  std::vector<float> expanded(static_cast<size_t>(std::accumulate(out.begin(), out.end(), int64_t{1}, std::multiplies<>())));
+  std::vector<float> expanded(static_cast<size_t>(graph::element_count(out)));
   for (size_t i = 0; i < expanded.size(); ++i)
     expanded[i] = values[static_cast<size_t>(reference::broadcast_index(shape, out, static_cast<int64_t>(i)))];
   return constant(c, expanded);
