@@ -5,7 +5,7 @@ runs correctly, and how fast its default schedule is next to ONNX Runtime.
     /usr/bin/python3 bench/onnx_coverage.py [--models M ...] [--opsets 9 13 17] [--quick]
         [--skip-export] [--no-dynamic] [--threads 2] [--out out/coverage] [--timeout 600]
         [--export-timeout 1800] [--bench-seconds 1] [--prune-mb N] [--min-free-gb 20]
-        [--resume] [--layoutopt PATH]
+        [--resume] [--layoutopt PATH] [--optimize-seconds S]
 
 Export: every classification CNN torchvision has (torchvision.models.list_models(), less the
 transformer families below) and its segmentation models, weights=None and
@@ -31,6 +31,9 @@ rows, which also pass `--batch 2` to layoutopt):
     layoutopt run FILE --input x.npy -o y.npy      ran? (the default schedule)
     node bench/peers/ort_run.js FILE --input x.npy -o ref.npy --time-seconds S
     layoutopt bench FILE --json --min-seconds S    the default schedule's median
+and, with --optimize-seconds S,
+    layoutopt optimize FILE --time-budget S        optimized to the end? its graph-tuned median
+    layoutopt run FILE --plan PLAN ...             the tuned plan's max rel err to ORT
 with --threads T for both runtimes. max rel err = max|layoutopt - ORT| / max|ORT| over the
 first output. Every step has a timeout; a failing step fails its row and the sweep goes on.
 
@@ -90,7 +93,7 @@ TOKEN_DYNAMIC_OPSETS = [14, 17]
 QUICK_MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "densenet121",
                 "googlenet", "inception_v3", "shufflenet_v2_x1_0", "efficientnet_b0", "regnet_y_400mf",
                 "mnasnet1_0", "lraspp_mobilenet_v3_large"]
-COLUMNS = ["model", "opset", "dynamic", "imported", "ran", "max rel err", "ORT ms", "default ms", "note"]
+COLUMNS = ["model", "opset", "dynamic", "imported", "ran", "max rel err", "ORT ms", "default ms", "tuned ms", "note"]
 
 
 def fail(message):
@@ -326,6 +329,40 @@ def check_file(args, row, path):
         row["default_ms"] = last_json(out)["median_ms"]
     else:
         row["error"] = "bench: " + error
+    if args.optimize_seconds is not None:
+        optimize_file(args, row, path, x, reference, batch_flags + threads)
+
+
+def optimize_file(args, row, path, x, reference, flags):
+    """Fills row's tuned_ms, tuned_max_rel_err and optimize_s (or optimize_error): `layoutopt
+    optimize` run to the end with --time-budget S, then its plan run on the same input. The
+    tuning log and transform table are per model and batch (shared by its opsets), so a later
+    export of the same network resumes the earlier tuning."""
+    work = run_folder(args, row)
+    shared = os.path.join(args.out, "optimize", f"{row['model']}-b{DYNAMIC_BATCH if row['dynamic'] else 1}")
+    os.makedirs(shared, exist_ok=True)
+    plan, summary_file, tuned = (os.path.join(work, name) for name in ("plan.json", "optimize.json", "tuned.npy"))
+    start = time.time()
+    ok, _, error = run_tool([args.layoutopt, "optimize", path, "--time-budget", str(args.optimize_seconds),
+                             "--records", os.path.join(shared, "tune.jsonl"),
+                             "--transforms", os.path.join(shared, "transforms.json"), "-o", plan,
+                             "--json-summary", summary_file, "--force", "--quiet"] + flags, args.optimize_timeout)
+    row["optimize_s"] = round(time.time() - start, 1)
+    if not ok:
+        row["optimize_error"] = error
+        return
+    with open(summary_file) as f:
+        variants = json.load(f)["variants"]
+    chosen = min((v for v in variants if v["name"].startswith("graph tuned")), key=lambda v: v["median_ms"],
+                 default=None)
+    if chosen is not None:
+        row["tuned_ms"] = chosen["median_ms"]
+    ok, _, error = run_tool([args.layoutopt, "run", path, "--plan", plan, "--input", x, "-o", tuned, "--force"]
+                            + flags, args.timeout)
+    if not ok:
+        row["optimize_error"] = "running the plan: " + error
+    elif os.path.exists(reference):
+        row["tuned_max_rel_err"] = max_relative_error(tuned, reference)
 
 
 # ---------------------------------------------------------------------------------------
@@ -389,10 +426,12 @@ def cell(row, column):
         return f"{row['ort_ms']:.2f}" if "ort_ms" in row else ("failed" if "ort_error" in row else "")
     if column == "default ms":
         return f"{row['default_ms']:.2f}" if "default_ms" in row else ""
+    if column == "tuned ms":
+        return f"{row['tuned_ms']:.2f}" if "tuned_ms" in row else ("failed" if "optimize_error" in row else "")
     raise KeyError(column)
 
 
-WIDTHS = [28, 5, 7, 13, 4, 11, 9, 10, 0]  # the note takes the rest of the line
+WIDTHS = [28, 5, 7, 13, 4, 11, 9, 10, 9, 0]  # the note takes the rest of the line
 
 
 def print_row(row):
@@ -404,8 +443,12 @@ def print_row(row):
 def summary(rows):
     counted = [r for r in rows if "status" not in r]
     correct = [r for r in counted if r.get("max_rel_err", math.inf) < 1e-3]
+    optimized = [r for r in counted if r.get("tuned_max_rel_err", math.inf) < 1e-3]
+    tried = sum("optimize_s" in r for r in counted)
     return (f"{len(counted)} files exported; imported {sum(bool(r.get('imported')) for r in counted)}, "
             f"ran {sum(bool(r.get('ran')) for r in counted)}, max rel err < 1e-3 on {len(correct)}; "
+            + (f"optimized to the end with the tuned plan's max rel err < 1e-3 on {len(optimized)} of {tried}; "
+               if tried else "") +
             f"{sum(r.get('status', '').startswith('export failed') for r in rows)} exports failed, "
             f"{sum(r.get('family') == 'unsupported' for r in rows)} transformer-family models not swept or unsupported")
 
@@ -488,7 +531,7 @@ def write_outputs(args, rows, messages):
             for prefix, message in messages.items():
                 f.write(f"- `{prefix}*`: {message}\n")
     fields = ["model", "opset", "dynamic", "status", "imported", "ran", "max_rel_err", "ort_ms", "default_ms",
-              "export_s", "error", "ort_error", "file"]
+              "tuned_ms", "tuned_max_rel_err", "optimize_s", "export_s", "error", "ort_error", "optimize_error", "file"]
     with open(os.path.join(args.out, "coverage.csv"), "w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
         writer.writeheader()
@@ -572,6 +615,9 @@ def parse_args():
     parser.add_argument("--prune-mb", type=float, help="delete exports over this size once their row is done")
     parser.add_argument("--min-free-gb", type=float, default=20, help="start no export with less disk free")
     parser.add_argument("--resume", action="store_true", help="reuse the rows a stopped sweep finished")
+    parser.add_argument("--optimize-seconds", type=float,
+                        help="also run `layoutopt optimize --time-budget S` on each file and its plan")
+    parser.add_argument("--optimize-timeout", type=float, default=1800, help="seconds per optimize")
     parser.add_argument("--layoutopt", default=DEFAULT_LAYOUTOPT, help="the layoutopt binary to check")
     parser.add_argument("--export-one", nargs=4, metavar=("MODEL", "OPSET", "DYNAMIC", "PATH"), help=argparse.SUPPRESS)
     args = parser.parse_args()

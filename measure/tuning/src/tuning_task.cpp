@@ -4,30 +4,11 @@
 
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/kernels/lowering.h"
+#include "workload_key.h"
 
 namespace layoutopt::tuning {
 
 namespace {
-
-TaskKey conv_key(TaskFamily family, const kernels::Conv2dDesc& d) {
-  TaskKey key{.family = family,
-              .data = {d.batch, d.in_channels, d.in_h, d.in_w},
-              .weight = {d.out_channels, d.in_channels_per_group(), d.kernel_h, d.kernel_w},
-              .strides = {d.stride_h, d.stride_w},
-              .padding = {d.pad_top, d.pad_left, d.pad_bottom, d.pad_right},
-              .dilation = {d.dilation_h, d.dilation_w}};
-  if (family == TaskFamily::group_conv2d) {
-    key.groups = d.groups;
-  } else {
-    key.layout = "NCHW";
-    key.out_layout = "NCHW";
-  }
-  return key;
-}
-
-TaskKey dense_key(const kernels::DenseDesc& d) {
-  return {.family = TaskFamily::dense, .data = {d.batch, d.in_features}, .weight = {d.out_features, d.in_features}};
-}
 
 // A task is the bare operator: the epilogue and the input scale only touch each output
 // once / each weight vector once, so every node of a workload shares one task and its
@@ -70,10 +51,7 @@ TaskFamily task_family(kernels::OpFamily family) {
   return TaskFamily::conv2d;
 }
 
-TaskKey TuningTask::task_key() const {
-  const TaskFamily family = task_family(op.family());
-  return family == TaskFamily::dense ? dense_key(op.dense_desc()) : conv_key(family, op.conv_desc());
-}
+TaskKey TuningTask::task_key() const { return workload_key(op); }
 
 std::optional<int64_t> TuningTask::config_index(std::map<std::string, int64_t> knobs) const {
   if (op.family() == kernels::OpFamily::depthwise_conv2d) alias_depthwise_channels(knobs);
