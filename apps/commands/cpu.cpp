@@ -1,5 +1,6 @@
-// `layoutopt cpu [--threads N] [--json]`: the machine facts every measurement depends on and
-// the measured peak fp32 FMA throughput, the ceiling kernel efficiencies are quoted against.
+// `layoutopt cpu [--threads N] [--json]`: the machine facts every measurement depends on, the
+// measured peak fp32 FMA throughput and memory bandwidth (the roofline's two ceilings), and the
+// machine balance: the FLOPs per byte at which a step stops being bound by memory.
 
 #include <iomanip>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/timing/cpu_info.h"
+#include "layoutopt/timing/memory_bandwidth.h"
 #include "layoutopt/timing/peak_flops.h"
 
 namespace layoutopt::apps {
@@ -32,7 +34,12 @@ std::string bytes_text(int64_t bytes) {
   return std::to_string(bytes >> 10) + " KiB";
 }
 
-nlohmann::json cpu_json(const timing::CpuInfo& cpu, const timing::PeakFlops& peak) {
+/// The FLOPs per byte at which the FMA peak and the read bandwidth meet.
+double machine_balance(const timing::PeakFlops& peak, const timing::MemoryBandwidth& memory) {
+  return memory.read_gbps > 0 ? peak.gflops / memory.read_gbps : 0.0;
+}
+
+nlohmann::json cpu_json(const timing::CpuInfo& cpu, const timing::PeakFlops& peak, const timing::MemoryBandwidth& memory) {
   nlohmann::json caches = nlohmann::json::array();
   for (const auto& cache : cpu.caches)
     caches.push_back({{"name", cache_name(cache)},
@@ -55,10 +62,19 @@ nlohmann::json cpu_json(const timing::CpuInfo& cpu, const timing::PeakFlops& pea
             {"isa", peak.isa},
             {"runs", peak.timing.repeats},
             {"median_ms", peak.timing.ms.median},
-            {"mad_ms", peak.timing.ms.mad}}}};
+            {"mad_ms", peak.timing.ms.mad}}},
+          {"memory",
+           {{"read_gbps", memory.read_gbps},
+            {"read_median_gbps", memory.read_median_gbps},
+            {"triad_gbps", memory.triad_gbps},
+            {"triad_median_gbps", memory.triad_median_gbps},
+            {"threads", memory.threads},
+            {"buffer_bytes", memory.buffer_bytes},
+            {"runs", memory.read_timing.repeats}}},
+          {"machine_balance_flops_per_byte", machine_balance(peak, memory)}};
 }
 
-void print_cpu(const timing::CpuInfo& cpu, const timing::PeakFlops& peak) {
+void print_cpu(const timing::CpuInfo& cpu, const timing::PeakFlops& peak, const timing::MemoryBandwidth& memory) {
   std::ostringstream isa, caches;
   for (const auto& feature : cpu.simd_features()) isa << feature << " ";
   for (const auto& cache : cpu.caches)
@@ -73,7 +89,13 @@ void print_cpu(const timing::CpuInfo& cpu, const timing::PeakFlops& peak) {
             << peak.threads << (peak.threads == 1 ? " thread" : " threads") << " (" << peak.isa << " FMA, fastest of "
             << peak.timing.repeats << " runs; median " << peak.median_gflops << ")\n"
             << std::setw(12) << "" << peak.fma_and_add_gflops
-            << " GFLOPS with add chains beside the FMAs (spec-sheet peak; convolutions are all FMA)\n";
+            << " GFLOPS with add chains beside the FMAs (spec-sheet peak; convolutions are all FMA)\n"
+            << std::setw(12) << "memory" << memory.read_gbps << " GB/s read on " << memory.threads
+            << (memory.threads == 1 ? " thread" : " threads") << " (fastest of " << memory.read_timing.repeats
+            << " runs over " << (memory.buffer_bytes >> 20) << " MiB; median " << memory.read_median_gbps << "), triad "
+            << memory.triad_gbps << " GB/s (median " << memory.triad_median_gbps << ")\n"
+            << std::setw(12) << "balance" << machine_balance(peak, memory)
+            << " FLOPs per byte: steps below it are bound by memory (peak / read bandwidth)\n";
 }
 
 }  // namespace
@@ -81,14 +103,16 @@ void print_cpu(const timing::CpuInfo& cpu, const timing::PeakFlops& peak) {
 void add_cpu_command(CLI::App& app) {
   auto flags = std::make_shared<CpuFlags>();
   CLI::App* command =
-      app.add_subcommand("cpu", "CPU model, SIMD features, cores, caches and the measured peak fp32 FMA throughput");
-  add_threads_option(*command, flags->threads, "threads for the peak measurement");
+      app.add_subcommand("cpu", "CPU model, SIMD features, cores, caches, the measured peak fp32 FMA throughput and memory bandwidth");
+  add_threads_option(*command, flags->threads, "threads for the peak and bandwidth measurements");
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
     const timing::CpuInfo cpu = timing::detect_cpu();
     const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(flags->threads));
-    if (flags->json) std::cout << cpu_json(cpu, peak).dump(2) << "\n";
-    else print_cpu(cpu, peak);
+    const timing::MemoryBandwidth memory =
+        timing::measure_memory_bandwidth(timing::memory_bandwidth_policy(flags->threads));
+    if (flags->json) std::cout << cpu_json(cpu, peak, memory).dump(2) << "\n";
+    else print_cpu(cpu, peak, memory);
   });
 }
 
