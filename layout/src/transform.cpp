@@ -6,6 +6,7 @@
 #include "gather.h"
 #include "identity.h"
 #include "layoutopt/layout/index_map.h"
+#include "permute.h"
 #include "reblock.h"
 
 namespace layoutopt::layout {
@@ -18,7 +19,8 @@ std::string shape_string(const std::vector<int64_t>& shape) {
   return text;
 }
 
-// Fastest strategy first: identity, then channel re-blocking, then the generic gather.
+// Fastest strategy first: identity, channel re-blocking, axis permutation, then the generic
+// gather for blocks that do not nest.
 std::shared_ptr<const detail::TransformStrategy> make_strategy(const std::vector<int64_t>& logical,
                                                                const Layout& canonical, const Layout& src,
                                                                const Layout& dst) {
@@ -30,6 +32,8 @@ std::shared_ptr<const detail::TransformStrategy> make_strategy(const std::vector
   const auto dst_view = detail::as_channel_blocked(dst_map, dst.block_of(channel));
   if (src_view && dst_view && detail::ReblockStrategy::supports(*src_view, *dst_view))
     return std::make_shared<detail::ReblockStrategy>(*src_view, *dst_view);
+  if (auto axes = detail::as_permutation(src_map, dst_map))
+    return std::make_shared<detail::PermuteStrategy>(std::move(*axes));
   return std::make_shared<detail::GatherStrategy>(std::move(src_map), dst_map);
 }
 

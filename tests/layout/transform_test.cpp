@@ -87,7 +87,7 @@ TEST_CASE("same_memory_order tells reinterpretations from copies") {
   CHECK_FALSE(same_memory_order({1, 64, 2, 1}, Layout::nchwc(8), Layout::nchwc(16)));
 }
 
-TEST_CASE("2-D NC <-> NC16c and other layouts take the generic paths") {
+TEST_CASE("2-D NC <-> NC16c is a copy and a batch block is a permutation of digits") {
   const std::vector<int64_t> nc{3, 32};
   const LayoutTransform to_blocked = LayoutTransform::for_activation(nc, Layout::parse("NC"), Layout::parse("NC16c"));
   // Without spatial axes a channel block is already contiguous: nothing moves.
@@ -99,7 +99,7 @@ TEST_CASE("2-D NC <-> NC16c and other layouts take the generic paths") {
   const std::vector<int64_t> batch{32, 8};
   const LayoutTransform batch_blocked =
       LayoutTransform::for_activation(batch, Layout::parse("NC"), Layout::parse("NC16n"));
-  CHECK(batch_blocked.path() == TransformPath::gather);
+  CHECK(batch_blocked.path() == TransformPath::transpose);
   const std::vector<float> moved =
       batch_blocked.apply(tagged_tensor(batch, [](const std::vector<int64_t>& x) { return x[0] * 8 + x[1]; }));
   CHECK(count_misplaced(
@@ -107,17 +107,18 @@ TEST_CASE("2-D NC <-> NC16c and other layouts take the generic paths") {
         0);
 }
 
-TEST_CASE("layouts outside the channel-blocked family use the gather and stay exact") {
+TEST_CASE("layouts outside the channel-blocked family permute digits or gather, and stay exact") {
   const std::vector<int64_t> shape{2, 16, 5, 3};
-  // NWHC swaps the spatial axes; NHW8cC interleaves channels with stride C/8; blocks 3 and
-  // 4 share no run of channels.
+  // NWHC swaps the spatial axes and NHW8cC interleaves channels with stride C/8: both store
+  // the digits of NCHW16c in another order. Blocks 3 and 4 share no run of channels and do
+  // not nest: only the gather serves them.
   const Side nwhc{Layout::parse("NWHC"),
                   [&](const std::vector<int64_t>& x) { return ((x[0] * 3 + x[3]) * 5 + x[2]) * 16 + x[1]; }};
   const Side interleaved{Layout::parse("NHW8cC"), [&](const std::vector<int64_t>& x) {
                            return (((x[0] * 5 + x[2]) * 3 + x[3]) * 8 + x[1] % 8) * 2 + x[1] / 8;
                          }};
-  CHECK(check_round_trip(shape, blocked(shape, 1), nwhc) == TransformPath::gather);
-  CHECK(check_round_trip(shape, blocked(shape, 16), interleaved) == TransformPath::gather);
+  CHECK(check_round_trip(shape, blocked(shape, 1), nwhc) == TransformPath::transpose);
+  CHECK(check_round_trip(shape, blocked(shape, 16), interleaved) == TransformPath::transpose);
   const std::vector<int64_t> twelve{1, 12, 3, 3};
   CHECK(check_round_trip(twelve, blocked(twelve, 3), blocked(twelve, 4)) == TransformPath::gather);
 }

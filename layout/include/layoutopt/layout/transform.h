@@ -12,8 +12,12 @@
 //                b = 1 and NHWC with b = C) and the blocks share runs of >= 2 channels,
 //                e.g. NCHW8c <-> NCHW16c, NHWC <-> NCHW16c
 //   transpose    channel-blocked with one side unblocked, e.g. NCHW <-> NCHW16c, NHWC <-> NCHW
-//   gather       anything else the Layout algebra expresses (e.g. OIHW -> OIHW8i16o), by
-//                per-axis offset tables (see IndexMap)
+//   copy_runs /  any other reordering of the same digits (each logical axis split at every
+//   transpose    block boundary of either layout, e.g. transposes of rank 2-6, NCHW -> NWHC,
+//                OIHW -> OIHW8i16o): copies of runs when the innermost source digit stays
+//                innermost, register-tile transposes otherwise
+//   gather       anything else the Layout algebra expresses (blocks that do not nest, e.g.
+//                channel blocks 3 and 4 of 12), by per-axis offset tables (see IndexMap)
 // A transform is an immutable value; copies share the strategy and may run concurrently.
 
 #include <cstdint>
