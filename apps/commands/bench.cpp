@@ -11,7 +11,9 @@
 // [{"type", "ratio"}], "verdict"} (evaluation/prediction_check.h), and
 // "compute_limit": {"direct_gflop", "executed_gflop", "winograd_convs", "peak_gflops",
 // "limit_ms", "fraction"}: the network's FLOPs at the measured FMA peak and the median run's
-// fraction of it (evaluation/compute_limit.h).
+// fraction of it (evaluation/compute_limit.h), and "roofline": {"floor_ms", "memory_bound_ms",
+// "bandwidth_gbps", "fraction", "types": [{"type", "steps", "floor_ms", "memory_bound_ms"}]}:
+// each step at the peak or the measured read bandwidth, whichever binds (evaluation/roofline.h).
 
 #include <algorithm>
 #include <map>
@@ -29,9 +31,11 @@
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/evaluation/compute_limit.h"
 #include "layoutopt/evaluation/prediction_check.h"
+#include "layoutopt/evaluation/roofline.h"
 #include "layoutopt/evaluation/step_profile.h"
 #include "layoutopt/pipeline/openmp_wait.h"
 #include "layoutopt/pipeline/threads.h"
+#include "layoutopt/timing/memory_bandwidth.h"
 #include "layoutopt/timing/peak_flops.h"
 #include "layoutopt/timing/statistics.h"
 #include "layoutopt/timing/thread_scope.h"
@@ -128,11 +132,21 @@ nlohmann::ordered_json profile_json(const evaluation::StepProfile& profile) {
   return out;
 }
 
-/// The compute limit of the model as scheduled, at the FMA peak measured on `threads`.
-evaluation::ComputeLimit compute_limit(const ScheduledModel& scheduled, int threads) {
+/// The two yardsticks a run is read against.
+struct Yardsticks {
+  evaluation::ComputeLimit compute;
+  evaluation::Roofline roofline;
+};
+
+/// The compute limit and roofline of the model as scheduled, at the FMA peak and read
+/// bandwidth measured on `threads`.
+Yardsticks yardsticks(const ScheduledModel& scheduled, int threads) {
   const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(threads));
+  const timing::MemoryBandwidth bandwidth = timing::measure_memory_bandwidth(timing::memory_bandwidth_policy(threads));
   const graph::Graph& graph = scheduled.model.graph;
-  return scheduled.plan ? evaluation::compute_limit(graph, *scheduled.plan, peak) : evaluation::compute_limit(graph, peak);
+  const planning::Plan* plan = scheduled.plan ? &*scheduled.plan : nullptr;
+  return {plan ? evaluation::compute_limit(graph, *plan, peak) : evaluation::compute_limit(graph, peak),
+          evaluation::roofline(graph, plan, peak, bandwidth)};
 }
 
 nlohmann::ordered_json compute_limit_json(const evaluation::ComputeLimit& limit, double run_ms) {
@@ -141,9 +155,26 @@ nlohmann::ordered_json compute_limit_json(const evaluation::ComputeLimit& limit,
           {"limit_ms", limit.limit_ms()}, {"fraction", limit.fraction_of(run_ms)}};
 }
 
-void print_compute_limit(const evaluation::ComputeLimit& limit, double run_ms) {
-  std::cout << "compute:    " << limit.summary() << "; the median run is at " << std::fixed << std::setprecision(0)
-            << 100 * limit.fraction_of(run_ms) << "% of it\n";
+nlohmann::ordered_json roofline_json(const evaluation::Roofline& roofline, double run_ms) {
+  nlohmann::ordered_json types = nlohmann::ordered_json::array();
+  for (const evaluation::StepTypeFloor& type : roofline.types())
+    types.push_back({{"type", type.type}, {"steps", type.steps}, {"floor_ms", type.floor_ms},
+                     {"memory_bound_ms", type.memory_bound_ms}});
+  return {{"floor_ms", roofline.floor_ms()}, {"memory_bound_ms", roofline.memory_bound_ms()},
+          {"bandwidth_gbps", roofline.bandwidth_gbps}, {"fraction", roofline.fraction_of(run_ms)}, {"types", types}};
+}
+
+/// Both yardsticks and the median run's fraction of each, then the roofline per operator.
+void print_yardsticks(const Yardsticks& yardsticks, double run_ms) {
+  const evaluation::Roofline& roofline = yardsticks.roofline;
+  std::cout << "compute:    " << yardsticks.compute.summary() << "; the median run is at " << std::fixed
+            << std::setprecision(0) << 100 * yardsticks.compute.fraction_of(run_ms) << "% of it\n"
+            << "roofline:   " << roofline.summary() << "; the median run is at " << std::setprecision(0)
+            << 100 * roofline.fraction_of(run_ms) << "% of it\n"
+            << "  operator                  steps     floor ms  memory-bound ms\n";
+  for (const evaluation::StepTypeFloor& type : roofline.types())
+    std::cout << "  " << std::left << std::setw(24) << type.type << std::right << std::setw(7) << type.steps
+              << std::setprecision(3) << std::setw(13) << type.floor_ms << std::setw(17) << type.memory_bound_ms << "\n";
 }
 
 void bench(const BenchFlags& flags) {
@@ -174,7 +205,9 @@ void bench(const BenchFlags& flags) {
                                {"fallbacks", compiled.fallbacks}};
     if (flags.profile) {
       out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns));
-      out["compute_limit"] = compute_limit_json(compute_limit(scheduled, threads), ms.median);
+      const Yardsticks measured = yardsticks(scheduled, threads);
+      out["compute_limit"] = compute_limit_json(measured.compute, ms.median);
+      out["roofline"] = roofline_json(measured.roofline, ms.median);
     }
     std::cout << out.dump() << "\n";
     return;
@@ -189,7 +222,7 @@ void bench(const BenchFlags& flags) {
               << ms.median / scheduled.predicted_ms << ")\n";
   if (flags.profile) {
     print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns);
-    print_compute_limit(compute_limit(scheduled, threads), ms.median);
+    print_yardsticks(yardsticks(scheduled, threads), ms.median);
   }
 }
 

@@ -1,6 +1,8 @@
 // `layoutopt info MODEL [--threads N] [--json]`: what a network contains, what of it runs
 // after the inference passes, the tasks tuning will see, and its compute limit on this host
-// (evaluation/compute_limit.h): its FLOPs at the FMA peak measured on N threads.
+// (evaluation/compute_limit.h): its FLOPs at the FMA peak measured on N threads; and its
+// roofline (evaluation/roofline.h): the inference graph's steps each at that peak or the
+// measured read bandwidth, whichever binds.
 
 #include <iomanip>
 #include <iostream>
@@ -10,9 +12,11 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "layoutopt/evaluation/compute_limit.h"
+#include "layoutopt/evaluation/roofline.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/pipeline/threads.h"
+#include "layoutopt/timing/memory_bandwidth.h"
 #include "layoutopt/timing/peak_flops.h"
 #include "layoutopt/tuning/tuning_task.h"
 
@@ -26,9 +30,18 @@ struct InfoFlags {
   bool json = false;
 };
 
-evaluation::ComputeLimit direct_compute_limit(const graph::Graph& g, int threads) {
+/// The two yardsticks: the model's direct compute limit, and the roofline of what runs after
+/// the inference passes (batch norms folded, so not counted as steps).
+struct Yardsticks {
+  evaluation::ComputeLimit compute;
+  evaluation::Roofline roofline;
+};
+
+Yardsticks direct_yardsticks(const graph::Graph& g, const graph::Graph& inference, int threads) {
   const int resolved = pipeline::resolve_threads(threads);
-  return evaluation::compute_limit(g, timing::measure_peak_flops(timing::peak_flops_policy(resolved)));
+  const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(resolved));
+  const timing::MemoryBandwidth bandwidth = timing::measure_memory_bandwidth(timing::memory_bandwidth_policy(resolved));
+  return {evaluation::compute_limit(g, peak), evaluation::roofline(inference, nullptr, peak, bandwidth)};
 }
 
 std::map<std::string, int> op_histogram(const graph::Graph& g) {
@@ -90,7 +103,8 @@ nlohmann::json bound_dimensions_json(const LoadedModel& model) {
 }
 
 nlohmann::json info_json(const LoadedModel& model, const Prepared& inference, const std::vector<TaskRow>& tasks,
-                         const evaluation::ComputeLimit& limit) {
+                         const Yardsticks& yardsticks) {
+  const evaluation::ComputeLimit& limit = yardsticks.compute;
   const graph::Graph& g = model.graph;
   nlohmann::json task_list = nlohmann::json::array();
   for (const auto& [family, task] : tasks)
@@ -119,6 +133,10 @@ nlohmann::json info_json(const LoadedModel& model, const Prepared& inference, co
           {"compute_limit",
            {{"gflop", limit.direct_gflop}, {"peak_gflops", limit.peak_gflops}, {"threads", limit.threads},
             {"limit_ms", limit.limit_ms()}}},
+          {"roofline",
+           {{"floor_ms", yardsticks.roofline.floor_ms()},
+            {"memory_bound_ms", yardsticks.roofline.memory_bound_ms()},
+            {"bandwidth_gbps", yardsticks.roofline.bandwidth_gbps}}},
           {"tasks", task_list}};
 }
 
@@ -128,7 +146,7 @@ void print_tensors(const char* label, const graph::Graph& g, const std::vector<g
 }
 
 void print_info(const LoadedModel& model, const Prepared& inference, const std::vector<TaskRow>& tasks,
-                const evaluation::ComputeLimit& limit) {
+                const Yardsticks& yardsticks) {
   const graph::Graph& g = model.graph;
   std::cout << std::left << std::setw(12) << "model" << g.name() << " (" << model.source << ")\n"
             << std::setw(12) << "weights" << model.weights << "\n";
@@ -145,7 +163,8 @@ void print_info(const LoadedModel& model, const Prepared& inference, const std::
   const int64_t macs = graph::mac_count(g);
   std::cout << std::setw(12) << "parameters" << with_commas(graph::parameter_count(g)) << "\n"
             << std::setw(12) << "MACs" << si_units(static_cast<double>(macs)) << " (" << with_commas(macs) << ")\n"
-            << std::setw(12) << "compute" << limit.summary() << "\n"
+            << std::setw(12) << "compute" << yardsticks.compute.summary() << "\n"
+            << std::setw(12) << "roofline" << yardsticks.roofline.summary() << "\n"
             << std::setw(12) << "tasks" << tasks.size() << " tuning tasks of "
             << graph::extract_workloads(g).size() << " distinct conv2d/dense workloads (numbered as `tune` numbers them)\n"
             << "  " << std::right << std::setw(3) << "#" << std::left << "  " << std::setw(18) << "kernel"
@@ -165,15 +184,15 @@ void add_info_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand(
       "info", "Nodes, parameters, multiply-accumulates and the distinct conv/dense workloads (tasks) of a model");
   add_model_argument(*command, flags->model);
-  add_threads_option(*command, flags->threads, "threads the compute limit's FMA peak is measured on");
+  add_threads_option(*command, flags->threads, "threads the FMA peak and memory bandwidth are measured on");
   command->add_flag("--json", flags->json, "print machine-readable JSON");
   command->callback([flags] {
     const LoadedModel model = load_and_warn(flags->model);
     const std::vector<TaskRow> tasks = task_rows(model.graph);
     const Prepared inference = prepared(model.graph);
-    const evaluation::ComputeLimit limit = direct_compute_limit(model.graph, flags->threads);
-    if (flags->json) std::cout << info_json(model, inference, tasks, limit).dump(2) << "\n";
-    else print_info(model, inference, tasks, limit);
+    const Yardsticks yardsticks = direct_yardsticks(model.graph, inference.graph, flags->threads);
+    if (flags->json) std::cout << info_json(model, inference, tasks, yardsticks).dump(2) << "\n";
+    else print_info(model, inference, tasks, yardsticks);
   });
 }
 

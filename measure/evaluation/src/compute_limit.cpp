@@ -51,18 +51,21 @@ ComputeLimit compute_limit(const graph::Graph& graph, const timing::PeakFlops& p
   return limit;
 }
 
+double executed_flops(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id) {
+  const planning::TunedKernel* winograd = plan ? winograd_config(plan->nodes.at(static_cast<size_t>(id)).kernel) : nullptr;
+  if (winograd)
+    return kernels::TunableOp::winograd_conv2d(kernels::conv2d_desc(graph, id)).executed_flops(winograd->config_index);
+  return 2.0 * static_cast<double>(graph::mac_count(graph, graph.node(id)));
+}
+
 ComputeLimit compute_limit(const graph::Graph& graph, const planning::Plan& plan, const timing::PeakFlops& peak) {
   assert(plan.nodes.size() == graph.nodes().size() && "validate_plan: one plan node per graph node");
   ComputeLimit limit = compute_limit(graph, peak);
   double executed = 0;
   for (size_t n = 0; n < plan.nodes.size(); ++n) {
     const auto id = static_cast<graph::NodeId>(n);
-    if (const planning::TunedKernel* winograd = winograd_config(plan.nodes[n].kernel)) {
-      executed += kernels::TunableOp::winograd_conv2d(kernels::conv2d_desc(graph, id)).executed_flops(winograd->config_index);
-      ++limit.winograd_convs;
-    } else {
-      executed += 2.0 * static_cast<double>(graph::mac_count(graph, graph.node(id)));
-    }
+    executed += executed_flops(graph, &plan, id);
+    if (winograd_config(plan.nodes[n].kernel)) ++limit.winograd_convs;
   }
   limit.executed_gflop = executed / kFlopsPerGflop;
   return limit;

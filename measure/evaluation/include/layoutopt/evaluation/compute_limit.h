@@ -33,6 +33,10 @@ struct ComputeLimit {
   [[nodiscard]] std::string summary() const;
 };
 
+/// The FLOPs node `id` executes as `plan` runs it (null: directly): 2 per multiply-add, a
+/// Winograd conv its batched product.
+[[nodiscard]] double executed_flops(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id);
+
 /// The limit of `graph` computed directly, at `peak`.
 [[nodiscard]] ComputeLimit compute_limit(const graph::Graph& graph, const timing::PeakFlops& peak);
 /// The limit of `graph` as `plan` runs it. The plan must fit the graph (validate_plan).

@@ -1,0 +1,121 @@
+// The roofline holds each step to whichever binds, its FLOPs at the peak or its bytes at the
+// bandwidth, and adds the steps up. The expected figures are counted here by hand from the
+// layers' shapes, not read from the code under test.
+
+#include "layoutopt/evaluation/roofline.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "layoutopt/evaluation/compute_limit.h"
+
+using namespace layoutopt;
+
+namespace {
+
+constexpr double kPeakGflops = 100.0;
+constexpr double kBandwidthGbps = 10.0;
+
+timing::PeakFlops peak() {
+  timing::PeakFlops value;
+  value.gflops = kPeakGflops;
+  value.threads = 2;
+  return value;
+}
+
+timing::MemoryBandwidth bandwidth() {
+  timing::MemoryBandwidth value;
+  value.read_gbps = kBandwidthGbps;
+  value.threads = 2;
+  return value;
+}
+
+graph::WeightData seeded(int64_t count) { return graph::WeightData::seeded({1}, count); }
+
+constexpr int64_t kDenseWidth = 2048;  // a 2048 x 2048 fp32 dense: 16 MiB of weights
+constexpr int64_t kConvChannels = 64;  // a 64 -> 64 3x3 conv on 56 x 56
+constexpr int64_t kConvSide = 56;
+
+/// x -> flatten -> dense(2048 -> 2048): 2 FLOPs per weight, each weight read once.
+graph::ValueId add_huge_dense(graph::Graph& g, graph::ValueId x) {
+  const auto flat = g.add_node("flatten", graph::Flatten{}, {x});
+  const auto w = g.add_parameter("fc.weight", {kDenseWidth, kDenseWidth}, seeded(kDenseWidth * kDenseWidth));
+  return g.add_node("fc", graph::Dense{}, {flat, w});
+}
+
+graph::ValueId add_conv(graph::Graph& g, graph::ValueId x, const std::string& name) {
+  const auto w = g.add_parameter(name + ".weight", {kConvChannels, kConvChannels, 3, 3}, seeded(kConvChannels * kConvChannels * 9));
+  return g.add_node(name, graph::Conv2d{.kernel = {3, 3}, .pads = {1, 1, 1, 1}}, {x, w});
+}
+
+// Hand counts at kPeakGflops and kBandwidthGbps, in ms.
+constexpr double kDenseComputeMs = 2.0 * kDenseWidth * kDenseWidth / 1e9 / kPeakGflops * 1e3;
+constexpr double kDenseMemoryMs = 4.0 * (kDenseWidth * kDenseWidth + 2 * kDenseWidth) / 1e9 / kBandwidthGbps * 1e3;
+constexpr double kConvComputeMs =
+    2.0 * kConvChannels * kConvChannels * 9 * kConvSide * kConvSide / 1e9 / kPeakGflops * 1e3;
+constexpr double kConvMemoryMs =
+    4.0 * (2 * kConvChannels * kConvSide * kConvSide + kConvChannels * kConvChannels * 9) / 1e9 / kBandwidthGbps * 1e3;
+
+}  // namespace
+
+TEST_CASE("a huge dense layer is memory-bound: its roofline is its weights at the bandwidth, far above its compute limit") {
+  graph::Graph g("dense");
+  g.add_output(add_huge_dense(g, g.add_input("x", {{1, kDenseWidth, 1, 1}})));
+  const evaluation::Roofline roof = evaluation::roofline(g, nullptr, peak(), bandwidth());
+  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, peak());
+  REQUIRE(roof.steps.size() == 1);  // the flatten is a view
+  CHECK(roof.steps[0].type == "dense");
+  CHECK(roof.steps[0].memory_bound());
+  CHECK(roof.floor_ms() == doctest::Approx(kDenseMemoryMs));
+  CHECK(limit.limit_ms() == doctest::Approx(kDenseComputeMs));
+  CHECK(roof.floor_ms() > 10 * limit.limit_ms());
+  CHECK(roof.memory_bound_ms() == doctest::Approx(roof.floor_ms()));
+  CHECK(roof.fraction_of(2 * roof.floor_ms()) == doctest::Approx(0.5));
+}
+
+TEST_CASE("a conv-heavy network's roofline is its compute limit") {
+  graph::Graph g("convs");
+  const auto x = g.add_input("x", {{1, kConvChannels, kConvSide, kConvSide}});
+  g.add_output(add_conv(g, add_conv(g, x, "conv1"), "conv2"));
+  const evaluation::Roofline roof = evaluation::roofline(g, nullptr, peak(), bandwidth());
+  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, peak());
+  CHECK(kConvComputeMs > kConvMemoryMs);
+  CHECK(roof.floor_ms() == doctest::Approx(2 * kConvComputeMs));
+  CHECK(roof.floor_ms() == doctest::Approx(limit.limit_ms()).epsilon(1e-9));
+  CHECK(roof.memory_bound_ms() == 0);
+}
+
+TEST_CASE("the roofline sums each step at its own ceiling, not the larger of the network's two totals") {
+  // conv (compute-bound) then the huge dense (memory-bound): the sum of per-step floors
+  // exceeds both the total FLOPs at the peak and the total bytes at the bandwidth.
+  graph::Graph g("mixed");
+  const auto x = g.add_input("x", {{1, kConvChannels, kConvSide, kConvSide}});
+  const auto conv = add_conv(g, x, "conv1");
+  const auto pool = g.add_node("pool", graph::Pool2d{.kernel = {kConvSide, kConvSide}, .stride = {kConvSide, kConvSide}}, {conv});
+  const auto wide = g.add_node("to_wide", graph::Reshape{.shape = {1, kConvChannels}}, {pool});
+  const auto w_up = g.add_parameter("up.weight", {kDenseWidth, kConvChannels}, seeded(kDenseWidth * kConvChannels));
+  const auto up = g.add_node("up", graph::Dense{}, {wide, w_up});
+  const auto w = g.add_parameter("fc.weight", {kDenseWidth, kDenseWidth}, seeded(kDenseWidth * kDenseWidth));
+  g.add_output(g.add_node("fc", graph::Dense{}, {up, w}));
+  const evaluation::Roofline roof = evaluation::roofline(g, nullptr, peak(), bandwidth());
+  double compute = 0, memory = 0;
+  for (const evaluation::StepFloor& step : roof.steps) {
+    compute += step.compute_ms;
+    memory += step.memory_ms;
+  }
+  const double max_of_totals = std::max(compute, memory);
+  CHECK(roof.floor_ms() > 1.05 * max_of_totals);
+  double by_hand = 0;
+  for (const evaluation::StepFloor& step : roof.steps) by_hand += std::max(step.compute_ms, step.memory_ms);
+  CHECK(roof.floor_ms() == doctest::Approx(by_hand));
+  CHECK(roof.steps.front().compute_ms == doctest::Approx(kConvComputeMs));
+  CHECK(roof.steps.back().memory_ms == doctest::Approx(kDenseMemoryMs));
+  const std::vector<evaluation::StepTypeFloor> types = roof.types();
+  REQUIRE(types.size() == 3);  // the largest floor first: the conv, the two dense, the pool
+  CHECK(types[0].type == "conv2d");
+  CHECK(types[0].memory_bound_ms == 0);
+  CHECK(types[1].type == "dense");
+  CHECK(types[1].steps == 2);
+  CHECK(types[1].memory_bound_ms == doctest::Approx(types[1].floor_ms));
+}
