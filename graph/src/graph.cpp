@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "layoutopt/graph/error.h"
-#include "layoutopt/graph/shape_inference.h"
 
 namespace layoutopt::graph {
 
@@ -68,10 +67,10 @@ ValueId Graph::add_node_typed(std::string name, Op op, std::vector<ValueId> inpu
 }
 
 ValueId Graph::add_node(std::string name, Op op, std::vector<ValueId> inputs) {
-  Node probe{.name = name.empty() ? unique_name(op_name(op)) : name, .op = op, .inputs = inputs, .output = -1};
-  for (size_t i = 0; i < probe.inputs.size(); ++i) check_value_id(probe.inputs[i], probe.name, i);
-  TensorType output = infer_output_type(*this, probe);
-  return add_node_typed(std::move(probe.name), std::move(op), std::move(inputs), std::move(output));
+  if (name.empty()) name = unique_name(op_name(op));
+  for (size_t i = 0; i < inputs.size(); ++i) check_value_id(inputs[i], name, i);
+  TensorType output = infer_op_type(name, op, typed_operands(*this, inputs));
+  return add_node_typed(std::move(name), std::move(op), std::move(inputs), std::move(output));
 }
 
 void Graph::add_output(ValueId value) {
@@ -164,6 +163,13 @@ std::vector<ValueId> activation_inputs(const Graph& graph, NodeId id) {
   for (ValueId input : graph.node(id).inputs)
     if (graph.value(input).kind != ValueKind::parameter) inputs.push_back(input);
   return inputs;
+}
+
+std::vector<TypedOperand> typed_operands(const Graph& graph, const std::vector<ValueId>& values) {
+  std::vector<TypedOperand> operands;
+  operands.reserve(values.size());
+  for (const ValueId id : values) operands.push_back({graph.value(id).name, graph.value(id).type});
+  return operands;
 }
 
 }  // namespace layoutopt::graph

@@ -11,7 +11,7 @@
 #include "constant_folding.h"
 #include "index_walk.h"
 #include "layoutopt/graph/error.h"
-#include "layoutopt/graph/shape_inference.h"
+#include "layoutopt/graph/op_type_inference.h"
 #include "slice_range.h"
 #include "tensor_reader.h"
 

@@ -1,6 +1,6 @@
 #include "layoutopt/kernels/reference/conv_transpose2d.h"
 
-#include "layoutopt/graph/shape_inference.h"
+#include "layoutopt/graph/op_type_inference.h"
 #include "layoutopt/kernels/error.h"
 
 namespace layoutopt::kernels::reference {

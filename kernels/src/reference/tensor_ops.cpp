@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "broadcast_index.h"
-#include "layoutopt/graph/shape_inference.h"
+#include "layoutopt/graph/op_type_inference.h"
 #include "layoutopt/kernels/error.h"
 
 namespace layoutopt::kernels::reference {

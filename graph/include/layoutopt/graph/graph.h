@@ -15,6 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "layoutopt/graph/op_type_inference.h"
 #include "layoutopt/graph/ops.h"
 #include "layoutopt/graph/tensor_type.h"
 #include "layoutopt/graph/weights.h"
@@ -102,5 +103,8 @@ class Graph {
 /// conv2d the data and, when fused, the residual and the input scale; input_roles.h tells
 /// them apart).
 [[nodiscard]] std::vector<ValueId> activation_inputs(const Graph& graph, NodeId id);
+
+/// The names and current types of `values`, as operator type inference reads its inputs.
+[[nodiscard]] std::vector<TypedOperand> typed_operands(const Graph& graph, const std::vector<ValueId>& values);
 
 }  // namespace layoutopt::graph
