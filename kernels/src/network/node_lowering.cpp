@@ -24,6 +24,7 @@
 #include "layoutopt/kernels/resize.h"
 #include "layoutopt/kernels/softmax.h"
 #include "layoutopt/kernels/tunable_op.h"
+#include "layoutopt/layout/index_map.h"
 #include "layoutopt/layout/transform.h"
 #include "network/checked_size.h"
 #include "reference/broadcast_index.h"
@@ -80,16 +81,19 @@ Operand parameter_constant(const NodeContext& c, size_t input) { return constant
 
 /// A constant operand numpy-broadcast to the node's output shape (Swin's attention bias and
 /// window mask against [windows, heads, tokens, tokens]): expanded once into the constant
-/// pool, so the kernel reads it like a same-shaped operand.
+/// pool in the output's scheduled layout, so the kernel reads it like a same-shaped operand
+/// streamed with the output.
 Operand broadcast_parameter_constant(const NodeContext& c, size_t input) {
   const graph::Shape& shape = c.shape_of(c.node.inputs[input]);
   const graph::Shape& out = c.output_shape();
-  if (shape == out) return parameter_constant(c, input);
   const std::span<const float> values = c.parameter(input);
   std::vector<float> expanded(static_cast<size_t>(graph::element_count(out)));
   for (size_t i = 0; i < expanded.size(); ++i)
     expanded[i] = values[static_cast<size_t>(reference::broadcast_index(shape, out, static_cast<int64_t>(i)))];
-  return constant(c, expanded);
+  if (in_canonical_order(out, c.schedule.output)) return constant(c, expanded);
+  return constant(c, layout::LayoutTransform::for_activation(out, layout::canonical_data_layout(out.size()),
+                                                             c.schedule.output)
+                         .apply(expanded));
 }
 
 /// The kernel as data, its functions recorded in the network's table.
@@ -227,17 +231,39 @@ LoweredNode lower_activation(const NodeContext& c) {
   return plain_kernel(c, compile_activation(activation_desc(c.graph, c.id, flat_tensor_desc(c.graph, c.node.output)), {}));
 }
 
-/// Over the normalized axis: the channels of a 4-D tensor in NCHW[x]c, or any axis of a
-/// tensor whose input and output are in canonical order; other layouts fall back.
+/// The kernel's [outer][C][inner] view of a tensor whose layout keeps the normalized axis
+/// whole (one physical axis): inner is that axis's memory step, outer the rest. Swin's token
+/// tensors [1, 56, 56, 96] in NCHW8c normalize over W = 96 as outer 7 * 56, inner 8.
+std::optional<LayerNormDesc> unsplit_axis_layer_norm_desc(const NodeContext& c, size_t axis) {
+  const graph::Shape& shape = c.output_shape();
+  const Layout& scheduled = c.schedule.output;
+  if (shape.size() < 2 || shape.size() > 6 || !layout::same_memory_order(shape, c.schedule.inputs.at(0), scheduled))
+    return std::nullopt;
+  const layout::IndexMap map(shape, layout::canonical_data_layout(shape.size()), scheduled);
+  std::optional<LayerNormDesc> desc;
+  for (const layout::IndexMap::PhysicalAxis& physical : map.physical_axes()) {
+    if (physical.logical_axis != axis || physical.extent == 1) continue;
+    if (physical.extent != shape[axis]) return std::nullopt;  // split into blocks
+    desc = layer_norm_desc(c.graph, c.id, 1);
+    desc->inner = physical.stride;
+    desc->outer = map.size() / (shape[axis] * physical.stride);
+  }
+  return desc;
+}
+
+/// Over the normalized axis: the channels of a 4-D tensor in NCHW[x]c, or any axis that the
+/// tensor's layout (shared by input and output) keeps whole; split axes fall back.
 LoweredNode lower_layer_norm(const NodeContext& c, const graph::LayerNorm& norm) {
   const graph::Shape& shape = c.output_shape();
-  int64_t block = 1;
+  std::optional<LayerNormDesc> desc;
   if (shape.size() == 4 && norm.axis == 1)
-    block = common_block(c);
-  else if (!in_canonical_order(shape, c.schedule.inputs.at(0)) || !in_canonical_order(shape, c.schedule.output))
-    return fallback(c);
-  return kernel_step(c, compile_layer_norm(layer_norm_desc(c.graph, c.id, block)), parameter_constant(c, 1),
-                     parameter_constant(c, 2));
+    desc = layer_norm_desc(c.graph, c.id, common_block(c));
+  else if (in_canonical_order(shape, c.schedule.inputs.at(0)) && in_canonical_order(shape, c.schedule.output))
+    desc = layer_norm_desc(c.graph, c.id, 1);
+  else
+    desc = unsplit_axis_layer_norm_desc(c, static_cast<size_t>(norm.axis));
+  if (!desc) return fallback(c);
+  return kernel_step(c, compile_layer_norm(*desc), parameter_constant(c, 1), parameter_constant(c, 2));
 }
 
 LoweredNode lower_channel_shuffle(const NodeContext& c, const graph::ChannelShuffle& shuffle) {
@@ -451,9 +477,8 @@ LoweredNode lower_binary(const NodeContext& c) {
   const size_t other = desc->other_first ? 0 : 1;  // the node input of the second operand
   if (c.graph.value(c.node.inputs[other]).kind != graph::ValueKind::parameter)
     return kernel_step(c, kernel, Operand::none(), Operand::none(), {.residual = 1});
-  // A constant is the residual operand at full shape, read from the pool (never written over);
-  // the pool holds it in canonical order, so the stream must be in that order too.
-  if (!in_canonical_order(c.output_shape(), c.schedule.output)) return fallback(c);
+  // A constant is the residual operand at full shape, read from the pool (never written over)
+  // in the output's layout, which the stream shares.
   runtime::KernelStep step{.kernel = kernel_spec(c, kernel),
                            .input = Operand::slot(c.read(0)),
                            .residual = broadcast_parameter_constant(c, other),

@@ -1,0 +1,86 @@
+// Swin's token tensors ([1, H, W, C] and [windows, heads, tokens, tokens]) as 4-D tensors in
+// blocked layouts (the default schedule blocks axis 1 whenever 8 or 16 divides it): layer
+// norm over an axis the layout keeps whole, and a constant broadcast to a blocked output,
+// run as kernels, checked against the reference executor in every layout they run in.
+
+#include <doctest/doctest.h>
+
+#include <random>
+#include <string>
+
+#include "../op_check.h"
+#include "layoutopt/kernels/network/compiled_network.h"
+#include "layoutopt/kernels/network/default_schedule.h"
+#include "layoutopt/kernels/reference/graph_executor.h"
+#include "support/tolerances.h"
+
+using namespace layoutopt;
+using kernels::reference::HostTensor;
+using layout::Layout;
+
+namespace {
+
+graph::ValueId constant(graph::Graph& g, const std::string& name, graph::Shape shape, float center, float spread) {
+  const int64_t count = graph::element_count(shape);
+  return g.add_parameter(name, std::move(shape), graph::WeightData::seeded({31 + g.values().size(), center, spread}, count));
+}
+
+/// Compiles `g` with node `name` reading and writing `layout` and checks two random inputs
+/// against the reference; returns how that node's step runs.
+kernels::StepKind run_in_layout(const graph::Graph& g, const std::string& name, const Layout& layout) {
+  kernels::NetworkSchedule schedule = kernels::default_network_schedule(g);
+  kernels::NodeSchedule& node = schedule.nodes.at(static_cast<size_t>(*g.find_node(name)));
+  for (Layout& input : node.inputs) input = layout;
+  node.output = layout;
+  auto network = kernels::CompiledNetwork::compile(g, schedule);
+  for (const unsigned seed : {5U, 6U}) {
+    CAPTURE(seed);
+    const std::vector<HostTensor> inputs{kernels::testing::random_tensor(g.value(g.inputs()[0]).type.shape, seed)};
+    const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+    const std::vector<HostTensor> actual = network.run(inputs);
+    REQUIRE(actual.size() == 1);
+    CHECK(actual[0].shape == expected[0].shape);
+    CHECK(kernels::reference::max_relative_difference(expected[0], actual[0]) < testing::kCompiledNetworkRelative);
+  }
+  for (const kernels::NetworkStep& step : network.steps())
+    if (step.name == name) return step.kind;
+  FAIL("no step named " << name);
+  return kernels::StepKind::fallback;
+}
+
+}  // namespace
+
+TEST_CASE("layer norm over an axis its layout keeps whole is a kernel in every such layout") {
+  // [1, 16, 6, 20]: Swin's [N, H, W, C] normalized over C = axis 3, and over axis 2.
+  const graph::Shape shape{1, 16, 6, 20};
+  for (const int64_t axis : {3, 2}) {
+    CAPTURE(axis);
+    graph::Graph g("token_norm");
+    const graph::ValueId x = g.add_input("x", {shape});
+    const int64_t channels = shape[static_cast<size_t>(axis)];
+    g.add_output(g.add_node("norm", graph::LayerNorm{.axis = axis},
+                            {x, constant(g, "scale", {channels}, 1.0F, 0.5F), constant(g, "shift", {channels}, 0.0F, 0.5F)}));
+    for (const char* text : {"NCHW", "NCHW8c", "NCHW16c", "NHWC", "NWCH", "NCHW4c"}) {
+      CAPTURE(text);
+      CHECK(run_in_layout(g, "norm", Layout::parse(text)) == kernels::StepKind::kernel);
+    }
+    // A layout splitting the normalized axis into blocks apart has no kernel: the reference runs it.
+    const Layout split = Layout::parse(axis == 3 ? "NCWH4w" : "NCHW2h");
+    CHECK(run_in_layout(g, "norm", split) == kernels::StepKind::fallback);
+  }
+}
+
+TEST_CASE("a constant broadcast to a blocked output is laid out like it and read by the kernel") {
+  // Swin's last stage: scores [1, 24, 7, 7] + the relative position bias [24, 7, 7], and a
+  // window mask [1, 1, 7, 7] broadcast along the channels.
+  for (const graph::Shape& bias : {graph::Shape{24, 7, 7}, graph::Shape{1, 1, 7, 7}}) {
+    CAPTURE(bias);
+    graph::Graph g("blocked_bias");
+    const graph::ValueId x = g.add_input("x", {{1, 24, 7, 7}});
+    g.add_output(g.add_node("bias", graph::Add{}, {x, constant(g, "table", bias, -1.0F, 1.0F)}));
+    for (const char* text : {"NCHW", "NCHW8c", "NCHW4c"}) {
+      CAPTURE(text);
+      CHECK(run_in_layout(g, "bias", Layout::parse(text)) == kernels::StepKind::kernel);
+    }
+  }
+}
