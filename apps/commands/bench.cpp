@@ -1,10 +1,12 @@
 // `layoutopt bench MODEL [--plan plan.json] [--threads N] [--min-seconds S] [--profile]
 //   [--json]`: compiles the model for its plan (or the default schedule) and times whole
 // inferences on random inputs with the shared timing harness: warm-up, then at least 10
-// runs and S seconds; median with quartiles. --profile adds where the time goes (each step's
+// runs and S / 3 seconds per round, in 3 rounds that must agree (timing/steady_rounds.h: rounds whose medians
+// swing above 1.15x are timed again, at most 3 more, the latest 3 kept); the middle kept
+// round's median with quartiles. --profile adds where the time goes (each step's
 // share of the median profiled run: its median, scaled so the steps add up to that run); --json prints one object for scripts:
 //   {"model": .., "plan": .., "threads": 2, "median_ms": .., "q1_ms": .., "q3_ms": .., "min_ms": ..,
-//    "max_ms": .., "runs": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..}
+//    "max_ms": .., "runs": .., "rounds": .., "retimed_rounds": .., "rounds_steady": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..}
 // and with --profile also "profile": {"run_ms": .., "steps": [{"name", "kind", "detail",
 // "measured_ms", "predicted_ms" (null when the plan has none)}, ...]} in program order, and
 // "prediction_check" (with a plan): {"run_ratio", "prices_hold", "host_moved", "misses":
@@ -38,6 +40,7 @@
 #include "layoutopt/timing/memory_bandwidth.h"
 #include "layoutopt/timing/peak_flops.h"
 #include "layoutopt/timing/statistics.h"
+#include "layoutopt/timing/steady_rounds.h"
 #include "layoutopt/timing/thread_scope.h"
 
 namespace layoutopt::apps {
@@ -45,6 +48,28 @@ namespace layoutopt::apps {
 namespace {
 
 constexpr int kProfiledRuns = 20;
+constexpr timing::RoundPolicy kBenchRounds{.rounds = 3, .max_retimed = 3};
+
+/// The network's runs in rounds that must agree, and the round reported.
+struct RoundedTiming {
+  timing::Timing middle;  ///< the kept round whose median is the middle one
+  timing::SteadyRounds rounds;
+};
+
+/// Times `network` in kBenchRounds rounds of `policy`'s runs each (min_repeat_ms split among
+/// the rounds), timing again while they swing.
+RoundedTiming time_in_rounds(kernels::CompiledNetwork& network, const graph::Graph& graph, timing::TimingPolicy policy) {
+  policy.min_repeat_ms /= kBenchRounds.rounds;
+  std::vector<timing::Timing> timed;
+  const timing::SteadyRounds rounds = timing::time_steady_rounds(kBenchRounds, [&] {
+    timed.push_back(costs::time_network(network, graph, policy));
+    return std::vector<double>{timed.back().ms.median};
+  });
+  std::vector<const timing::Timing*> kept;
+  for (size_t r = timed.size() - rounds.kept.size(); r < timed.size(); ++r) kept.push_back(&timed[r]);
+  std::sort(kept.begin(), kept.end(), [](const timing::Timing* a, const timing::Timing* b) { return a->ms.median < b->ms.median; });
+  return {*kept[kept.size() / 2], rounds};
+}
 
 struct BenchFlags {
   ScheduledModelArgument scheduled;
@@ -184,8 +209,8 @@ void bench(const BenchFlags& flags) {
   const timing::ThreadScope scope(threads);
   pipeline::warn_if_passive_openmp_wait();
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
-  const timing::Timing timing = costs::time_network(network, graph, costs::network_policy(threads, flags.min_seconds * 1e3));
-  const timing::Summary& ms = timing.ms;
+  const RoundedTiming timing = time_in_rounds(network, graph, costs::network_policy(threads, flags.min_seconds * 1e3));
+  const timing::Summary& ms = timing.middle.ms;
   const kernels::CompileSummary& compiled = network.summary();
   if (flags.json) {
     nlohmann::ordered_json out{{"model", graph.name()},
@@ -198,6 +223,9 @@ void bench(const BenchFlags& flags) {
                                {"min_ms", ms.min},
                                {"max_ms", ms.max},
                                {"runs", ms.count},
+                               {"rounds", timing.rounds.kept.size()},
+                               {"retimed_rounds", timing.rounds.retimed},
+                               {"rounds_steady", timing.rounds.steady},
                                {"predicted_ms", scheduled.predicted_ms > 0 ? nlohmann::json(scheduled.predicted_ms)
                                                                            : nlohmann::json(nullptr)},
                                {"kernels", compiled.kernels},
@@ -216,7 +244,11 @@ void bench(const BenchFlags& flags) {
             << "schedule:   " << scheduled.schedule_source << "\n";
   print_compile(compiled);
   std::cout << std::fixed << std::setprecision(3) << "latency:    median " << ms.median << " ms (quartiles " << ms.q1
-            << " - " << ms.q3 << ", min " << ms.min << ", " << ms.count << " runs, " << threads << " threads)\n";
+            << " - " << ms.q3 << ", min " << ms.min << ", " << ms.count << " runs, " << threads << " threads)\n"
+            << "rounds:     the middle of " << timing.rounds.kept.size() << " rounds "
+            << (timing.rounds.steady ? "within " : "still apart by ") << std::setprecision(2) << timing.rounds.swing
+            << "x (tolerance " << timing::kRoundSwingTolerance << "x); " << timing.rounds.retimed << " re-timed\n"
+            << std::setprecision(3);
   if (scheduled.predicted_ms > 0)
     std::cout << "predicted:  " << scheduled.predicted_ms << " ms (measured / predicted " << std::setprecision(2)
               << ms.median / scheduled.predicted_ms << ")\n";
@@ -233,7 +265,7 @@ void add_bench_command(CLI::App& app) {
   CLI::App* command = app.add_subcommand("bench", "Compile a model for its plan and time whole inferences");
   add_scheduled_model_arguments(*command, flags->scheduled);
   add_threads_option(*command, flags->threads, "OpenMP threads");
-  command->add_option("--min-seconds", flags->min_seconds, "least total time of the timed runs")
+  command->add_option("--min-seconds", flags->min_seconds, "least total time of the timed runs (split among the rounds)")
       ->check(positive_number())
       ->capture_default_str();
   command->add_flag("--profile", flags->profile, "also show where the time goes, per step");

@@ -6,6 +6,7 @@
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/planning/plan_schedule.h"
 #include "layoutopt/solvers/error.h"
+#include "layoutopt/timing/steady_rounds.h"
 
 namespace layoutopt::evaluation {
 
@@ -55,15 +56,22 @@ std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const st
     networks.push_back(kernels::CompiledNetwork::compile(graph, planning::network_schedule(results.back().planned.plan, graph)));
     results.back().compiled = networks.back().summary();
   }
-  std::vector<std::vector<double>> round_medians(results.size());
-  for (int round = 0; round < options.rounds; ++round) {
-    for (size_t v = 0; v < results.size(); ++v) {
-      const timing::Timing timing = costs::time_network(networks[v], graph, options.timing);
-      round_medians[v].push_back(timing.ms.median);
-      results[v].runs += timing.repeats;
-    }
+  if (results.empty()) return results;
+  const timing::SteadyRounds rounds = timing::time_steady_rounds(
+      {.rounds = options.rounds, .max_retimed = options.max_retimed_rounds}, [&] {
+        std::vector<double> medians;
+        for (size_t v = 0; v < results.size(); ++v) {
+          const timing::Timing timing = costs::time_network(networks[v], graph, options.timing);
+          medians.push_back(timing.ms.median);
+          results[v].runs += timing.repeats;
+        }
+        return medians;
+      });
+  for (size_t v = 0; v < results.size(); ++v) {
+    results[v].measured = timing::summarize(rounds.series(v));
+    results[v].retimed_rounds = rounds.retimed;
+    results[v].rounds_steady = rounds.steady;
   }
-  for (size_t v = 0; v < results.size(); ++v) results[v].measured = timing::summarize(round_medians[v]);
   return results;
 }
 

@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+#include "layoutopt/timing/steady_rounds.h"
+
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -261,8 +263,13 @@ TEST_CASE("the four variants of optimize plan, compile and time the same graph")
     const evaluation::VariantResult& row = entry.second;
     CAPTURE(name);
     CHECK(row.predicted_ms() == testing::relative_approx(row.planned.plan.kernel_ms() + row.planned.plan.transform_ms()));
-    CHECK(row.measured.count == 2);  // one median per round
-    CHECK(row.runs >= 2 * 3);
+    CHECK(row.measured.count == 2);  // one median per kept round
+    CHECK(row.retimed_rounds <= options.max_retimed_rounds);
+    CHECK(row.runs >= (2 + row.retimed_rounds) * 3);  // re-timed rounds ran too
+    // Either the kept rounds agree within the tolerance, or every re-timing was spent.
+    CHECK((row.rounds_steady || row.retimed_rounds == options.max_retimed_rounds));
+    CHECK((!row.rounds_steady ||
+           row.measured.max <= timing::kRoundSwingTolerance * row.measured.min * (1 + 1e-12)));
     CHECK(row.measured.median > 0);
     CHECK(row.compiled.fallbacks == 0);
   }

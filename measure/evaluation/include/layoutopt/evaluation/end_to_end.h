@@ -41,14 +41,19 @@ struct VariantResult {
   kernels::CompileSummary compiled;
   /// Summary of the per-round medians (median of medians, their quartiles); count = rounds.
   timing::Summary measured;
-  int runs = 0;  ///< timed runs over all rounds
+  int runs = 0;  ///< timed runs over all rounds, re-timed ones included
+  /// Alternating rounds timed again because some variant's kept rounds swung above
+  /// timing::kRoundSwingTolerance (timing/steady_rounds.h); the same for every variant.
+  int retimed_rounds = 0;
+  bool rounds_steady = true;  ///< the kept rounds agree within the tolerance
   [[nodiscard]] double predicted_ms() const { return planned.plan.predicted_ms; }
 };
 
 struct EndToEndOptions {
   planning::PlannerOptions planner;   ///< target, costs label, time limit (solver is the variant's)
   timing::TimingPolicy timing;      ///< one round of one network (network_policy)
-  int rounds = 5;           ///< alternating rounds over all variants
+  int rounds = 5;           ///< alternating rounds over all variants (the latest kept)
+  int max_retimed_rounds = 3;  ///< extra alternating rounds at most while the kept ones swing
 };
 
 /// The plan of one variant: `measured` restricted as the variant's costs say, solved by its
@@ -60,7 +65,9 @@ struct EndToEndOptions {
 /// Plans every variant with the cost source its costs name (`measured` is the measured
 /// source, `default_seconds` the default configs' times by task key) and compiles it; then
 /// times all networks side by side in alternating rounds (A, B, C, D, A, B, ...), so drift
-/// and other processes hit every variant alike. A variant whose solver refuses the problem
+/// and other processes hit every variant alike; while any variant's latest `rounds` round
+/// medians swing above timing::kRoundSwingTolerance, times another alternating round (at most
+/// max_retimed_rounds) and keeps the latest. A variant whose solver refuses the problem
 /// (DP on a graph too wide for its tables) is left out and its reason added to `refused`.
 /// Throws std::runtime_error (planning) or kernels::KernelError (compiling).
 [[nodiscard]] std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const std::vector<Variant>& variants,
