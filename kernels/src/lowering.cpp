@@ -160,17 +160,17 @@ std::optional<ChannelSliceDesc> plain_slice_desc(const graph::Graph& graph, grap
   if (slice.start < 0 || slice.start >= slice.end || slice.end > extent) return std::nullopt;
   const int64_t outer = std::accumulate(in.begin(), in.begin() + axis, int64_t{1}, std::multiplies<>());
   const int64_t inner = std::accumulate(in.begin() + axis + 1, in.end(), int64_t{1}, std::multiplies<>());
-  // Every float a channel of the [outer, extent * inner, 1, 1] view, in blocks of the longest
-  // run dividing the kept range's bounds and the row (capped so a block's vector copies stay
-  // few): that view in NCHW[run]c is the canonical memory, and each work item copies one
-  // run with vector loads.
-  const int64_t row = extent * inner;
-  const int64_t common = std::gcd(std::gcd(slice.start * inner, slice.end * inner), row);
+  return row_range_slice_desc(outer, extent * inner, slice.start * inner, slice.end * inner);
+}
+
+ChannelSliceDesc row_range_slice_desc(int64_t rows, int64_t row, int64_t start, int64_t end) {
+  // Every float a channel of the [rows, row, 1, 1] view, in blocks of the longest run dividing
+  // the kept range's bounds and the row (capped so a block's vector copies stay few): that
+  // view in NCHW[run]c is the memory, and each work item copies one run with vector loads.
+  const int64_t common = std::gcd(std::gcd(start, end), row);
   int64_t run = std::min(common, kMaxSliceRun);
   while (common % run != 0) --run;
-  return ChannelSliceDesc{{.batch = outer, .channels = row, .height = 1, .width = 1, .block = run},
-                          slice.start * inner,
-                          slice.end * inner};
+  return ChannelSliceDesc{{.batch = rows, .channels = row, .height = 1, .width = 1, .block = run}, start, end};
 }
 
 std::optional<SoftmaxDesc> last_axis_softmax_desc(const graph::Graph& graph, graph::NodeId id) {

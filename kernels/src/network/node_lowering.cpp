@@ -29,6 +29,7 @@
 #include "network/checked_size.h"
 #include "reference/broadcast_index.h"
 #include "network/lower_products.h"
+#include "network/lower_slice.h"
 
 namespace layoutopt::kernels::network {
 
@@ -508,9 +509,13 @@ std::optional<LoweredNode> lower_plain_slice(const NodeContext& c) {
 
 /// A step-1 channel slice of a blocked 4-D tensor has a kernel when the block divides its
 /// start and length (the copy then moves whole blocks); so has a step-1 slice along any axis
-/// in canonical order. Other slices fall back.
+/// in canonical order, and a slice with step 1, or a step dividing the extent, along an axis
+/// that the layout both sides share keeps whole (layout_slice_desc). Other slices fall back.
 LoweredNode lower_slice_or_fallback(const NodeContext& c, const graph::Slice& slice) {
   if (std::optional<LoweredNode> plain = lower_plain_slice(c)) return std::move(*plain);
+  if (c.schedule.inputs.at(0) == c.schedule.output)
+    if (const std::optional<ChannelSliceDesc> desc = layout_slice_desc(c.graph, c.id, c.schedule.output))
+      return plain_kernel(c, compile_channel_slice(*desc));
   const bool channels = c.output_shape().size() == 4 && (slice.axis == 1 || slice.axis == -3) && slice.step == 1;
   if (!channels) return fallback(c);
   const int64_t block = c.schedule.output.block_of('C');

@@ -1,12 +1,14 @@
 // Swin's token tensors ([1, H, W, C] and [windows, heads, tokens, tokens]) as 4-D tensors in
 // blocked layouts (the default schedule blocks axis 1 whenever 8 or 16 divides it): layer
-// norm over an axis the layout keeps whole, and a constant broadcast to a blocked output,
-// run as kernels, checked against the reference executor in every layout they run in.
+// norm over an axis the layout keeps whole, a constant broadcast to a blocked output, and
+// slices along a whole axis run as kernels, checked against the reference executor in every
+// layout they run in.
 
 #include <doctest/doctest.h>
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "../op_check.h"
 #include "layoutopt/kernels/network/compiled_network.h"
@@ -82,5 +84,33 @@ TEST_CASE("a constant broadcast to a blocked output is laid out like it and read
       CAPTURE(text);
       CHECK(run_in_layout(g, "bias", Layout::parse(text)) == kernels::StepKind::kernel);
     }
+  }
+}
+
+TEST_CASE("slices along an axis the layout keeps whole are copies of runs, with step 1 or a step dividing the extent") {
+  // [1, 16, 6, 20] as Swin's [N, H, W, C]: its cyclic shift cuts H or W (step 1); its patch
+  // merging keeps every other row and column (step 2, from 0 or 1).
+  struct Case {
+    graph::Slice slice;
+    std::vector<const char*> kernel_layouts;  ///< keep the axis whole
+    const char* split_layout;                 ///< blocks the axis: the reference runs it
+  };
+  const std::vector<Case> cases{
+      {{.axis = 2, .start = 3, .end = 6, .step = 1}, {"NCHW8c", "NCHW16c", "NHWC", "NCWH"}, "NCHW3h"},
+      {{.axis = 3, .start = 5, .end = 15, .step = 1}, {"NCHW8c", "NHWC", "NWCH"}, "NCWH5w"},
+      {{.axis = 1, .start = 0, .end = 16, .step = 2}, {"NCHW", "NHWC", "NWHC"}, "NCHW8c"},
+      {{.axis = 2, .start = 1, .end = 6, .step = 2}, {"NCHW", "NCHW8c", "NHWC"}, "NCHW3h"},
+      {{.axis = 3, .start = 1, .end = 20, .step = 4}, {"NCHW", "NCHW4c", "NWCH"}, "NCWH5w"},
+  };
+  for (const Case& t : cases) {
+    CAPTURE(t.slice.axis);
+    CAPTURE(t.slice.step);
+    graph::Graph g("token_slice");
+    g.add_output(g.add_node("cut", t.slice, {g.add_input("x", {{1, 16, 6, 20}})}));
+    for (const char* text : t.kernel_layouts) {
+      CAPTURE(text);
+      CHECK(run_in_layout(g, "cut", Layout::parse(text)) == kernels::StepKind::kernel);
+    }
+    CHECK(run_in_layout(g, "cut", Layout::parse(t.split_layout)) == kernels::StepKind::fallback);
   }
 }

@@ -60,6 +60,9 @@ namespace layoutopt::kernels {
 /// bounds); nullopt for other steps or a range that is empty or leaves the tensor. Throws
 /// KernelError for any other operator.
 [[nodiscard]] std::optional<ChannelSliceDesc> plain_slice_desc(const graph::Graph& graph, graph::NodeId node);
+/// Floats [start, end) of each of `rows` rows of `row` floats in memory, as the channel slice
+/// of the [rows, row, 1, 1] tensor in NCHW[run]c (run as above).
+[[nodiscard]] ChannelSliceDesc row_range_slice_desc(int64_t rows, int64_t row, int64_t start, int64_t end);
 /// A softmax node over the last axis of a tensor of rank 2 or more in canonical order, as rows
 /// of that extent; nullopt over another axis. Throws KernelError for any other operator.
 [[nodiscard]] std::optional<SoftmaxDesc> last_axis_softmax_desc(const graph::Graph& graph, graph::NodeId node);
