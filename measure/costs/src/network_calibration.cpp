@@ -8,6 +8,7 @@
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/planning/plan_schedule.h"
 #include "layoutopt/timing/statistics.h"
+#include "layoutopt/timing/steady_rounds.h"
 
 namespace layoutopt::costs {
 
@@ -24,10 +25,32 @@ struct StepTimes {
   std::map<graph::NodeId, double> nodes;
 };
 
-StepTimes time_steps(kernels::CompiledNetwork& network, const graph::Graph& graph, int runs, int warmup) {
+/// Two profiles of the same network that must agree on the run's time (timing/steady_rounds.h):
+/// a slow spell over one of them is profiled again rather than priced.
+constexpr timing::RoundPolicy kProfileRounds{.rounds = 2, .max_retimed = 2};
+
+/// The latest of profiles of `network` whose runs agree, and how many were profiled again.
+struct SteadyProfile {
+  NetworkProfile profile;
+  int retimed = 0;
+};
+
+SteadyProfile steady_profile(kernels::CompiledNetwork& network, int runs) {
+  std::vector<NetworkProfile> profiles;
+  const timing::SteadyRounds rounds = timing::time_steady_rounds(kProfileRounds, [&] {
+    profiles.push_back(profile_network(network, runs));
+    return std::vector<double>{profiles.back().run_ms};
+  });
+  return {std::move(profiles.back()), rounds.retimed};
+}
+
+StepTimes time_steps(kernels::CompiledNetwork& network, const graph::Graph& graph, int runs, int warmup,
+                     int* retimed = nullptr) {
   set_random_inputs(network, graph);
   for (int w = 0; w < warmup; ++w) network.execute();
-  const std::vector<double> shares = profile_network(network, runs).step_ms;
+  SteadyProfile steady = steady_profile(network, runs);
+  if (retimed) *retimed += steady.retimed;
+  const std::vector<double> shares = std::move(steady.profile.step_ms);
   StepTimes times;
   for (size_t s = 0; s < shares.size(); ++s) {
     const kernels::NetworkStep& step = network.steps()[s];
@@ -120,7 +143,7 @@ std::string CalibrationReport::summary() const {
       << " nodes: priced " << first_nodes.priced_ms << " ms, network " << first_nodes.network_ms
       << " ms; its transforms: table " << first_transforms.priced_ms << " ms, network " << first_transforms.network_ms
       << " ms; " << transforms << " transforms timed, the others priced at " << std::setprecision(2) << untimed_factor
-      << "x the table";
+      << "x the table; " << retimed_profiles << " profiles timed again after a swing";
   return out.str();
 }
 
@@ -134,7 +157,7 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
   for (int round = 1; round <= options.max_rounds; ++round) {
     const planning::Plan plan = replan(current);
     kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, planning::network_schedule(plan, graph));
-    const StepTimes steps = time_steps(network, graph, options.profiled_runs, 3);
+    const StepTimes steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
     const InNetworkTransformTimes times = by_key(steps.transforms);
     size_t unseen = 0;
     for (const auto& [key, ms] : times) unseen += timed.contains(key) ? 0 : 1;

@@ -31,7 +31,8 @@
 namespace layoutopt::costs {
 
 /// Runs `network` `warmup` times, then `runs` times step by step on random inputs of
-/// `graph`'s input shapes, and returns each transform key's time: the median over its steps
+/// `graph`'s input shapes (twice or more, as calibrate_in_network profiles: the latest of
+/// profiles that agree), and returns each transform key's time: the median over its steps
 /// (a tensor transformed at several places) of each step's share of the median run
 /// (network_timing.h).
 [[nodiscard]] InNetworkTransformTimes time_transforms_in_network(kernels::CompiledNetwork& network,
@@ -56,17 +57,22 @@ struct CalibrationReport {
   PricedAndTimed first_transforms;    ///< the first plan's transforms (priced by the table)
   PricedAndTimed first_nodes;         ///< the first plan's nodes (priced by the records)
   double untimed_factor = 1;          ///< what the transforms no network ran are scaled by
+  /// Profiles taken again because a round's two profiles of its network swung above
+  /// timing::kRoundSwingTolerance.
+  int retimed_profiles = 0;
   /// The source's repricing with the transforms and nodes timed in a network: what the next
   /// source is built with.
   Repricing repricing;
   /// "R plans timed in the network; the first plan's nodes: priced X ms, network Y ms; its
   /// transforms: table X ms, network Y ms; T transforms timed, the others priced at Fx the
-  /// table".
+  /// table; P profiles timed again after a swing".
   [[nodiscard]] std::string summary() const;
 };
 
 /// Each round: `replan` makes the plan from `costs` repriced with the in-network times so
-/// far, its network is compiled and timed on the calling thread's OpenMP team, every
+/// far, its network is compiled and profiled on the calling thread's OpenMP team (twice, and
+/// again while the two profiles' runs swing above timing::kRoundSwingTolerance, at most twice
+/// more; the latest profile is used), every
 /// transform timed so far is priced by its in-network time and every node's candidates by
 /// their in-network factors (repricing.h, InNetworkNode): the fastest of the rounds that
 /// timed them. Why the fastest: a shared host's slow spells (docs/design/slow-spells.md) slow
