@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <functional>
 #include <future>
+#include <iomanip>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -97,7 +98,8 @@ void print_shares(const distributed::FarmStatistics& statistics) {
   for (size_t rank = 0; rank < statistics.measured.size(); ++rank)
     std::cerr << " " << rank << ": " << statistics.measured[rank] << (statistics.lost[rank] ? " (lost)" : "");
   if (statistics.reissued > 0) std::cerr << "; " << statistics.reissued << " reissued after a rank was lost";
-  std::cerr << "\n";
+  std::cerr << std::fixed << std::setprecision(1) << "\nsearch " << statistics.search_s << " s; ranks idle "
+            << statistics.idle_s << " rank-s; messaging " << statistics.messaging_s << " rank-s\n";
 }
 
 // Every rank: checks the hosts, then rank 0 runs `job` with a measurement farm over every
@@ -110,7 +112,7 @@ void farm_out(const std::vector<tuning::TuningTask>& tasks, const timing::Timing
   if (world.rank() != 0) return serve(world, tasks, measurer);
   RankTransport transport(world, tasks, measurer,
                           std::chrono::milliseconds(static_cast<int64_t>(options.heartbeat_timeout_s * 1e3)));
-  distributed::MeasurementFarm farm(tasks, transport);
+  distributed::MeasurementFarm farm(tasks, transport, 0);  // the search shares rank 0's CPUs with worker 0
   const StopWorkers stop(world, farm.statistics());
   job(farm);
   if (!quiet) print_shares(farm.statistics());

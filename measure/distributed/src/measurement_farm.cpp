@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <deque>
-#include <optional>
 #include <stdexcept>
 
 namespace layoutopt::distributed {
@@ -13,22 +12,36 @@ namespace {
 // transports report lost workers themselves, so this only bounds a silent transport's hold.
 constexpr std::chrono::milliseconds poll_interval{500};
 
-// The batch's bookkeeping: configs not yet handed out, and the one each worker is measuring.
-struct BatchState {
-  std::deque<int64_t> pending;
-  std::vector<std::optional<int64_t>> busy;  ///< by worker
-  bool accepting = true;                     ///< false once the session asked to stop
-
-  [[nodiscard]] bool in_flight() const {
-    return std::ranges::any_of(busy, [](const std::optional<int64_t>& config) { return config.has_value(); });
-  }
-  [[nodiscard]] bool done() const { return (!accepting || pending.empty()) && !in_flight(); }
-};
+double seconds_between(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
 
 }  // namespace
 
-MeasurementFarm::MeasurementFarm(const std::vector<tuning::TuningTask>& tasks, Transport& transport)
-    : tasks_(tasks), transport_(transport) {
+// A stream's bookkeeping: configs not yet handed out, and the one each worker is measuring.
+struct MeasurementFarm::Stream {
+  struct Config {
+    Assignment work;
+    size_t task_id = 0;  ///< the search's number for the task
+  };
+  std::deque<Config> pending;
+  std::vector<std::optional<Config>> busy;  ///< by worker
+  std::vector<Clock::time_point> handed_at;  ///< by worker: when its config went out
+  bool source_open = true;                  ///< the search may propose more
+  bool accepting = true;                    ///< false once the caller asked to stop
+  Clock::time_point last_tick = Clock::now();
+  int idle_since_tick = 0;  ///< workers idle since last_tick
+
+  explicit Stream(size_t workers) : busy(workers), handed_at(workers) {}
+  [[nodiscard]] bool in_flight() const {
+    return std::ranges::any_of(busy, [](const std::optional<Config>& config) { return config.has_value(); });
+  }
+  [[nodiscard]] bool done() const { return (!accepting || (pending.empty() && !source_open)) && !in_flight(); }
+};
+
+MeasurementFarm::MeasurementFarm(const std::vector<tuning::TuningTask>& tasks, Transport& transport,
+                                 std::optional<int> search_worker)
+    : tasks_(tasks), transport_(transport), search_worker_(search_worker) {
   statistics_.measured.assign(static_cast<size_t>(transport.workers()), 0);
   statistics_.lost.assign(static_cast<size_t>(transport.workers()), false);
 }
@@ -41,8 +54,10 @@ int64_t MeasurementFarm::task_number(const tuning::TuningTask& task) const {
   return found - tasks_.begin();
 }
 
-bool MeasurementFarm::any_worker_left() const {
-  return std::ranges::any_of(statistics_.lost, [](bool lost) { return !lost; });
+bool MeasurementFarm::any_worker_left() const { return live_workers() > 0; }
+
+int MeasurementFarm::live_workers() const {
+  return static_cast<int>(std::ranges::count(statistics_.lost, false));
 }
 
 tuning::MeasureResult MeasurementFarm::measure(const tuning::TuningTask& task, int64_t index) {
@@ -56,36 +71,89 @@ tuning::MeasureResult MeasurementFarm::measure(const tuning::TuningTask& task, i
 
 void MeasurementFarm::measure_batch(const tuning::TuningTask& task, const std::vector<int64_t>& indices,
                                     const ResultCallback& on_result) {
-  const int64_t number = task_number(task);
-  BatchState state{{indices.begin(), indices.end()}, std::vector<std::optional<int64_t>>(statistics_.lost.size()), true};
-  while (!state.done()) {
+  bool given = false;
+  measure_stream(
+      [&]() -> std::optional<tuning::Batch> {
+        if (given) return std::nullopt;
+        given = true;
+        return tuning::Batch{&task, 0, indices};
+      },
+      [&](size_t, int64_t index, const tuning::MeasureResult& result) { return on_result(index, result); });
+}
+
+bool MeasurementFarm::wants_batch(const Stream& stream) const {
+  if (!stream.accepting || !stream.source_open || static_cast<int>(stream.pending.size()) >= live_workers())
+    return false;
+  if (!search_worker_) return true;
+  const auto worker = static_cast<size_t>(*search_worker_);
+  return statistics_.lost[worker] || !stream.busy[worker];
+}
+
+void MeasurementFarm::hand_out(Stream& stream) {
+  for (size_t worker = 0; worker < stream.busy.size() && stream.accepting && !stream.pending.empty(); ++worker) {
+    if (statistics_.lost[worker] || stream.busy[worker]) continue;
+    stream.busy[worker] = stream.pending.front();
+    stream.pending.pop_front();
+    stream.handed_at[worker] = Clock::now();
+    transport_.assign(static_cast<int>(worker), stream.busy[worker]->work);
+  }
+}
+
+bool MeasurementFarm::take_event(Stream& stream, const StreamCallback& on_result) {
+  const std::optional<WorkerEvent> event = transport_.wait(poll_interval);
+  if (!event) return false;
+  if (const auto* lost = std::get_if<WorkerLost>(&*event)) {
+    const auto worker = static_cast<size_t>(lost->worker);
+    statistics_.lost[worker] = true;
+    if (stream.busy[worker]) {
+      stream.pending.push_front(*stream.busy[worker]);  // its config goes to the next idle worker
+      stream.busy[worker].reset();
+      ++statistics_.reissued;
+    }
+    return true;
+  }
+  const Completion& completion = std::get<Completion>(*event);
+  const auto worker = static_cast<size_t>(completion.worker);
+  // A late answer of a worker given up as lost: its config was handed out again.
+  if (statistics_.lost[worker] || !stream.busy[worker] || stream.busy[worker]->work != completion.work) return true;
+  const size_t task_id = stream.busy[worker]->task_id;
+  stream.busy[worker].reset();
+  ++statistics_.measured[worker];
+  statistics_.messaging_s +=
+      std::max(0.0, seconds_between(stream.handed_at[worker], Clock::now()) - completion.result.all_cost_s);
+  if (!on_result(task_id, completion.work.config, completion.result)) stream.accepting = false;
+  return true;
+}
+
+void MeasurementFarm::measure_stream(const BatchSource& next, const StreamCallback& on_result) {
+  Stream stream(statistics_.lost.size());
+  // Adds the worker-seconds idle since the last state change, and counts the idle workers now.
+  const auto tick = [&] {
+    const Clock::time_point now = Clock::now();
+    statistics_.idle_s += seconds_between(stream.last_tick, now) * stream.idle_since_tick;
+    stream.last_tick = now;
+    stream.idle_since_tick = 0;
+    for (size_t worker = 0; worker < stream.busy.size(); ++worker)
+      stream.idle_since_tick += !statistics_.lost[worker] && !stream.busy[worker] ? 1 : 0;
+  };
+  tick();
+  while (true) {
     if (!any_worker_left()) throw std::runtime_error("measurement farm: every worker was lost");
-    for (size_t worker = 0; worker < state.busy.size() && state.accepting && !state.pending.empty(); ++worker) {
-      if (statistics_.lost[worker] || state.busy[worker]) continue;
-      state.busy[worker] = state.pending.front();
-      state.pending.pop_front();
-      transport_.assign(static_cast<int>(worker), {number, *state.busy[worker]});
-    }
-    const std::optional<WorkerEvent> event = transport_.wait(poll_interval);
-    if (!event) continue;
-    if (const auto* lost = std::get_if<WorkerLost>(&*event)) {
-      const auto worker = static_cast<size_t>(lost->worker);
-      statistics_.lost[worker] = true;
-      if (state.busy[worker]) {
-        state.pending.push_front(*state.busy[worker]);  // its config goes to the next idle worker
-        state.busy[worker].reset();
-        ++statistics_.reissued;
+    if (wants_batch(stream)) {
+      const Clock::time_point start = Clock::now();
+      const std::optional<tuning::Batch> batch = next();
+      statistics_.search_s += seconds_between(start, Clock::now());
+      if (batch) {
+        const int64_t number = task_number(*batch->task);
+        for (int64_t config : batch->indices) stream.pending.push_back({{number, config}, batch->task_id});
       }
-      continue;
+      stream.source_open = batch.has_value();
+      tick();
     }
-    const Completion& completion = std::get<Completion>(*event);
-    const auto worker = static_cast<size_t>(completion.worker);
-    // A late answer of a worker given up as lost: its config was handed out again.
-    if (statistics_.lost[worker] || state.busy[worker] != completion.work.config || completion.work.task != number)
-      continue;
-    state.busy[worker].reset();
-    ++statistics_.measured[worker];
-    if (!on_result(completion.work.config, completion.result)) state.accepting = false;
+    hand_out(stream);
+    tick();
+    if (stream.done()) return;
+    if (take_event(stream, on_result)) tick();
   }
 }
 

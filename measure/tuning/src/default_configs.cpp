@@ -19,14 +19,10 @@ std::vector<MeasureRecord> measure_default_configs(const std::vector<TuningTask>
                                                    const std::vector<MeasureRecord>& records, Measurer& measurer,
                                                    const std::string& target, const RecordSink& sink) {
   const DefaultSeconds known = default_config_seconds(tasks, records, target);
-  std::vector<MeasureRecord> measured;
-  for (const TuningTask& task : tasks) {
-    if (known.contains(task.task_key())) continue;
-    const int64_t index = task.op.default_index();
-    measured.push_back(make_record(target, task, index, measurer.measure(task, index)));
-    sink(measured.back());
-  }
-  return measured;
+  std::vector<PlannedConfig> missing;
+  for (size_t t = 0; t < tasks.size(); ++t)
+    if (!known.contains(tasks[t].task_key())) missing.push_back({t, tasks[t].op.default_index()});
+  return measure_configs(tasks, missing, measurer, target, sink);
 }
 
 }  // namespace layoutopt::tuning

@@ -95,13 +95,9 @@ std::vector<LayoutVariant> load_variants(const std::vector<TuningTask>& tasks, c
 std::vector<MeasureRecord> measure_variants(const std::vector<TuningTask>& tasks,
                                             const std::vector<LayoutVariant>& variants, Measurer& measurer,
                                             const std::string& target, const RecordSink& sink) {
-  std::vector<MeasureRecord> measured;
-  for (const LayoutVariant& variant : variants) {
-    const TuningTask& task = tasks[variant.task];
-    measured.push_back(make_record(target, task, variant.index, measurer.measure(task, variant.index)));
-    sink(measured.back());
-  }
-  return measured;
+  std::vector<PlannedConfig> planned;
+  for (const LayoutVariant& variant : variants) planned.push_back({variant.task, variant.index});
+  return measure_configs(tasks, planned, measurer, target, sink);
 }
 
 }  // namespace layoutopt::tuning

@@ -9,12 +9,15 @@ namespace {
 
 int64_t trials_of(const TaskStatus& task) { return static_cast<int64_t>(task.best_history.size()); }
 
+// Trials measured or being measured.
+int64_t planned_trials(const TaskStatus& task) { return trials_of(task) + task.in_flight; }
+
 double best_of(const TaskStatus& task) {
   return task.best_history.empty() ? INFINITY : task.best_history.back();
 }
 
 bool warming_up(const TaskStatus& task, const SchedulerOptions& options) {
-  return trials_of(task) < options.warmup_trials || !std::isfinite(best_of(task));
+  return planned_trials(task) < options.warmup_trials || !std::isfinite(best_of(task));
 }
 
 // Relative improvement of the best cost per trial over the last `window` trials.
@@ -54,7 +57,7 @@ WorkloadBest workload_best(const std::vector<TaskStatus>& tasks, size_t index) {
 double estimated_gain(const std::vector<TaskStatus>& tasks, size_t index, const SchedulerOptions& options) {
   const TaskStatus& task = tasks[index];
   const WorkloadBest workload = workload_best(tasks, index);
-  const double trials = static_cast<double>(std::max<int64_t>(1, trials_of(task)));
+  const double trials = static_cast<double>(std::max<int64_t>(1, planned_trials(task)));
   return task.weight / workload.algorithms * workload.seconds *
          (recent_rate(task, options.window) + options.exploration / trials);
 }
@@ -64,7 +67,7 @@ std::optional<size_t> pick_next_task(const std::vector<TaskStatus>& tasks, const
   for (size_t i = 0; i < tasks.size(); ++i) {
     if (tasks[i].finished) continue;
     if (warming_up(tasks[i], options)) {
-      if (!warmup || trials_of(tasks[i]) < trials_of(tasks[*warmup])) warmup = i;
+      if (!warmup || planned_trials(tasks[i]) < planned_trials(tasks[*warmup])) warmup = i;
     } else if (!best || estimated_gain(tasks, i, options) > estimated_gain(tasks, *best, options)) {
       best = i;
     }

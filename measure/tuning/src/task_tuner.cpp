@@ -40,6 +40,7 @@ void TaskTuner::observe(int64_t index, const MeasureResult& result) {
     return;
   }
   last_seconds_ = seconds;
+  in_flight_.erase(index);
   const bool first_time = measured_.insert(index).second;
   if (result.ok()) candidates_.add({index, seconds, task_->op.layouts(index)});
   if (!first_time) return;
@@ -62,7 +63,7 @@ bool TaskTuner::early_stopped() const {
 }
 
 std::vector<int64_t> TaskTuner::propose(int64_t count) {
-  const int64_t left = task_->op.space().searched_size() - trials();
+  const int64_t left = task_->op.space().searched_size() - trials() - in_flight();
   count = std::min(count, left);
   if (count <= 0) return {};
   std::unordered_set<int64_t> taken;
@@ -78,6 +79,7 @@ std::vector<int64_t> TaskTuner::propose(int64_t count) {
     }
   }
   for (int64_t index : random_unmeasured(count - static_cast<int64_t>(batch.size()), taken)) batch.push_back(index);
+  in_flight_.insert(batch.begin(), batch.end());
   return batch;
 }
 
@@ -88,13 +90,13 @@ std::vector<int64_t> TaskTuner::random_unmeasured(int64_t count, const std::unor
   std::vector<int64_t> result;
   for (int64_t draw = 0; static_cast<int64_t>(result.size()) < count && draw < kDrawsPerConfig * count; ++draw) {
     const int64_t index = any(rng_);
-    if (measured(index) || taken.contains(index) || !chosen.insert(index).second) continue;
+    if (!proposable(index) || taken.contains(index) || !chosen.insert(index).second) continue;
     result.push_back(index);
   }
   if (static_cast<int64_t>(result.size()) == count) return result;
   std::vector<int64_t> pool;
   for (int64_t index = 0; index < size; ++index)
-    if (!measured(index) && !taken.contains(index) && !chosen.contains(index)) pool.push_back(index);
+    if (proposable(index) && !taken.contains(index) && !chosen.contains(index)) pool.push_back(index);
   for (int64_t index : shuffled_prefix(std::move(pool), count - static_cast<int64_t>(result.size()), rng_))
     result.push_back(index);
   return result;
@@ -110,9 +112,9 @@ TaskTuner::Ranking TaskTuner::ranking() const {
 std::vector<int64_t> TaskTuner::model_ranked(Ranking ranking, const std::unordered_set<int64_t>& taken) {
   const int64_t size = task_->op.space().searched_size();
   std::vector<int64_t> pool;
-  if (size - trials() <= options_.max_scored) {
+  if (size - trials() - in_flight() <= options_.max_scored) {
     for (int64_t index = 0; index < size; ++index)
-      if (!measured(index) && !taken.contains(index)) pool.push_back(index);
+      if (proposable(index) && !taken.contains(index)) pool.push_back(index);
   } else {
     pool = random_unmeasured(options_.max_scored, taken);
   }

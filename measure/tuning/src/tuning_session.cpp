@@ -69,7 +69,8 @@ int64_t resume(const std::vector<TuningTask>& tasks, std::vector<TaskTuner>& tun
 std::vector<TaskStatus> statuses(const std::vector<TaskTuner>& tuners) {
   std::vector<TaskStatus> result;
   for (const TaskTuner& t : tuners)
-    result.push_back({static_cast<double>(t.task().weight), t.best_history(), t.finished(), t.task().workload});
+    result.push_back(
+        {static_cast<double>(t.task().weight), t.best_history(), t.finished(), t.task().workload, t.in_flight()});
   return result;
 }
 
@@ -121,6 +122,27 @@ MeasureRecord make_record(const std::string& target, const TuningTask& task, int
   return record;
 }
 
+std::vector<MeasureRecord> measure_configs(const std::vector<TuningTask>& tasks,
+                                           const std::vector<PlannedConfig>& configs, Measurer& measurer,
+                                           const std::string& target, const RecordSink& sink) {
+  std::vector<MeasureRecord> measured;
+  size_t next = 0;
+  measurer.measure_stream(
+      [&]() -> std::optional<Batch> {
+        if (next == configs.size()) return std::nullopt;
+        Batch batch{&tasks.at(configs[next].task), configs[next].task, {}};
+        for (; next < configs.size() && configs[next].task == batch.task_id; ++next)
+          batch.indices.push_back(configs[next].index);
+        return batch;
+      },
+      [&](size_t task, int64_t index, const MeasureResult& result) {
+        measured.push_back(make_record(target, tasks[task], index, result));
+        sink(measured.back());
+        return true;
+      });
+  return measured;
+}
+
 double estimated_latency(const std::vector<TuningTask>& tasks, const SessionResult& result) {
   std::vector<TaskStatus> statuses;
   for (size_t i = 0; i < tasks.size(); ++i) {
@@ -153,24 +175,32 @@ SessionResult tune_tasks(const std::vector<TuningTask>& tasks, const std::vector
   SessionResult result;
   result.unmatched_records = resume(tasks, tuners, resumed, history, options.target);
   result.transferred_records = add_foreign_experience(experience, tasks, history, options.target);
-  while (!budget.spent(result.new_trials)) {
+  int64_t proposed = 0;  // new trials proposed: measured or in flight
+  const auto next_batch = [&]() -> std::optional<Batch> {
+    if (budget.spent(proposed)) return std::nullopt;
     const std::optional<size_t> next = pick_next_task(statuses(tuners), options.scheduler);
-    if (!next) break;
-    TaskTuner& tuner = tuners[*next];
-    const int64_t left = options.trials > 0 ? options.trials - result.new_trials : options.batch_size;
-    const size_t task = *next;
-    measurer.measure_batch(tasks[task], tuner.propose(std::min(options.batch_size, left)),
-                           [&](int64_t index, const MeasureResult& measured) {
-                             sink(make_record(options.target, tasks[task], index, measured));
-                             tuner.observe(index, measured);
-                             ++result.new_trials;
-                             if (progress) {
-                               const std::pair<double, double> shown = budget.fraction(result.new_trials);
-                               progress->update(shown.first, shown.second,
-                                                status_line(tuner, task, tasks.size(), budget.elapsed()));
-                             }
-                             return !budget.spent(result.new_trials);
-                           });
+    if (!next) return std::nullopt;
+    const int64_t left = options.trials > 0 ? options.trials - proposed : options.batch_size;
+    Batch batch{&tasks[*next], *next, tuners[*next].propose(std::min(options.batch_size, left))};
+    proposed += static_cast<int64_t>(batch.indices.size());
+    return batch;
+  };
+  const auto on_result = [&](size_t task, int64_t index, const MeasureResult& measured) {
+    TaskTuner& tuner = tuners[task];
+    sink(make_record(options.target, tasks[task], index, measured));
+    tuner.observe(index, measured);
+    ++result.new_trials;
+    if (progress) {
+      const std::pair<double, double> shown = budget.fraction(result.new_trials);
+      progress->update(shown.first, shown.second, status_line(tuner, task, tasks.size(), budget.elapsed()));
+    }
+    return !budget.spent(result.new_trials);
+  };
+  // A stream ends when the search has nothing to propose while configs are still out; their
+  // results may give it more (a task no longer failing), so it is asked again until it has none.
+  for (int64_t before = -1; proposed > before && !budget.spent(result.new_trials);) {
+    before = proposed;
+    measurer.measure_stream(next_batch, on_result);
   }
   for (size_t i = 0; i < tuners.size(); ++i) result.tasks.push_back(outcome_of(tuners[i], resumed[i]));
   result.seconds = budget.elapsed();

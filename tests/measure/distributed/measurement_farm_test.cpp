@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <limits>
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <set>
@@ -48,6 +49,7 @@ class ScriptedTransport : public Transport {
     return Completion{static_cast<int>(*first), work, measurer.measure(tasks_.at(static_cast<size_t>(work.task)), work.config)};
   }
   [[nodiscard]] double now() const { return now_; }
+  [[nodiscard]] bool busy(int worker) const { return in_flight_[static_cast<size_t>(worker)].has_value(); }
 
   testing::FakeMeasurer measurer;  ///< every config measured, once each
 
@@ -72,27 +74,86 @@ tuning::SessionOptions options(int64_t trials) {
 
 using Measured = std::vector<std::pair<tuning::TaskKey, int64_t>>;
 
-Measured tune(const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer, int64_t trials) {
+Measured tune(const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer, int64_t trials,
+              int64_t random_warmup = 8) {
   Measured records;
+  tuning::SessionOptions session = options(trials);
+  session.tuner.random_warmup = random_warmup;
   const tuning::SessionResult result = tuning::tune_tasks(
       tasks, {}, measurer, [&](const tuning::MeasureRecord& r) { records.emplace_back(*r.task, r.config_index); },
-      options(trials));
+      session);
   CHECK(result.new_trials == trials);
   return records;
 }
 
 }  // namespace
 
-TEST_CASE("farm: workers of equal speed measure exactly what one measurer would, in its order") {
+TEST_CASE("farm: within the random warm-up, workers measure exactly the configs one measurer would") {
   const std::vector<tuning::TuningTask> tasks = two_tasks();
   testing::FakeMeasurer alone;
-  const Measured single = tune(tasks, alone, 40);
+  // Two batches of 8, one per task, both random: no model ranks configs before 16 results.
+  const int64_t warmup = 16;
+  Measured single = tune(tasks, alone, warmup, warmup);
   ScriptedTransport transport(tasks, {1.0, 1.0});
   MeasurementFarm farm(tasks, transport);
-  const Measured farmed = tune(tasks, farm, 40);
+  Measured farmed = tune(tasks, farm, warmup, warmup);
+  std::ranges::sort(single);
+  std::ranges::sort(farmed);
   CHECK(farmed == single);
-  CHECK(farm.statistics().measured == std::vector<int64_t>{20, 20});
-  CHECK(transport.now() == doctest::Approx(20.0));  // half the time one worker would take
+  CHECK(farm.statistics().measured == std::vector<int64_t>{8, 8});
+  CHECK(transport.now() == doctest::Approx(8.0));  // half the time one worker would take
+}
+
+TEST_CASE("farm: the next batch is proposed while the last configs of one are measured") {
+  // Batch by batch, the faster worker idles at each batch's end while the slower one measures
+  // its last config; a stream hands it the next batch's first config instead.
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  const std::vector<double> speeds{1.0, 1.5};
+  const int64_t trials = 64;
+  ScriptedTransport batched_transport(tasks, speeds);
+  MeasurementFarm batched(tasks, batched_transport);
+  struct BatchByBatch : tuning::Measurer {  // the base class's stream: one batch at a time
+    explicit BatchByBatch(MeasurementFarm& farm) : farm_(farm) {}
+    tuning::MeasureResult measure(const tuning::TuningTask& task, int64_t index) override {
+      return farm_.measure(task, index);
+    }
+    void measure_batch(const tuning::TuningTask& task, const std::vector<int64_t>& indices,
+                       const ResultCallback& on_result) override {
+      farm_.measure_batch(task, indices, on_result);
+    }
+    MeasurementFarm& farm_;
+  } batch_by_batch(batched);
+  CHECK(tune(tasks, batch_by_batch, trials).size() == trials);
+  ScriptedTransport streamed_transport(tasks, speeds);
+  MeasurementFarm streamed(tasks, streamed_transport);
+  CHECK(tune(tasks, streamed, trials).size() == trials);
+  const double ideal = static_cast<double>(trials) / (1 / speeds[0] + 1 / speeds[1]);
+  CHECK(streamed_transport.now() < batched_transport.now());
+  CHECK(streamed_transport.now() <= ideal + speeds[1]);
+}
+
+TEST_CASE("farm: the search runs only while the worker sharing its CPUs is idle") {
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  ScriptedTransport transport(tasks, {1.0, 1.3, 1.7});
+  MeasurementFarm farm(tasks, transport, 0);
+  int64_t next_config = 0, searches = 0, reported = 0;
+  farm.measure_stream(
+      [&]() -> std::optional<tuning::Batch> {
+        CHECK_FALSE(transport.busy(0));
+        if (searches++ == 6) return std::nullopt;
+        std::vector<int64_t> batch(8);
+        for (int64_t& config : batch) config = next_config++;
+        return tuning::Batch{&tasks[1], 1, batch};
+      },
+      [&](size_t task_id, int64_t, const tuning::MeasureResult&) {
+        CHECK(task_id == 1);
+        ++reported;
+        return true;
+      });
+  CHECK(reported == 48);
+  CHECK(searches == 7);
+  CHECK(farm.statistics().measured[1] > 0);
+  CHECK(farm.statistics().measured[2] > 0);
 }
 
 TEST_CASE("farm: a slower worker is given fewer configs") {

@@ -219,6 +219,40 @@ TEST_CASE("alternative algorithms of one workload count once, at their fastest, 
   CHECK(estimated_gain(tasks, 2) == doctest::Approx(estimated_gain({{1.0, {5e-3}, false, -1}}, 0)));
 }
 
+TEST_CASE("configs in flight count as trials: a task is not picked again for the configs it has out") {
+  // Both warming up; task 0 has fewer measured trials but more in flight.
+  std::vector<TaskStatus> tasks{{1.0, {2e-3, 2e-3}, false, -1, 8}, {1.0, {2e-3, 2e-3, 2e-3, 2e-3}, false, -1, 0}};
+  CHECK(pick_next_task(tasks) == std::optional<size_t>(1));
+  tasks[0].in_flight = 0;
+  CHECK(pick_next_task(tasks) == std::optional<size_t>(0));
+  // Past the warm-up, configs out shrink the exploration term like measured ones.
+  const std::vector<TaskStatus> out{{1.0, std::vector<double>(20, 1e-3), false, -1, 20}};
+  const std::vector<TaskStatus> in{{1.0, std::vector<double>(20, 1e-3), false, -1, 0}};
+  CHECK(estimated_gain(out, 0) == doctest::Approx(estimated_gain(in, 0) / 2));
+}
+
+TEST_CASE("a tuner never proposes a config it proposed before and has not heard back about") {
+  const TuningTask task = small_conv_task(4);
+  TunerOptions options;
+  options.early_stopping = 0;
+  TaskTuner tuner(task, options);
+  const std::vector<int64_t> first = tuner.propose(5);
+  const std::vector<int64_t> second = tuner.propose(5);
+  CHECK(tuner.in_flight() == 10);
+  std::set<int64_t> distinct(first.begin(), first.end());
+  distinct.insert(second.begin(), second.end());
+  CHECK(distinct.size() == 10);
+  FakeMeasurer measurer;
+  for (int64_t index : first) tuner.observe(index, measurer.measure(task, index));
+  CHECK(tuner.in_flight() == 5);
+  CHECK(tuner.trials() == 5);
+  // Everything left in flight: exhausted for the scheduler, and nothing more to propose.
+  const int64_t left = task.op.space().searched_size() - 10;
+  CHECK(static_cast<int64_t>(tuner.propose(left + 3).size()) == left);
+  CHECK(tuner.exhausted());
+  CHECK(tuner.propose(1).empty());
+}
+
 TEST_CASE("the task scheduler skips finished tasks and warms up tasks without a working config") {
   std::vector<TaskStatus> tasks{{10.0, std::vector<double>(20, 1e-3), true}, {1.0, {}, false}};
   CHECK(pick_next_task(tasks) == std::optional<size_t>(1));

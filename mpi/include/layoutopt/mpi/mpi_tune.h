@@ -3,11 +3,12 @@
 // extracts the same tasks; before anything is timed the ranks send rank 0 their host facts
 // (distributed/host_facts.h) and task list, and all refuse to start when a host or the model
 // differs, naming the odd rank. Rank 0 then runs the one tuning session (search, task
-// scheduler, the record log) with a measurement farm: each config of a batch goes to the next
-// idle measurer, rank 0's own worker thread or another rank, and every result is appended to
-// rank 0's log as it arrives. The other ranks only measure what they are sent. `optimize`
-// spreads its tuning alike (its default configs and layout variants go one at a time); the transforms, planning,
-// confirmation, calibration and comparison run on rank 0 alone.
+// scheduler, the record log) with a measurement farm: each config goes to the next idle
+// measurer, rank 0's own worker thread or another rank, the search proposing the next batch
+// while the last configs of one are measured (and only while rank 0's own worker is idle), and
+// every result is appended to rank 0's log as it arrives. The other ranks only measure what
+// they are sent. `optimize` spreads its tuning, default configs and layout variants alike; the
+// transforms, planning, confirmation, calibration and comparison run on rank 0 alone.
 //
 // A rank that dies: rank 0 hears a heartbeat from a measuring rank every second; one silent
 // for `heartbeat_timeout_s` is given up and its config measured by another. Open MPI 4.1 ends

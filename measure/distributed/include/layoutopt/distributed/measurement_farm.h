@@ -7,10 +7,18 @@
 // appends its record to the one log at once. A worker the transport reports lost has its
 // config handed to another worker and is given nothing more.
 //
+// Streams (measure_stream) run ahead: the next batch is asked for once fewer configs wait
+// than there are live workers, so the others measure the last configs of one batch while the
+// search proposes the next (no worker idles at batch ends). The search shares its host with
+// one worker (`search_worker`: rank 0's own measuring thread): it runs only while that worker
+// is idle, so it never disturbs a timing and never takes a CPU the user did not give.
+//
 //   MeasurementFarm farm(tasks, transport);
 //   tune_tasks(tasks, history, farm, sink, options);   // instead of a KernelMeasurer
 
+#include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "layoutopt/distributed/transport.h"
@@ -23,26 +31,45 @@ struct FarmStatistics {
   std::vector<int64_t> measured;  ///< configs each worker reported, by worker
   std::vector<bool> lost;         ///< workers reported lost, by worker
   int64_t reissued = 0;           ///< configs handed out again because their worker was lost
+  double search_s = 0;     ///< wall time the search took to propose batches (streams only)
+  double idle_s = 0;       ///< worker-seconds with no config to measure while a stream ran
+  /// Worker-seconds from handing a config out to its result beyond the measurement itself
+  /// (the result's all_cost_s): messaging and polling.
+  double messaging_s = 0;
 };
 
 class MeasurementFarm : public tuning::Measurer {
  public:
   /// `tasks` and `transport` must outlive the farm; the workers know the same task list.
-  MeasurementFarm(const std::vector<tuning::TuningTask>& tasks, Transport& transport);
+  /// `search_worker`: the worker on this process's CPUs, if any (the search waits for it).
+  MeasurementFarm(const std::vector<tuning::TuningTask>& tasks, Transport& transport,
+                  std::optional<int> search_worker = std::nullopt);
 
   tuning::MeasureResult measure(const tuning::TuningTask& task, int64_t index) override;
   /// Throws std::runtime_error when every worker is lost, or `task` is not in the task list.
   void measure_batch(const tuning::TuningTask& task, const std::vector<int64_t>& indices,
                      const ResultCallback& on_result) override;
+  /// Throws as measure_batch does.
+  void measure_stream(const BatchSource& next, const StreamCallback& on_result) override;
 
   [[nodiscard]] const FarmStatistics& statistics() const { return statistics_; }
 
  private:
   [[nodiscard]] int64_t task_number(const tuning::TuningTask& task) const;
   [[nodiscard]] bool any_worker_left() const;
+  [[nodiscard]] int live_workers() const;
+  using Clock = std::chrono::steady_clock;
+  struct Stream;
+  /// Whether to ask the search for its next batch now (see the class comment).
+  [[nodiscard]] bool wants_batch(const Stream& stream) const;
+  void hand_out(Stream& stream);
+  /// Waits for one worker event and applies it; false when none came.
+  bool take_event(Stream& stream, const StreamCallback& on_result);
+
 
   const std::vector<tuning::TuningTask>& tasks_;
   Transport& transport_;
+  std::optional<int> search_worker_;
   FarmStatistics statistics_;
 };
 

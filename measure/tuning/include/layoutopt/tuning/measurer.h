@@ -5,12 +5,21 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "layoutopt/tuning/measure_record.h"
 #include "layoutopt/tuning/tuning_task.h"
 
 namespace layoutopt::tuning {
+
+/// Configs of one task the search wants measured; `task_id` is the caller's number for the
+/// task, passed back with each result.
+struct Batch {
+  const TuningTask* task = nullptr;
+  size_t task_id = 0;
+  std::vector<int64_t> indices;
+};
 
 class Measurer {
  public:
@@ -28,6 +37,24 @@ class Measurer {
                              const ResultCallback& on_result) {
     for (int64_t index : indices)
       if (!on_result(index, measure(task, index))) return;
+  }
+
+  /// The search's next batch, or nullopt when it has none to propose now.
+  using BatchSource = std::function<std::optional<Batch>()>;
+  using StreamCallback = std::function<bool(size_t task_id, int64_t index, const MeasureResult& result)>;
+  /// Measures batch after batch from `next` until it returns nullopt and every config it gave
+  /// was reported, or `on_result` returns false. Here each batch is measured before the next
+  /// is asked for; a measurer with several workers asks for the next batch while the last
+  /// configs of one are still being measured, so no worker idles between batches.
+  virtual void measure_stream(const BatchSource& next, const StreamCallback& on_result) {
+    while (std::optional<Batch> batch = next()) {
+      bool go_on = true;
+      measure_batch(*batch->task, batch->indices, [&](int64_t index, const MeasureResult& result) {
+        go_on = on_result(batch->task_id, index, result);
+        return go_on;
+      });
+      if (!go_on) return;
+    }
   }
 };
 

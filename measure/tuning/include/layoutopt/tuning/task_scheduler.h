@@ -11,7 +11,10 @@
 //      `window` trials (the backward gradient), and exploration / trials an optimistic
 //      term that shrinks as a task is explored: with no improvement anywhere, trials
 //      spread in proportion to each task's share of the end-to-end latency.
-// Finished tasks (space exhausted or early-stopped) are never picked.
+// Finished tasks (space exhausted or early-stopped) are never picked. A task's configs still
+// being measured (a measurer that runs ahead of the search) count as its trials in the
+// warm-up order and the exploration term, so a task is not picked again for configs it has
+// in flight; the improvement rate reads measured trials only.
 //
 // Tasks may be alternative algorithms of one workload (direct and Winograd convolution):
 // the workload then costs weight * the fastest of their bests, and each alternative's gain
@@ -30,6 +33,7 @@ struct TaskStatus {
   bool finished = false;
   /// Tasks with the same workload id >= 0 are alternatives; -1: alternative to none.
   int64_t workload = -1;
+  int64_t in_flight = 0;  ///< proposed configs not yet measured
 };
 
 struct SchedulerOptions {

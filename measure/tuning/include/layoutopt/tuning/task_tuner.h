@@ -10,7 +10,8 @@
 //     ranks the space the same way once it holds `random_warmup` rows; with neither, the
 //     proposals are random.
 //   - Configs never repeat: observe() marks them measured, including configs read from a
-//     resumed log, which also train the model.
+//     resumed log, which also train the model; a proposed config not yet observed (being
+//     measured while the next batch is proposed) is not proposed again.
 //   - Early stopping: no improvement of the best config in `early_stopping` trials.
 //   - The best configs per (input, output) layout pair are kept for the graph solver.
 
@@ -50,6 +51,8 @@ class TaskTuner {
   /// best time and the cost models keep its first result.
   void observe(int64_t index, const MeasureResult& result);
   [[nodiscard]] bool measured(int64_t index) const { return measured_.contains(index); }
+  /// Proposed configs not observed yet (in flight in a measurer that runs ahead).
+  [[nodiscard]] int64_t in_flight() const { return static_cast<int64_t>(in_flight_.size()); }
 
   /// Up to `count` distinct unmeasured configs to measure next (fewer near exhaustion).
   [[nodiscard]] std::vector<int64_t> propose(int64_t count);
@@ -58,7 +61,8 @@ class TaskTuner {
   /// was written (a knob no record names), whose new part the search has not looked at.
   void reopen() { last_improvement_trial_ = trials(); }
 
-  [[nodiscard]] bool exhausted() const { return trials() >= task_->op.space().searched_size(); }
+  /// Every searched config measured or being measured.
+  [[nodiscard]] bool exhausted() const { return trials() + in_flight() >= task_->op.space().searched_size(); }
   [[nodiscard]] bool early_stopped() const;
   [[nodiscard]] bool finished() const { return exhausted() || early_stopped(); }
 
@@ -73,6 +77,7 @@ class TaskTuner {
   [[nodiscard]] const LayoutCandidates& candidates() const { return candidates_; }
 
  private:
+  [[nodiscard]] bool proposable(int64_t index) const { return !measured(index) && !in_flight_.contains(index); }
   [[nodiscard]] std::vector<int64_t> random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken);
   /// What ranks this task's configs now: its own model once it has enough measurements,
   /// else the session's shared one once that has enough, else nothing (random proposals).
@@ -87,6 +92,7 @@ class TaskTuner {
   TuningExperience* experience_;
 
   std::unordered_set<int64_t> measured_;
+  std::unordered_set<int64_t> in_flight_;
   double best_seconds_ = std::numeric_limits<double>::infinity();
   std::optional<int64_t> best_index_;
   double last_seconds_ = std::numeric_limits<double>::infinity();

@@ -68,6 +68,19 @@ using RecordSink = std::function<void(const MeasureRecord&)>;
                                               const std::vector<MeasureRecord>& history, const std::string& target,
                                               const TunerOptions& options = {});
 
+/// One config to measure outside the search: config `index` of task number `task`.
+struct PlannedConfig {
+  size_t task = 0;
+  int64_t index = 0;
+};
+
+/// Measures `configs` of `tasks` as one stream (each task's run of consecutive configs a
+/// batch), so a measurer with several workers has several in flight; each record goes to
+/// `sink` as it arrives. Returns the new records in arrival order.
+std::vector<MeasureRecord> measure_configs(const std::vector<TuningTask>& tasks,
+                                           const std::vector<PlannedConfig>& configs, Measurer& measurer,
+                                           const std::string& target, const RecordSink& sink);
+
 /// The record of one measurement, as written to the log.
 [[nodiscard]] MeasureRecord make_record(const std::string& target, const TuningTask& task, int64_t index,
                                         const MeasureResult& result);
