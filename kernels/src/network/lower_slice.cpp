@@ -1,9 +1,7 @@
 #include "network/lower_slice.h"
 
-#include <algorithm>
-
 #include "layoutopt/kernels/lowering.h"
-#include "layoutopt/layout/index_map.h"
+#include "network/lower_whole_axis.h"
 
 namespace layoutopt::kernels::network {
 
@@ -20,12 +18,9 @@ std::optional<ChannelSliceDesc> layout_slice_desc(const graph::Graph& graph, gra
   const auto a = static_cast<size_t>(axis);
   const int64_t extent = in[a], kept = out[a], step = slice->step;
   if (kept < 1 || slice->start + (kept - 1) * step >= extent) return std::nullopt;
-  const layout::IndexMap map(in, layout::canonical_data_layout(in.size()), layout);
-  const std::vector<layout::IndexMap::PhysicalAxis>& physical = map.physical_axes();
-  const auto along = [&](const layout::IndexMap::PhysicalAxis& p) { return p.logical_axis == a; };
-  if (std::count_if(physical.begin(), physical.end(), along) != 1) return std::nullopt;  // split into blocks
-  const int64_t inner = std::find_if(physical.begin(), physical.end(), along)->stride;
-  const int64_t outer = map.size() / (extent * inner);
+  const std::optional<WholeAxisView> view = whole_axis_view(in, layout, a);
+  if (!view) return std::nullopt;
+  const int64_t inner = view->inner, outer = view->outer;
   if (step == 1) return row_range_slice_desc(outer, extent * inner, slice->start * inner, (slice->start + kept) * inner);
   if (extent % step != 0 || kept != extent / step || slice->start >= step) return std::nullopt;
   return row_range_slice_desc(outer * kept, step * inner, slice->start * inner, (slice->start + 1) * inner);

@@ -24,12 +24,12 @@
 #include "layoutopt/kernels/resize.h"
 #include "layoutopt/kernels/softmax.h"
 #include "layoutopt/kernels/tunable_op.h"
-#include "layoutopt/layout/index_map.h"
 #include "layoutopt/layout/transform.h"
 #include "network/checked_size.h"
 #include "reference/broadcast_index.h"
 #include "network/lower_products.h"
 #include "network/lower_slice.h"
+#include "network/lower_whole_axis.h"
 
 namespace layoutopt::kernels::network {
 
@@ -238,17 +238,12 @@ LoweredNode lower_activation(const NodeContext& c) {
 std::optional<LayerNormDesc> unsplit_axis_layer_norm_desc(const NodeContext& c, size_t axis) {
   const graph::Shape& shape = c.output_shape();
   const Layout& scheduled = c.schedule.output;
-  if (shape.size() < 2 || shape.size() > 6 || !layout::same_memory_order(shape, c.schedule.inputs.at(0), scheduled))
-    return std::nullopt;
-  const layout::IndexMap map(shape, layout::canonical_data_layout(shape.size()), scheduled);
-  std::optional<LayerNormDesc> desc;
-  for (const layout::IndexMap::PhysicalAxis& physical : map.physical_axes()) {
-    if (physical.logical_axis != axis || physical.extent == 1) continue;
-    if (physical.extent != shape[axis]) return std::nullopt;  // split into blocks
-    desc = layer_norm_desc(c.graph, c.id, 1);
-    desc->inner = physical.stride;
-    desc->outer = map.size() / (shape[axis] * physical.stride);
-  }
+  if (!layout::same_memory_order(shape, c.schedule.inputs.at(0), scheduled)) return std::nullopt;
+  const std::optional<WholeAxisView> view = whole_axis_view(shape, scheduled, axis);
+  if (!view) return std::nullopt;
+  LayerNormDesc desc = layer_norm_desc(c.graph, c.id, 1);
+  desc.outer = view->outer;
+  desc.inner = view->inner;
   return desc;
 }
 
@@ -322,36 +317,43 @@ LoweredNode lower_channel_concat(const NodeContext& c) {
   return concat_step(c, desc);
 }
 
-/// A concat along any axis of tensors in canonical order is, per index of the axes before
-/// it, a run of each input's trailing elements after the other: the channel concat of
-/// [outer, inner_i / g, 1, g] NCHW tensors, with g the inputs' common run length (the gcd of
-/// the inner_i) so that each copy moves g floats, not one.
+/// A concat along any axis of tensors in canonical order, or in one layout shared by all that
+/// keeps the axis whole (Swin's cyclic shift along W of NCHW8c tokens), is, per index of
+/// the memory before that axis, a run of each input's floats after the other: the channel
+/// concat of [outer, row_i / g, 1, g] NCHW tensors, with row_i an input's floats per outer
+/// index and g the inputs' common run length (the gcd of the row_i) so that each copy moves
+/// g floats, not one.
 std::optional<LoweredNode> lower_plain_concat(const NodeContext& c, int64_t axis) {
-  const auto plain = [](const graph::Shape& shape, const Layout& layout) {
-    return shape.size() >= 2 && shape.size() <= 4 && in_canonical_order(shape, layout);
-  };
   const graph::Shape& out = c.output_shape();
   const auto rank = static_cast<int64_t>(out.size());
   if (axis < 0) axis += rank;
-  if (axis < 0 || axis >= rank || !plain(out, c.schedule.output)) return std::nullopt;
+  if (axis < 0 || axis >= rank || rank < 2 || rank > 4) return std::nullopt;
   // Partial products: a zero extent elsewhere lets them pass int64 while the shape's count does not.
   const auto product = [&](auto begin, auto end) {
     return std::accumulate(begin, end, int64_t{1},
                            [&](int64_t a, int64_t b) { return checked_mul(a, b, "concat '" + c.node.name + "' extents"); });
   };
-  const int64_t outer = product(out.begin(), out.begin() + axis);
-  std::vector<int64_t> inner;
+  const auto a = static_cast<size_t>(axis);
+  const auto view_of = [&](const graph::Shape& shape, const Layout& layout) -> std::optional<WholeAxisView> {
+    if (in_canonical_order(shape, layout))
+      return WholeAxisView{product(shape.begin(), shape.begin() + axis), shape[a], product(shape.begin() + axis + 1, shape.end())};
+    if (layout != c.schedule.output) return std::nullopt;
+    return whole_axis_view(shape, layout, a);
+  };
+  const std::optional<WholeAxisView> out_view = view_of(out, c.schedule.output);
+  if (!out_view) return std::nullopt;
+  std::vector<int64_t> rows;
   for (size_t i = 0; i < c.node.inputs.size(); ++i) {
-    const graph::Shape& shape = c.shape_of(c.node.inputs[i]);
-    if (!plain(shape, c.schedule.inputs.at(i))) return std::nullopt;
-    inner.push_back(product(shape.begin() + axis, shape.end()));
-    if (inner.back() == 0) return std::nullopt;  // an empty input: no copy kernel takes it
+    const std::optional<WholeAxisView> view = view_of(c.shape_of(c.node.inputs[i]), c.schedule.inputs.at(i));
+    if (!view || view->outer != out_view->outer || view->inner != out_view->inner) return std::nullopt;
+    rows.push_back(view->extent * view->inner);
+    if (rows.back() == 0) return std::nullopt;  // an empty input: no copy kernel takes it
   }
-  if (inner.empty()) return std::nullopt;
-  const int64_t run = std::accumulate(inner.begin(), inner.end(), int64_t{0}, [](int64_t a, int64_t b) { return std::gcd(a, b); });
+  if (rows.empty()) return std::nullopt;
+  const int64_t run = std::accumulate(rows.begin(), rows.end(), int64_t{0}, [](int64_t x, int64_t y) { return std::gcd(x, y); });
   ConcatDesc desc{.inputs = {}, .out_block = 1};
-  for (const int64_t extent : inner)
-    desc.inputs.push_back({.batch = outer, .channels = extent / run, .height = 1, .width = run, .block = 1});
+  for (const int64_t row : rows)
+    desc.inputs.push_back({.batch = out_view->outer, .channels = row / run, .height = 1, .width = run, .block = 1});
   return concat_step(c, desc);
 }
 

@@ -114,3 +114,37 @@ TEST_CASE("slices along an axis the layout keeps whole are copies of runs, with 
     CHECK(run_in_layout(g, "cut", Layout::parse(t.split_layout)) == kernels::StepKind::fallback);
   }
 }
+
+TEST_CASE("concats along an axis one layout of all keeps whole are copies of runs") {
+  // Swin's cyclic shift joins [1, 16, 2, 20] and [1, 16, 4, 20] along H (and W) in NCHW8c;
+  // the parts here are slices of the one input, so every layout meets the reference.
+  for (const int64_t axis : {2, 3}) {
+    CAPTURE(axis);
+    graph::Graph g("token_roll");
+    const graph::ValueId x = g.add_input("x", {{1, 16, 6, 20}});
+    const int64_t cut = axis == 2 ? 2 : 15;
+    const int64_t extent = axis == 2 ? 6 : 20;
+    const auto tail = g.add_node("tail", graph::Slice{.axis = axis, .start = cut, .end = extent, .step = 1}, {x});
+    const auto head = g.add_node("head", graph::Slice{.axis = axis, .start = 0, .end = cut, .step = 1}, {x});
+    g.add_output(g.add_node("roll", graph::Concat{axis}, {tail, head}));
+    for (const std::string text : {"NCHW8c", "NCHW16c", "NHWC"}) {
+      CAPTURE(text);
+      const Layout layout = Layout::parse(text);
+      kernels::NetworkSchedule schedule = kernels::default_network_schedule(g);
+      for (kernels::NodeSchedule& node : schedule.nodes) {
+        for (Layout& input : node.inputs) input = layout;
+        node.output = layout;
+      }
+      auto network = kernels::CompiledNetwork::compile(g, schedule);
+      const std::vector<HostTensor> inputs{kernels::testing::random_tensor({1, 16, 6, 20}, 9)};
+      const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+      const std::vector<HostTensor> actual = network.run(inputs);
+      REQUIRE(actual.size() == 1);
+      CHECK(actual[0].data == expected[0].data);  // copies are exact
+      for (const kernels::NetworkStep& step : network.steps()) {
+        CAPTURE(step.name);
+        CHECK(step.kind != kernels::StepKind::fallback);
+      }
+    }
+  }
+}
