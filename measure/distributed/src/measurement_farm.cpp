@@ -139,7 +139,7 @@ void MeasurementFarm::measure_stream(const BatchSource& next, const StreamCallba
   tick();
   while (true) {
     if (!any_worker_left()) throw std::runtime_error("measurement farm: every worker was lost");
-    if (wants_batch(stream)) {
+    while (wants_batch(stream)) {  // batches of one config (default configs) fill every worker
       const Clock::time_point start = Clock::now();
       const std::optional<tuning::Batch> batch = next();
       statistics_.search_s += seconds_between(start, Clock::now());

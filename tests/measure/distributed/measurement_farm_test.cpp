@@ -12,6 +12,7 @@
 
 #include "layoutopt/distributed/measurement_farm.h"
 #include "layoutopt/distributed/thread_transport.h"
+#include "layoutopt/tuning/default_configs.h"
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/tuning/tuning_session.h"
 #include "tuning_fixtures.h"
@@ -154,6 +155,28 @@ TEST_CASE("farm: the search runs only while the worker sharing its CPUs is idle"
   CHECK(searches == 7);
   CHECK(farm.statistics().measured[1] > 0);
   CHECK(farm.statistics().measured[2] > 0);
+}
+
+TEST_CASE("farm: configs measured outside the search (default configs) are in flight at once") {
+  const std::vector<tuning::TuningTask> tasks{testing::small_conv_task(32), testing::small_conv_task(16),
+                                              testing::small_conv_task(8), testing::small_conv_task(64)};
+  ScriptedTransport transport(tasks, {1.0, 1.0});
+  MeasurementFarm farm(tasks, transport, 0);
+  int64_t sunk = 0;
+  const std::vector<tuning::MeasureRecord> measured = tuning::measure_default_configs(
+      tasks, {}, farm, "llvm -mcpu=test", [&](const tuning::MeasureRecord&) { ++sunk; });
+  CHECK(measured.size() == tasks.size());
+  CHECK(sunk == static_cast<int64_t>(tasks.size()));
+  CHECK(farm.statistics().measured == std::vector<int64_t>{2, 2});
+  CHECK(transport.now() == doctest::Approx(2.0));  // two at a time
+  std::set<tuning::TaskKey> keys;
+  for (const tuning::MeasureRecord& record : measured) {
+    keys.insert(*record.task);
+    const auto task = std::ranges::find_if(tasks, [&](const tuning::TuningTask& t) { return t.task_key() == *record.task; });
+    REQUIRE(task != tasks.end());
+    CHECK(record.config_index == task->op.default_index());
+  }
+  CHECK(keys.size() == tasks.size());
 }
 
 TEST_CASE("farm: a slower worker is given fewer configs") {
