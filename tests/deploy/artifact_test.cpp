@@ -308,14 +308,13 @@ TEST_CASE("runs refuse inputs and outputs of the wrong shape") {
 }
 
 TEST_CASE("a network with a reference fallback is refused at compile time naming the node and operator") {
-  // x - c with c varying along H and W: no kernel reads such an operand, so it runs the reference.
+  // Local response normalization has no kernel: it runs the reference.
   graph::Graph g("with-fallback");
   const auto x = g.add_input("x", {{1, 8, 4, 4}});
-  const auto plane = g.add_parameter("plane", {1, 1, 4, 4}, graph::WeightData::from_values(std::vector<float>(16, 0.5F)));
-  g.add_output(g.add_node("sub", graph::Sub{}, {x, plane}));
+  g.add_output(g.add_node("norm", graph::Lrn{}, {x}));
   const ScratchFolder folder("fallback");
   CHECK_THROWS_WITH_AS(kernels::compile_ahead_of_time(g, kernels::default_network_schedule(g), {.directory = folder.path()}),
-                       doctest::Contains("node 'sub' (sub)"), kernels::KernelError);
+                       doctest::Contains("node 'norm' (lrn)"), kernels::KernelError);
 }
 
 TEST_CASE("a 4-D transpose is a layout copy an artifact holds, and runs it like the JIT") {
