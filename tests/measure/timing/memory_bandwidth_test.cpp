@@ -11,6 +11,20 @@ using namespace layoutopt::timing;
 
 namespace {
 
+// Under AddressSanitizer every load is checked, and the sanitized build is not vectorized
+// (-O1): the probe then measures the instrumentation, which runs as slowly in cache as past it.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kInstrumentedLoads = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kInstrumentedLoads = true;
+#else
+constexpr bool kInstrumentedLoads = false;
+#endif
+#else
+constexpr bool kInstrumentedLoads = false;
+#endif
+
 TimingPolicy quick_policy() {
   TimingPolicy quick;
   quick.warmup_runs = 2;
@@ -46,5 +60,10 @@ TEST_CASE("a buffer that fits in L2 streams faster than one past the last-level 
   const MemoryBandwidth streamed = measure_memory_bandwidth(quick_policy());
   CAPTURE(cached.read_gbps);
   CAPTURE(streamed.read_gbps);
+  CHECK(cached.read_gbps > 0);
+  if (kInstrumentedLoads) {
+    MESSAGE("loads are instrumented (sanitized build): the cache is not measurable here");
+    return;
+  }
   CHECK(cached.read_gbps > 1.5 * streamed.read_gbps);
 }
