@@ -1,26 +1,27 @@
 // `layoutopt bench-transforms MODEL -o transforms.json [--records tune.jsonl] [--threads N]
 //   [--quiet] [--verify N]`: times every layout transform the graph solver may need for a
-// model (see transform_enumeration.h) and stores them in a JSON table keyed by CPU, thread
-// count, shape and layouts. An existing table is reused: only missing entries are timed,
-// nothing in it is dropped. --verify re-times a sample of the table's entries and prints
-// the ratio to the stored time.
+// model (pipeline/extend_transform_table.h) and stores them in a JSON table keyed by CPU,
+// thread count, shape and layouts. An existing table is reused: only missing entries are
+// timed, nothing in it is dropped. Under mpirun the passes are spread over the ranks.
+// --verify re-times a sample of the table's entries on this process and prints the ratio to
+// the stored time.
 
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "cli_common.h"
 #include "commands.h"
-#include "layoutopt/pipeline/measurement_files.h"
+#include "layoutopt/costs/transform_timing.h"
+#include "layoutopt/pipeline/extend_transform_table.h"
 #include "layoutopt/pipeline/progress.h"
 #include "layoutopt/pipeline/threads.h"
-#include "layoutopt/timing/cost_policy.h"
-#include "layoutopt/tuning/record_log.h"
-#include "layoutopt/tuning/target.h"
-#include "layoutopt/costs/transform_enumeration.h"
-#include "layoutopt/costs/transform_timing.h"
-#include "layoutopt/tuning/tuning_session.h"
+#ifdef LAYOUTOPT_WITH_MPI
+#include "cluster_options.h"
+#include "layoutopt/mpi/mpi_tune.h"
+#endif
 
 namespace layoutopt::apps {
 
@@ -34,20 +35,10 @@ struct BenchTransformsFlags {
   bool quiet = false;
   double min_repeat_ms = 20;
   size_t verify = 0;
+#ifdef LAYOUTOPT_WITH_MPI
+  mpi::ClusterOptions cluster;  ///< used when started by mpirun
+#endif
 };
-
-// Blocks of the tuned candidates of each task, when a record log is given.
-costs::TunedBlocks tuned_blocks(const graph::Graph& graph, const std::string& records, const std::string& target,
-                                 timing::ProgressReporter& progress) {
-  if (records.empty()) return {};
-  const tuning::LoadedLog log = tuning::load_record_log(records);
-  if (!log.issues.empty()) progress.note("warning: " + tuning::describe_issues(records, log.issues), true);
-  const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
-  costs::TunedBlocks blocks = costs::tuned_blocks(tasks, log.records, target);
-  progress.note("layouts of " + std::to_string(blocks.size()) + "/" + std::to_string(tasks.size()) +
-                " tasks from tuned candidates in " + records + "; vector-friendly blocks for the rest");
-  return blocks;
-}
 
 // Entries this short are mostly OpenMP fork/join and clock overhead, whose jitter alone
 // exceeds 10%; they add microseconds to a network, so the check also reports the rest.
@@ -91,21 +82,29 @@ void verify_sample(const costs::TransformTable& table, const std::vector<costs::
             << kShortEntryMs * 1e3 << " us or more)\n";
 }
 
+// Under mpirun (when built with MPI) every rank times passes; only rank 0 has a report.
+std::optional<pipeline::TransformTableReport> extend_table(const graph::Graph& graph,
+                                                           const pipeline::TransformTableRequest& request,
+                                                           [[maybe_unused]] const BenchTransformsFlags& flags) {
+#ifdef LAYOUTOPT_WITH_MPI
+  if (mpi::launched_by_mpirun()) return mpi::extend_transform_table_mpi(graph, request, flags.cluster);
+#endif
+  return pipeline::extend_transform_table(graph, request);
+}
+
 void run_bench_transforms(const BenchTransformsFlags& flags) {
   const LoadedModel model = load_and_warn(flags.model.spec, flags.model.options);
-  const int threads = pipeline::resolve_threads(flags.threads);
-  const std::string target = tuning::host_target(threads);
-  const timing::TimingPolicy policy = timing::cost_policy(threads, flags.min_repeat_ms);
+  const pipeline::TransformTableRequest request{flags.output, flags.records, pipeline::resolve_threads(flags.threads),
+                                                flags.min_repeat_ms, flags.quiet};
+  const std::optional<pipeline::TransformTableReport> report = extend_table(model.graph, request, flags);
+  if (!report) return;  // an MPI rank other than 0: rank 0 reports
+  std::cout << report->keys.size() << " transforms: " << report->filled.measured << " timed now, "
+            << report->filled.reused << " reused; table " << flags.output << " holds " << report->table_entries
+            << " entries\n";
+  if (flags.verify == 0) return;
   timing::ProgressReporter progress = pipeline::progress_reporter(flags.quiet);
-  costs::TransformTable table = pipeline::load_table_warning(flags.output, progress);
-  const auto keys =
-      costs::enumerate_transforms(model.graph, tuned_blocks(model.graph, flags.records, target, progress));
-  progress.note(std::to_string(keys.size()) + " transforms for " + model.graph.name() + " on " + target + ", timed one at a time on " +
-                std::to_string(threads) + " threads (concurrent timing would disturb the results)");
-  const costs::FillResult filled = pipeline::fill_and_save_table(table, flags.output, keys, policy, target, progress);
-  std::cout << keys.size() << " transforms: " << filled.measured << " timed now, " << filled.reused
-            << " reused; table " << flags.output << " holds " << table.entries().size() << " entries\n";
-  if (flags.verify > 0) verify_sample(table, keys, flags.verify, policy, target, progress);
+  verify_sample(costs::TransformTable::load(flags.output), report->keys, flags.verify,
+                pipeline::transform_policy(request), report->target, progress);
 }
 
 }  // namespace
@@ -126,6 +125,9 @@ void add_bench_transforms_command(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--verify", flags->verify, "re-time N entries and print new / stored ratios")
       ->check(positive_number());
+#ifdef LAYOUTOPT_WITH_MPI
+  add_cluster_options(*command, flags->cluster);
+#endif
   command->callback([flags] { run_bench_transforms(*flags); });
 }
 

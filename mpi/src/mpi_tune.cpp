@@ -11,8 +11,10 @@
 #include <stdexcept>
 
 #include "layoutopt/distributed/measurement_farm.h"
+#include "layoutopt/distributed/work_bench.h"
 #include "layoutopt/timing/cost_policy.h"
 #include "layoutopt/tuning/kernel_measurer.h"
+#include "layoutopt/tuning/target.h"
 #include "mpi_world.h"
 #include "rank_transport.h"
 #include "wire.h"
@@ -57,9 +59,9 @@ void agree_on_hosts(const MpiWorld& world, const RankIntroduction& own, const Cl
 // Text of the stop message when a rank was lost: every rank then leaves without MPI_Finalize.
 constexpr const char* lost_rank_stop = "a rank was lost";
 
-// A rank other than 0: measures each assignment (in a thread, so that this one can send
+// A rank other than 0: performs each assignment (in a thread, so that this one can send
 // heartbeats meanwhile) and sends the result back, until rank 0 says stop.
-void serve(MpiWorld& world, const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer) {
+void serve(MpiWorld& world, distributed::WorkBench& bench) {
   while (true) {
     const Message message = world.receive(0);
     if (message.tag == Tag::stop) {
@@ -68,8 +70,7 @@ void serve(MpiWorld& world, const std::vector<tuning::TuningTask>& tasks, tuning
     }
     if (message.tag != Tag::assignment) continue;
     const distributed::Assignment work = decode_assignment(message.text);
-    std::future<tuning::MeasureResult> measuring = std::async(
-        std::launch::async, [&] { return measurer.measure(tasks.at(static_cast<size_t>(work.task)), work.config); });
+    std::future<distributed::WorkResult> measuring = std::async(std::launch::async, [&] { return bench.perform(work); });
     while (measuring.wait_for(heartbeat_interval) != std::future_status::ready) world.send(0, Tag::heartbeat, "");
     world.send(0, Tag::result, encode(work, measuring.get()));
   }
@@ -94,7 +95,7 @@ class StopWorkers {
 };
 
 void print_shares(const distributed::FarmStatistics& statistics) {
-  std::cerr << "configs measured by rank:";
+  std::cerr << "units measured by rank (configs or transform passes):";
   for (size_t rank = 0; rank < statistics.measured.size(); ++rank)
     std::cerr << " " << rank << ": " << statistics.measured[rank] << (statistics.lost[rank] ? " (lost)" : "");
   if (statistics.reissued > 0) std::cerr << "; " << statistics.reissued << " reissued after a rank was lost";
@@ -103,14 +104,16 @@ void print_shares(const distributed::FarmStatistics& statistics) {
 }
 
 // Every rank: checks the hosts, then rank 0 runs `job` with a measurement farm over every
-// rank (its own measurer in a thread) while the other ranks measure what they are sent.
+// rank (its own work bench in a thread) while the other ranks perform what they are sent.
+// Configs and transforms are timed with `policy`, as on a single host.
 void farm_out(const std::vector<tuning::TuningTask>& tasks, const timing::TimingPolicy& policy,
-              const ClusterOptions& options, bool quiet, const std::function<void(tuning::Measurer&)>& job) {
+              const ClusterOptions& options, bool quiet, const std::function<void(distributed::MeasurementFarm&)>& job) {
   MpiWorld world;
   agree_on_hosts(world, {distributed::detect_host_facts(policy.threads), task_names(tasks)}, options);
   tuning::KernelMeasurer measurer(policy);
-  if (world.rank() != 0) return serve(world, tasks, measurer);
-  RankTransport transport(world, tasks, measurer,
+  distributed::WorkBench bench(tasks, measurer, policy, tuning::host_target(policy.threads));
+  if (world.rank() != 0) return serve(world, bench);
+  RankTransport transport(world, bench,
                           std::chrono::milliseconds(static_cast<int64_t>(options.heartbeat_timeout_s * 1e3)));
   distributed::MeasurementFarm farm(tasks, transport, 0);  // the search shares rank 0's CPUs with worker 0
   const StopWorkers stop(world, farm.statistics());
@@ -126,7 +129,8 @@ std::optional<pipeline::TuneReport> tune_model_mpi(const graph::Graph& graph, co
                                                    const ClusterOptions& options) {
   std::optional<pipeline::TuneReport> report;
   farm_out(pipeline::requested_tasks(graph, request), timing::cost_policy(request.threads, request.min_repeat_ms),
-           options, request.quiet, [&](tuning::Measurer& farm) { report = pipeline::tune_model(graph, request, farm); });
+           options, request.quiet,
+           [&](distributed::MeasurementFarm& farm) { report = pipeline::tune_model(graph, request, farm); });
   return report;
 }
 
@@ -135,7 +139,16 @@ std::optional<pipeline::OptimizeReport> optimize_model_mpi(const graph::Graph& g
                                                            const ClusterOptions& options) {
   std::optional<pipeline::OptimizeReport> report;
   farm_out(tuning::extract_tasks(graph), timing::cost_policy(request.threads), options, request.quiet,
-           [&](tuning::Measurer& farm) { report = pipeline::optimize_model(graph, request, farm); });
+           [&](distributed::MeasurementFarm& farm) { report = pipeline::optimize_model(graph, request, {farm, farm}); });
+  return report;
+}
+
+std::optional<pipeline::TransformTableReport> extend_transform_table_mpi(const graph::Graph& graph,
+                                                                         const pipeline::TransformTableRequest& request,
+                                                                         const ClusterOptions& options) {
+  std::optional<pipeline::TransformTableReport> report;
+  farm_out(tuning::extract_tasks(graph), pipeline::transform_policy(request), options, request.quiet,
+           [&](distributed::MeasurementFarm& farm) { report = pipeline::extend_transform_table(graph, request, farm); });
   return report;
 }
 

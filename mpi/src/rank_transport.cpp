@@ -11,13 +11,13 @@ constexpr std::chrono::milliseconds local_poll{1};
 
 }  // namespace
 
-RankTransport::RankTransport(const MpiWorld& world, const std::vector<tuning::TuningTask>& tasks,
-                             tuning::Measurer& local, std::chrono::milliseconds heartbeat_timeout)
+RankTransport::RankTransport(const MpiWorld& world, distributed::WorkBench& local,
+                             std::chrono::milliseconds heartbeat_timeout)
     : world_(world),
       heartbeat_timeout_(heartbeat_timeout),
       busy_(static_cast<size_t>(world.size()), false),
       heard_(static_cast<size_t>(world.size()), Clock::now()),
-      local_(0, tasks, local, local_events_) {}
+      local_(0, local, local_events_) {}
 
 void RankTransport::assign(int worker, const distributed::Assignment& work) {
   if (worker == 0) return local_.assign(work);

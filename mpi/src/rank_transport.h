@@ -1,5 +1,5 @@
 #pragma once
-// Rank 0's transport: worker 0 is a thread of rank 0 measuring with rank 0's measurer (so
+// Rank 0's transport: worker 0 is a thread of rank 0 working on rank 0's work bench (so
 // rank 0 measures too while its main thread serves the others), worker r is rank r. A rank
 // measuring sends a heartbeat every second; one silent for the heartbeat timeout while it has
 // an assignment is reported lost (its process died or hangs).
@@ -17,8 +17,8 @@ class RankTransport : public distributed::Transport {
  public:
   using Clock = std::chrono::steady_clock;
 
-  RankTransport(const MpiWorld& world, const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& local,
-                std::chrono::milliseconds heartbeat_timeout);
+  /// `local` (rank 0's own work bench) must outlive the transport.
+  RankTransport(const MpiWorld& world, distributed::WorkBench& local, std::chrono::milliseconds heartbeat_timeout);
 
   [[nodiscard]] int workers() const override { return world_.size(); }
   void assign(int worker, const distributed::Assignment& work) override;

@@ -26,29 +26,52 @@ RankIntroduction decode_introduction(const std::string& text) {
           j.at("tasks").get<std::vector<std::string>>()};
 }
 
-std::string encode(const distributed::Assignment& work) { return json{work.task, work.config}.dump(); }
+namespace {
 
-distributed::Assignment decode_assignment(const std::string& text) {
-  const json j = json::parse(text);
-  return {j.at(0).get<int64_t>(), j.at(1).get<int64_t>()};
+json work_json(const distributed::Assignment& work) {
+  if (const auto* config = std::get_if<distributed::ConfigWork>(&work))
+    return {{"config", {config->task, config->config}}};
+  // A transform pass as the table stores its key (the entry's other fields are not read back).
+  costs::TransformEntry keyed;
+  keyed.key = std::get<distributed::TransformPass>(work).key;
+  return {{"transform", costs::to_json(keyed)}};
 }
 
-std::string encode(const distributed::Assignment& work, const tuning::MeasureResult& result) {
-  return json{{"work", {work.task, work.config}},
-              {"costs", result.costs_s},
-              {"error_no", result.error_no},
-              {"all_cost", result.all_cost_s},
-              {"timestamp", result.timestamp},
-              {"error", result.error_message}}
-      .dump();
+distributed::Assignment work_of(const json& j) {
+  if (j.contains("config")) return distributed::ConfigWork{j.at("config").at(0).get<int64_t>(), j.at("config").at(1).get<int64_t>()};
+  return distributed::TransformPass{costs::entry_from_json(j.at("transform")).key};
+}
+
+json result_json(const distributed::WorkResult& result) {
+  if (const auto* entry = std::get_if<costs::TransformEntry>(&result)) return {{"entry", costs::to_json(*entry)}};
+  const auto& measured = std::get<tuning::MeasureResult>(result);
+  return {{"costs", measured.costs_s},
+          {"error_no", measured.error_no},
+          {"all_cost", measured.all_cost_s},
+          {"timestamp", measured.timestamp},
+          {"error", measured.error_message}};
+}
+
+distributed::WorkResult result_of(const json& j) {
+  if (j.contains("entry")) return costs::entry_from_json(j.at("entry"));
+  return tuning::MeasureResult{j.at("costs").get<std::vector<double>>(), j.at("error_no").get<int>(),
+                               j.at("all_cost").get<double>(), j.at("timestamp").get<double>(),
+                               j.at("error").get<std::string>()};
+}
+
+}  // namespace
+
+std::string encode(const distributed::Assignment& work) { return work_json(work).dump(); }
+
+distributed::Assignment decode_assignment(const std::string& text) { return work_of(json::parse(text)); }
+
+std::string encode(const distributed::Assignment& work, const distributed::WorkResult& result) {
+  return json{{"work", work_json(work)}, {"result", result_json(result)}}.dump();
 }
 
 distributed::Completion decode_completion(int worker, const std::string& text) {
   const json j = json::parse(text);
-  tuning::MeasureResult result{j.at("costs").get<std::vector<double>>(), j.at("error_no").get<int>(),
-                               j.at("all_cost").get<double>(), j.at("timestamp").get<double>(),
-                               j.at("error").get<std::string>()};
-  return {worker, {j.at("work").at(0).get<int64_t>(), j.at("work").at(1).get<int64_t>()}, std::move(result)};
+  return {worker, work_of(j.at("work")), result_of(j.at("result"))};
 }
 
 }  // namespace layoutopt::mpi

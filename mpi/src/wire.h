@@ -1,6 +1,7 @@
 #pragma once
 // The text form of what ranks send each other (JSON, read back only by the same build of
-// layoutopt on the other ranks): host facts with the task list, assignments and results.
+// layoutopt on the other ranks): host facts with the task list, assignments (configs and
+// transform passes) and their results.
 
 #include <string>
 #include <vector>
@@ -23,7 +24,7 @@ struct RankIntroduction {
 [[nodiscard]] distributed::Assignment decode_assignment(const std::string& text);
 
 /// A completion's assignment and result (the worker is the sending rank).
-[[nodiscard]] std::string encode(const distributed::Assignment& work, const tuning::MeasureResult& result);
+[[nodiscard]] std::string encode(const distributed::Assignment& work, const distributed::WorkResult& result);
 [[nodiscard]] distributed::Completion decode_completion(int worker, const std::string& text);
 
 }  // namespace layoutopt::mpi

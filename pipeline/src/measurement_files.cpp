@@ -23,13 +23,13 @@ costs::TransformTable load_table_warning(const std::filesystem::path& path, timi
 }
 
 costs::FillResult fill_and_save_table(costs::TransformTable& table, const std::filesystem::path& path,
-                                      const std::vector<costs::TransformKey>& keys, const timing::TimingPolicy& policy,
-                                      const std::string& target, timing::ProgressReporter& progress) {
+                                      const std::vector<costs::TransformKey>& keys, costs::TransformTimer& timer,
+                                      const std::string& target, int threads, timing::ProgressReporter& progress) {
   // Saving a large table takes milliseconds; once a second bounds both that cost and what
   // an interrupted run loses.
   using Clock = std::chrono::steady_clock;
   Clock::time_point saved = Clock::now();
-  const costs::FillResult filled = costs::fill_transform_table(table, keys, policy, target, &progress, [&] {
+  const costs::FillResult filled = costs::fill_transform_table(table, keys, timer, target, threads, &progress, [&] {
     if (Clock::now() - saved < std::chrono::seconds(1)) return;
     table.save(path);
     saved = Clock::now();

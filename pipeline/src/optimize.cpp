@@ -70,13 +70,13 @@ std::vector<tuning::MeasureRecord> tune(const graph::Graph& graph, const std::ve
 /// [3/4]: times the transforms the tuned layouts may need that the table lacks.
 void bench_transforms(const graph::Graph& graph, const std::vector<tuning::TuningTask>& tasks,
                       const std::vector<tuning::MeasureRecord>& records, const OptimizeRequest& request,
-                      const std::string& target) {
+                      const std::string& target, costs::TransformTimer& timer) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
   const std::filesystem::path& path = request.files.transforms;
   costs::TransformTable table = load_table_warning(path, progress);
   const auto keys = costs::enumerate_transforms(graph, costs::tuned_blocks(tasks, records, target));
   const costs::FillResult filled =
-      fill_and_save_table(table, path, keys, timing::cost_policy(request.threads), target, progress);
+      fill_and_save_table(table, path, keys, timer, target, request.threads, progress);
   progress.note("[3/4] transforms: " + std::to_string(keys.size()) + " needed, " + std::to_string(filled.measured) +
                 " timed now, " + std::to_string(filled.reused) + " from " + path.string());
 }
@@ -120,17 +120,19 @@ PlanRequest plan_step_request(const OptimizeRequest& request) {
 
 OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request) {
   tuning::KernelMeasurer measurer(timing::cost_policy(request.threads));
-  return optimize_model(graph, request, measurer);
+  costs::LocalTransformTimer timer(timing::cost_policy(request.threads), tuning::host_target(request.threads));
+  return optimize_model(graph, request, {measurer, timer});
 }
 
-OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request, tuning::Measurer& measurer) {
+OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request, const Measurers& measurers) {
   OptimizeReport report;
   report.threads = request.threads;
   report.target = tuning::host_target(request.threads);
   const timing::ThreadScope scope(request.threads);
   const std::vector<tuning::TuningTask> tasks = tuning::extract_tasks(graph);
-  const std::vector<tuning::MeasureRecord> records = tune(graph, tasks, request, report.target, report.phases, measurer);
-  report.phases.time(Phase::transforms, [&] { bench_transforms(graph, tasks, records, request, report.target); });
+  const std::vector<tuning::MeasureRecord> records = tune(graph, tasks, request, report.target, report.phases, measurers.configs);
+  report.phases.time(Phase::transforms,
+                     [&] { bench_transforms(graph, tasks, records, request, report.target, measurers.transforms); });
 
   warn_if_passive_openmp_wait();
   report.plan = plan_network(graph, plan_step_request(request));

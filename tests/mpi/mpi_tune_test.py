@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""`mpirun -n 2 layoutopt tune` against a single-rank run, on one machine.
+"""`mpirun -n 2 layoutopt tune|bench-transforms` against a single-rank run, on one machine.
 
   python3 mpi_tune_test.py --binary build/apps/layoutopt --mpirun /usr/bin/mpirun
 
@@ -7,6 +7,8 @@ Both ranks share this host, so the runs pass --mpi-allow-shared-host (timings ar
 point here) and mpirun --bind-to none (by default it pins each rank to one core). Checks:
   - a budget inside the tuner's random warm-up makes the same configs in a single-rank run and
     a two-rank run: the same record count, tasks and configs, every record in rank 0's log;
+  - two ranks time the transform table a single rank times: the same keys, every one timed in
+    all its passes (by either rank), filed under rank 0's target and thread count;
   - without the flag, ranks on one host are refused before anything is timed;
   - a rank killed mid-run (mpirun --enable-recovery, short heartbeat timeout) loses nothing it
     reported and its config is measured by rank 0: the budget is met with distinct configs.
@@ -42,6 +44,13 @@ def records(path):
     with open(path) as log:
         lines = [json.loads(line) for line in log if line.strip()]
     return [(json.dumps(line["input"][1:3]), line["config"]["index"]) for line in lines]
+
+
+def table(path):
+    """Entries of a transform table by (target, threads, shape, layouts)."""
+    with open(path) as file:
+        entries = json.load(file)["entries"]
+    return {(e["target"], e["threads"], json.dumps(e["shape"]), e["src"], e["dst"]): e for e in entries}
 
 
 def rank_pids(rank):
@@ -83,6 +92,17 @@ class MpiTune(unittest.TestCase):
         self.assertEqual(len(two), WARMUP_TRIALS)
         self.assertEqual(collections.Counter(task for task, _ in two), collections.Counter(task for task, _ in one))
         self.assertEqual(sorted(two), sorted(one))
+
+    def test_two_ranks_time_the_transforms_one_rank_times(self):
+        single, double = self.log("single.json"), self.log("double.json")
+        timing = ["--threads", "1", "--min-repeat-ms", "1", "--quiet"]
+        self.tune([ARGS.binary, "bench-transforms", MODEL, "-o", single] + timing)
+        run = self.tune(mpirun(["bench-transforms", MODEL, "-o", double, "--mpi-allow-shared-host"] + timing))
+        one, two = table(single), table(double)
+        self.assertGreater(len(one), 50)
+        self.assertEqual(sorted(two), sorted(one))
+        self.assertTrue(all(entry["repeats"] >= 3 for entry in two.values()), "every pass of every key")
+        self.assertIn(f"{len(one)} transforms: {len(one)} timed now", run.stdout)
 
     def test_shared_host_refused_without_the_flag(self):
         log = self.log("refused.jsonl")

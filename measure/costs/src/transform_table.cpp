@@ -17,13 +17,6 @@ using nlohmann::json;
 constexpr const char* kFormat = "layoutopt-transform-table";
 constexpr int kVersion = 1;
 
-json entry_json(const TransformEntry& e) {
-  return {{"target", e.target},     {"threads", e.threads},   {"shape", e.key.shape},
-          {"src", e.key.src.str()}, {"dst", e.key.dst.str()}, {"median_ms", e.median_ms},
-          {"q1_ms", e.q1_ms},       {"q3_ms", e.q3_ms},       {"repeats", e.repeats},
-          {"timestamp", e.timestamp}};
-}
-
 // Numbers read exactly (graph/json_number.h): a damaged one makes the entry unreadable
 // instead of a truncated value or an out-of-range cast.
 template <class T>
@@ -45,7 +38,16 @@ layout::Layout layout_of(const json& j, const char* key) {
   }
 }
 
-TransformEntry entry_of(const json& j) {
+}  // namespace
+
+json to_json(const TransformEntry& e) {
+  return {{"target", e.target},     {"threads", e.threads},   {"shape", e.key.shape},
+          {"src", e.key.src.str()}, {"dst", e.key.dst.str()}, {"median_ms", e.median_ms},
+          {"q1_ms", e.q1_ms},       {"q3_ms", e.q3_ms},       {"repeats", e.repeats},
+          {"timestamp", e.timestamp}};
+}
+
+TransformEntry entry_from_json(const json& j) {
   TransformEntry e;
   e.target = j.at("target").get<std::string>();
   e.threads = number<int>(j, "threads");
@@ -59,8 +61,6 @@ TransformEntry entry_of(const json& j) {
   return e;
 }
 
-}  // namespace
-
 TransformTable TransformTable::from_json(const json& j) {
   // Compared as JSON: a "format" of another type is another file, not a type error.
   if (!j.is_object() || j.value("format", json()) != kFormat || !j.contains("entries") || !j.at("entries").is_array())
@@ -70,7 +70,7 @@ TransformTable TransformTable::from_json(const json& j) {
   const json& entries = j.at("entries");
   for (size_t i = 0; i < entries.size(); ++i) {
     try {
-      table.insert(entry_of(entries[i]));
+      table.insert(entry_from_json(entries[i]));
     } catch (const std::exception& e) {
       table.issues_.push_back({i, e.what()});
       table.unreadable_.push_back(entries[i]);
@@ -93,7 +93,7 @@ TransformTable TransformTable::load(const std::filesystem::path& path) {
 
 json TransformTable::to_json() const {
   json entries = json::array();
-  for (const TransformEntry& e : entries_) entries.push_back(entry_json(e));
+  for (const TransformEntry& e : entries_) entries.push_back(costs::to_json(e));
   for (const json& raw : unreadable_) entries.push_back(raw);
   return {{"format", kFormat}, {"version", kVersion}, {"entries", entries}};
 }

@@ -14,28 +14,21 @@ namespace layoutopt::costs {
 
 namespace {
 
-// One entry from several timings of the same key: the median of each statistic.
-TransformEntry median_entry(const std::vector<TransformEntry>& timings) {
-  auto median_of = [&](double TransformEntry::*field) {
-    std::vector<double> values;
-    for (const TransformEntry& t : timings) values.push_back(t.*field);
-    return timing::summarize(values).median;
-  };
-  TransformEntry entry = timings.back();
-  entry.median_ms = median_of(&TransformEntry::median_ms);
-  entry.q1_ms = median_of(&TransformEntry::q1_ms);
-  entry.q3_ms = median_of(&TransformEntry::q3_ms);
-  entry.repeats = 0;
-  for (const TransformEntry& t : timings) entry.repeats += t.repeats;
-  return entry;
-}
-
 double unix_time() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-// One timing of one transform on random data.
-TransformEntry time_transform(const TransformKey& key, const timing::TimingPolicy& policy, const std::string& target) {
+}  // namespace
+
+timing::TimingPolicy transform_pass_policy(const timing::TimingPolicy& policy) {
+  timing::TimingPolicy share = policy;
+  share.min_repeat_ms = policy.min_repeat_ms / kTransformPasses;
+  share.max_repeats = std::max(policy.min_repeats, policy.max_repeats / kTransformPasses);
+  return share;
+}
+
+TransformEntry time_transform_pass(const TransformKey& key, const timing::TimingPolicy& pass_policy,
+                                   const std::string& target) {
   const auto transform = layout::LayoutTransform::for_activation(key.shape, key.src, key.dst);
   const auto elements = static_cast<size_t>(transform.elements());
   const kernels::PageBlock src = tuning::random_block(elements, 11);
@@ -43,48 +36,74 @@ TransformEntry time_transform(const TransformKey& key, const timing::TimingPolic
   // The source as the step before left it, like a kernel's input (activation_placement.h).
   const int64_t src_plane = tuning::row_plane_floats(key.shape, key.src);
   const timing::Timing timing = timing::time_cost(
-      policy, [&] { transform.run(src.data(), dst.data()); }, [&] { tuning::write_rows_per_thread(src.span(), src_plane); });
+      pass_policy, [&] { transform.run(src.data(), dst.data()); },
+      [&] { tuning::write_rows_per_thread(src.span(), src_plane); });
   return {target, timing.threads, key, timing.ms.median, timing.ms.q1, timing.ms.q3, timing.repeats, unix_time()};
 }
 
-}  // namespace
+TransformEntry combine_passes(const std::vector<TransformEntry>& passes) {
+  auto median_of = [&](double TransformEntry::*field) {
+    std::vector<double> values;
+    for (const TransformEntry& t : passes) values.push_back(t.*field);
+    return timing::summarize(values).median;
+  };
+  TransformEntry entry = passes.back();
+  entry.median_ms = median_of(&TransformEntry::median_ms);
+  entry.q1_ms = median_of(&TransformEntry::q1_ms);
+  entry.q3_ms = median_of(&TransformEntry::q3_ms);
+  entry.repeats = 0;
+  for (const TransformEntry& t : passes) entry.repeats += t.repeats;
+  return entry;
+}
 
-std::vector<TransformEntry> time_transforms(const std::vector<TransformKey>& keys, const timing::TimingPolicy& policy,
-                                            const std::string& target, timing::ProgressReporter* progress,
-                                            const std::function<void(const TransformEntry&)>& on_entry) {
-  timing::TimingPolicy share = policy;
-  share.min_repeat_ms = policy.min_repeat_ms / kTransformPasses;
-  share.max_repeats = std::max(policy.min_repeats, policy.max_repeats / kTransformPasses);
+void report_pass(timing::ProgressReporter& progress, const TransformEntry& entry, size_t key_number, size_t keys,
+                 int pass, double done) {
+  std::ostringstream status;
+  status << "[Transform " << key_number << "/" << keys << "] pass " << pass << "/" << kTransformPasses << " "
+         << describe(entry.key) << ": " << entry.median_ms << " ms";
+  progress.update(done, static_cast<double>(keys * kTransformPasses), status.str());
+}
+
+std::vector<TransformEntry> LocalTransformTimer::time(const std::vector<TransformKey>& keys,
+                                                      timing::ProgressReporter* progress,
+                                                      const EntryCallback& on_entry) {
+  const timing::TimingPolicy share = transform_pass_policy(policy_);
   std::vector<std::vector<TransformEntry>> passes(keys.size());
   std::vector<TransformEntry> entries(keys.size());
-  const auto total = static_cast<double>(keys.size() * kTransformPasses);
   for (int pass = 1; pass <= kTransformPasses; ++pass) {
     for (size_t k = 0; k < keys.size(); ++k) {
-      passes[k].push_back(time_transform(keys[k], share, target));
-      entries[k] = median_entry(passes[k]);
+      passes[k].push_back(time_transform_pass(keys[k], share, target_));
+      entries[k] = combine_passes(passes[k]);
       if (on_entry) on_entry(entries[k]);
-      if (progress) {
-        std::ostringstream status;
-        status << "[Transform " << k + 1 << "/" << keys.size() << "] pass " << pass << "/" << kTransformPasses << " "
-               << describe(keys[k]) << ": " << entries[k].median_ms << " ms";
-        progress->update(static_cast<double>((pass - 1) * keys.size() + k + 1), total, status.str());
-      }
+      if (progress)
+        report_pass(*progress, entries[k], k + 1, keys.size(), pass,
+                    static_cast<double>(static_cast<size_t>(pass - 1) * keys.size() + k + 1));
     }
   }
   return entries;
 }
 
-FillResult fill_transform_table(TransformTable& table, const std::vector<TransformKey>& keys,
-                                const timing::TimingPolicy& policy, const std::string& target, timing::ProgressReporter* progress,
+std::vector<TransformEntry> time_transforms(const std::vector<TransformKey>& keys, const timing::TimingPolicy& policy,
+                                            const std::string& target, timing::ProgressReporter* progress,
+                                            const EntryCallback& on_entry) {
+  LocalTransformTimer timer(policy, target);
+  return timer.time(keys, progress, on_entry);
+}
+
+FillResult fill_transform_table(TransformTable& table, const std::vector<TransformKey>& keys, TransformTimer& timer,
+                                const std::string& target, int threads, timing::ProgressReporter* progress,
                                 const std::function<void()>& after_each) {
   FillResult result;
   std::vector<TransformKey> missing;
   for (const TransformKey& key : keys) {
-    if (table.find(target, policy.threads, key)) ++result.reused;
+    if (table.find(target, threads, key)) ++result.reused;
     else missing.push_back(key);
   }
   result.measured = static_cast<int64_t>(missing.size());
-  (void)time_transforms(missing, policy, target, progress, [&](const TransformEntry& entry) {
+  (void)timer.time(missing, progress, [&](TransformEntry entry) {
+    // Filed under the table's target and thread count, whichever identical host timed it.
+    entry.target = target;
+    entry.threads = threads;
     table.insert(entry);
     if (after_each) after_each();
   });

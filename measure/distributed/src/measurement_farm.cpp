@@ -18,23 +18,19 @@ double seconds_between(std::chrono::steady_clock::time_point from, std::chrono::
 
 }  // namespace
 
-// A stream's bookkeeping: configs not yet handed out, and the one each worker is measuring.
+// A stream's bookkeeping: items not yet handed out, and the one each worker is working on.
 struct MeasurementFarm::Stream {
-  struct Config {
-    Assignment work;
-    size_t task_id = 0;  ///< the search's number for the task
-  };
-  std::deque<Config> pending;
-  std::vector<std::optional<Config>> busy;  ///< by worker
-  std::vector<Clock::time_point> handed_at;  ///< by worker: when its config went out
-  bool source_open = true;                  ///< the search may propose more
+  std::deque<Item> pending;
+  std::vector<std::optional<Item>> busy;     ///< by worker
+  std::vector<Clock::time_point> handed_at;  ///< by worker: when its item went out
+  bool source_open = true;                   ///< the source may propose more
   bool accepting = true;                    ///< false once the caller asked to stop
   Clock::time_point last_tick = Clock::now();
   int idle_since_tick = 0;  ///< workers idle since last_tick
 
   explicit Stream(size_t workers) : busy(workers), handed_at(workers) {}
   [[nodiscard]] bool in_flight() const {
-    return std::ranges::any_of(busy, [](const std::optional<Config>& config) { return config.has_value(); });
+    return std::ranges::any_of(busy, [](const std::optional<Item>& item) { return item.has_value(); });
   }
   [[nodiscard]] bool done() const { return (!accepting || (pending.empty() && !source_open)) && !in_flight(); }
 };
@@ -69,6 +65,50 @@ tuning::MeasureResult MeasurementFarm::measure(const tuning::TuningTask& task, i
   return measured;
 }
 
+void MeasurementFarm::measure_stream(const BatchSource& next, const StreamCallback& on_result) {
+  run(
+      [&]() -> std::optional<std::vector<Item>> {
+        const std::optional<tuning::Batch> batch = next();
+        if (!batch) return std::nullopt;
+        const int64_t number = task_number(*batch->task);
+        std::vector<Item> items;
+        for (int64_t config : batch->indices) items.push_back({ConfigWork{number, config}, batch->task_id});
+        return items;
+      },
+      [&](size_t task_id, const Completion& completion) {
+        return on_result(task_id, std::get<ConfigWork>(completion.work).config,
+                         std::get<tuning::MeasureResult>(completion.result));
+      });
+}
+
+std::vector<costs::TransformEntry> MeasurementFarm::time(const std::vector<costs::TransformKey>& keys,
+                                                         timing::ProgressReporter* progress,
+                                                         const costs::EntryCallback& on_entry) {
+  std::vector<Item> items;  // pass after pass over the keys
+  for (int pass = 0; pass < costs::kTransformPasses; ++pass)
+    for (size_t k = 0; k < keys.size(); ++k) items.push_back({TransformPass{keys[k]}, k});
+  std::vector<std::vector<costs::TransformEntry>> passes(keys.size());
+  std::vector<costs::TransformEntry> entries(keys.size());
+  size_t done = 0;
+  bool given = false;
+  run(
+      [&]() -> std::optional<std::vector<Item>> {
+        if (given) return std::nullopt;
+        given = true;
+        return items;
+      },
+      [&](size_t k, const Completion& completion) {
+        passes[k].push_back(std::get<costs::TransformEntry>(completion.result));
+        entries[k] = costs::combine_passes(passes[k]);
+        if (on_entry) on_entry(entries[k]);
+        if (progress)
+          costs::report_pass(*progress, entries[k], k + 1, keys.size(), static_cast<int>(passes[k].size()),
+                             static_cast<double>(++done));
+        return true;
+      });
+  return entries;
+}
+
 void MeasurementFarm::measure_batch(const tuning::TuningTask& task, const std::vector<int64_t>& indices,
                                     const ResultCallback& on_result) {
   bool given = false;
@@ -81,7 +121,7 @@ void MeasurementFarm::measure_batch(const tuning::TuningTask& task, const std::v
       [&](size_t, int64_t index, const tuning::MeasureResult& result) { return on_result(index, result); });
 }
 
-bool MeasurementFarm::wants_batch(const Stream& stream) const {
+bool MeasurementFarm::wants_items(const Stream& stream) const {
   if (!stream.accepting || !stream.source_open || static_cast<int>(stream.pending.size()) >= live_workers())
     return false;
   if (!search_worker_) return true;
@@ -99,14 +139,14 @@ void MeasurementFarm::hand_out(Stream& stream) {
   }
 }
 
-bool MeasurementFarm::take_event(Stream& stream, const StreamCallback& on_result) {
+bool MeasurementFarm::take_event(Stream& stream, const ItemCallback& on_done) {
   const std::optional<WorkerEvent> event = transport_.wait(poll_interval);
   if (!event) return false;
   if (const auto* lost = std::get_if<WorkerLost>(&*event)) {
     const auto worker = static_cast<size_t>(lost->worker);
     statistics_.lost[worker] = true;
     if (stream.busy[worker]) {
-      stream.pending.push_front(*stream.busy[worker]);  // its config goes to the next idle worker
+      stream.pending.push_front(*stream.busy[worker]);  // its item goes to the next idle worker
       stream.busy[worker].reset();
       ++statistics_.reissued;
     }
@@ -114,18 +154,19 @@ bool MeasurementFarm::take_event(Stream& stream, const StreamCallback& on_result
   }
   const Completion& completion = std::get<Completion>(*event);
   const auto worker = static_cast<size_t>(completion.worker);
-  // A late answer of a worker given up as lost: its config was handed out again.
+  // A late answer of a worker given up as lost: its item was handed out again.
   if (statistics_.lost[worker] || !stream.busy[worker] || stream.busy[worker]->work != completion.work) return true;
-  const size_t task_id = stream.busy[worker]->task_id;
+  const size_t id = stream.busy[worker]->id;
   stream.busy[worker].reset();
   ++statistics_.measured[worker];
-  statistics_.messaging_s +=
-      std::max(0.0, seconds_between(stream.handed_at[worker], Clock::now()) - completion.result.all_cost_s);
-  if (!on_result(task_id, completion.work.config, completion.result)) stream.accepting = false;
+  if (const auto* measured = std::get_if<tuning::MeasureResult>(&completion.result))
+    statistics_.messaging_s +=
+        std::max(0.0, seconds_between(stream.handed_at[worker], Clock::now()) - measured->all_cost_s);
+  if (!on_done(id, completion)) stream.accepting = false;
   return true;
 }
 
-void MeasurementFarm::measure_stream(const BatchSource& next, const StreamCallback& on_result) {
+void MeasurementFarm::run(const ItemSource& next, const ItemCallback& on_done) {
   Stream stream(statistics_.lost.size());
   // Adds the worker-seconds idle since the last state change, and counts the idle workers now.
   const auto tick = [&] {
@@ -139,21 +180,18 @@ void MeasurementFarm::measure_stream(const BatchSource& next, const StreamCallba
   tick();
   while (true) {
     if (!any_worker_left()) throw std::runtime_error("measurement farm: every worker was lost");
-    while (wants_batch(stream)) {  // batches of one config (default configs) fill every worker
+    while (wants_items(stream)) {  // batches of one config (default configs) fill every worker
       const Clock::time_point start = Clock::now();
-      const std::optional<tuning::Batch> batch = next();
+      const std::optional<std::vector<Item>> items = next();
       statistics_.search_s += seconds_between(start, Clock::now());
-      if (batch) {
-        const int64_t number = task_number(*batch->task);
-        for (int64_t config : batch->indices) stream.pending.push_back({{number, config}, batch->task_id});
-      }
-      stream.source_open = batch.has_value();
+      if (items) stream.pending.insert(stream.pending.end(), items->begin(), items->end());
+      stream.source_open = items.has_value();
       tick();
     }
     hand_out(stream);
     tick();
     if (stream.done()) return;
-    if (take_event(stream, on_result)) tick();
+    if (take_event(stream, on_done)) tick();
   }
 }
 

@@ -20,9 +20,8 @@ std::optional<WorkerEvent> EventQueue::pop(std::chrono::milliseconds timeout) {
   return event;
 }
 
-ThreadWorker::ThreadWorker(int id, const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer,
-                           EventQueue& events)
-    : id_(id), tasks_(tasks), measurer_(measurer), events_(events), thread_([this] { run(); }) {}
+ThreadWorker::ThreadWorker(int id, WorkBench& bench, EventQueue& events)
+    : id_(id), bench_(bench), events_(events), thread_([this] { run(); }) {}
 
 ThreadWorker::~ThreadWorker() {
   {
@@ -52,8 +51,7 @@ void ThreadWorker::run() {
       next_.reset();
     }
     try {
-      const tuning::TuningTask& task = tasks_.at(static_cast<size_t>(work.task));
-      events_.push(Completion{id_, work, measurer_.measure(task, work.config)});
+      events_.push(Completion{id_, work, bench_.perform(work)});
     } catch (const std::exception&) {
       events_.push(WorkerLost{id_});
       return;
@@ -61,10 +59,9 @@ void ThreadWorker::run() {
   }
 }
 
-ThreadTransport::ThreadTransport(const std::vector<tuning::TuningTask>& tasks,
-                                 const std::vector<tuning::Measurer*>& measurers) {
-  for (size_t i = 0; i < measurers.size(); ++i)
-    workers_.push_back(std::make_unique<ThreadWorker>(static_cast<int>(i), tasks, *measurers[i], events_));
+ThreadTransport::ThreadTransport(const std::vector<WorkBench*>& benches) {
+  for (size_t i = 0; i < benches.size(); ++i)
+    workers_.push_back(std::make_unique<ThreadWorker>(static_cast<int>(i), *benches[i], events_));
 }
 
 void ThreadTransport::assign(int worker, const Assignment& work) { workers_.at(static_cast<size_t>(worker))->assign(work); }

@@ -150,11 +150,12 @@ TEST_CASE("reusing a table measures only missing entries and loses nothing") {
   REQUIRE(table.issues().size() == 1);
   CHECK(table.issues()[0].entry == 1);
 
-  const FillResult first = fill_transform_table(table, {mine, other}, quick_policy(), "llvm -mcpu=me", nullptr);
+  LocalTransformTimer timer(quick_policy(), "llvm -mcpu=me");
+  const FillResult first = fill_transform_table(table, {mine, other}, timer, "llvm -mcpu=me", 1, nullptr);
   CHECK(first.measured == 2);
   table.save(file.path());
   TransformTable again = TransformTable::load(file.path());
-  const FillResult second = fill_transform_table(again, {mine, other}, quick_policy(), "llvm -mcpu=me", nullptr);
+  const FillResult second = fill_transform_table(again, {mine, other}, timer, "llvm -mcpu=me", 1, nullptr);
   CHECK(second.measured == 0);
   CHECK(second.reused == 2);
   again.save(file.path());

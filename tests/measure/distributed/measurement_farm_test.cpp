@@ -1,5 +1,5 @@
 // The measurement farm with a scripted transport (workers of set speeds on a simulated clock,
-// some dying) and with worker threads: balance, records, lost workers.
+// some dying) and with worker threads: balance, records, transform passes, lost workers.
 
 #include <doctest/doctest.h>
 
@@ -47,14 +47,25 @@ class ScriptedTransport : public Transport {
     in_flight_[*first].reset();
     if (dies_after_[*first] && done_[*first] == *dies_after_[*first]) return WorkerLost{static_cast<int>(*first)};
     ++done_[*first];
-    return Completion{static_cast<int>(*first), work, measurer.measure(tasks_.at(static_cast<size_t>(work.task)), work.config)};
+    return Completion{static_cast<int>(*first), work, perform(work)};
   }
   [[nodiscard]] double now() const { return now_; }
   [[nodiscard]] bool busy(int worker) const { return in_flight_[static_cast<size_t>(worker)].has_value(); }
 
   testing::FakeMeasurer measurer;  ///< every config measured, once each
+  std::map<costs::TransformKey, int> passes;  ///< passes timed, by key
 
  private:
+  // A config measured by the fake measurer; a transform pass taking 1, 2, 3 ms on its first,
+  // second and third pass, times the key's element count in thousands.
+  WorkResult perform(const Assignment& work) {
+    if (const auto* config = std::get_if<ConfigWork>(&work))
+      return measurer.measure(tasks_.at(static_cast<size_t>(config->task)), config->config);
+    const costs::TransformKey& key = std::get<TransformPass>(work).key;
+    const double ms = ++passes[key] * static_cast<double>(key.shape[1]) / 1000.0;
+    return costs::TransformEntry{"llvm -mcpu=worker", 1, key, ms, ms, ms, 5, 1.7e9};
+  }
+
   const std::vector<tuning::TuningTask>& tasks_;
   std::vector<double> seconds_;
   std::vector<std::optional<std::pair<Assignment, double>>> in_flight_;
@@ -247,10 +258,12 @@ TEST_CASE("farm over worker threads: a broken worker's config goes to the other"
   const std::vector<tuning::TuningTask> tasks = two_tasks();
   testing::FakeMeasurer steady;
   BreakingMeasurer breaking(1);  // the first batch gives each idle worker a config
+  WorkBench steady_bench(tasks, steady, timing::TimingPolicy{}, "llvm -mcpu=test");
+  WorkBench breaking_bench(tasks, breaking, timing::TimingPolicy{}, "llvm -mcpu=test");
   Measured farmed;
   FarmStatistics statistics;
   {
-    ThreadTransport transport(tasks, {&steady, &breaking});
+    ThreadTransport transport({&steady_bench, &breaking_bench});
     MeasurementFarm farm(tasks, transport);
     farmed = tune(tasks, farm, 32);
     statistics = farm.statistics();
@@ -261,6 +274,58 @@ TEST_CASE("farm over worker threads: a broken worker's config goes to the other"
   CHECK(statistics.lost == std::vector<bool>{false, true});
   CHECK(statistics.reissued == 1);
   CHECK(steady.calls.size() == 32);
+}
+
+}  // namespace layoutopt::distributed
+
+namespace layoutopt::distributed {
+
+namespace {
+
+std::vector<costs::TransformKey> channel_keys(int count) {
+  const layout::Layout plain = layout::Layout::parse("NCHW");
+  const layout::Layout blocked = layout::Layout::parse("NCHW16c");
+  std::vector<costs::TransformKey> keys;
+  for (int k = 1; k <= count; ++k) keys.push_back({{1, 16 * k, 8, 8}, plain, blocked});
+  return keys;
+}
+
+}  // namespace
+
+TEST_CASE("farm: transform passes spread over the workers, each entry the median of its three passes") {
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  const std::vector<costs::TransformKey> keys = channel_keys(6);
+  ScriptedTransport transport(tasks, {1.0, 1.0});
+  MeasurementFarm farm(tasks, transport);
+  std::map<costs::TransformKey, int> reported;
+  const std::vector<costs::TransformEntry> entries =
+      farm.time(keys, nullptr, [&](const costs::TransformEntry& entry) { ++reported[entry.key]; });
+  REQUIRE(entries.size() == keys.size());
+  for (size_t k = 0; k < keys.size(); ++k) {
+    CAPTURE(k);
+    CHECK(entries[k].key == keys[k]);
+    CHECK(transport.passes[keys[k]] == costs::kTransformPasses);
+    CHECK(reported[keys[k]] == costs::kTransformPasses);  // after every pass, as a local timer does
+    // Passes of 1, 2 and 3 times the key's cost: the median is the second.
+    CHECK(entries[k].median_ms == doctest::Approx(2.0 * static_cast<double>(keys[k].shape[1]) / 1000.0));
+    CHECK(entries[k].repeats == 5 * costs::kTransformPasses);
+  }
+  CHECK(farm.statistics().measured == std::vector<int64_t>{9, 9});
+  CHECK(transport.now() == doctest::Approx(9.0));  // half the 18 s one worker would take
+}
+
+TEST_CASE("farm: a lost worker's transform pass is timed by another") {
+  const std::vector<tuning::TuningTask> tasks = two_tasks();
+  const std::vector<costs::TransformKey> keys = channel_keys(4);
+  ScriptedTransport transport(tasks, {1.0, 1.0});
+  transport.die_after(1, 2);
+  MeasurementFarm farm(tasks, transport);
+  const std::vector<costs::TransformEntry> entries = farm.time(keys, nullptr, {});
+  for (const costs::TransformKey& key : keys) CHECK(transport.passes[key] == costs::kTransformPasses);
+  CHECK(entries.size() == keys.size());
+  CHECK(farm.statistics().lost == std::vector<bool>{false, true});
+  CHECK(farm.statistics().reissued == 1);
+  CHECK(farm.statistics().measured[0] + farm.statistics().measured[1] == 4 * costs::kTransformPasses);
 }
 
 }  // namespace layoutopt::distributed

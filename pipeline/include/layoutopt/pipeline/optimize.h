@@ -71,10 +71,11 @@ struct OptimizeReport {
 /// rows has nothing to report.
 [[nodiscard]] OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request);
 
-/// The same with the configs of tuning, default configs and layout variants measured by
-/// `measurer` (a measurement farm spreading them over hosts) instead of a KernelMeasurer.
+/// The same with the configs of tuning, default configs and layout variants, and the passes
+/// of the transforms, measured by `measurers` (a measurement farm spreading them over hosts)
+/// instead of this process.
 [[nodiscard]] OptimizeReport optimize_model(const graph::Graph& graph, const OptimizeRequest& request,
-                                            tuning::Measurer& measurer);
+                                            const Measurers& measurers);
 
 /// The first of rows[0..i) that runs the same schedule as rows[i], or null: rows with one
 /// schedule compile to the same network, so what sets their times apart is noise.

@@ -39,6 +39,11 @@ struct TransformEntry {
   double timestamp = 0;
 };
 
+/// An entry as the table file stores it.
+[[nodiscard]] nlohmann::json to_json(const TransformEntry& entry);
+/// Reads an entry; throws std::invalid_argument naming the field that is missing or wrong.
+[[nodiscard]] TransformEntry entry_from_json(const nlohmann::json& json);
+
 struct TableIssue {
   size_t entry = 0;  ///< 0-based position in "entries"
   std::string reason;

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "layoutopt/timing/progress.h"
@@ -27,24 +28,63 @@ namespace layoutopt::costs {
 /// Passes over a list of transforms (see above).
 inline constexpr int kTransformPasses = 3;
 
-/// Times every key in kTransformPasses passes. After each pass, calls `on_entry` for each key
-/// with its entry so far (the median of its passes up to then), so an interrupted run keeps
-/// what it measured. Returns the final entries, in the order of `keys`. Throws
-/// layout::LayoutError for a layout a key's shape cannot take.
+/// Called with a key's entry so far (the median of its passes up to then) after each pass of it.
+using EntryCallback = std::function<void(const TransformEntry&)>;
+
+/// Who times a list of transforms: this process (LocalTransformTimer), or a measurement farm
+/// spreading the passes over hosts (distributed/measurement_farm.h).
+class TransformTimer {
+ public:
+  virtual ~TransformTimer() = default;
+  /// Times every key in kTransformPasses passes, calling `on_entry` after each pass of a key
+  /// (so an interrupted run keeps what it measured). Returns the final entries, in the order
+  /// of `keys`. Throws layout::LayoutError for a layout a key's shape cannot take.
+  virtual std::vector<TransformEntry> time(const std::vector<TransformKey>& keys, timing::ProgressReporter* progress,
+                                           const EntryCallback& on_entry) = 0;
+};
+
+/// The policy of one pass: a kTransformPasses-th share of `policy`'s timed milliseconds.
+[[nodiscard]] timing::TimingPolicy transform_pass_policy(const timing::TimingPolicy& policy);
+
+/// One pass over one key on random data, with the policy of a pass (transform_pass_policy).
+[[nodiscard]] TransformEntry time_transform_pass(const TransformKey& key, const timing::TimingPolicy& pass_policy,
+                                                 const std::string& target);
+
+/// One entry from the passes of one key: the median of each statistic, the repeats summed.
+[[nodiscard]] TransformEntry combine_passes(const std::vector<TransformEntry>& passes);
+
+/// "[Transform k/n] pass p/P KEY: ms", the progress line of a pass that finished.
+void report_pass(timing::ProgressReporter& progress, const TransformEntry& entry, size_t key_number, size_t keys,
+                 int pass, double done);
+
+/// Times on this process, pass after pass over the whole list.
+class LocalTransformTimer : public TransformTimer {
+ public:
+  LocalTransformTimer(const timing::TimingPolicy& policy, std::string target)
+      : policy_(policy), target_(std::move(target)) {}
+  std::vector<TransformEntry> time(const std::vector<TransformKey>& keys, timing::ProgressReporter* progress,
+                                   const EntryCallback& on_entry) override;
+
+ private:
+  timing::TimingPolicy policy_;
+  std::string target_;
+};
+
+/// Times every key with a LocalTransformTimer (see TransformTimer::time).
 std::vector<TransformEntry> time_transforms(const std::vector<TransformKey>& keys, const timing::TimingPolicy& policy,
                                             const std::string& target, timing::ProgressReporter* progress,
-                                            const std::function<void(const TransformEntry&)>& on_entry = {});
+                                            const EntryCallback& on_entry = {});
 
 struct FillResult {
   int64_t reused = 0;    ///< already in the table
   int64_t measured = 0;  ///< timed now
 };
 
-/// Times every key missing from `table` for (target, policy.threads) with time_transforms and
-/// inserts it; calls `after_each` after each new or updated entry (e.g. to save the table
-/// incrementally).
-FillResult fill_transform_table(TransformTable& table, const std::vector<TransformKey>& keys,
-                                const timing::TimingPolicy& policy, const std::string& target, timing::ProgressReporter* progress,
+/// Times every key missing from `table` for (target, threads) with `timer` and inserts it
+/// under that target and thread count; calls `after_each` after each new or updated entry
+/// (e.g. to save the table incrementally).
+FillResult fill_transform_table(TransformTable& table, const std::vector<TransformKey>& keys, TransformTimer& timer,
+                                const std::string& target, int threads, timing::ProgressReporter* progress,
                                 const std::function<void()>& after_each = {});
 
 }  // namespace layoutopt::costs

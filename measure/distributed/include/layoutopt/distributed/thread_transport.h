@@ -1,5 +1,5 @@
 #pragma once
-// Workers as threads of this process, each with a Measurer of its own: rank 0's own share of
+// Workers as threads of this process, each with a work bench of its own: rank 0's own share of
 // the measuring in an MPI run (its main thread keeps serving the other ranks meanwhile), and a
 // transport for tests of the farm with real concurrency.
 
@@ -12,8 +12,7 @@
 #include <vector>
 
 #include "layoutopt/distributed/transport.h"
-#include "layoutopt/tuning/measurer.h"
-#include "layoutopt/tuning/tuning_task.h"
+#include "layoutopt/distributed/work_bench.h"
 
 namespace layoutopt::distributed {
 
@@ -30,12 +29,12 @@ class EventQueue {
   std::deque<WorkerEvent> events_;
 };
 
-/// One thread measuring the assignments it is given, one at a time, reporting to `events`
-/// as worker `id`. A measurer that throws is reported as WorkerLost (it takes no more work).
+/// One thread performing the assignments it is given, one at a time, reporting to `events`
+/// as worker `id`. Work that throws is reported as WorkerLost (it takes no more work).
 class ThreadWorker {
  public:
-  /// `tasks`, `measurer` and `events` must outlive the worker.
-  ThreadWorker(int id, const std::vector<tuning::TuningTask>& tasks, tuning::Measurer& measurer, EventQueue& events);
+  /// `bench` and `events` must outlive the worker.
+  ThreadWorker(int id, WorkBench& bench, EventQueue& events);
   /// Finishes the assignment being measured, then joins the thread.
   ~ThreadWorker();
   ThreadWorker(const ThreadWorker&) = delete;
@@ -47,8 +46,7 @@ class ThreadWorker {
   void run();
 
   int id_;
-  const std::vector<tuning::TuningTask>& tasks_;
-  tuning::Measurer& measurer_;
+  WorkBench& bench_;
   EventQueue& events_;
   std::mutex mutex_;
   std::condition_variable assigned_;
@@ -59,8 +57,8 @@ class ThreadWorker {
 
 class ThreadTransport : public Transport {
  public:
-  /// One worker thread per measurer (worker i measures with measurers[i]).
-  ThreadTransport(const std::vector<tuning::TuningTask>& tasks, const std::vector<tuning::Measurer*>& measurers);
+  /// One worker thread per bench (worker i works on benches[i]); the benches must outlive it.
+  explicit ThreadTransport(const std::vector<WorkBench*>& benches);
 
   [[nodiscard]] int workers() const override { return static_cast<int>(workers_.size()); }
   void assign(int worker, const Assignment& work) override;

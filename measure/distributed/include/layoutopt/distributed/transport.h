@@ -9,23 +9,38 @@
 #include <optional>
 #include <variant>
 
+#include "layoutopt/costs/transform_key.h"
+#include "layoutopt/costs/transform_table.h"
 #include "layoutopt/tuning/measure_record.h"
 
 namespace layoutopt::distributed {
 
-/// One unit of work: config `config` of task number `task` (0-based, in the farm's task list,
-/// which every worker extracts from the same model in the same order).
-struct Assignment {
+/// Config `config` of task number `task` (0-based, in the farm's task list, which every
+/// worker extracts from the same model in the same order).
+struct ConfigWork {
   int64_t task = 0;
   int64_t config = 0;
-  friend bool operator==(const Assignment&, const Assignment&) = default;
+  friend bool operator==(const ConfigWork&, const ConfigWork&) = default;
 };
 
-/// A worker measured its assignment.
+/// One timing pass of one layout transform (costs/transform_timing.h). The key travels with
+/// the work: which transforms a plan may need depends on rank 0's records alone.
+struct TransformPass {
+  costs::TransformKey key;
+  friend bool operator==(const TransformPass&, const TransformPass&) = default;
+};
+
+/// One unit of work, handed to one worker.
+using Assignment = std::variant<ConfigWork, TransformPass>;
+
+/// What a unit of work gave: a measured config, or a transform's entry for one pass.
+using WorkResult = std::variant<tuning::MeasureResult, costs::TransformEntry>;
+
+/// A worker finished its assignment.
 struct Completion {
   int worker = 0;
   Assignment work;
-  tuning::MeasureResult result;
+  WorkResult result;
 };
 
 /// A worker stopped answering (or its process ended): its assignment, if any, is not coming back.
