@@ -6,7 +6,8 @@
 // plan step `layoutopt plan` runs (confirmation, calibration, the graph-tuned plan written to
 // -o), then plans, compiles and times four variants side by side in this run:
 //   default, history best, graph tuned (DP), graph tuned (PBQP)
-// and prints predicted against measured latency for each. Records and the transform table
+// and prints predicted against measured latency for each, and each run's fraction of its
+// compute limit (evaluation/compute_limit.h). Records and the transform table
 // only ever grow; an existing plan or --json-summary file is replaced only with --force.
 
 #include <fstream>
@@ -68,8 +69,8 @@ pipeline::OptimizeRequest request(const OptimizeFlags& flags, const graph::Graph
 void print_table(const std::vector<evaluation::VariantResult>& rows) {
   std::cout << "\n" << std::left << std::setw(20) << "variant" << std::right << std::setw(14) << "predicted ms"
             << std::setw(13) << "measured ms" << std::setw(16) << "round range" << std::setw(12) << "meas/pred"
-            << std::setw(10) << "speedup" << std::setw(12) << "transforms" << std::setw(10) << "optimal" << std::setw(11)
-            << "solve ms" << "\n";
+            << std::setw(10) << "speedup" << std::setw(10) << "of limit" << std::setw(12) << "transforms" << std::setw(10)
+            << "optimal" << std::setw(11) << "solve ms" << "\n";
   const double baseline = rows.front().measured.median;
   for (const evaluation::VariantResult& r : rows) {
     const timing::Summary& ms = r.measured;
@@ -78,7 +79,8 @@ void print_table(const std::vector<evaluation::VariantResult>& rows) {
     std::cout << std::left << std::setw(20) << r.variant.name << std::right << std::fixed << std::setprecision(3)
               << std::setw(14) << r.predicted_ms() << std::setw(13) << ms.median << std::setw(16) << quartiles.str()
               << std::setprecision(2) << std::setw(12) << ms.median / r.predicted_ms() << std::setw(9)
-              << baseline / ms.median << "x" << std::setw(12) << r.compiled.transforms << std::setw(10)
+              << baseline / ms.median << "x" << std::setw(9) << std::setprecision(0) << 100 * r.limit_fraction() << "%"
+              << std::setprecision(2) << std::setw(12) << r.compiled.transforms << std::setw(10)
               << (r.planned.solution.optimal ? "yes" : "no") << std::setw(11) << r.planned.solution.seconds * 1e3
               << "\n";
   }
@@ -110,6 +112,8 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const pipeline::O
                                {"round_max_ms", r.measured.max},
                                {"rounds", r.measured.count},
                                {"runs", r.runs},
+                               {"compute_limit_ms", r.limit.limit_ms()},
+                               {"limit_fraction", r.limit_fraction()},
                                {"transforms", r.compiled.transforms},
                                {"optimal", r.planned.solution.optimal},
                                {"solve_seconds", r.planned.solution.seconds},

@@ -67,10 +67,13 @@ std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const st
         }
         return medians;
       });
+  // After the rounds: the peak's own timing must not disturb a round.
+  const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(options.timing.threads));
   for (size_t v = 0; v < results.size(); ++v) {
     results[v].measured = timing::summarize(rounds.series(v));
     results[v].retimed_rounds = rounds.retimed;
     results[v].rounds_steady = rounds.steady;
+    results[v].limit = compute_limit(graph, results[v].planned.plan, peak);
   }
   return results;
 }

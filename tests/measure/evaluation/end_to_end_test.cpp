@@ -272,6 +272,12 @@ TEST_CASE("the four variants of optimize plan, compile and time the same graph")
            row.measured.max <= timing::kRoundSwingTolerance * row.measured.min * (1 + 1e-12)));
     CHECK(row.measured.median > 0);
     CHECK(row.compiled.fallbacks == 0);
+    // The yardstick of each row: its plan's FLOPs at the measured peak, on the run's threads.
+    CHECK(row.limit.threads == 1);
+    CHECK(row.limit.peak_gflops > 0);
+    CHECK(row.limit.direct_gflop == doctest::Approx(2e-9 * static_cast<double>(graph::mac_count(tiny.graph))));
+    CHECK(row.limit.executed_gflop > 0);
+    CHECK(row.limit_fraction() == doctest::Approx(row.limit.limit_ms() / row.measured.median));
   }
 }
 

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "layoutopt/evaluation/compute_limit.h"
 #include "layoutopt/graph/graph.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/planning/cost_source.h"
@@ -46,7 +47,11 @@ struct VariantResult {
   /// timing::kRoundSwingTolerance (timing/steady_rounds.h); the same for every variant.
   int retimed_rounds = 0;
   bool rounds_steady = true;  ///< the kept rounds agree within the tolerance
+  /// The compute limit as the row's plan runs, at the FMA peak measured after the rounds.
+  ComputeLimit limit;
   [[nodiscard]] double predicted_ms() const { return planned.plan.predicted_ms; }
+  /// The median run's fraction of the compute limit (1: every FMA unit busy throughout).
+  [[nodiscard]] double limit_fraction() const { return limit.fraction_of(measured.median); }
 };
 
 struct EndToEndOptions {
