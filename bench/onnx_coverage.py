@@ -19,10 +19,10 @@ opset 13). Input 1x3x224x224, 299x299 for inception_v3. Each export runs in its 
 MODEL-opsetN[-dynamic].onnx is reused if present, and a failed export's reason is kept in
 a .export-error.txt beside it (delete that to retry). Where torch cannot export a model at
 an opset, the row says "export failed: <reason>" and does not count.
-The token-mixing families are checked on six models, convnext_tiny/small, vit_b_16/32 and
-swin_t/s (TOKEN_MODELS), at opsets 14 and 17 (LayerNormalization is one node from 17 and a
-ReduceMean/Sub/Pow/Sqrt/Div chain below), each also with a dynamic batch; their other
-members (bigger copies of the same blocks) and maxvit_* are listed as not swept, with the
+The token-mixing families are checked on seven models, convnext_tiny/small, vit_b_16/32,
+swin_t/s and maxvit_t (TOKEN_MODELS), at opsets 14 and 17 (LayerNormalization is one node
+from 17 and a ReduceMean/Sub/Pow/Sqrt/Div chain below), each also with a dynamic batch;
+their other members (bigger copies of the same blocks) are listed as not swept, with the
 message layoutopt gives for one export of each family.
 
 Per exported file, on one seeded random input (uniform in [-1, 1), batch 2 for the dynamic
@@ -85,9 +85,9 @@ UNSUPPORTED_FAMILIES = {  # prefix -> the one model exported to ask layoutopt ab
     "maxvit_": "maxvit_t",
     "convnext_": "convnext_tiny",
 }
-# The token-mixing models the sweep checks like the CNNs: the two smallest of each family, at
+# The token-mixing models the sweep checks like the CNNs: the two smallest of each family (MaxViT has one), at
 # the opsets either side of LayerNormalization's arrival (17), dynamic batch at the newer one.
-TOKEN_MODELS = ["convnext_tiny", "convnext_small", "vit_b_16", "vit_b_32", "swin_t", "swin_s"]
+TOKEN_MODELS = ["convnext_tiny", "convnext_small", "vit_b_16", "vit_b_32", "swin_t", "swin_s", "maxvit_t"]
 TOKEN_OPSETS = [14, 17]
 TOKEN_DYNAMIC_OPSETS = [14, 17]
 QUICK_MODELS = ["resnet18", "resnet50", "mobilenet_v2", "mobilenet_v3_small", "squeezenet1_1", "densenet121",

@@ -627,6 +627,38 @@ def tiny_swin():
     return model
 
 
+class Einsums(torch.nn.Module):
+    """Einsum as MaxViT writes it (spaces in the equation; A.B^T, then A.B over the last two
+    axes) and with the contracted axis first in both operands and the output transposed."""
+
+    def __init__(self):
+        super().__init__()
+        self.q, self.v = conv(3, 8), conv(3, 8)
+
+    def forward(self, x):
+        q = self.q(x).reshape(1, 2, 4, 64)  # B H I D
+        v = self.v(x).reshape(1, 2, 4, 64)
+        scores = torch.einsum("B H I D, B H J D -> B H I J", q, v).softmax(-1)
+        attended = torch.einsum("B H I J, B H J D -> B H I D", scores, v)
+        return torch.einsum("bhki,bhkj->bhji", q, attended)
+
+
+def tiny_maxvit():
+    """torchvision's MaxVit at toy sizes (16x16 input, 8 stem channels, two stages of one
+    layer, 2x2 partitions, head dimension 4): MBConv with squeeze-excitation, block and grid
+    attention (rank-6 Reshape + Transpose, Einsum products, relative position bias Gather),
+    LayerNorm, GELU MLP, Tanh head. torchvision draws the bias tables near zero: drawn wider
+    here, so a misplaced bias shows."""
+    from torchvision.models.maxvit import MaxVit
+    model = MaxVit(input_size=(16, 16), stem_channels=8, partition_size=2, block_channels=[8, 16], block_layers=[1, 1],
+                   head_dim=4, stochastic_depth_prob=0.0, num_classes=5)
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            if name.endswith("relative_position_bias_table"):
+                parameter.normal_(0.0, 0.5)
+    return model
+
+
 SMALL = (1, 3, 8, 8)
 # name -> (constructor, input shape, opsets besides the default, what it covers)
 OP_MODELS = {
@@ -663,6 +695,9 @@ OP_MODELS = {
                                         "attention's batched MatMul and Softmax, GELU, Gather"),
     "swin_tiny": (tiny_swin, SMALL, [17], "Swin: window partition (rank-6 Reshape + Transpose), qkv split (rank-5 "
                                           "Reshape + Transpose), shifted windows, relative position bias, patch merging"),
+    "einsum": (Einsums, SMALL, [17], "Einsum as batched products: MaxViT's spelling, and contracted axes first with a transposed output"),
+    "maxvit_tiny": (tiny_maxvit, (1, 3, 16, 16), [17], "MaxViT: MBConv + SE, block and grid attention (rank-6 Reshape + "
+                                                      "Transpose, Einsum, relative position bias), LayerNorm, GELU, Tanh head"),
 }
 # Files torch writes but whose ONNX meaning is not the model's, so torch's output would be a
 # wrong expectation: skipped and listed in not_exported with the reason.

@@ -1,5 +1,6 @@
 // The operators of ConvNeXt-style blocks (LayerNormalization and its decomposition, GELU in
-// both of torch's spellings, MatMul on a channels-last view) import as single IR nodes, and
+// both of torch's spellings, MatMul on a channels-last view) and MaxViT's Einsum products
+// import as single IR nodes, and
 // the permutes around them as no node: checked on torch's exports in data/onnx/ops (their
 // outputs against torch are checked in tests/kernels/onnx_files_test.cpp) and on small
 // models built here for the refusals.
@@ -161,4 +162,35 @@ TEST_CASE("Dropout in training mode imports when its ratio is 0 and is refused o
     if (ratio == 0.0f) CHECK(message == "<no error>");
     else CHECK(message.find("node 'drop' (Dropout): training_mode=true with ratio 0.5") != std::string::npos);
   }
+}
+
+TEST_CASE("MaxViT's Einsums import as batched products, with a Transpose only where an operand needs one") {
+  for (const char* file : {"einsum-opset14.onnx", "einsum-opset17.onnx"}) {
+    CAPTURE(file);
+    const Graph g = imported(file);
+    CHECK(count_nodes(g, "batch_matmul") == 3);
+    // A.B^T moves B's last two axes, bhki,bhkj moves q's; A.B and the transposed output
+    // ("bhji") move nothing: the output's order is a deferred transpose of its graph output.
+    CHECK(count_nodes(g, "transpose") == 3);
+    CHECK(g.value(g.outputs()[0]).type.shape == Shape{1, 2, 64, 64});
+  }
+}
+
+TEST_CASE("an Einsum that is not a batched matrix product is refused naming the node and why") {
+  const auto einsum_error = [](const std::string& equation, const Shape& a, const Shape& b) {
+    ModelBuilder model(17);
+    model.input("a", a).input("x", b).output("y").node("Relu", "relu", {"x"}, "b");
+    set_string(model.node("Einsum", "e", {"a", "b"}, "y"), "equation", equation);
+    return error_of([&] { (void)model.import(); });
+  };
+  CHECK(einsum_error("ij,jk", {2, 3}, {3, 4}).find("only two operands with an explicit output") != std::string::npos);
+  CHECK(einsum_error("...ij,...jk->...ik", {2, 3}, {3, 4}).find("ellipses are not supported") != std::string::npos);
+  CHECK(einsum_error("ii,ij->ij", {3, 3}, {3, 4}).find("label 'i' repeats within a term") != std::string::npos);
+  CHECK(einsum_error("ij,jk->i", {2, 3}, {3, 4}).find("label 'k' is summed over in one operand alone") != std::string::npos);
+  CHECK(einsum_error("ijl,jkl->ik", {2, 3, 5}, {3, 4, 5}).find("more than one contracted axis") != std::string::npos);
+  CHECK(einsum_error("ij,jk->ik", {2, 3, 1}, {3, 4}).find("input 0 has shape [2, 3, 1] but its term 'ij' has 2 labels") !=
+        std::string::npos);
+  CHECK(einsum_error("bij,bjk->bik", {2, 2, 3}, {5, 3, 4}).find("batch label 'b' has extent 2 in input 0 and 5 in input 1") !=
+        std::string::npos);
+  CHECK(einsum_error("ij,jk->ik", {2, 3}, {3, 4}) == "<no error>");  // the plain product imports
 }

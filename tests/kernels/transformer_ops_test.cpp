@@ -47,10 +47,11 @@ TorchRun torch_run(const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("ConvNeXt, ViT and Swin blocks exported by torch run compiled with torch's output") {
+TEST_CASE("ConvNeXt, ViT, Swin and MaxViT blocks exported by torch run compiled with torch's output") {
   for (const char* key : {"gelu-opset14", "gelu_tanh-opset14", "layer_norm-opset14", "layer_norm-opset17",
                           "convnext_block-opset14", "convnext_block-opset17", "vit_tiny-opset14", "vit_tiny-opset17",
-                          "swin_tiny-opset14", "swin_tiny-opset17"}) {
+                          "swin_tiny-opset14", "swin_tiny-opset17", "einsum-opset14", "einsum-opset17",
+                          "maxvit_tiny-opset14", "maxvit_tiny-opset17"}) {
     CAPTURE(key);
     graph::Graph g = graph::onnx::import_onnx(kOps / (std::string(key) + ".onnx")).graph;
     (void)graph::prepare_for_inference(g);

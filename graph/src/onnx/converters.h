@@ -40,6 +40,9 @@ ValueId convert_reduce_mean(NodeContext& node);
 ValueId convert_gemm(NodeContext& node);
 ValueId convert_matmul(NodeContext& node);
 
+// convert_einsum.cpp: Einsum that is a batched matrix product.
+ValueId convert_einsum(NodeContext& node);
+
 // convert_simple_ops.cpp
 ValueId convert_batch_norm(NodeContext& node);
 ValueId convert_clip(NodeContext& node);

@@ -19,6 +19,7 @@ const std::unordered_map<std::string_view, OpConverter>& table() {
        {convert_batch_norm, 5, 5, {{1, Role::bn_scale}, {2, Role::bn_shift}, {3, Role::bn_mean}, {4, Role::bn_variance}}}},
       {"Gemm", {convert_gemm, 2, 3, {{1, Role::dense_weight}, {2, Role::bias}}}},
       {"MatMul", {convert_matmul, 2, 2, {{1, Role::dense_weight}}}},
+      {"Einsum", {convert_einsum, 2, 2, {}}},
       {"Relu", {convert_unary<Relu>, 1, 1, {}}},
       {"Clip", {convert_clip, 1, 3, {}}},
       {"Sigmoid", {convert_unary<Sigmoid>, 1, 1, {}}},
