@@ -85,8 +85,9 @@ UNSUPPORTED_FAMILIES = {  # prefix -> the one model exported to ask layoutopt ab
     "maxvit_": "maxvit_t",
     "convnext_": "convnext_tiny",
 }
-# The token-mixing models the sweep checks like the CNNs: the two smallest of each family (MaxViT has one), at
-# the opsets either side of LayerNormalization's arrival (17), dynamic batch at the newer one.
+# The token-mixing models the sweep checks like the CNNs: the two smallest of each family
+# (MaxViT has one), at the opsets either side of LayerNormalization's arrival (17), each also
+# with a dynamic batch.
 TOKEN_MODELS = ["convnext_tiny", "convnext_small", "vit_b_16", "vit_b_32", "swin_t", "swin_s", "maxvit_t"]
 TOKEN_OPSETS = [14, 17]
 TOKEN_DYNAMIC_OPSETS = [14, 17]
