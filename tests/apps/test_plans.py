@@ -162,8 +162,10 @@ class ProfiledPlan(CliTestCase):
         # Exactly one reading: the prices hold, the whole run moved, or some step types miss.
         self.assertTrue(check["prices_hold"] or check["host_moved"] or check["misses"], check)
         self.assertTrue(check["verdict"].startswith(("every step type", "step types off their price")), check)
+        # The text form prints the check too; a second run is timed afresh, so its verdict may
+        # read otherwise than the first's (the sanitized build is slow and noisy).
         text = self.expect_success(*bench[:-1], "--plan", "p.json").stdout
-        self.assertIn("  prices: " + check["verdict"].split(" ")[0], text)
+        self.assertRegex(text, r"\n  prices: (every step type|step types off their price)")
         # The default schedule has no prices to check.
         self.assertNotIn("prediction_check", json.loads(self.expect_success(*bench).stdout)["profile"])
 
