@@ -41,6 +41,9 @@ TransformEntry time_transform_pass(const TransformKey& key, const timing::Timing
   return {target, timing.threads, key, timing.ms.median, timing.ms.q1, timing.ms.q3, timing.repeats, unix_time()};
 }
 
+namespace {
+
+// One entry from the passes of one key: the median of each statistic, the repeats summed.
 TransformEntry combine_passes(const std::vector<TransformEntry>& passes) {
   auto median_of = [&](double TransformEntry::*field) {
     std::vector<double> values;
@@ -56,31 +59,32 @@ TransformEntry combine_passes(const std::vector<TransformEntry>& passes) {
   return entry;
 }
 
-void report_pass(timing::ProgressReporter& progress, const TransformEntry& entry, size_t key_number, size_t keys,
-                 int pass, double done) {
+}  // namespace
+
+TransformPasses::TransformPasses(const std::vector<TransformKey>& keys, timing::ProgressReporter* progress,
+                                 EntryCallback on_entry)
+    : passes_(keys.size()), entries_(keys.size()), progress_(progress), on_entry_(std::move(on_entry)) {}
+
+void TransformPasses::add(size_t k, const TransformEntry& pass) {
+  passes_[k].push_back(pass);
+  entries_[k] = combine_passes(passes_[k]);
+  ++added_;
+  if (on_entry_) on_entry_(entries_[k]);
+  if (!progress_) return;
   std::ostringstream status;
-  status << "[Transform " << key_number << "/" << keys << "] pass " << pass << "/" << kTransformPasses << " "
-         << describe(entry.key) << ": " << entry.median_ms << " ms";
-  progress.update(done, static_cast<double>(keys * kTransformPasses), status.str());
+  status << "[Transform " << k + 1 << "/" << entries_.size() << "] pass " << passes_[k].size() << "/"
+         << kTransformPasses << " " << describe(pass.key) << ": " << entries_[k].median_ms << " ms";
+  progress_->update(static_cast<double>(added_), static_cast<double>(entries_.size() * kTransformPasses), status.str());
 }
 
 std::vector<TransformEntry> LocalTransformTimer::time(const std::vector<TransformKey>& keys,
                                                       timing::ProgressReporter* progress,
                                                       const EntryCallback& on_entry) {
   const timing::TimingPolicy share = transform_pass_policy(policy_);
-  std::vector<std::vector<TransformEntry>> passes(keys.size());
-  std::vector<TransformEntry> entries(keys.size());
-  for (int pass = 1; pass <= kTransformPasses; ++pass) {
-    for (size_t k = 0; k < keys.size(); ++k) {
-      passes[k].push_back(time_transform_pass(keys[k], share, target_));
-      entries[k] = combine_passes(passes[k]);
-      if (on_entry) on_entry(entries[k]);
-      if (progress)
-        report_pass(*progress, entries[k], k + 1, keys.size(), pass,
-                    static_cast<double>(static_cast<size_t>(pass - 1) * keys.size() + k + 1));
-    }
-  }
-  return entries;
+  TransformPasses passes(keys, progress, on_entry);
+  for (int pass = 1; pass <= kTransformPasses; ++pass)
+    for (size_t k = 0; k < keys.size(); ++k) passes.add(k, time_transform_pass(keys[k], share, target_));
+  return passes.entries();
 }
 
 std::vector<TransformEntry> time_transforms(const std::vector<TransformKey>& keys, const timing::TimingPolicy& policy,

@@ -87,9 +87,7 @@ std::vector<costs::TransformEntry> MeasurementFarm::time(const std::vector<costs
   std::vector<Item> items;  // pass after pass over the keys
   for (int pass = 0; pass < costs::kTransformPasses; ++pass)
     for (size_t k = 0; k < keys.size(); ++k) items.push_back({TransformPass{keys[k]}, k});
-  std::vector<std::vector<costs::TransformEntry>> passes(keys.size());
-  std::vector<costs::TransformEntry> entries(keys.size());
-  size_t done = 0;
+  costs::TransformPasses passes(keys, progress, on_entry);
   bool given = false;
   run(
       [&]() -> std::optional<std::vector<Item>> {
@@ -98,15 +96,10 @@ std::vector<costs::TransformEntry> MeasurementFarm::time(const std::vector<costs
         return items;
       },
       [&](size_t k, const Completion& completion) {
-        passes[k].push_back(std::get<costs::TransformEntry>(completion.result));
-        entries[k] = costs::combine_passes(passes[k]);
-        if (on_entry) on_entry(entries[k]);
-        if (progress)
-          costs::report_pass(*progress, entries[k], k + 1, keys.size(), static_cast<int>(passes[k].size()),
-                             static_cast<double>(++done));
+        passes.add(k, std::get<costs::TransformEntry>(completion.result));
         return true;
       });
-  return entries;
+  return passes.entries();
 }
 
 void MeasurementFarm::measure_batch(const tuning::TuningTask& task, const std::vector<int64_t>& indices,

@@ -50,12 +50,24 @@ class TransformTimer {
 [[nodiscard]] TransformEntry time_transform_pass(const TransformKey& key, const timing::TimingPolicy& pass_policy,
                                                  const std::string& target);
 
-/// One entry from the passes of one key: the median of each statistic, the repeats summed.
-[[nodiscard]] TransformEntry combine_passes(const std::vector<TransformEntry>& passes);
+/// The passes of a list of keys as they arrive, in any order (one host, or many): each key's
+/// entry is the median of each statistic over its passes so far, the repeats summed, and is
+/// handed to `on_entry` and reported as a progress line after every pass.
+class TransformPasses {
+ public:
+  /// `progress` (may be null) must outlive this.
+  TransformPasses(const std::vector<TransformKey>& keys, timing::ProgressReporter* progress, EntryCallback on_entry);
+  /// Adds one pass of keys[k].
+  void add(size_t k, const TransformEntry& pass);
+  [[nodiscard]] const std::vector<TransformEntry>& entries() const { return entries_; }
 
-/// "[Transform k/n] pass p/P KEY: ms", the progress line of a pass that finished.
-void report_pass(timing::ProgressReporter& progress, const TransformEntry& entry, size_t key_number, size_t keys,
-                 int pass, double done);
+ private:
+  std::vector<std::vector<TransformEntry>> passes_;  ///< by key
+  std::vector<TransformEntry> entries_;              ///< by key
+  size_t added_ = 0;
+  timing::ProgressReporter* progress_;
+  EntryCallback on_entry_;
+};
 
 /// Times on this process, pass after pass over the whole list.
 class LocalTransformTimer : public TransformTimer {
