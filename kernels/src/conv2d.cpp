@@ -1,6 +1,7 @@
 #include "layoutopt/kernels/conv2d.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "conv/blocked_reduction.h"
 #include "conv/direct_conv_emitter.h"
@@ -8,6 +9,7 @@
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/host.h"
 #include "layoutopt/kernels/layout_knobs.h"
+#include "layoutopt/kernels/tunable_op.h"
 
 namespace layoutopt::kernels {
 
@@ -27,6 +29,60 @@ int64_t largest_divisor_up_to(int64_t n, int64_t limit) {
   int64_t best = 1;
   for (int64_t d : divisors(n))
     if (d <= limit) best = d;
+  return best;
+}
+
+// A core's share of cache the default assumes the weights must fit in for consecutive work
+// items to re-read them from cache (the L2 of the hosts we run on: 1 MB on Zen 4 and 5,
+// 2 MB on Sapphire Rapids).
+constexpr int64_t kCoreCacheBytes = int64_t{1} << 20;
+
+int64_t weight_bytes(const Conv2dDesc& d) {
+  return d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w * static_cast<int64_t>(sizeof(float));
+}
+
+// The layout knob's value that keeps a tensor in `block` when the kernel computes in
+// `computed` (0: as computed).
+int64_t stored_as(int64_t block, int64_t computed) { return block == computed ? 0 : block; }
+
+// Output channels computed per work item: two vectors when they divide the channels (half
+// the broadcasts per FMA of one vector), else the activation block, else the largest part of
+// a vector that divides them (a group of 4 channels in 4 lanes).
+int64_t default_output_block(const Conv2dDesc& d, int64_t lanes) {
+  const int64_t channels = d.out_channels_per_group();
+  if (channels % (2 * lanes) == 0) return 2 * lanes;
+  const int64_t block = default_channel_block(channels);
+  return block > 1 ? block : largest_divisor_up_to(channels, lanes);
+}
+
+// Input channels reduced per step: the block the input is stored in, so every step reads one
+// stored block. Wider steps read across stored blocks; they made resnet-50's default 9%
+// faster but inception-v3's 11% and resnext-50's 10% slower, one inception conv 2.5x
+// (docs/design/default-schedules.md), so they are the tuner's to choose.
+int64_t default_reduction_block(const Conv2dDesc& d) {
+  return largest_divisor_up_to(d.in_channels_per_group(), default_channel_block(d.in_channels));
+}
+
+struct RegisterTile {
+  int64_t rows = 1, columns = 1;
+};
+
+// The output tile of at most `pixels` accumulating pixels per vector of the output block
+// that leaves the fewest tiles (most FMAs per weight vector loaded), as wide as the budget
+// allows. Only 1x1 convs tile rows (their space's rule).
+RegisterTile default_register_tile(const Conv2dDesc& d, int64_t pixels) {
+  const auto ceil_div = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  const int64_t max_rows = d.kernel_h == 1 && d.kernel_w == 1 ? std::min<int64_t>(d.out_h(), 4) : 1;
+  RegisterTile best;
+  int64_t fewest = std::numeric_limits<int64_t>::max();
+  for (int64_t rows = 1; rows <= max_rows && pixels / rows > 0; ++rows) {
+    const int64_t columns = std::min({d.out_w(), conv::kMaxTileWidth, pixels / rows});
+    const int64_t tiles = ceil_div(d.out_h(), rows) * ceil_div(d.out_w(), columns);
+    if (tiles < fewest) {
+      fewest = tiles;
+      best = {rows, columns};
+    }
+  }
   return best;
 }
 
@@ -85,10 +141,19 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   desc.validate();
   const int64_t lanes = host_info().vector_lanes;
   Conv2dSchedule s;
-  s.oc_bn = largest_divisor_up_to(desc.out_channels_per_group(), 2 * lanes);
-  s.ic_bn = largest_divisor_up_to(desc.in_channels_per_group(), lanes);
+  s.oc_bn = default_output_block(desc, lanes);
+  s.ic_bn = default_reduction_block(desc);
   const int64_t chunks = (s.oc_bn + lanes - 1) / lanes;
-  s.ow_bn = std::min(desc.out_w(), std::max<int64_t>(1, default_accumulators() / chunks));
+  const RegisterTile tile = default_register_tile(desc, default_accumulators() / chunks);
+  s.oh_bn = tile.rows;
+  s.ow_bn = tile.columns;
+  // Consecutive items share input rows when the weights they cycle through stay cached.
+  s.oc_inner = weight_bytes(desc) <= kCoreCacheBytes;
+  // Weights come from memory on every inference; fetch the next block's while this one runs.
+  s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn;
+  // Activations stay in the default block, so a default network needs no transform.
+  s.store_bn = stored_as(default_channel_block(desc.out_channels), s.oc_bn);
+  s.load_bn = stored_as(default_channel_block(desc.in_channels), s.ic_bn);
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include "layoutopt/kernels/depthwise_conv2d.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/knob_table.h"
+#include "layoutopt/kernels/layout_knobs.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
 #include "layoutopt/layout/transform.h"
 
@@ -63,13 +64,11 @@ BufferSizes dense_buffer_sizes(const DenseDesc& d, const OpLayouts& l) {
 std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {
   const Conv2dSchedule s = conv2d_default_schedule(d);
   namespace k = knobs::conv2d;
-  return {{k::tile_ic.name, default_channel_block(d.in_channels_per_group())},
-          {k::tile_oc.name, default_channel_block(d.out_channels_per_group())},
-          {k::tile_ow.name, s.ow_bn},
-          {k::unroll_kw.name, 1},
-          {k::tile_oh.name, 1},
-          {k::oc_inner.name, 0},
-          {k::prefetch_weights.name, 0}};
+  return {{k::tile_ic.name, s.ic_bn},         {k::tile_oc.name, s.oc_bn},
+          {k::tile_ow.name, s.ow_bn},         {k::unroll_kw.name, s.unroll_kw ? 1 : 0},
+          {k::tile_oh.name, s.oh_bn},         {k::oc_inner.name, s.oc_inner ? 1 : 0},
+          {k::prefetch_weights.name, s.prefetch_weights ? 1 : 0},
+          {kStoreKnob.name, s.store_bn},      {kLoadKnob.name, s.load_bn}};
 }
 
 std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "kernel_check.h"
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
@@ -141,6 +143,40 @@ TEST_CASE("the default conv2d tile fits the host's register file") {
     CHECK(schedule.ow_bn >= 4);  // still wide enough to reuse each weight vector
     check_schedule(desc, schedule);
   }
+}
+
+TEST_CASE("the default conv2d schedule keeps activations in the default channel block") {
+  // What lets a default network run without a single layout transform: every conv reads and
+  // stores in default_channel_block, whatever block it computes in.
+  Conv2dDesc grouped = square_conv(128, 8, 8, 128, 3, 1, 1);
+  grouped.groups = 32;  // 4 channels per group: a 4-lane output block stored in blocks of 16
+  for (const Conv2dDesc& desc : {square_conv(64, 7, 7, 256, 1, 1, 0), square_conv(144, 6, 6, 24, 1, 1, 0),
+                                 square_conv(3, 12, 12, 64, 7, 2, 3), square_conv(80, 9, 9, 192, 3, 1, 0), grouped}) {
+    CAPTURE(desc.str());
+    const Conv2dSchedule schedule = conv2d_default_schedule(desc);
+    const Conv2dLayouts layouts = conv2d_layouts(desc, schedule);
+    CHECK(layouts.input.block_of('C') == default_channel_block(desc.in_channels));
+    CHECK(layouts.output.block_of('C') == default_channel_block(desc.out_channels));
+    check_schedule(desc, schedule);
+  }
+}
+
+TEST_CASE("the default conv2d schedule computes two vectors of outputs over as many pixels as its registers hold") {
+  const HostInfo& host = host_info();
+  const int64_t lanes = host.vector_lanes;
+  const Conv2dDesc small_image = square_conv(64, 7, 7, 8 * lanes, 1, 1, 0);
+  const Conv2dSchedule schedule = conv2d_default_schedule(small_image);
+  CHECK(schedule.oc_bn == 2 * lanes);  // half the broadcasts per FMA of a one-vector block
+  const int64_t pixels = (host.vector_registers - 4) / 2;
+  // A 1x1 conv on a 7-pixel-wide image tiles rows when a row leaves registers unused.
+  CHECK(schedule.oh_bn == (pixels >= 14 ? 2 : 1));
+  CHECK(schedule.ow_bn == std::min<int64_t>(7, pixels / schedule.oh_bn));
+  CHECK(schedule.prefetch_weights);  // four output blocks: each fetches the next one's weights
+  CHECK(schedule.oc_inner);          // 32-128 KB of weights stay cached across items
+  const Conv2dDesc large_weights = square_conv(512, 7, 7, 512, 3, 1, 1);  // 9.4 MB
+  CHECK_FALSE(conv2d_default_schedule(large_weights).oc_inner);
+  CHECK_FALSE(conv2d_default_schedule(square_conv(16, 7, 7, 2 * lanes, 1, 1, 0)).prefetch_weights);  // one block
+  check_schedule(small_image, schedule);
 }
 
 TEST_CASE("conv2d with silu or sigmoid fused before and after a residual add") {
