@@ -14,8 +14,9 @@
 // "compute_limit": {"direct_gflop", "executed_gflop", "winograd_convs", "peak_gflops",
 // "limit_ms", "fraction"}: the network's FLOPs at the measured FMA peak and the median run's
 // fraction of it (evaluation/compute_limit.h), and "roofline": {"floor_ms", "memory_bound_ms",
-// "bandwidth_gbps", "fraction", "types": [{"type", "steps", "floor_ms", "memory_bound_ms"}]}:
-// each step at the peak or the measured read bandwidth, whichever binds (evaluation/roofline.h).
+// "bandwidth_gbps", "fraction", "types": [{"type", "steps", "floor_ms", "memory_bound_ms",
+// "measured_ms", "fraction"}]}: each step at the peak or the measured read bandwidth,
+// whichever binds (evaluation/roofline.h), and per operator its steps in the profiled run.
 
 #include <algorithm>
 #include <map>
@@ -180,26 +181,37 @@ nlohmann::ordered_json compute_limit_json(const evaluation::ComputeLimit& limit,
           {"limit_ms", limit.limit_ms()}, {"fraction", limit.fraction_of(run_ms)}};
 }
 
-nlohmann::ordered_json roofline_json(const evaluation::Roofline& roofline, double run_ms) {
+nlohmann::ordered_json roofline_json(const evaluation::Roofline& roofline, const evaluation::StepProfile& profile,
+                                     double run_ms) {
   nlohmann::ordered_json types = nlohmann::ordered_json::array();
-  for (const evaluation::StepTypeFloor& type : roofline.types())
+  for (const evaluation::StepTypeFloor& type : roofline.types(profile.node_ms()))
     types.push_back({{"type", type.type}, {"steps", type.steps}, {"floor_ms", type.floor_ms},
-                     {"memory_bound_ms", type.memory_bound_ms}});
+                     {"memory_bound_ms", type.memory_bound_ms}, {"measured_ms", type.measured_ms},
+                     {"fraction", type.fraction()}});
   return {{"floor_ms", roofline.floor_ms()}, {"memory_bound_ms", roofline.memory_bound_ms()},
           {"bandwidth_gbps", roofline.bandwidth_gbps}, {"fraction", roofline.fraction_of(run_ms)}, {"types", types}};
 }
 
-/// Both yardsticks and the median run's fraction of each, then the roofline per operator.
-void print_yardsticks(const Yardsticks& yardsticks, double run_ms) {
+/// Both yardsticks and the median run's fraction of each, then the roofline per operator
+/// beside the operator's steps in the profiled run.
+void print_yardsticks(const Yardsticks& yardsticks, const evaluation::StepProfile& profile, double run_ms) {
   const evaluation::Roofline& roofline = yardsticks.roofline;
   std::cout << "compute:    " << yardsticks.compute.summary() << "; the median run is at " << std::fixed
             << std::setprecision(0) << 100 * yardsticks.compute.fraction_of(run_ms) << "% of it\n"
             << "roofline:   " << roofline.summary() << "; the median run is at " << std::setprecision(0)
             << 100 * roofline.fraction_of(run_ms) << "% of it\n"
-            << "  operator                  steps     floor ms  memory-bound ms\n";
-  for (const evaluation::StepTypeFloor& type : roofline.types())
+            << "  operator                  steps     floor ms  memory-bound ms  measured ms  of floor\n";
+  bool beat_floor = false;
+  for (const evaluation::StepTypeFloor& type : roofline.types(profile.node_ms())) {
     std::cout << "  " << std::left << std::setw(24) << type.type << std::right << std::setw(7) << type.steps
-              << std::setprecision(3) << std::setw(13) << type.floor_ms << std::setw(17) << type.memory_bound_ms << "\n";
+              << std::setprecision(3) << std::setw(13) << type.floor_ms << std::setw(17) << type.memory_bound_ms
+              << std::setw(13) << type.measured_ms << std::setprecision(0) << std::setw(9) << 100 * type.fraction()
+              << "%\n";
+    beat_floor = beat_floor || type.fraction() > 1;
+  }
+  if (beat_floor)
+    std::cout << "  (above 100%: those steps found their activations in cache, which the roofline prices at the "
+                 "memory's read bandwidth)\n";
 }
 
 void bench(const BenchFlags& flags) {
@@ -232,10 +244,11 @@ void bench(const BenchFlags& flags) {
                                {"transforms", compiled.transforms},
                                {"fallbacks", compiled.fallbacks}};
     if (flags.profile) {
-      out["profile"] = profile_json(profile_steps(network, scheduled, kProfiledRuns));
+      const evaluation::StepProfile profile = profile_steps(network, scheduled, kProfiledRuns);
+      out["profile"] = profile_json(profile);
       const Yardsticks measured = yardsticks(scheduled, threads);
       out["compute_limit"] = compute_limit_json(measured.compute, ms.median);
-      out["roofline"] = roofline_json(measured.roofline, ms.median);
+      out["roofline"] = roofline_json(measured.roofline, profile, ms.median);
     }
     std::cout << out.dump() << "\n";
     return;
@@ -253,8 +266,9 @@ void bench(const BenchFlags& flags) {
     std::cout << "predicted:  " << scheduled.predicted_ms << " ms (measured / predicted " << std::setprecision(2)
               << ms.median / scheduled.predicted_ms << ")\n";
   if (flags.profile) {
-    print_profile(profile_steps(network, scheduled, kProfiledRuns), kProfiledRuns);
-    print_yardsticks(yardsticks(scheduled, threads), ms.median);
+    const evaluation::StepProfile profile = profile_steps(network, scheduled, kProfiledRuns);
+    print_profile(profile, kProfiledRuns);
+    print_yardsticks(yardsticks(scheduled, threads), profile, ms.median);
   }
 }
 

@@ -9,7 +9,7 @@ namespace layoutopt::pipeline {
 
 LoadedSchedule load_schedule(const graph::Graph& graph, const std::filesystem::path& plan_path) {
   if (plan_path.empty())
-    return {kernels::default_network_schedule(graph), "default schedule (untuned, 16/8 channel blocks)", std::nullopt};
+    return {kernels::default_network_schedule(graph), "default schedule (untuned, by rule from each shape)", std::nullopt};
   planning::Plan plan = planning::load_plan(plan_path);
   kernels::NetworkSchedule schedule = planning::network_schedule(plan, graph);
   std::ostringstream source;

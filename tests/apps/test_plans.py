@@ -166,8 +166,15 @@ class ProfiledPlan(CliTestCase):
         # read otherwise than the first's (the sanitized build is slow and noisy).
         text = self.expect_success(*bench[:-1], "--plan", "p.json").stdout
         self.assertRegex(text, r"\n  prices: (every step type|step types off their price)")
-        # The default schedule has no prices to check.
-        self.assertNotIn("prediction_check", json.loads(self.expect_success(*bench).stdout)["profile"])
+        self.assertIn("measured ms  of floor", text)
+        # The default schedule has no prices to check, but its operators stand beside their floors.
+        default = json.loads(self.expect_success(*bench).stdout)
+        self.assertNotIn("prediction_check", default["profile"])
+        types = default["roofline"]["types"]
+        self.assertTrue(types)
+        for row in types:
+            self.assertGreater(row["measured_ms"], 0, row)
+            self.assertAlmostEqual(row["fraction"], row["floor_ms"] / row["measured_ms"], places=6)
 
 
 if __name__ == "__main__":

@@ -38,6 +38,15 @@ double moved_bytes(const graph::Graph& graph, const graph::Node& node) {
 /// ms to do `amount` at `rate` per second, both in the same SI multiple (GFLOP at GFLOPS).
 double ms_at(double amount, double rate) { return rate > 0 ? 1e3 * amount / rate : 0.0; }
 
+/// The operator's name; depthwise convs apart from the others, as they are bound by memory
+/// where other convs are bound by FMAs.
+std::string step_type(const graph::Graph& graph, const graph::Node& node) {
+  if (const auto* conv = std::get_if<graph::Conv2d>(&node.op);
+      conv != nullptr && graph::is_depthwise(*conv, graph.value(node.inputs.front()).type.shape[1]))
+    return "depthwise_conv2d";
+  return std::string(graph::to_string(graph::op_kind(node.op)));
+}
+
 }  // namespace
 
 double StepFloor::floor_ms() const { return std::max(compute_ms, memory_ms); }
@@ -56,7 +65,7 @@ double Roofline::memory_bound_ms() const {
 
 double Roofline::fraction_of(double run_ms) const { return run_ms > 0 ? floor_ms() / run_ms : 0.0; }
 
-std::vector<StepTypeFloor> Roofline::types() const {
+std::vector<StepTypeFloor> Roofline::types(const std::map<graph::NodeId, double>& measured_ms_by_node) const {
   std::map<std::string, StepTypeFloor> by_type;
   for (const StepFloor& step : steps) {
     StepTypeFloor& type = by_type[step.type];
@@ -64,6 +73,8 @@ std::vector<StepTypeFloor> Roofline::types() const {
     ++type.steps;
     type.floor_ms += step.floor_ms();
     type.memory_bound_ms += step.memory_bound() ? step.floor_ms() : 0.0;
+    if (const auto measured = measured_ms_by_node.find(step.node); measured != measured_ms_by_node.end())
+      type.measured_ms += measured->second;
   }
   std::vector<StepTypeFloor> types;
   for (const auto& entry : by_type) types.push_back(entry.second);
@@ -90,7 +101,8 @@ Roofline roofline(const graph::Graph& graph, const planning::Plan* plan, const t
     const graph::Node& node = graph.node(id);
     const graph::OpKind kind = graph::op_kind(node.op);
     if (may_move_no_data(kind)) continue;
-    result.steps.push_back({.type = std::string(graph::to_string(kind)),
+    result.steps.push_back({.node = id,
+                            .type = step_type(graph, node),
                             .compute_ms = ms_at(executed_flops(graph, plan, id) / 1e9, peak.gflops),
                             .memory_ms = ms_at(moved_bytes(graph, node) / 1e9, bandwidth.read_gbps)});
   }

@@ -28,6 +28,13 @@ std::string step_type(const kernels::NetworkStep& step) {
   return step.op ? kind + " " + std::string(graph::to_string(*step.op)) : kind;
 }
 
+std::map<graph::NodeId, double> StepProfile::node_ms() const {
+  std::map<graph::NodeId, double> by_node;
+  for (const StepTime& time : steps)
+    if (time.step->node) by_node[*time.step->node] += time.measured_ms;
+  return by_node;
+}
+
 std::vector<StepTypeTotals> StepProfile::types() const {
   std::map<std::string, StepTypeTotals> by_type;
   for (const StepTime& time : steps) {

@@ -119,3 +119,25 @@ TEST_CASE("the roofline sums each step at its own ceiling, not the larger of the
   CHECK(types[1].steps == 2);
   CHECK(types[1].memory_bound_ms == doctest::Approx(types[1].floor_ms));
 }
+
+TEST_CASE("per operator, a profiled run's node times stand beside the floors, depthwise convs apart") {
+  // conv1 (dense 3x3) then a depthwise 3x3 over the same 64 channels: two operator rows, each
+  // measured by its own node's time (node ids as the graph numbers them: 0 conv1, 1 dw).
+  graph::Graph g("convs");
+  const auto x = g.add_input("x", {{1, kConvChannels, kConvSide, kConvSide}});
+  const auto conv = add_conv(g, x, "conv1");
+  const auto w = g.add_parameter("dw.weight", {kConvChannels, 1, 3, 3}, seeded(kConvChannels * 9));
+  g.add_output(g.add_node("dw", graph::Conv2d{.kernel = {3, 3}, .pads = {1, 1, 1, 1}, .groups = kConvChannels}, {conv, w}));
+  const evaluation::Roofline roof = evaluation::roofline(g, nullptr, peak(), bandwidth());
+  // The depthwise conv moves two activations and few weights for 1/64 of conv1's FLOPs.
+  constexpr double kDepthwiseMemoryMs = 4.0 * (2 * kConvChannels * kConvSide * kConvSide + kConvChannels * 9) / 1e9 / kBandwidthGbps * 1e3;
+  const std::vector<evaluation::StepTypeFloor> types = roof.types({{0, 4 * kConvComputeMs}, {1, 2 * kDepthwiseMemoryMs}});
+  REQUIRE(types.size() == 2);
+  CHECK(types[0].type == "conv2d");
+  CHECK(types[0].measured_ms == doctest::Approx(4 * kConvComputeMs));
+  CHECK(types[0].fraction() == doctest::Approx(0.25));
+  CHECK(types[1].type == "depthwise_conv2d");
+  CHECK(types[1].memory_bound_ms == doctest::Approx(kDepthwiseMemoryMs));
+  CHECK(types[1].fraction() == doctest::Approx(0.5));
+  CHECK(roof.types().front().fraction() == 0);  // no profile: nothing measured
+}

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <vector>
 
 using namespace layoutopt;
@@ -51,6 +52,9 @@ TEST_CASE("a profile joins each step to its plan price by node and by transforme
   CHECK(types[2].steps == 2);
   CHECK(types[2].measured_ms == doctest::Approx(0.625));
   CHECK(types[2].predicted_ms == doctest::Approx(0.25));
+
+  const std::map<graph::NodeId, double> by_node = profile.node_ms();  // transforms run no node
+  CHECK(by_node == std::map<graph::NodeId, double>{{0, 1.0}, {1, 3.0}});
 }
 
 TEST_CASE("without a plan no step has a price") {

@@ -12,6 +12,7 @@
 // layers whose operands fit the caches; the compute part alone (the compute limit,
 // compute_limit.h) is never beaten.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,8 @@ namespace layoutopt::evaluation {
 
 /// One node's two floors.
 struct StepFloor {
-  std::string type;       ///< the operator ("conv2d", "dense", "max_pool2d", ...)
+  graph::NodeId node = 0;
+  std::string type;       ///< the operator ("conv2d", "depthwise_conv2d", "dense", "max_pool2d", ...)
   double compute_ms = 0;  ///< executed FLOPs at the peak
   double memory_ms = 0;   ///< weight and activation bytes at the bandwidth
 
@@ -38,6 +40,10 @@ struct StepTypeFloor {
   int steps = 0;
   double floor_ms = 0;
   double memory_bound_ms = 0;  ///< the part of floor_ms from memory-bound steps
+  double measured_ms = 0;      ///< the same steps in a profiled run (0: none given)
+
+  /// How close the steps ran to their floors: 1 is every one at its ceiling (0: not measured).
+  [[nodiscard]] double fraction() const { return measured_ms > 0 ? floor_ms / measured_ms : 0.0; }
 };
 
 struct Roofline {
@@ -52,8 +58,9 @@ struct Roofline {
   [[nodiscard]] double memory_bound_ms() const;
   /// The roofline over a run's time: 1 is every step at its ceiling.
   [[nodiscard]] double fraction_of(double run_ms) const;
-  /// Per operator, the largest floor first.
-  [[nodiscard]] std::vector<StepTypeFloor> types() const;
+  /// Per operator, the largest floor first, each with its steps' time in `measured_ms_by_node`
+  /// (a profiled run's node steps, StepProfile::node_ms) when given.
+  [[nodiscard]] std::vector<StepTypeFloor> types(const std::map<graph::NodeId, double>& measured_ms_by_node = {}) const;
   /// "at least 21.3 ms, each step at the FMA peak (436 GFLOPS) or the read bandwidth
   /// (18.2 GB/s) on 2 threads, whichever binds; 4.1 ms of it memory-bound"
   [[nodiscard]] std::string summary() const;

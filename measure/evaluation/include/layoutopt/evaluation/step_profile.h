@@ -4,6 +4,7 @@
 // makes), and summed per step type (kind and operator) for the prediction check. One reading
 // for every front end that shows a profile.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ struct StepProfile {
 
   /// The steps summed per type (step_type), in the order of the type names.
   [[nodiscard]] std::vector<StepTypeTotals> types() const;
+  /// Each node's steps summed (transforms, which run no node, are left out).
+  [[nodiscard]] std::map<graph::NodeId, double> node_ms() const;
 };
 
 /// What a step's time is totalled under: "transform", or its kind and kernel ("kernel conv2d",
