@@ -46,13 +46,15 @@ int64_t weight_bytes(const Conv2dDesc& d) {
 int64_t stored_as(int64_t block, int64_t computed) { return block == computed ? 0 : block; }
 
 // Output channels computed per work item: two vectors when they divide the channels (half
-// the broadcasts per FMA of one vector), else the activation block, else the largest part of
-// a vector that divides them (a group of 4 channels in 4 lanes).
+// the broadcasts per FMA of one vector), else at most one vector: the activation block, or the
+// largest part of a vector that divides them (a group of 4 channels in 4 lanes). Not two
+// vectors over fewer input channels than a vector holds: regnet-x's 3-channel stem ran 2x
+// slower so.
 int64_t default_output_block(const Conv2dDesc& d, int64_t lanes) {
   const int64_t channels = d.out_channels_per_group();
-  if (channels % (2 * lanes) == 0) return 2 * lanes;
+  if (channels % (2 * lanes) == 0 && d.in_channels_per_group() >= lanes) return 2 * lanes;
   const int64_t block = default_channel_block(channels);
-  return block > 1 ? block : largest_divisor_up_to(channels, lanes);
+  return block > 1 && block <= lanes ? block : largest_divisor_up_to(channels, lanes);
 }
 
 // Input channels reduced per step: the block the input is stored in, so every step reads one
@@ -143,8 +145,10 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   Conv2dSchedule s;
   s.oc_bn = default_output_block(desc, lanes);
   s.ic_bn = default_reduction_block(desc);
+  // Pixels for two vectors even when the block is one: a one-vector tile loads a broadcast
+  // per FMA whatever its width, and 28 pixels ran slower than 14 (regnet-x's stem, 1.4x).
   const int64_t chunks = (s.oc_bn + lanes - 1) / lanes;
-  const RegisterTile tile = default_register_tile(desc, default_accumulators() / chunks);
+  const RegisterTile tile = default_register_tile(desc, default_accumulators() / std::max<int64_t>(chunks, 2));
   s.oh_bn = tile.rows;
   s.ow_bn = tile.columns;
   // Consecutive items share input rows when the weights they cycle through stay cached.

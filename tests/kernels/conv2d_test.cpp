@@ -176,6 +176,10 @@ TEST_CASE("the default conv2d schedule computes two vectors of outputs over as m
   const Conv2dDesc large_weights = square_conv(512, 7, 7, 512, 3, 1, 1);  // 9.4 MB
   CHECK_FALSE(conv2d_default_schedule(large_weights).oc_inner);
   CHECK_FALSE(conv2d_default_schedule(square_conv(16, 7, 7, 2 * lanes, 1, 1, 0)).prefetch_weights);  // one block
+  // A 3-channel stem computes at most one vector of outputs, over a tile sized for two.
+  const Conv2dSchedule stem = conv2d_default_schedule(square_conv(3, 32, 32, 2 * lanes, 3, 2, 1));
+  CHECK(stem.oc_bn <= lanes);
+  CHECK(stem.ow_bn == std::min<int64_t>(16, pixels));
   check_schedule(small_image, schedule);
 }
 
