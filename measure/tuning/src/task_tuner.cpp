@@ -68,6 +68,14 @@ std::vector<int64_t> TaskTuner::propose(int64_t count) {
   if (count <= 0) return {};
   std::unordered_set<int64_t> taken;
   std::vector<int64_t> batch;
+  if (trials() == 0 && in_flight() == 0) {  // the rule's config first (see the header)
+    const kernels::ConfigSpace& space = task_->op.space();
+    const int64_t rule = space.searched_part(task_->op.default_index());
+    if (proposable(rule)) {
+      batch.push_back(rule);
+      taken.insert(rule);
+    }
+  }
   const Ranking ranking = this->ranking();
   const bool use_model = ranking != Ranking::random;
   const auto explore = use_model ? static_cast<int64_t>(std::floor(options_.epsilon * static_cast<double>(count))) : count;

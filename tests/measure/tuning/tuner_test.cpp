@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -58,6 +59,27 @@ TEST_CASE("the tuner proposes distinct unmeasured configs and exhausts the searc
   CHECK(task.op.space().searched_size() < task.op.space().size());
   CHECK(std::ranges::all_of(seen, [&](int64_t index) { return task.op.space().searched(index); }));
   CHECK(tuner.propose(3).empty());
+}
+
+TEST_CASE("a fresh task's first trial is its default schedule as search sees it, and only the first") {
+  const TuningTask task = small_conv_task(4);
+  const layoutopt::kernels::ConfigSpace& space = task.op.space();
+  const int64_t rule = space.searched_part(task.op.default_index());
+  REQUIRE(space.searched(rule));
+  std::map<std::string, int64_t> expected = task.op.knobs(task.op.default_index());
+  for (const layoutopt::kernels::Knob& knob : space.knobs())
+    if (!knob.searched) expected[knob.name] = knob.values.front();  // layout knobs as search leaves them
+  CHECK(task.op.knobs(rule) == expected);
+  TunerOptions options;
+  options.random_warmup = 4;
+  TaskTuner tuner(task, options);
+  const std::vector<int64_t> first = tuner.propose(3);
+  REQUIRE(first.size() == 3);
+  CHECK(first.front() == rule);
+  CHECK(std::ranges::count(first, rule) == 1);
+  FakeMeasurer measurer;
+  for (int64_t index : first) tuner.observe(index, measurer.measure(task, index));
+  CHECK(std::ranges::count(tuner.propose(3), rule) == 0);  // measured: never proposed again
 }
 
 TEST_CASE("model-guided search finds a near-optimal config in a fraction of the space") {

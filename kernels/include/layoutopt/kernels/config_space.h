@@ -42,6 +42,9 @@ class ConfigSpace {
   [[nodiscard]] int64_t searched_size() const;
   /// True for a config whose derived knobs have their first values (a point search visits).
   [[nodiscard]] bool searched(int64_t index) const { return index < searched_size(); }
+  /// The searched config with `index`'s searched knobs, each derived knob at its first value
+  /// (the derived knobs are the flat index's most significant digits).
+  [[nodiscard]] int64_t searched_part(int64_t index) const { return index % searched_size(); }
   /// The point with flat index `index` in [0, size()), as knob name -> value.
   [[nodiscard]] std::map<std::string, int64_t> point(int64_t index) const;
   /// One line per knob: "name: [v0, v1, ...]".

@@ -54,7 +54,10 @@ class TaskTuner {
   /// Proposed configs not observed yet (in flight in a measurer that runs ahead).
   [[nodiscard]] int64_t in_flight() const { return static_cast<int64_t>(in_flight_.size()); }
 
-  /// Up to `count` distinct unmeasured configs to measure next (fewer near exhaustion).
+  /// Up to `count` distinct unmeasured configs to measure next (fewer near exhaustion). A task
+  /// with no trial yet starts with its default schedule's searched part (the rule from the
+  /// shape, docs/design/default-schedules.md), so the search starts from a good config
+  /// before it has anything to learn from.
   [[nodiscard]] std::vector<int64_t> propose(int64_t count);
 
   /// Early stopping counts from the next trial: for a space that has grown since its log
