@@ -37,7 +37,7 @@ suites=(
   cpu layout layout_baseline_isa graph solvers runtime kernels deploy  # doctest, one per library
   timing planning tuning costs evaluation distributed pipeline         # doctest, measure/ and pipeline/
   mpi_tune                                                             # mpirun -n 2 layoutopt tune (mpi/)
-  apps                                                                 # the CLI's error paths
+  'apps_.*'                                                            # the CLI's error paths
   'compile_cli_.*' 'c_api_.*' 'runtime_c_api_.*'                       # artifacts, the C API client
   'example_classify_.*'                                                # examples/ (C and Python)
   'install_.*'                                                         # the installed package
