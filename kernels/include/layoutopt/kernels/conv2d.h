@@ -56,9 +56,10 @@ struct Conv2dLayouts {
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);
-/// The untuned schedule, by rule from the shape: two-vector output blocks, the register tile
-/// that fills the accumulator budget with fewest tiles, weights prefetched, input and output
-/// kept in default_channel_block (rules and evidence: docs/design/default-schedules.md).
+/// The untuned schedule, by rule from the shape: two-vector output blocks (over at least a
+/// vector of input channels), the register tile of a two-vector budget with fewest tiles,
+/// weights prefetched, input and output kept in default_channel_block (rules and evidence:
+/// docs/design/default-schedules.md).
 [[nodiscard]] Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc);
 /// Throws KernelError naming the problem (e.g. oc_bn not dividing out_channels per group).
 void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule);

@@ -1,8 +1,8 @@
 #pragma once
 // The untuned default config of every task (TunableOp::default_index: the family's rule
-// from the shape, docs/design/default-schedules.md), measured like any tuning trial and kept in the same
-// record log, so the "default" baseline's node costs come from the same harness, and the
-// same file, as the tuned ones.
+// from the shape, docs/design/default-schedules.md), measured like any tuning trial and kept
+// in the same record log, so the "default" baseline's node costs come from the same harness,
+// and the same file, as the tuned ones.
 
 #include <map>
 #include <string>
