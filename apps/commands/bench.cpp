@@ -210,7 +210,7 @@ void print_yardsticks(const Yardsticks& yardsticks, const evaluation::StepProfil
     beat_floor = beat_floor || type.fraction() > 1;
   }
   if (beat_floor)
-    std::cout << "  (above 100%: those steps found their activations in cache, which the roofline prices at the "
+    std::cout << "  (above 100%: those steps found operands in cache that the roofline prices at the "
                  "memory's read bandwidth)\n";
 }
 
