@@ -58,7 +58,7 @@ int64_t default_output_block(const Conv2dDesc& d, int64_t lanes) {
 }
 
 // Input channels reduced per step: the block the input is stored in, so every step reads one
-// stored block. Wider steps read across stored blocks; they made resnet-50's default 9%
+// stored block. Wider steps read across stored blocks; they made resnet-50's default 8%
 // faster but inception-v3's 11% and resnext-50's 10% slower, one inception conv 2.5x
 // (docs/design/default-schedules.md), so they are the tuner's to choose.
 int64_t default_reduction_block(const Conv2dDesc& d) {

@@ -40,7 +40,7 @@ double ms_at(double amount, double rate) { return rate > 0 ? 1e3 * amount / rate
 
 /// The operator's name; depthwise convs apart from the others, as they are bound by memory
 /// where other convs are bound by FMAs.
-std::string step_type(const graph::Graph& graph, const graph::Node& node) {
+std::string operator_type(const graph::Graph& graph, const graph::Node& node) {
   if (const auto* conv = std::get_if<graph::Conv2d>(&node.op);
       conv != nullptr && graph::is_depthwise(*conv, graph.value(node.inputs.front()).type.shape[1]))
     return "depthwise_conv2d";
@@ -102,7 +102,7 @@ Roofline roofline(const graph::Graph& graph, const planning::Plan* plan, const t
     const graph::OpKind kind = graph::op_kind(node.op);
     if (may_move_no_data(kind)) continue;
     result.steps.push_back({.node = id,
-                            .type = step_type(graph, node),
+                            .type = operator_type(graph, node),
                             .compute_ms = ms_at(executed_flops(graph, plan, id) / 1e9, peak.gflops),
                             .memory_ms = ms_at(moved_bytes(graph, node) / 1e9, bandwidth.read_gbps)});
   }
