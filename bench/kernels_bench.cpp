@@ -317,13 +317,12 @@ std::vector<int64_t> width_candidates(int64_t out_w, int64_t max_width, int wide
 
 // Register tiles and blocks of the first sweep stage: every vector-multiple channel block up
 // to 64 for outputs and 128 for inputs (a long reduction block amortises the output
-// loads/stores of 1x1 convs), every tile_oh the space allows for 1x1 convs (1..4), and the three
+// loads/stores of 1x1 convs), every tile_oh the space allows (conv2d_max_tile_rows), and the three
 // widest balanced widths within the accumulator budget plus one of half of it. oc_inner is
 // left to the second stage.
 std::vector<Conv2dSchedule> conv2d_candidates(const Conv2dDesc& d) {
   const int64_t lanes = host_info().vector_lanes;
-  const bool one_by_one = d.kernel_h == 1 && d.kernel_w == 1;
-  const int64_t max_oh = one_by_one ? std::min<int64_t>(d.out_h(), 4) : 1;
+  const int64_t max_oh = conv2d_max_tile_rows(d);
   std::vector<Conv2dSchedule> result;
   for (int64_t oc_bn : block_candidates(d.out_channels_per_group(), lanes))
     for (int64_t ic_bn : block_candidates(d.in_channels_per_group(), lanes, 8)) {

@@ -71,10 +71,10 @@ struct RegisterTile {
 
 // The output tile of at most `pixels` accumulating pixels per vector of the output block
 // that leaves the fewest tiles (most FMAs per weight vector loaded), as wide as the budget
-// allows. Only 1x1 convs tile rows (their space's rule).
+// allows, in as many rows as the space offers.
 RegisterTile default_register_tile(const Conv2dDesc& d, int64_t pixels) {
   const auto ceil_div = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-  const int64_t max_rows = d.kernel_h == 1 && d.kernel_w == 1 ? std::min<int64_t>(d.out_h(), 4) : 1;
+  const int64_t max_rows = conv2d_max_tile_rows(d);
   RegisterTile best;
   int64_t fewest = std::numeric_limits<int64_t>::max();
   for (int64_t rows = 1; rows <= max_rows && pixels / rows > 0; ++rows) {
@@ -112,6 +112,11 @@ std::string Conv2dSchedule::str() const {
          layout_suffix(kLoadKnob, load_bn);
 }
 
+int64_t conv2d_max_tile_rows(const Conv2dDesc& desc) {
+  const bool one_by_one = desc.kernel_h == 1 && desc.kernel_w == 1;
+  return one_by_one || desc.out_w() <= kNarrowOutputWidth ? std::min<int64_t>(desc.out_h(), 4) : 1;
+}
+
 ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   desc.validate();
   ConfigSpace space;
@@ -120,8 +125,7 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   space.add(k::tile_oc, divisors(desc.out_channels_per_group()));
   space.add(k::tile_ow, inclusive_range(1, std::min(desc.out_w(), conv::kMaxTileWidth)));
   space.add(k::unroll_kw, {0, 1});
-  const bool one_by_one = desc.kernel_h == 1 && desc.kernel_w == 1;
-  space.add(k::tile_oh, inclusive_range(1, one_by_one ? std::min<int64_t>(desc.out_h(), 4) : 1));
+  space.add(k::tile_oh, inclusive_range(1, conv2d_max_tile_rows(desc)));
   space.add(k::oc_inner, {0, 1});
   space.add(k::prefetch_weights, {0, 1}, 0);
   add_layout_knob(space, kStoreKnob, desc.out_channels);

@@ -181,6 +181,11 @@ TEST_CASE("the default conv2d schedule computes two vectors of outputs over as m
   CHECK(stem.oc_bn <= lanes);
   CHECK(stem.ow_bn == std::min<int64_t>(16, pixels));
   check_schedule(small_image, schedule);
+  // A 3x3 conv on 7-wide rows tiles rows too (its space offers them on narrow outputs).
+  const Conv2dDesc narrow_3x3 = square_conv(4 * lanes, 7, 7, 4 * lanes, 3, 1, 1);
+  const Conv2dSchedule tall = conv2d_default_schedule(narrow_3x3);
+  CHECK(tall.oh_bn == (pixels >= 14 ? 2 : 1));
+  check_schedule(narrow_3x3, tall);
 }
 
 TEST_CASE("conv2d with silu or sigmoid fused before and after a residual add") {

@@ -28,7 +28,7 @@ TEST_CASE("conv2d schedule space prints like an AutoTVM ConfigSpace") {
   CHECK(text.find("tile_ic: [1, 2, 4, 8, 16, 32, 64]\n") != std::string::npos);
   CHECK(text.find("tile_oc: [1, 2, 4, 8, 16, 32, 64]\n") != std::string::npos);
   CHECK(text.find("unroll_kw: [0, 1]\n") != std::string::npos);
-  CHECK(text.find("tile_oh: [1]\n") != std::string::npos);  // row tiles only for 1x1 kernels
+  CHECK(text.find("tile_oh: [1]\n") != std::string::npos);  // a 3x3 kernel over 56-wide rows: one row
   CHECK(text.find("oc_inner: [0, 1]\n") != std::string::npos);
   CHECK(text.find("prefetch_weights: [0, 1]\n") != std::string::npos);
   CHECK(space.values("tile_ow").size() == 32);
@@ -38,6 +38,22 @@ TEST_CASE("conv2d schedule space prints like an AutoTVM ConfigSpace") {
   CHECK(space.size() == space.searched_size() * 8 * 8);
   const Conv2dSchedule last = conv2d_schedule_at(space, space.size() - 1);
   CHECK(last == Conv2dSchedule{64, 64, 32, true, 1, true, true, 64, 64});
+}
+
+TEST_CASE("conv2d register tiles span rows for 1x1 kernels and for narrow outputs") {
+  Conv2dDesc narrow = resnet_3x3();
+  narrow.in_h = narrow.in_w = kNarrowOutputWidth;  // padding 1 keeps the width
+  CHECK(conv2d_space(narrow).values("tile_oh") == std::vector<int64_t>{1, 2, 3, 4});
+  Conv2dDesc wider = narrow;
+  wider.in_w = kNarrowOutputWidth + 1;
+  CHECK(conv2d_space(wider).values("tile_oh") == std::vector<int64_t>{1});
+  Conv2dDesc short_map = narrow;
+  short_map.in_h = 3;
+  CHECK(conv2d_max_tile_rows(short_map) == 3);  // no taller than the output
+  Conv2dDesc one_by_one = resnet_3x3();
+  one_by_one.kernel_h = one_by_one.kernel_w = 1;
+  one_by_one.pad_top = one_by_one.pad_left = one_by_one.pad_bottom = one_by_one.pad_right = 0;
+  CHECK(conv2d_max_tile_rows(one_by_one) == 4);  // 56 wide, still rows
 }
 
 TEST_CASE("a conv2d schedule implies its layouts") {

@@ -18,7 +18,7 @@ struct Conv2dSchedule {
   int64_t oc_bn = 1;        ///< output-channel block the kernel computes in
   int64_t ow_bn = 1;        ///< register tile along output width (TVM's reg_n)
   bool unroll_kw = true;    ///< unroll the kernel-width loop in the interior tiles
-  int64_t oh_bn = 1;        ///< register tile along output height (TVM's 1x1 tile_oh)
+  int64_t oh_bn = 1;        ///< register tile along output height (conv2d_max_tile_rows)
   /// Work-item order: false = (batch, oc block, row tile), so a thread's consecutive items
   /// reuse one oc block's weights; true = (batch, row tile, oc block), so they reuse the same
   /// input rows (better when the weights fit in cache and the input rows do not).
@@ -54,6 +54,13 @@ struct Conv2dLayouts {
 /// prefetch_weights (0/1), and the derived store_oc and load_ic (0, then every divisor of
 /// out_channels or in_channels), which search leaves at 0 (see tuning/fused_layout_variants.h).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
+/// Tallest register tile conv2d_space offers: up to 4 output rows for 1x1 convs (TVM's
+/// tile_oh) and for convs whose output rows are at most kNarrowOutputWidth wide, where one
+/// row holds too few pixels to fill the accumulators (evidence:
+/// docs/design/default-schedules.md); else 1, since a taller tile of a KxK kernel also
+/// computes on the padding rows it straddles.
+[[nodiscard]] int64_t conv2d_max_tile_rows(const Conv2dDesc& desc);
+inline constexpr int64_t kNarrowOutputWidth = 14;
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);
 /// The untuned schedule, by rule from the shape: two-vector output blocks (over at least a

@@ -40,7 +40,7 @@ inline constexpr KnobDecl tile_ic{"tile_ic", searched, integer, true, "divisors 
 inline constexpr KnobDecl tile_oc{"tile_oc", searched, integer, true, "divisors of the output channels per group"};
 inline constexpr KnobDecl tile_ow{"tile_ow", searched, integer, true, "1 .. min(output width, widest register tile)"};
 inline constexpr KnobDecl unroll_kw{"unroll_kw", searched, boolean, false, "0, 1"};
-inline constexpr KnobDecl tile_oh{"tile_oh", searched, integer, false, "1 .. min(output height, 4) for 1x1, else 1"};
+inline constexpr KnobDecl tile_oh{"tile_oh", searched, integer, false, "1 .. min(output height, 4) for 1x1 or narrow outputs, else 1"};
 inline constexpr KnobDecl oc_inner{"oc_inner", searched, boolean, false, "0, 1"};
 inline constexpr KnobDecl prefetch_weights{"prefetch_weights", searched, boolean, false, "0, 1 (absent: 0)"};
 inline constexpr KnobDecl store_oc{"store_oc", derived, integer, false, "0, divisors of the output channels"};
