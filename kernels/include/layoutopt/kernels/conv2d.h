@@ -54,13 +54,13 @@ struct Conv2dLayouts {
 /// prefetch_weights (0/1), and the derived store_oc and load_ic (0, then every divisor of
 /// out_channels or in_channels), which search leaves at 0 (see tuning/fused_layout_variants.h).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
+/// Output width up to which one row holds too few pixels to fill a tile's accumulators.
+inline constexpr int64_t kNarrowOutputWidth = 14;
 /// Tallest register tile conv2d_space offers: up to 4 output rows for 1x1 convs (TVM's
-/// tile_oh) and for convs whose output rows are at most kNarrowOutputWidth wide, where one
-/// row holds too few pixels to fill the accumulators (evidence:
+/// tile_oh) and for convs whose output is at most kNarrowOutputWidth wide (evidence:
 /// docs/design/default-schedules.md); else 1, since a taller tile of a KxK kernel also
 /// computes on the padding rows it straddles.
 [[nodiscard]] int64_t conv2d_max_tile_rows(const Conv2dDesc& desc);
-inline constexpr int64_t kNarrowOutputWidth = 14;
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);
 /// The untuned schedule, by rule from the shape: two-vector output blocks (over at least a
