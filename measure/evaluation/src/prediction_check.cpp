@@ -57,7 +57,9 @@ bool PredictionCheck::host_moved() const {
   return !weighty.empty() && !within(run_ratio, 1.0, tolerance);
 }
 
-std::vector<StepTypeRatio> PredictionCheck::misses() const { return off(run_ratio); }
+// Against the run's ratio when the whole run moved, else against the price itself: a type
+// 0.82x its price in a run at 0.91x is off its price, though near the run's ratio.
+std::vector<StepTypeRatio> PredictionCheck::misses() const { return host_moved() ? off(run_ratio) : off(1.0); }
 
 std::string PredictionCheck::verdict() const {
   if (weighty.empty()) return "no step type has a price to check";
@@ -72,7 +74,7 @@ std::string PredictionCheck::verdict() const {
     if (!off_run.empty()) text += "; off the run's ratio: " + listed(off_run);
     return text;
   }
-  return "step types off their price: " + listed(off(1.0)) + " (the run " + times(run_ratio) + ")";
+  return "step types off their price: " + listed(misses()) + " (the run " + times(run_ratio) + ")";
 }
 
 PredictionCheck check_predictions(const std::vector<StepTypeTotals>& types, double tolerance, double min_share) {

@@ -48,6 +48,16 @@ TEST_CASE("one step type off on its own: its price is wrong") {
   CHECK(check.verdict() == "step types off their price: transform 2.10x (the run 1.09x)");
 }
 
+TEST_CASE("a step type off its price in a run near its own is a miss, though near the run's ratio") {
+  // transform 0.80x in a run at 0.92x: 20% off its price, 13% off the run's ratio.
+  const PredictionCheck check = check_predictions(run_with(0.93, 0.93, 0.80, 0.93));
+  CHECK_FALSE(check.prices_hold());
+  CHECK_FALSE(check.host_moved());
+  REQUIRE(check.misses().size() == 1);
+  CHECK(check.misses()[0].type == "transform");
+  CHECK(check.verdict() == "step types off their price: transform 0.80x (the run 0.92x)");
+}
+
 TEST_CASE("a step type the host's change did not move alike is named beside it") {
   // A slow spell on 2026-11-28 (densenet-201): convs and transforms 1.3x, batch norms 1.08x.
   const PredictionCheck check = check_predictions(run_with(1.35, 1.34, 1.31, 1.08));

@@ -45,8 +45,9 @@ struct PredictionCheck {
   /// calibration may also be priced outside the network. misses() names the step types that
   /// did not move alike.
   [[nodiscard]] bool host_moved() const;
-  /// The weighty step types further than the tolerance from the run's ratio: where the
-  /// prices, not the host, are wrong.
+  /// Where the prices, not the host, are wrong: the weighty step types further than the
+  /// tolerance from the run's ratio when the host moved, else from their price. Empty exactly
+  /// when prices_hold() or the host moved alike for every type, so a check reads one way.
   [[nodiscard]] std::vector<StepTypeRatio> misses() const;
   /// One line: "every step type within 15% of its price (0.97-1.03x)"; "every step type
   /// 0.68-0.74x its price, the run 0.70x: the whole run moved, not one price (...)" (then
