@@ -53,7 +53,6 @@ namespace {
 using namespace layoutopt::kernels;
 using Clock = std::chrono::steady_clock;
 
-constexpr int kMaxAccumulators = 28;           // of 32 zmm: the rest hold weights and a broadcast
 constexpr double kSweepSecondsPerSchedule = 0.02;
 constexpr double kBlockSeconds = 0.002;        // minimum length of one timed block of runs
 
@@ -328,7 +327,7 @@ std::vector<Conv2dSchedule> conv2d_candidates(const Conv2dDesc& d) {
     for (int64_t ic_bn : block_candidates(d.in_channels_per_group(), lanes, 8)) {
       const int64_t chunks = (oc_bn + lanes - 1) / lanes;
       for (int64_t oh_bn = 1; oh_bn <= max_oh; ++oh_bn) {
-        const int64_t max_width = kMaxAccumulators / (chunks * oh_bn);
+        const int64_t max_width = host_info().tile_accumulators() / (chunks * oh_bn);
         if (max_width < 1) continue;
         for (int64_t ow_bn : width_candidates(d.out_w(), max_width, 3))
           result.push_back({ic_bn, oc_bn, ow_bn, true, oh_bn});
@@ -343,7 +342,7 @@ std::vector<DepthwiseConv2dSchedule> depthwise_candidates(const Conv2dDesc& d) {
   for (int64_t c_bn : block_candidates(d.in_channels, lanes)) {
     const int64_t chunks = (c_bn + lanes - 1) / lanes;
     for (int64_t oh_bn : {1, 2})
-      for (int64_t ow_bn : width_candidates(d.out_w(), kMaxAccumulators / (chunks * oh_bn)))
+      for (int64_t ow_bn : width_candidates(d.out_w(), host_info().tile_accumulators() / (chunks * oh_bn)))
         if (oh_bn <= d.out_h()) result.push_back({c_bn, ow_bn, oh_bn});
   }
   return result;
@@ -433,7 +432,7 @@ std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
       for (int64_t oc_bn : block_candidates(d.out_channels, lanes))
         for (int64_t ic_bn : block_candidates(d.in_channels, lanes)) {
           const int64_t chunks = (oc_bn + lanes - 1) / lanes;
-          for (int64_t t : width_candidates(band_tiles, std::min({max_t, band_tiles, kMaxAccumulators / chunks}), 3))
+          for (int64_t t : width_candidates(band_tiles, std::min({max_t, band_tiles, host_info().tile_accumulators() / chunks}), 3))
             result.push_back({.m = m, .ic_bn = ic_bn, .oc_bn = oc_bn, .tile_t = t, .band_rows = band_rows});
         }
     }

@@ -9,6 +9,10 @@ struct HostInfo {
   std::string cpu_name;       ///< LLVM's name, e.g. "sapphirerapids", "znver4"
   int vector_lanes = 4;       ///< fp32 lanes of the widest usable vector: 16 (AVX-512), 8 (AVX2), 4
   int vector_registers = 16;  ///< architectural vector registers: 32 with AVX-512, 16 before it
+
+  /// Accumulators a conv register tile may hold: the registers less four, which keep the
+  /// weight vectors and the broadcast input live (more accumulators spill).
+  [[nodiscard]] int tile_accumulators() const { return vector_registers - 4; }
 };
 
 /// Host CPU as the JIT sees it (computed once per process).
