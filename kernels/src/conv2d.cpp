@@ -16,9 +16,6 @@ namespace layoutopt::kernels {
 
 namespace {
 
-// Accumulator budget of the default schedule: the register file minus two weight vectors, a
-// broadcast and a spare (28 of AVX-512's 32 zmm, 12 of AVX2's 16 ymm). A tile sized for
-// AVX-512 spills on an AVX2 host and runs several times slower there.
 // Host vectors one output block spans (the accumulators a tile needs per pixel).
 int64_t vectors_per_output_block(int64_t oc_bn) {
   return static_cast<int64_t>(jit::vector_chunks(oc_bn, host_info().vector_lanes).size());

@@ -12,9 +12,6 @@ namespace layoutopt::tuning {
 
 namespace {
 
-// AVX-512 has 32 vector registers; a few hold weights and the broadcast input.
-constexpr double kAccumulatorBudget = 28;
-
 // The schedule as a conv tile, whatever the family.
 struct Tile {
   double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1, oc_inner = 0, prefetch = 0;
@@ -71,7 +68,10 @@ Extent extent_of(const kernels::TunableOp& op, const std::map<std::string, int64
           as_double(d.kernel_w)};
 }
 
-std::vector<float> features_of(const Tile& t, const Extent& e, double lanes, kernels::OpFamily family) {
+// `host` gives the vector width and the accumulators a tile holds before it spills (28 with
+// AVX-512's 32 registers, 12 with AVX2's 16).
+std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::HostInfo& host, kernels::OpFamily family) {
+  const double lanes = host.vector_lanes;
   const double vectors = std::ceil(t.out_block / lanes);
   const double accumulators = t.oh * t.ow * vectors;
   const double width_tail = std::fmod(e.out_w, t.ow);
@@ -84,7 +84,7 @@ std::vector<float> features_of(const Tile& t, const Extent& e, double lanes, ker
       t.unroll,
       std::log2(t.in_block * t.out_block),
       accumulators,
-      accumulators > kAccumulatorBudget ? 1.0 : 0.0,
+      accumulators > host.tile_accumulators() ? 1.0 : 0.0,
       std::fmod(t.out_block, lanes) == 0 ? 1.0 : 0.0,
       t.out_block / (vectors * lanes),
       width_tail == 0 ? 1.0 : 0.0,
@@ -106,9 +106,8 @@ std::vector<float> features_of(const Tile& t, const Extent& e, double lanes, ker
 }  // namespace
 
 std::vector<float> config_features(const TuningTask& task, int64_t index) {
-  const double lanes = kernels::host_info().vector_lanes;
   const std::map<std::string, int64_t> knobs = task.op.knobs(index);
-  return features_of(tile_of(knobs), extent_of(task.op, knobs), lanes, task.op.family());
+  return features_of(tile_of(knobs), extent_of(task.op, knobs), kernels::host_info(), task.op.family());
 }
 
 std::vector<float> config_feature_rows(const TuningTask& task, const std::vector<int64_t>& indices) {

@@ -3,6 +3,7 @@
 #include <numeric>
 
 #include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/kernels/host.h"
 #include "layoutopt/tuning/config_features.h"
 #include "layoutopt/timing/cost_policy.h"
 #include "layoutopt/tuning/target.h"
@@ -109,6 +110,22 @@ TEST_CASE("TunableOp: index_of inverts knobs, layouts and buffer sizes follow th
   CHECK(sizes.bias == 0);
   CHECK(op.flops() == doctest::Approx(2.0 * 8 * 14 * 14 * 8 * 9));
   CHECK(tuning::config_features(task, *index).size() == tuning::kConfigFeatureCount);
+}
+
+TEST_CASE("config features flag a tile as spilling past this host's accumulator budget, not AVX-512's") {
+  const TuningTask task = testing::small_conv_task(32);
+  const double budget = kernels::host_info().tile_accumulators();
+  int spilling = 0;
+  int fitting = 0;
+  for (int64_t index = 0; index < task.op.space().searched_size(); ++index) {
+    const std::vector<float> f = tuning::config_features(task, index);
+    const bool spills = f[tuning::kAccumulatorsFeature] > budget;
+    CHECK(f[tuning::kSpillsFeature] == (spills ? 1.0F : 0.0F));
+    (spills ? spilling : fitting) += 1;
+  }
+  // The space has tiles on both sides of the budget, so the check above saw both values.
+  CHECK(spilling > 0);
+  CHECK(fitting > 0);
 }
 
 TEST_CASE("TunableOp compiles and runs a config on random buffers") {

@@ -16,6 +16,10 @@
 namespace layoutopt::tuning {
 
 inline constexpr size_t kConfigFeatureCount = 22;
+/// Where two features sit: the accumulators a tile holds, and 1 when they exceed the host's
+/// budget (kernels::HostInfo::tile_accumulators) so the tile spills, else 0.
+inline constexpr size_t kAccumulatorsFeature = 6;
+inline constexpr size_t kSpillsFeature = 7;
 
 /// Features of config `index`, kConfigFeatureCount values.
 [[nodiscard]] std::vector<float> config_features(const TuningTask& task, int64_t index);
