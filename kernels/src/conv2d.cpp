@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <limits>
 
+#include "conv/accumulator_tile.h"
 #include "conv/blocked_reduction.h"
 #include "conv/direct_conv_emitter.h"
 #include "jit/kernel_cache.h"
-#include "jit/vector_ops.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/host.h"
 #include "layoutopt/kernels/layout_knobs.h"
@@ -15,11 +15,6 @@
 namespace layoutopt::kernels {
 
 namespace {
-
-// Host vectors one output block spans (the accumulators a tile needs per pixel).
-int64_t vectors_per_output_block(int64_t oc_bn) {
-  return static_cast<int64_t>(jit::vector_chunks(oc_bn, host_info().vector_lanes).size());
-}
 
 void require(bool ok, const Conv2dDesc& desc, const Conv2dSchedule& schedule, const std::string& what) {
   if (!ok) throw KernelError("invalid conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
@@ -97,7 +92,7 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
           d.out_channels_per_group() / s.oc_bn,
           d.kernel_h,
           d.kernel_w,
-          s.oh_bn * s.ow_bn * vectors_per_output_block(s.oc_bn),
+          s.oh_bn * s.ow_bn * conv::vectors_per_block(s.oc_bn),
           s.read_block() % s.ic_bn == 0 ? 0 : s.read_block(),
           d.in_h * d.in_w * s.read_block()};
 }
@@ -151,7 +146,7 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   // Pixels for two vectors even when the block is one: a one-vector tile loads a broadcast
   // per FMA whatever its width, and 28 pixels ran slower than 14 (regnet-x's stem, 1.4x).
   const RegisterTile tile =
-      default_register_tile(desc, host_info().tile_accumulators() / std::max<int64_t>(vectors_per_output_block(s.oc_bn), 2));
+      default_register_tile(desc, host_info().tile_accumulators() / std::max<int64_t>(conv::vectors_per_block(s.oc_bn), 2));
   s.oh_bn = tile.rows;
   s.ow_bn = tile.columns;
   // Consecutive items share input rows when the weights they cycle through stay cached.

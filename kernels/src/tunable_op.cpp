@@ -72,13 +72,16 @@ std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {
 }
 
 std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {
+  const WinogradSchedule s = winograd_default_schedule(d);
   namespace k = knobs::winograd_conv2d;
-  return {{k::tile_m.name, 4},
-          {k::tile_ic.name, default_channel_block(d.in_channels)},
-          {k::tile_oc.name, default_channel_block(d.out_channels)},
-          {k::tile_t.name, std::min(conv2d_default_schedule(d).ow_bn, winograd_conv2d_space(d).values(k::tile_t.name).back())},
-          {k::oc_inner.name, 0},
-          {k::prefetch_weights.name, 0}};
+  return {{k::tile_m.name, s.m},
+          {k::tile_ic.name, s.ic_bn},
+          {k::tile_oc.name, s.oc_bn},
+          {k::tile_t.name, s.tile_t},
+          {k::oc_inner.name, s.oc_inner ? 1 : 0},
+          {k::prefetch_weights.name, s.prefetch_weights ? 1 : 0},
+          {k::tile_band.name, s.band_rows},
+          {kStoreKnob.name, s.store_bn}};
 }
 
 std::map<std::string, int64_t> default_depthwise_knobs(const Conv2dDesc& d) {
@@ -135,6 +138,10 @@ std::vector<TunableOp> TunableOp::conv2d_algorithms(const Conv2dDesc& desc) {
   std::vector<TunableOp> algorithms{conv2d(desc)};
   if (winograd_applicable(desc)) algorithms.push_back(winograd_conv2d(desc));
   return algorithms;
+}
+
+TunableOp TunableOp::conv2d_default_algorithm(const Conv2dDesc& desc) {
+  return winograd_by_default(desc) ? winograd_conv2d(desc) : conv2d(desc);
 }
 
 TunableOp TunableOp::dense(const DenseDesc& desc) { return {OpFamily::dense, desc, dense_space(desc)}; }

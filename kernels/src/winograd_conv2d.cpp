@@ -9,7 +9,9 @@
 #include "conv/winograd_transform_emitter.h"
 #include "jit/kernel_cache.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/host.h"
 #include "layoutopt/kernels/layout_knobs.h"
+#include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/layout/transform.h"
 
 namespace layoutopt::kernels {
@@ -84,6 +86,24 @@ bool winograd_applicable(const Conv2dDesc& d) {
 WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m) {
   const conv::WinogradGeometry g = geometry_of(desc, {m, 1, 1, 1, false});
   return {g.tiles_h(), g.tiles_w()};
+}
+
+bool winograd_by_default(const Conv2dDesc& d) {
+  return winograd_applicable(d) && default_channel_block(d.in_channels) > 1 && default_channel_block(d.out_channels) > 1 &&
+         d.batch * winograd_tile_grid(d, 2).tiles() >= kWinogradDefaultMinTiles;
+}
+
+WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {
+  WinogradSchedule s;
+  s.m = d.batch * winograd_tile_grid(d, 4).tiles() >= kWinogradDefaultMinTiles ? 4 : 2;
+  s.ic_bn = default_channel_block(d.in_channels);
+  s.oc_bn = default_channel_block(d.out_channels);
+  // Pixels for two vectors even when the block is one, as the direct default's tile.
+  const int64_t budget = host_info().tile_accumulators() / std::max<int64_t>(conv::vectors_per_block(s.oc_bn), 2);
+  const int64_t fewest_tiles = winograd_tile_grid(d, conv::winograd_tile_sizes().back()).tiles();
+  s.tile_t = std::min({budget, fewest_tiles, conv::kMaxTileWidth});
+  s.band_rows = winograd_tile_grid(d, s.m).rows >= kWinogradDefaultMinBandedRows ? 1 : 0;
+  return s;
 }
 
 ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {

@@ -43,7 +43,7 @@ std::vector<tuning::MeasureRecord> tune(const graph::Graph& graph, const std::ve
   const std::vector<tuning::MeasureRecord> history = log.records;
   phases.time(Phase::tuning, [&] { (void)tuning::tune_tasks(tasks, history, measurer, append, options, &progress); });
   progress.finish();
-  // The default baseline runs each workload's direct algorithm only.
+  // The default baseline runs one algorithm per workload, the one the default picks.
   const std::vector<tuning::TuningTask> defaulted = tuning::default_algorithm_tasks(tasks);
   const auto defaults = phases.time(Phase::default_configs, [&] {
     return tuning::measure_default_configs(defaulted, log.records, measurer, target, append);

@@ -19,7 +19,7 @@ namespace layoutopt::pipeline {
 
 namespace {
 
-/// Whether `default_seconds` prices the default config of every workload's direct
+/// Whether `default_seconds` prices the default config of every workload's default
 /// algorithm, so the default plan can be made (costs::DefaultScheduleCosts).
 bool defaults_priced(const std::vector<tuning::TuningTask>& tasks, const tuning::DefaultSeconds& default_seconds) {
   for (const tuning::TuningTask& task : tuning::default_algorithm_tasks(tasks))

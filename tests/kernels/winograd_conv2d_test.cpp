@@ -15,6 +15,7 @@
 #include "conv/winograd_matrices.h"
 #include "kernel_check.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/host.h"
 #include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
 #include "support/tolerances.h"
@@ -310,18 +311,61 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
   const TunableOp& winograd = algorithms[1];
   CHECK(winograd.family() == OpFamily::winograd_conv2d);
   const int64_t index = winograd.default_index();
-  CHECK(winograd.knobs(index).at("tile_m") == 4);
+  CHECK(winograd.knobs(index).at("tile_m") == 2);  // tiles of 4 would leave 16, too few
   // Records written before bands existed name whole-stage kernels, at the indices they had.
   std::map<std::string, int64_t> unbanded = winograd.knobs(index);
   CHECK(unbanded.at("tile_band") == 0);
   unbanded.erase("tile_band");
   CHECK(winograd.index_of(unbanded) == index);
   CHECK(index < space.size() / 4);
-  CHECK(winograd.buffer_sizes(index).weight == 36 * 32 * 16);
-  CHECK(winograd.pack_weights(index, std::vector<float>(32 * 16 * 9, 1.0F)).size() == 36 * 32 * 16);
+  CHECK(winograd.buffer_sizes(index).weight == 16 * 32 * 16);  // alpha^2 = 16 for m = 2
+  CHECK(winograd.pack_weights(index, std::vector<float>(32 * 16 * 9, 1.0F)).size() == 16 * 32 * 16);
   // The direct algorithm's knobs are no point of the Winograd space and vice versa.
   CHECK_FALSE(winograd.index_of(algorithms[0].knobs(algorithms[0].default_index())));
   CHECK_FALSE(algorithms[0].index_of(winograd.knobs(index)));
+}
+
+TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enough tiles") {
+  // ResNet-50's 3x3 stride-1 convs: tiles of 4 on 56 and 28 pixels (196 and 49 tiles), of 2
+  // on 14 (49; tiles of 4 would leave 16), direct on 7 (16 tiles of 2).
+  const Conv2dDesc layer1 = make_desc(64, 56, 56, 64, 1);
+  const Conv2dDesc layer2 = make_desc(128, 28, 28, 128, 1);
+  const Conv2dDesc layer3 = make_desc(256, 14, 14, 256, 1);
+  Conv2dDesc layer4 = make_desc(512, 7, 7, 512, 1);
+  CHECK(winograd_by_default(layer1));
+  CHECK(winograd_by_default(layer2));
+  CHECK(winograd_by_default(layer3));
+  CHECK_FALSE(winograd_by_default(layer4));
+  CHECK(winograd_default_schedule(layer1).m == 4);
+  CHECK(winograd_default_schedule(layer2).m == 4);
+  CHECK(winograd_default_schedule(layer3).m == 2);
+  // Bands of one tile row where the image has 8 or more (56 / 4 = 14), whole stages below.
+  CHECK(winograd_default_schedule(layer1).band_rows == 1);
+  CHECK(winograd_default_schedule(layer2).band_rows == 0);
+  CHECK(winograd_default_schedule(layer3).band_rows == 0);
+  // Tiles count over the batch: two images of 7x7 have 32 tiles of 2.
+  layer4.batch = 2;
+  CHECK(winograd_by_default(layer4));
+  // The algorithm the default network runs, and only where it applies and the default blocks
+  // the channels (12 channels: no block of 8 or 16).
+  CHECK(TunableOp::conv2d_default_algorithm(layer1).family() == OpFamily::winograd_conv2d);
+  Conv2dDesc strided = layer1;
+  strided.stride_h = strided.stride_w = 2;
+  CHECK(TunableOp::conv2d_default_algorithm(strided).family() == OpFamily::conv2d);
+  CHECK_FALSE(winograd_by_default(make_desc(12, 56, 56, 64, 1)));
+  CHECK_FALSE(winograd_by_default(make_desc(64, 56, 56, 12, 1)));
+  for (const Conv2dDesc& d : {layer1, layer2, layer3, layer4}) {
+    CAPTURE(d.str());
+    const WinogradSchedule s = winograd_default_schedule(d);
+    // Activations stay in the default block (no transform around it), and the register
+    // tile stays within the host's accumulators.
+    CHECK(s.ic_bn == default_channel_block(d.in_channels));
+    CHECK(s.stored_block() == default_channel_block(d.out_channels));
+    const int64_t vectors = (s.oc_bn + host_info().vector_lanes - 1) / host_info().vector_lanes;
+    CHECK(s.tile_t * vectors <= host_info().tile_accumulators());
+    const TunableOp op = TunableOp::winograd_conv2d(d);
+    CHECK(winograd_conv2d_schedule_at(op.space(), op.default_index()) == s);
+  }
 }
 
 TEST_CASE("a pipeline names the scratch it uses; a single function has none") {
@@ -339,8 +383,8 @@ TEST_CASE("a pipeline names the scratch it uses; a single function has none") {
   REQUIRE(regions.size() == 2);
   CHECK(regions[0].data() == shared->data(0));
   CHECK(regions[1].data() == shared->data(1));
-  // 16 tiles of 4 x 4 output (14 x 14 rounded up), 6 x 6 transformed points each: the input
-  // channels' tiles, then the output channels' products.
-  CHECK(regions[0].size() == 36 * 16 * 16);
-  CHECK(regions[1].size() == 36 * 16 * 32);
+  // The default's 49 tiles of 2 x 2 output (14 x 14), 4 x 4 transformed points each: the
+  // input channels' tiles, then the output channels' products.
+  CHECK(regions[0].size() == 16 * 49 * 16);
+  CHECK(regions[1].size() == 16 * 49 * 32);
 }

@@ -50,7 +50,7 @@ NetworkSchedule default_network_schedule(const graph::Graph& graph) {
     const auto id = static_cast<graph::NodeId>(n);
     const graph::Op& op = graph.node(id).op;
     if (std::holds_alternative<graph::Conv2d>(op))
-      schedule.nodes.push_back(tuned_default(graph, id, TunableOp::conv2d(conv2d_desc(graph, id))));
+      schedule.nodes.push_back(tuned_default(graph, id, TunableOp::conv2d_default_algorithm(conv2d_desc(graph, id))));
     else if (std::holds_alternative<graph::Dense>(op))
       schedule.nodes.push_back(tuned_default(graph, id, TunableOp::dense(dense_desc(graph, id))));
     else

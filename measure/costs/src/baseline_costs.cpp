@@ -37,9 +37,15 @@ DefaultScheduleCosts::DefaultScheduleCosts(const planning::CostSource& base, con
       tasks_of_(tuning::tasks_by_node(tasks_)),
       default_seconds_(std::move(default_seconds)) {}
 
+const tuning::TuningTask& DefaultScheduleCosts::default_task(graph::NodeId id) const {
+  for (size_t t : tasks_of_.at(id))
+    if (tuning::is_default_algorithm(tasks_[t].op)) return tasks_[t];
+  throw std::logic_error("node " + std::to_string(id) + " has no task of the algorithm the default runs");
+}
+
 std::vector<planning::NodeCandidate> DefaultScheduleCosts::candidates(const graph::Graph& graph, graph::NodeId id) const {
   if (graph::has_workload(graph.node(id))) {
-    const tuning::TuningTask& task = tasks_.at(tasks_of_.at(id).front());  // the direct algorithm: untuned frameworks run it
+    const tuning::TuningTask& task = default_task(id);
     const auto seconds = default_seconds_.find(task.task_key());
     if (seconds == default_seconds_.end())
       throw std::runtime_error("node '" + graph.node(id).name + "': the default config of its task " + task.name +

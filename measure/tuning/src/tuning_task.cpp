@@ -1,7 +1,5 @@
 #include "layoutopt/tuning/tuning_task.h"
 
-#include <set>
-
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/kernels/lowering.h"
 #include "workload_key.h"
@@ -86,12 +84,16 @@ std::vector<TuningTask> extract_tasks(const graph::Graph& graph) {
   return tasks;
 }
 
+bool is_default_algorithm(const kernels::TunableOp& op) {
+  if (op.family() == kernels::OpFamily::dense) return true;
+  return kernels::TunableOp::conv2d_default_algorithm(op.conv_desc()).family() == op.family();
+}
+
 std::vector<TuningTask> default_algorithm_tasks(const std::vector<TuningTask>& tasks) {
-  std::vector<TuningTask> first;
-  std::set<int64_t> seen;
+  std::vector<TuningTask> chosen;
   for (const TuningTask& task : tasks)
-    if (task.workload < 0 || seen.insert(task.workload).second) first.push_back(task);
-  return first;
+    if (task.workload < 0 || is_default_algorithm(task.op)) chosen.push_back(task);
+  return chosen;
 }
 
 std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<TuningTask>& tasks) {

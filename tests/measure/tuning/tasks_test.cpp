@@ -43,9 +43,19 @@ TEST_CASE("resnet-18 has 12 distinct workloads, named and weighted as AutoTVM ex
     CHECK(args(direct).at(2) == nlohmann::json::array({1, 1}));  // stride 1
   }
   REQUIRE(tasks.size() == 12);
+  // One algorithm per workload for the default: Winograd for the 3x3 stride-1 convs on 56,
+  // 28 and 14 pixels, direct everywhere else (layer4's 7x7 maps have too few tiles).
   const std::vector<TuningTask> defaulted = tuning::default_algorithm_tasks(all);
   REQUIRE(defaulted.size() == 12);
-  for (size_t i = 0; i < tasks.size(); ++i) CHECK(defaulted[i].task_key() == tasks[i].task_key());
+  std::vector<int64_t> winograd_images;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    CHECK(defaulted[i].workload == tasks[i].workload);
+    if (defaulted[i].op.family() == kernels::OpFamily::winograd_conv2d)
+      winograd_images.push_back(defaulted[i].op.conv_desc().in_h);
+    else
+      CHECK(defaulted[i].task_key() == tasks[i].task_key());
+  }
+  CHECK(winograd_images == std::vector<int64_t>{56, 28, 14});
   const int64_t occurrences = std::accumulate(tasks.begin(), tasks.end(), int64_t{0},
                                               [](int64_t sum, const TuningTask& t) { return sum + t.weight; });
   CHECK(occurrences == 21);  // 20 convolutions and the classifier

@@ -65,6 +65,9 @@ class TunableOp {
   /// Every algorithm that computes `desc`: conv2d (direct) first, then Winograd where it
   /// applies. Their knob names differ, so a knob assignment is a point of at most one.
   static std::vector<TunableOp> conv2d_algorithms(const Conv2dDesc& desc);
+  /// The algorithm the untuned default computes `desc` with: Winograd where
+  /// winograd_by_default, else conv2d(desc).
+  static TunableOp conv2d_default_algorithm(const Conv2dDesc& desc);
   static TunableOp dense(const DenseDesc& desc);
 
   [[nodiscard]] OpFamily family() const { return family_; }

@@ -70,6 +70,24 @@ struct WinogradTileGrid {
 };
 [[nodiscard]] WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m);
 
+/// Whether the untuned default computes `desc` by Winograd rather than directly: where it
+/// applies, with input and output channels in default blocks of 8 or 16, on images
+/// of at least kWinogradDefaultMinTiles tiles of 2 x 2 (over the batch). Why: the batched
+/// product reads every transformed weight once per run, so on small images (7x7) the weights,
+/// 1.8x or 4x the direct ones, cost more than the multiplications saved
+/// (docs/design/default-schedules.md).
+[[nodiscard]] bool winograd_by_default(const Conv2dDesc& desc);
+inline constexpr int64_t kWinogradDefaultMinTiles = 32;
+
+/// The untuned Winograd schedule (what the default runs where winograd_by_default, and the
+/// first trial of every Winograd tuning task): tiles of 4 where that leaves at least
+/// kWinogradDefaultMinTiles of them, else 2; the default channel blocks; a register tile of
+/// the host's accumulator budget for two vectors; bands of one tile row on images of at
+/// least kWinogradDefaultMinBandedRows tile rows, whose whole-stage intermediates would go
+/// through memory (docs/design/banded-winograd.md).
+[[nodiscard]] WinogradSchedule winograd_default_schedule(const Conv2dDesc& desc);
+inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
+
 /// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1), tile_band
 /// (band_rows: 0, 1, 2, 4; 0 when a record lacks it), and the derived store_oc (0, then every
 /// divisor of out_channels; see tuning/layout_variants.h). Throws KernelError when the desc

@@ -53,6 +53,9 @@ class DefaultScheduleCosts final : public RestrictedCosts {
   [[nodiscard]] std::vector<planning::NodeCandidate> candidates(const graph::Graph& graph, graph::NodeId id) const override;
 
  private:
+  /// The node's task of the algorithm the default runs (tuning::is_default_algorithm).
+  [[nodiscard]] const tuning::TuningTask& default_task(graph::NodeId id) const;
+
   std::vector<tuning::TuningTask> tasks_;
   std::map<graph::NodeId, std::vector<size_t>> tasks_of_;
   tuning::DefaultSeconds default_seconds_;

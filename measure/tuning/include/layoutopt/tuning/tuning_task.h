@@ -47,11 +47,15 @@ struct TuningTask {
 /// occurrence, the direct algorithm first.
 [[nodiscard]] std::vector<TuningTask> extract_tasks(const graph::Graph& graph);
 
-/// The algorithm an untuned framework runs for each workload: the first task of each
-/// (the direct one), and every task made on its own.
+/// Whether `op` is the algorithm the untuned default runs for its workload
+/// (kernels::TunableOp::conv2d_default_algorithm; dense has one).
+[[nodiscard]] bool is_default_algorithm(const kernels::TunableOp& op);
+
+/// The algorithm the untuned default runs for each workload (is_default_algorithm), and every
+/// task made on its own.
 [[nodiscard]] std::vector<TuningTask> default_algorithm_tasks(const std::vector<TuningTask>& tasks);
 
-/// The tasks of each conv / dense node: positions in `tasks`, in their order (so the direct
+/// The tasks of each conv / dense node: positions in `tasks`, in their order (the direct
 /// algorithm first).
 [[nodiscard]] std::map<graph::NodeId, std::vector<size_t>> tasks_by_node(const std::vector<TuningTask>& tasks);
 
