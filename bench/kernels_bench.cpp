@@ -325,7 +325,7 @@ std::vector<Conv2dSchedule> conv2d_candidates(const Conv2dDesc& d) {
   std::vector<Conv2dSchedule> result;
   for (int64_t oc_bn : block_candidates(d.out_channels_per_group(), lanes))
     for (int64_t ic_bn : block_candidates(d.in_channels_per_group(), lanes, 8)) {
-      const int64_t chunks = (oc_bn + lanes - 1) / lanes;
+      const int64_t chunks = host_info().vectors_spanning(oc_bn);
       for (int64_t oh_bn = 1; oh_bn <= max_oh; ++oh_bn) {
         const int64_t max_width = host_info().tile_accumulators() / (chunks * oh_bn);
         if (max_width < 1) continue;
@@ -340,7 +340,7 @@ std::vector<DepthwiseConv2dSchedule> depthwise_candidates(const Conv2dDesc& d) {
   const int64_t lanes = host_info().vector_lanes;
   std::vector<DepthwiseConv2dSchedule> result;
   for (int64_t c_bn : block_candidates(d.in_channels, lanes)) {
-    const int64_t chunks = (c_bn + lanes - 1) / lanes;
+    const int64_t chunks = host_info().vectors_spanning(c_bn);
     for (int64_t oh_bn : {1, 2})
       for (int64_t ow_bn : width_candidates(d.out_w(), host_info().tile_accumulators() / (chunks * oh_bn)))
         if (oh_bn <= d.out_h()) result.push_back({c_bn, ow_bn, oh_bn});
@@ -431,7 +431,7 @@ std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
       const int64_t band_tiles = grid.columns * (band_rows == 0 ? grid.rows : band_rows);
       for (int64_t oc_bn : block_candidates(d.out_channels, lanes))
         for (int64_t ic_bn : block_candidates(d.in_channels, lanes)) {
-          const int64_t chunks = (oc_bn + lanes - 1) / lanes;
+          const int64_t chunks = host_info().vectors_spanning(oc_bn);
           for (int64_t t : width_candidates(band_tiles, std::min({max_t, band_tiles, host_info().tile_accumulators() / chunks}), 3))
             result.push_back({.m = m, .ic_bn = ic_bn, .oc_bn = oc_bn, .tile_t = t, .band_rows = band_rows});
         }

@@ -28,10 +28,10 @@ int64_t largest_divisor_up_to(int64_t n, int64_t limit) {
   return best;
 }
 
-// A core's share of cache the default assumes the weights must fit in for consecutive work
-// items to re-read them from cache (the L2 of the hosts we run on: 1 MB on Zen 4 and 5,
-// 2 MB on Sapphire Rapids).
-constexpr int64_t kCoreCacheBytes = int64_t{1} << 20;
+// Weights up to which consecutive work items share input rows (oc_inner): a core's L2 on
+// the Zen 4 and 5 hosts it was measured on (1 MB). Not the host's own L2: on a Zen 3 (512
+// KB) that moved no network measurably (docs/design/default-schedules.md).
+constexpr int64_t kSharedRowsWeightBytes = int64_t{1} << 20;
 
 int64_t weight_bytes(const Conv2dDesc& d) {
   return d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w * static_cast<int64_t>(sizeof(float));
@@ -92,7 +92,7 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
           d.out_channels_per_group() / s.oc_bn,
           d.kernel_h,
           d.kernel_w,
-          s.oh_bn * s.ow_bn * conv::vectors_per_block(s.oc_bn),
+          s.oh_bn * s.ow_bn * host_info().vectors_spanning(s.oc_bn),
           s.read_block() % s.ic_bn == 0 ? 0 : s.read_block(),
           d.in_h * d.in_w * s.read_block()};
 }
@@ -146,11 +146,11 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   // Pixels for two vectors even when the block is one: a one-vector tile loads a broadcast
   // per FMA whatever its width, and 28 pixels ran slower than 14 (regnet-x's stem, 1.4x).
   const RegisterTile tile =
-      default_register_tile(desc, host_info().tile_accumulators() / std::max<int64_t>(conv::vectors_per_block(s.oc_bn), 2));
+      default_register_tile(desc, host_info().tile_accumulators() / std::max<int64_t>(host_info().vectors_spanning(s.oc_bn), 2));
   s.oh_bn = tile.rows;
   s.ow_bn = tile.columns;
   // Consecutive items share input rows when the weights they cycle through stay cached.
-  s.oc_inner = weight_bytes(desc) <= kCoreCacheBytes;
+  s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
   // Weights come from memory on every inference; fetch the next block's while this one runs.
   s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn;
   // Activations stay in the default block, so a default network needs no transform.

@@ -96,7 +96,7 @@ DenseSchedule dense_default_schedule(const DenseDesc& desc) {
   s.in_bn = default_channel_block(desc.in_features);
   const bool two_vectors = desc.batch > 1 && desc.out_features % (2 * lanes) == 0;
   s.out_bn = two_vectors ? 2 * lanes : default_channel_block(desc.out_features);
-  const int64_t chunks = (s.out_bn + lanes - 1) / lanes;
+  const int64_t chunks = host_info().vectors_spanning(s.out_bn);
   s.rows_bn = std::clamp<int64_t>(host_info().tile_accumulators() / chunks, 1, desc.batch);
   return s;
 }

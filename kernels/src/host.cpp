@@ -1,5 +1,7 @@
 #include "layoutopt/kernels/host.h"
 
+#include <unistd.h>
+
 #include "jit/jit_engine.h"
 
 namespace layoutopt::kernels {
@@ -8,7 +10,9 @@ const HostInfo& host_info() {
   static const HostInfo info = [] {
     const jit::HostTarget& host = jit::JitEngine::instance().host();
     // AVX-512 doubles the register file along with the width (zmm0-31); x86-64 has 16 before it.
-    return HostInfo{host.cpu, host.vector_lanes, host.vector_lanes == 16 ? 32 : 16};
+    HostInfo detected{host.cpu, host.vector_lanes, host.vector_lanes == 16 ? 32 : 16};
+    if (const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE); l2 > 0) detected.l2_bytes = l2;
+    return detected;
   }();
   return info;
 }

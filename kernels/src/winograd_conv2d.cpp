@@ -99,7 +99,7 @@ WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {
   s.ic_bn = default_channel_block(d.in_channels);
   s.oc_bn = default_channel_block(d.out_channels);
   // Pixels for two vectors even when the block is one, as the direct default's tile.
-  const int64_t budget = host_info().tile_accumulators() / std::max<int64_t>(conv::vectors_per_block(s.oc_bn), 2);
+  const int64_t budget = host_info().tile_accumulators() / std::max<int64_t>(host_info().vectors_spanning(s.oc_bn), 2);
   const int64_t fewest_tiles = winograd_tile_grid(d, conv::winograd_tile_sizes().back()).tiles();
   s.tile_t = std::min({budget, fewest_tiles, conv::kMaxTileWidth});
   s.band_rows = winograd_tile_grid(d, s.m).rows >= kWinogradDefaultMinBandedRows ? 1 : 0;

@@ -138,7 +138,7 @@ TEST_CASE("the default conv2d tile fits the host's register file") {
     const Conv2dDesc desc = square_conv(32, 4, 56, out_channels, 3, 1, 1);
     CAPTURE(desc.str());
     const Conv2dSchedule schedule = conv2d_default_schedule(desc);
-    const int64_t chunks = (schedule.oc_bn + host.vector_lanes - 1) / host.vector_lanes;
+    const int64_t chunks = host.vectors_spanning(schedule.oc_bn);
     CHECK(schedule.ow_bn * schedule.oh_bn * chunks + chunks + 1 <= host.vector_registers);
     CHECK(schedule.ow_bn >= 4);  // still wide enough to reuse each weight vector
     check_schedule(desc, schedule);

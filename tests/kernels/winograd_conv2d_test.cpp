@@ -361,8 +361,7 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
     // tile stays within the host's accumulators.
     CHECK(s.ic_bn == default_channel_block(d.in_channels));
     CHECK(s.stored_block() == default_channel_block(d.out_channels));
-    const int64_t vectors = (s.oc_bn + host_info().vector_lanes - 1) / host_info().vector_lanes;
-    CHECK(s.tile_t * vectors <= host_info().tile_accumulators());
+    CHECK(s.tile_t * host_info().vectors_spanning(s.oc_bn) <= host_info().tile_accumulators());
     const TunableOp op = TunableOp::winograd_conv2d(d);
     CHECK(winograd_conv2d_schedule_at(op.space(), op.default_index()) == s);
   }

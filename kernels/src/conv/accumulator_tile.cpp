@@ -1,12 +1,6 @@
 #include "conv/accumulator_tile.h"
 
-#include "layoutopt/kernels/host.h"
-
 namespace layoutopt::kernels::conv {
-
-int64_t vectors_per_block(int64_t channels) {
-  return static_cast<int64_t>(jit::vector_chunks(channels, host_info().vector_lanes).size());
-}
 
 AccumulatorTile::AccumulatorTile(jit::KernelModule& module, int64_t rows, int64_t columns,
                                  std::vector<jit::VectorChunk> chunks)

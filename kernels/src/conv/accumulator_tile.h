@@ -17,10 +17,6 @@ namespace layoutopt::kernels::conv {
 /// batched product alike: beyond ~28 accumulators AVX-512 spills anyway.
 inline constexpr int64_t kMaxTileWidth = 32;
 
-/// Host vectors a block of `channels` output channels spans: the accumulators a register
-/// tile needs per pixel.
-[[nodiscard]] int64_t vectors_per_block(int64_t channels);
-
 class AccumulatorTile {
  public:
   AccumulatorTile(jit::KernelModule& module, int64_t rows, int64_t columns, std::vector<jit::VectorChunk> chunks);

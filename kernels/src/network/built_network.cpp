@@ -1,9 +1,8 @@
 #include "network/built_network.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 
+#include "layoutopt/kernels/host.h"
 #include "network/arena_plan.h"
 #include "network/checked_size.h"
 #include "network/program_builder.h"
@@ -18,12 +17,6 @@ constexpr int64_t kAlignment = 64;
 // expand conv of the block before wrote (lines its own core holds), not over what the
 // project conv just read on both cores. Evidence: docs/design/step-outputs.md.
 constexpr int kRestSteps = 2;
-constexpr int64_t kAssumedL2Bytes = int64_t{1} << 20;  // where the OS does not say
-
-int64_t l2_bytes() {
-  const long bytes = sysconf(_SC_LEVEL2_CACHE_SIZE);
-  return bytes > 0 ? bytes : kAssumedL2Bytes;
-}
 
 /// One buffer per storage, alive from its first to its last step. Throws KernelError naming
 /// the tensor whose byte size overflows int64.
@@ -64,7 +57,7 @@ StepKind step_kind(const Step& step) {
 BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& schedule) {
   Program program = build_program(graph, schedule);
   const std::vector<BufferLifetime> buffers = storage_buffers(graph, program);
-  const ArenaPlan plan = plan_arena(buffers, kAlignment, {kRestSteps, l2_bytes()});
+  const ArenaPlan plan = plan_arena(buffers, kAlignment, {kRestSteps, host_info().l2_bytes});
 
   BuiltNetwork built;
   runtime::NetworkSpec& spec = built.spec;

@@ -69,8 +69,7 @@ Pool2dSchedule pool2d_schedule_at(const ConfigSpace& space, int64_t index) {
 
 Pool2dSchedule pool2d_default_schedule(const Pool2dDesc& desc) {
   desc.validate();
-  const int64_t lanes = host_info().vector_lanes;
-  const int64_t chunks = (desc.input.block + lanes - 1) / lanes;
+  const int64_t chunks = host_info().vectors_spanning(desc.input.block);
   return {std::clamp<int64_t>(default_accumulators() / chunks, 1, desc.out_w)};
 }
 
