@@ -69,6 +69,11 @@ Conv2dSchedule batched_product_schedule(const conv::WinogradGeometry& g, const W
   return {s.ic_bn, s.oc_bn, std::min(s.tile_t, g.band_tiles()), true, 1, s.oc_inner, s.prefetch_weights};
 }
 
+/// Tiles of the coarsest tiling (m = 4): the widest register tile valid for every tile_m.
+int64_t fewest_tiles(const Conv2dDesc& d) {
+  return winograd_tile_grid(d, conv::winograd_tile_sizes().back()).tiles();
+}
+
 }  // namespace
 
 std::string WinogradSchedule::str() const {
@@ -100,8 +105,7 @@ WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {
   s.oc_bn = default_channel_block(d.out_channels);
   // Pixels for two vectors even when the block is one, as the direct default's tile.
   const int64_t budget = host_info().tile_accumulators() / std::max<int64_t>(host_info().vectors_spanning(s.oc_bn), 2);
-  const int64_t fewest_tiles = winograd_tile_grid(d, conv::winograd_tile_sizes().back()).tiles();
-  s.tile_t = std::min({budget, fewest_tiles, conv::kMaxTileWidth});
+  s.tile_t = std::min({budget, fewest_tiles(d), conv::kMaxTileWidth});
   s.band_rows = winograd_tile_grid(d, s.m).rows >= kWinogradDefaultMinBandedRows ? 1 : 0;
   return s;
 }
@@ -117,8 +121,7 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   space.add(k::tile_oc, divisors(desc.out_channels));
   // Register widths up to the tile count of the smallest tiling: a config must be valid for
   // every tile_m of the space.
-  const int64_t fewest_tiles = winograd_tile_grid(desc, conv::winograd_tile_sizes().back()).tiles();
-  space.add(k::tile_t, inclusive_range(1, std::min(fewest_tiles, conv::kMaxTileWidth)));
+  space.add(k::tile_t, inclusive_range(1, std::min(fewest_tiles(desc), conv::kMaxTileWidth)));
   space.add(k::oc_inner, {0, 1});
   space.add(k::prefetch_weights, {0, 1}, 0);
   // Last, so the configs of records written before it keep their indices.

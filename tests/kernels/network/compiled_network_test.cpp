@@ -66,6 +66,13 @@ std::optional<kernels::TunableOp> tunable(const graph::Graph& g, graph::NodeId i
   return all.front();
 }
 
+/// Steps of `network` that run a Winograd kernel.
+std::ptrdiff_t winograd_steps(const kernels::CompiledNetwork& network) {
+  return std::count_if(network.steps().begin(), network.steps().end(), [](const kernels::NetworkStep& step) {
+    return step.detail.rfind("layoutopt_winograd_conv2d_", 0) == 0;
+  });
+}
+
 Layout blocked(size_t rank, int64_t block) {
   return Layout::parse((rank == 4 ? std::string("NCHW") : std::string("NC")) + (block == 1 ? "" : std::to_string(block) + "c"));
 }
@@ -212,9 +219,7 @@ TEST_CASE("resnet-18 with every 3x3 stride-1 conv on Winograd (both tile sizes) 
   CHECK(winograd == 13);  // layer1's 4, then 3 per stage (each stage's first conv has stride 2)
   auto network = kernels::CompiledNetwork::compile(g, schedule);
   check_runs(network, reference_runs(g));
-  const auto on_winograd = std::count_if(network.steps().begin(), network.steps().end(), [](const kernels::NetworkStep& step) {
-    return step.detail.rfind("layoutopt_winograd_conv2d_", 0) == 0;
-  });
+  const auto on_winograd = winograd_steps(network);
   CHECK(on_winograd == winograd);
   // One scratch serves every Winograd step: as large as the largest step needs (layer1's
   // 16 x 16 maps under F(2x2): 16 positions x 64 channels x 8 x 8 tiles, in and out), not
@@ -230,8 +235,8 @@ TEST_CASE("every zoo network runs like the reference with the default schedule")
   // LAYOUTOPT_TEST_ZOO_SWEEP=reduced (scripts/test-sanitizers.sh sets it) leaves out the
   // VGGs as well: at 224 pixels the reference executor's naive convolutions spend minutes
   // per VGG under ASan, and their layers (3x3 convs, max pools, dense) run in other networks
-  // of this sweep too. It also leaves out the deeper siblings of resnet-50 and densenet-121
-  // (the same blocks, more of them), which took most of the sweep's time under ASan.
+  // of this sweep too. It also leaves out the deeper siblings of resnet-50 and densenet-121:
+  // the same blocks, more of them, so under ASan they add minutes and no coverage.
   const char* sweep = std::getenv("LAYOUTOPT_TEST_ZOO_SWEEP");
   const bool reduced = sweep != nullptr && std::string_view(sweep) == "reduced";
   const std::set<std::string> deeper_siblings{"resnet-101", "resnet-152", "densenet-169", "densenet-201"};
@@ -263,9 +268,7 @@ TEST_CASE("the default schedule runs 3x3 stride-1 convs on large enough images b
   // convs see 14x14 maps, 49 tiles of 2x2; layer2's 7x7 maps have 16, too few.
   graph::Graph g = prepared_zoo("resnet-50", 56);
   const auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
-  const auto on_winograd = std::count_if(network.steps().begin(), network.steps().end(), [](const kernels::NetworkStep& step) {
-    return step.detail.rfind("layoutopt_winograd_conv2d_", 0) == 0;
-  });
+  const auto on_winograd = winograd_steps(network);
   CHECK(on_winograd == 3);
   CHECK(network.summary().transforms == 0);
 }
