@@ -1,6 +1,7 @@
 #include "layoutopt/graph/graph.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "layoutopt/graph/error.h"
 
@@ -115,6 +116,12 @@ void Graph::replace_uses(ValueId from, ValueId to) {
       if (input == from) input = to;
   for (ValueId& output : outputs_)
     if (output == from) output = to;
+}
+
+void Graph::swap_node_names(NodeId a, NodeId b) {
+  std::swap(node(a).name, node(b).name);
+  node_names_[node(a).name] = a;
+  node_names_[node(b).name] = b;
 }
 
 void Graph::remove_nodes(const std::vector<bool>& removed) {

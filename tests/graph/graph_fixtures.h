@@ -51,6 +51,34 @@ inline Graph explicit_pads() {
   return g;
 }
 
+/// DenseNet's transition and the pairs that look like it but must keep their order: a 1x1
+/// conv with bias read only by an average pool 2x2 ("t_conv" -> "t_pool", the one to
+/// exchange); then a ReLU between ("relu"), a 3x3 conv ("k3"), a pool that counts its
+/// padding ("padded"), one that keeps the image's size ("same"), a max pool ("max") and a
+/// conv with a second reader ("shared").
+inline Graph pooled_projections() {
+  Graph g("pooled_projections");
+  const ValueId x = g.add_input("x", {{1, 8, 8, 8}});
+  const ValueId w = parameter(g, "t_conv.weight", {4, 8, 1, 1}, ParameterRole::conv_weight);
+  const ValueId b = parameter(g, "t_conv.bias", {4}, ParameterRole::bias);
+  const ValueId t = g.add_node("t_conv", Conv2d{.epilogue = {.bias = true}}, {x, w, b});
+  const Pool2d average{.kind = PoolKind::avg, .kernel = {2, 2}, .stride = {2, 2}};
+  g.add_output(g.add_node("t_pool", average, {t}));
+  g.add_output(g.add_node("relu_pool", average, {g.add_node("relu", Relu{}, {conv(g, "relu_conv", x, 4, 1, 1, 0)})}));
+  g.add_output(g.add_node("k3_pool", average, {conv(g, "k3", x, 4, 3, 1, 1)}));
+  const Pool2d counting{
+      .kind = PoolKind::avg, .kernel = {3, 3}, .stride = {2, 2}, .pads = {1, 1, 1, 1}, .count_include_pad = true};
+  g.add_output(g.add_node("padded_pool", counting, {conv(g, "padded", x, 4, 1, 1, 0)}));
+  const Pool2d identity{.kind = PoolKind::avg};
+  g.add_output(g.add_node("same_pool", identity, {conv(g, "same", x, 4, 1, 1, 0)}));
+  const Pool2d max{.kind = PoolKind::max, .kernel = {2, 2}, .stride = {2, 2}};
+  g.add_output(g.add_node("max_pool", max, {conv(g, "max", x, 4, 1, 1, 0)}));
+  const ValueId shared = conv(g, "shared", x, 4, 1, 1, 0);
+  g.add_output(g.add_node("shared_pool", average, {shared}));
+  g.add_output(shared);
+  return g;
+}
+
 inline Graph residual_block() {
   Graph g("residual_block");
   const ValueId x = g.add_input("data", {{1, 8, 10, 10}});

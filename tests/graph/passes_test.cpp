@@ -8,6 +8,7 @@
 #include "layoutopt/graph/passes/fold_pads.h"
 #include "layoutopt/graph/passes/fuse_epilogues.h"
 #include "layoutopt/graph/passes/pipeline.h"
+#include "layoutopt/graph/passes/pool_before_pointwise_conv.h"
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
 #include "layoutopt/graph/passes/recognize_gated_activations.h"
 #include "layoutopt/graph/passes/remove_identities.h"
@@ -94,6 +95,32 @@ TEST_CASE("batch norm after a conv with two readers is left alone") {
   g.add_output(g.add_node("side", Relu{}, {c}));
   CHECK(fold_batch_norm(g) == 0);
   CHECK(count_ops(g, "batch_norm") == 1);
+}
+
+TEST_CASE("an average pool moves before the 1x1 conv it alone reads, and nowhere else") {
+  Graph g = pooled_projections();
+  const ValueId x = g.inputs()[0];
+  const ValueId transition_output = output_of(g, "t_pool");
+  CHECK(pool_before_pointwise_convs(g) == 1);
+  // Each name stays with its operator; the pool now reads x, the conv the pooled image.
+  const Node& pool = g.node(*g.find_node("t_pool"));
+  const Node& conv = g.node(*g.find_node("t_conv"));
+  REQUIRE(std::holds_alternative<Pool2d>(pool.op));
+  REQUIRE(std::holds_alternative<Conv2d>(conv.op));
+  CHECK(pool.inputs == std::vector<ValueId>{x});
+  CHECK(g.value(pool.output).type.shape == Shape{1, 8, 4, 4});
+  CHECK(conv.inputs.size() == 3);
+  CHECK(conv.inputs[0] == pool.output);
+  CHECK(conv.output == transition_output);  // what later nodes read keeps its id and type
+  CHECK(g.value(conv.output).type.shape == Shape{1, 4, 4, 4});
+  CHECK(*g.find_node("t_pool") < *g.find_node("t_conv"));  // still in topological order
+  for (const char* kept : {"relu_conv", "k3", "padded", "same", "max", "shared"}) {
+    CAPTURE(kept);
+    CHECK(std::holds_alternative<Conv2d>(g.node(*g.find_node(kept)).op));
+    CHECK(inputs_of(g, kept)[0] == x);
+  }
+  validate(g);
+  CHECK(prepare_for_inference(g).pools_moved_before_convs == 0);  // nothing left to move
 }
 
 TEST_CASE("epilogues fuse relu, the residual add and the relu after it") {

@@ -53,6 +53,10 @@ TEST_CASE("folding zero pads into convs and average pools keeps the outputs") {
   check_passes_preserve_outputs(graph::testing::explicit_pads());
 }
 
+TEST_CASE("moving average pools before 1x1 convs keeps the outputs") {
+  check_passes_preserve_outputs(graph::testing::pooled_projections());
+}
+
 TEST_CASE("inference passes keep zoo networks' outputs") {
   for (const char* name : {"resnet-18", "mobilenet-v2", "squeezenet-1.1", "densenet-121"}) {
     CAPTURE(name);

@@ -82,6 +82,9 @@ class Graph {
   [[nodiscard]] std::vector<std::vector<NodeId>> consumers() const;
   /// Makes every node input and graph output that reads `from` read `to` instead.
   void replace_uses(ValueId from, ValueId to);
+  /// Exchanges the names of two nodes: a pass that exchanges the operators of two nodes
+  /// keeps each name with its operator, as profiles and plans refer to it.
+  void swap_node_names(NodeId a, NodeId b);
   /// Removes the marked nodes, then every value nothing reads any more (except graph
   /// inputs), renumbering what is left. Ids held across this call are invalid.
   void remove_nodes(const std::vector<bool>& removed);

@@ -9,6 +9,7 @@ struct PipelineReport {
   int identities_removed = 0;
   int pads_folded = 0;
   int batch_norms_folded = 0;
+  int pools_moved_before_convs = 0;
   int epilogue_nodes_fused = 0;
   int channel_scales_fused = 0;
   int concats_chained = 0;
@@ -19,8 +20,9 @@ struct PipelineReport {
 
 /// The inference preparation every later step expects: remove identities, recognize channel
 /// shuffles and gated activations (x * sigmoid(x) as silu, so that it fuses), fold pads into
-/// their readers, chain re-concatenations, fold batch norms, fuse epilogues, fuse channel
-/// scales into the 1x1 convs reading them, then validate.
+/// their readers, chain re-concatenations, fold batch norms, move average pools before the
+/// 1x1 convs they read, fuse epilogues, fuse channel scales into the 1x1 convs reading them,
+/// then validate.
 PipelineReport prepare_for_inference(Graph& graph);
 
 }  // namespace layoutopt::graph
