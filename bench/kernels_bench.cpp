@@ -7,8 +7,9 @@
 //   build/bench/bench_kernels --benchmark_filter=winograd
 //   build/bench/bench_kernels --benchmark_filter=dilated
 //   build/bench/bench_kernels --benchmark_filter=efficientnet
+//   build/bench/bench_kernels --benchmark_filter=densenet201
 //
-// The resnet50 and mobilenet_v2 families compare direct convolution with oneDNN's direct
+// The resnet50, densenet201 and mobilenet_v2 families compare direct convolution with oneDNN's direct
 // convolution. The winograd family takes the 3x3 stride-1 layers of ResNet-50 and VGG-19 and
 // compares our Winograd kernel (F(2x2) or F(4x4), best of a sweep) with oneDNN's own choice
 // (algorithm::convolution_auto: its Winograd kernel where it has one and deems it faster).
@@ -145,6 +146,21 @@ std::vector<Layer> resnet50_layers() {
   };
 }
 
+// DenseNet-201's bottleneck convs (1x1 over the growing concatenation, 128 out) at the
+// first, middle and last layer of each dense block, its 3x3 growth conv per block, and its
+// last transition's 1x1 conv on the pooled image (graph/passes/pool_before_pointwise_conv.h).
+std::vector<Layer> densenet201_layers() {
+  return {
+      {"b1_1x1_c64_o128_56", conv(64, 56, 128, 1, 1)},    {"b1_1x1_c224_o128_56", conv(224, 56, 128, 1, 1)},
+      {"b1_3x3_c128_o32_56", conv(128, 56, 32, 3, 1)},    {"b2_1x1_c128_o128_28", conv(128, 28, 128, 1, 1)},
+      {"b2_1x1_c480_o128_28", conv(480, 28, 128, 1, 1)},  {"b2_3x3_c128_o32_28", conv(128, 28, 32, 3, 1)},
+      {"b3_1x1_c256_o128_14", conv(256, 14, 128, 1, 1)},  {"b3_1x1_c1024_o128_14", conv(1024, 14, 128, 1, 1)},
+      {"b3_1x1_c1760_o128_14", conv(1760, 14, 128, 1, 1)}, {"b3_3x3_c128_o32_14", conv(128, 14, 32, 3, 1)},
+      {"t3_1x1_c1792_o896_7", conv(1792, 7, 896, 1, 1)},  {"b4_1x1_c896_o128_7", conv(896, 7, 128, 1, 1)},
+      {"b4_1x1_c1888_o128_7", conv(1888, 7, 128, 1, 1)},  {"b4_3x3_c128_o32_7", conv(128, 7, 32, 3, 1)},
+  };
+}
+
 // Every distinct pointwise and depthwise conv of MobileNet-v2 (width 1.0), batch 1, 224x224.
 std::vector<Layer> mobilenet_v2_layers() {
   return {
@@ -220,6 +236,7 @@ struct Family {
 
 const std::vector<Family>& families() {
   static const std::vector<Family> all{{"resnet50", resnet50_layers()},
+                                       {"densenet201", densenet201_layers()},
                                        {"mobilenet_v2", mobilenet_v2_layers()},
                                        {"efficientnet_b0", efficientnet_b0_layers()},
                                        {"winograd", winograd_layers()},
