@@ -124,6 +124,18 @@ void Graph::swap_node_names(NodeId a, NodeId b) {
   node_names_[node(b).name] = b;
 }
 
+void Graph::move_node_before(NodeId moved, NodeId before) {
+  if (before < 0 || moved < before || static_cast<size_t>(moved) >= nodes_.size())
+    throw GraphError("cannot move node " + std::to_string(moved) + " before node " + std::to_string(before));
+  const auto first = nodes_.begin() + before;
+  std::rotate(first, nodes_.begin() + moved, nodes_.begin() + moved + 1);
+  for (NodeId n = before; n <= moved; ++n) {
+    const Node& node = nodes_[static_cast<size_t>(n)];
+    values_[static_cast<size_t>(node.output)].producer = n;
+    node_names_[node.name] = n;
+  }
+}
+
 void Graph::remove_nodes(const std::vector<bool>& removed) {
   // Decide which values survive: graph inputs, outputs of kept nodes, and whatever a kept
   // node or the graph's outputs read.

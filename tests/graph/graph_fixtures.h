@@ -79,6 +79,21 @@ inline Graph pooled_projections() {
   return g;
 }
 
+/// ResNet's projection shortcut and its neighbours: a 1x1 stride-2 conv ("proj", to split),
+/// a 1x1 conv with stride (2, 1) ("tall"), and ones to keep: a padded strided 1x1 conv
+/// ("padded"), a strided 3x3 conv ("k3") and a unit-stride 1x1 conv ("unit").
+inline Graph strided_projections() {
+  Graph g("strided_projections");
+  const ValueId x = g.add_input("x", {{1, 8, 7, 7}});
+  g.add_output(g.add_node("proj_relu", Relu{}, {conv(g, "proj", x, 4, 1, 2, 0)}));
+  const ValueId tall_weight = parameter(g, "tall.weight", {4, 8, 1, 1}, ParameterRole::conv_weight);
+  g.add_output(g.add_node("tall", Conv2d{.stride = {2, 1}}, {x, tall_weight}));
+  g.add_output(conv(g, "padded", x, 4, 1, 2, 1));
+  g.add_output(conv(g, "k3", x, 4, 3, 2, 1));
+  g.add_output(conv(g, "unit", x, 4, 1, 1, 0));
+  return g;
+}
+
 inline Graph residual_block() {
   Graph g("residual_block");
   const ValueId x = g.add_input("data", {{1, 8, 10, 10}});

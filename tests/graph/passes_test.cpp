@@ -12,6 +12,7 @@
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
 #include "layoutopt/graph/passes/recognize_gated_activations.h"
 #include "layoutopt/graph/passes/remove_identities.h"
+#include "layoutopt/graph/passes/subsample_strided_pointwise_conv.h"
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/graph/validate.h"
 
@@ -121,6 +122,36 @@ TEST_CASE("an average pool moves before the 1x1 conv it alone reads, and nowhere
   }
   validate(g);
   CHECK(prepare_for_inference(g).pools_moved_before_convs == 0);  // nothing left to move
+}
+
+TEST_CASE("a strided 1x1 conv reads a subsampled copy of its input at unit stride") {
+  Graph g = strided_projections();
+  const ValueId x = g.inputs()[0];
+  const Shape proj_shape = g.value(output_of(g, "proj")).type.shape;
+  CHECK(subsample_before_strided_pointwise_convs(g) == 2);
+  for (const auto& [name, stride] : {std::pair{"proj", Hw{2, 2}}, std::pair{"tall", Hw{2, 1}}}) {
+    CAPTURE(name);
+    const NodeId conv_id = *g.find_node(name);
+    const auto& conv = std::get<Conv2d>(g.node(conv_id).op);
+    CHECK(conv.stride == Hw{1, 1});
+    const NodeId pool_id = g.value(inputs_of(g, name)[0]).producer;
+    REQUIRE(pool_id != kNoProducer);
+    const auto& pool = std::get<Pool2d>(g.node(pool_id).op);
+    CHECK(pool.kind == PoolKind::avg);
+    CHECK(pool.kernel == Hw{1, 1});
+    CHECK(pool.stride == stride);
+    CHECK(inputs_of(g, g.node(pool_id).name)[0] == x);
+    CHECK(pool_id + 1 == conv_id);  // inserted just before its reader: still topological
+  }
+  CHECK(g.value(output_of(g, "proj")).type.shape == proj_shape);
+  CHECK(g.value(inputs_of(g, "proj")[0]).type.shape == Shape{1, 8, 4, 4});
+  CHECK(g.node(*g.find_node("proj_relu")).inputs[0] == output_of(g, "proj"));
+  for (const char* kept : {"padded", "k3", "unit"}) {
+    CAPTURE(kept);
+    CHECK(inputs_of(g, kept)[0] == x);
+  }
+  validate(g);
+  CHECK(subsample_before_strided_pointwise_convs(g) == 0);  // nothing strided is left
 }
 
 TEST_CASE("epilogues fuse relu, the residual add and the relu after it") {

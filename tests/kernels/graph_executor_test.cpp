@@ -57,6 +57,10 @@ TEST_CASE("moving average pools before 1x1 convs keeps the outputs") {
   check_passes_preserve_outputs(graph::testing::pooled_projections());
 }
 
+TEST_CASE("subsampling the input of strided 1x1 convs keeps the outputs") {
+  check_passes_preserve_outputs(graph::testing::strided_projections());
+}
+
 TEST_CASE("inference passes keep zoo networks' outputs") {
   for (const char* name : {"resnet-18", "mobilenet-v2", "squeezenet-1.1", "densenet-121"}) {
     CAPTURE(name);

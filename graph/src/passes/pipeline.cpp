@@ -9,6 +9,7 @@
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
 #include "layoutopt/graph/passes/recognize_gated_activations.h"
 #include "layoutopt/graph/passes/remove_identities.h"
+#include "layoutopt/graph/passes/subsample_strided_pointwise_conv.h"
 #include "layoutopt/graph/validate.h"
 
 namespace layoutopt::graph {
@@ -16,7 +17,8 @@ namespace layoutopt::graph {
 std::string PipelineReport::summary() const {
   return "removed " + std::to_string(identities_removed) + " identities, folded " + std::to_string(pads_folded) +
          " pads and " + std::to_string(batch_norms_folded) + " batch norms, moved " +
-         std::to_string(pools_moved_before_convs) + " average pools before their 1x1 convs, fused " +
+         std::to_string(pools_moved_before_convs) + " average pools before their 1x1 convs, subsampled " +
+         std::to_string(strided_convs_subsampled) + " strided 1x1 convs' inputs, fused " +
          std::to_string(epilogue_nodes_fused) + " epilogue nodes and " + std::to_string(channel_scales_fused) +
          " channel scales, chained " + std::to_string(concats_chained) +
          " concats, recognized " + std::to_string(channel_shuffles_recognized) + " channel shuffles and " +
@@ -34,6 +36,7 @@ PipelineReport prepare_for_inference(Graph& graph) {
   // After batch norms fold (a conv -> batch norm -> pool becomes conv -> pool) and before
   // epilogues fuse (a fused activation makes the conv nonlinear).
   report.pools_moved_before_convs = pool_before_pointwise_convs(graph);
+  report.strided_convs_subsampled = subsample_before_strided_pointwise_convs(graph);
   report.epilogue_nodes_fused = fuse_epilogues(graph);
   // After gated activations are recognized: Mul(x, sigmoid(x)) of an [N, C, 1, 1] x (the
   // squeeze-excite branch's own silu) is an activation to fuse, not a channel scale.

@@ -85,6 +85,10 @@ class Graph {
   /// Exchanges the names of two nodes: a pass that exchanges the operators of two nodes
   /// keeps each name with its operator, as profiles and plans refer to it.
   void swap_node_names(NodeId a, NodeId b);
+  /// Moves node `moved` to the place of node `before` (an earlier one), shifting the nodes
+  /// between one place on: a pass that appends a node keeps the order topological so.
+  /// NodeIds from `before` on are invalid after this call.
+  void move_node_before(NodeId moved, NodeId before);
   /// Removes the marked nodes, then every value nothing reads any more (except graph
   /// inputs), renumbering what is left. Ids held across this call are invalid.
   void remove_nodes(const std::vector<bool>& removed);
