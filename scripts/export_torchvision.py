@@ -331,6 +331,28 @@ class SqueezeExciteHard(torch.nn.Module):
         return x * scale
 
 
+class TransitionAndProjection(torch.nn.Module):
+    """DenseNet's transition (BatchNorm with drawn statistics, ReLU, 1x1 conv, 2x2 average
+    pool), then ResNet's downsampling block: a strided 3x3 conv beside the 1x1 stride-2
+    projection shortcut, added, ReLU."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = torch.nn.BatchNorm2d(8)
+        with torch.no_grad():
+            self.norm.running_mean.uniform_(-0.5, 0.5)
+            self.norm.running_var.uniform_(0.5, 1.5)
+            self.norm.weight.uniform_(0.5, 1.5)
+            self.norm.bias.uniform_(-0.2, 0.2)
+        self.reduce = torch.nn.Conv2d(8, 16, 1)
+        self.body = conv(16, 16, stride=2)
+        self.projection = torch.nn.Conv2d(16, 16, 1, stride=2, bias=False)
+
+    def forward(self, x):
+        x = F.avg_pool2d(self.reduce(F.relu(self.norm(x))), 2)
+        return F.relu(self.body(x) + self.projection(x))
+
+
 class Silu(torch.nn.Module):
     """nn.SiLU and the hand-written x * sigmoid(x) (both Sigmoid + Mul in the file)."""
 
@@ -664,6 +686,9 @@ SMALL = (1, 3, 8, 8)
 OP_MODELS = {
     "se_hardswish": (SqueezeExciteHard, SMALL, [9, 11], "HardSwish (HardSigmoid+Mul before opset 14), HardSigmoid, GlobalAveragePool, Mul"),
     "silu": (Silu, SMALL, [], "SiLU and x*sigmoid(x): Sigmoid + Mul"),
+    "transition_projection": (TransitionAndProjection, (1, 8, 16, 16), [],
+                              "DenseNet's transition (BatchNorm, Relu, 1x1 Conv, AveragePool 2x2) and ResNet's "
+                              "strided 1x1 projection Conv beside a strided 3x3 Conv, Add"),
     "reduce_mean": (ReduceMeanPool, SMALL, [11], "ReduceMean over (2,3) with keepdims 1 and 0, Gemm"),
     "leaky_relu": (lambda: Activation(torch.nn.LeakyReLU(0.1)), SMALL, [], "LeakyRelu alpha 0.1"),
     "prelu": (PReluBoth, SMALL, [9], "PRelu with per-channel and shared slope"),

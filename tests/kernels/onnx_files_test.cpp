@@ -196,6 +196,18 @@ TEST_CASE("the squeeze-excite files run compiled like torch; their scale, the gr
   }
 }
 
+TEST_CASE("DenseNet's transition and ResNet's projection run compiled like torch, pool first and subsampled") {
+  const nlohmann::json entry = read_json(kData / "ops" / "expected.json").at("models").at("transition_projection-opset14");
+  graph::Graph g = graph::onnx::import_onnx(kData / "ops" / entry.at("file").get<std::string>()).graph;
+  graph::PipelineReport report;
+  kernels::CompiledNetwork network = compiled(g, report);
+  CHECK(report.pools_moved_before_convs == 1);
+  CHECK(report.strided_convs_subsampled == 1);
+  const double difference = difference_to_torch(network.run({run_input(entry)}).front(), entry);
+  CHECK(difference >= 0);
+  CHECK(difference < kTolerance);
+}
+
 TEST_CASE("MobileNet-v3's squeeze-excite scales run inside their projections, like the reference of the file") {
   const char* file = "tv_mobilenet_v3_large.dynamo.onnx";
   const graph::Graph unfused =
