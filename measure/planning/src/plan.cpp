@@ -303,8 +303,9 @@ void check_node_list(const Plan& plan, const graph::Graph& graph) {
                     graph.name() + "'");
   for (size_t n = 0; n < names.size(); ++n)
     if (planned[n] != names[n])
-      throw PlanError("damaged plan: node " + std::to_string(n + 1) + " of the plan is '" + planned[n] +
-                      "', graph '" + graph.name() + "' has '" + names[n] + "' there (plans list nodes in graph order)");
+      throw PlanError("node " + std::to_string(n + 1) + " of the plan is '" + planned[n] + "', graph '" + graph.name() +
+                      "' has '" + names[n] + "' there: plans list nodes in graph order, so the plan is damaged or "
+                      "was made before the inference passes reordered this graph" + new_plan);
 }
 
 void check_fingerprint(const Plan& plan, const graph::Graph& graph) {
