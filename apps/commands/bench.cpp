@@ -6,7 +6,9 @@
 // round's median with quartiles. --profile adds where the time goes (each step's
 // share of the median profiled run: its median, scaled so the steps add up to that run); --json prints one object for scripts:
 //   {"model": .., "plan": .., "threads": 2, "median_ms": .., "q1_ms": .., "q3_ms": .., "min_ms": ..,
-//    "max_ms": .., "runs": .., "rounds": .., "retimed_rounds": .., "rounds_steady": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..}
+//    "max_ms": .., "runs": .., "rounds": .., "retimed_rounds": .., "rounds_steady": .., "predicted_ms": .., "kernels": .., "transforms": .., "fallbacks": ..,
+//    "output_head": [..]} (the first 8 outputs on the benchmark peers' seeded input, for
+// models with one input: evaluation/peer_output.h)
 // and with --profile also "profile": {"run_ms": .., "steps": [{"name", "kind", "detail",
 // "measured_ms", "predicted_ms" (null when the plan has none)}, ...]} in program order, and
 // "prediction_check" (with a plan): {"run_ratio", "prices_hold", "host_moved", "misses":
@@ -33,6 +35,7 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/evaluation/compute_limit.h"
+#include "layoutopt/evaluation/peer_output.h"
 #include "layoutopt/evaluation/prediction_check.h"
 #include "layoutopt/evaluation/roofline.h"
 #include "layoutopt/evaluation/step_profile.h"
@@ -243,6 +246,8 @@ void bench(const BenchFlags& flags) {
                                {"kernels", compiled.kernels},
                                {"transforms", compiled.transforms},
                                {"fallbacks", compiled.fallbacks}};
+    // What the peers compute on the same input (bench/compare_peers.py compares them).
+    if (graph.inputs().size() == 1) out["output_head"] = evaluation::peer_output_head(network, graph);
     if (flags.profile) {
       const evaluation::StepProfile profile = profile_steps(network, scheduled, kProfiledRuns);
       out["profile"] = profile_json(profile);
