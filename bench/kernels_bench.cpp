@@ -46,6 +46,7 @@
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/knob_table.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
 #include "layoutopt/timing/peak_flops.h"
 
@@ -399,15 +400,40 @@ double median_block_seconds(const Run& run, double one_run_seconds) {
   return median(blocks);
 }
 
+// What the second stage tries on each finalist: both work-item orders, and for direct convs
+// every reduction pass length the space offers (reduce_chunk, 0 = one pass).
+std::vector<Conv2dSchedule> second_stage_variants(const Conv2dSchedule& finalist, const Conv2dDesc& d) {
+  std::vector<Conv2dSchedule> result;
+  for (bool oc_inner : {false, true})
+    for (int64_t chunk : conv2d_space(d).values(knobs::conv2d::reduce_chunk.name)) {
+      Conv2dSchedule s = finalist;
+      s.oc_inner = oc_inner;
+      s.reduce_chunk = chunk;
+      result.push_back(s);
+    }
+  return result;
+}
+
+std::vector<WinogradSchedule> second_stage_variants(const WinogradSchedule& finalist, const Conv2dDesc&) {
+  std::vector<WinogradSchedule> result;
+  for (bool oc_inner : {false, true}) {
+    WinogradSchedule s = finalist;
+    s.oc_inner = oc_inner;
+    result.push_back(s);
+  }
+  return result;
+}
+
 // Two stages, all before (and outside) the timed benchmark loop:
-//  1. screen every candidate tile/block (conv2d_candidates, oc_inner off) with a short timing
-//     (fastest of >= 3 runs after a warm-up): cheap enough to cover ~50-200 points per layer;
-//  2. re-time the best few of them, each with both work-item orders (oc_inner), by the
-//     benchmark's own statistic, so the winner is not a lucky screen sample; the order
-//     interacts little with the tile, so it is only tried on the finalists.
+//  1. screen every candidate tile/block (conv2d_candidates, oc_inner off, one pass) with a
+//     short timing (fastest of >= 3 runs after a warm-up): cheap enough to cover ~50-200
+//     points per layer;
+//  2. re-time the best few of them, each in its second_stage_variants (work-item orders,
+//     reduction passes), by the benchmark's own statistic, so the winner is not a lucky
+//     screen sample; those knobs interact little with the tile, so only finalists get them.
 template <typename Schedule, typename Compile>
-Choice two_stage_sweep(const std::vector<Schedule>& candidates, const Compile& compile, const KernelArgs& args,
-                       int64_t& schedules, const std::string& label = "") {
+Choice two_stage_sweep(const Conv2dDesc& d, const std::vector<Schedule>& candidates, const Compile& compile,
+                       const KernelArgs& args, int64_t& schedules, const std::string& label = "") {
   std::vector<std::pair<double, size_t>> screened;
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Kernel kernel = compile(candidates[i]);
@@ -417,9 +443,7 @@ Choice two_stage_sweep(const std::vector<Schedule>& candidates, const Compile& c
   std::unique_ptr<Choice> best;
   int64_t finalists = 0;
   for (size_t i = 0; i < std::min(kFinalists, screened.size()); ++i)
-    for (bool oc_inner : {false, true}) {
-      Schedule s = candidates[screened[i].second];
-      s.oc_inner = oc_inner;
+    for (const Schedule& s : second_stage_variants(candidates[screened[i].second], d)) {
       const Kernel kernel = compile(s);
       const double seconds = median_block_seconds([&] { kernel(args); }, screened[i].first);
       if (!best || seconds < best->seconds) best = std::make_unique<Choice>(Choice{kernel, label + s.str(), seconds});
@@ -430,7 +454,7 @@ Choice two_stage_sweep(const std::vector<Schedule>& candidates, const Compile& c
 }
 
 Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedules) {
-  return two_stage_sweep(conv2d_candidates(d), [&](const Conv2dSchedule& s) { return compile_conv2d(d, s); }, args,
+  return two_stage_sweep(d, conv2d_candidates(d), [&](const Conv2dSchedule& s) { return compile_conv2d(d, s); }, args,
                          schedules);
 }
 
@@ -458,8 +482,9 @@ std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
 }
 
 Choice sweep_winograd(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedules) {
-  return two_stage_sweep(winograd_candidates(d), [&](const WinogradSchedule& s) { return compile_winograd_conv2d(d, s); },
-                         args, schedules, "winograd ");
+  return two_stage_sweep(d, winograd_candidates(d),
+                         [&](const WinogradSchedule& s) { return compile_winograd_conv2d(d, s); }, args, schedules,
+                         "winograd ");
 }
 
 // Buffers sized for the largest channel blocking (blocked tensors have the same size).

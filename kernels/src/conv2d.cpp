@@ -61,6 +61,34 @@ int64_t default_reduction_block(const Conv2dDesc& d) {
   return largest_divisor_up_to(d.in_channels_per_group(), default_channel_block(d.in_channels));
 }
 
+// Input channels per reduction pass worth offering: from 32 (a chunk of weights of a few
+// KB) to 256 (16 KB for a two-vector block on AVX2, half an L1), below the channels a group
+// reduces (a chunk of all of them is one pass, the 0 already offered).
+std::vector<int64_t> reduce_chunk_values(const Conv2dDesc& d) {
+  std::vector<int64_t> values{0};
+  for (int64_t chunk = 32; chunk <= 256 && chunk < d.in_channels_per_group(); chunk *= 2) values.push_back(chunk);
+  return values;
+}
+
+// L1 data cache of the x86 cores we run on (32 KB on Zen 3 and 4, 48 KB on Zen 5 and
+// Sapphire Rapids): the lower one.
+constexpr int64_t kL1DataBytes = int64_t{32} << 10;
+// Weights of one pass of a reduction in passes: a quarter of L1, room for the input rows'
+// lines and the partial sums beside them.
+constexpr int64_t kPassWeightBytes = kL1DataBytes / 4;
+
+// Input channels per reduction pass of the default: none (one pass) unless a 1x1 conv's
+// output block reads more weights than L1 holds, when every register tile would stream them
+// from L2; then the power of two (32 .. 256) whose weights fill kPassWeightBytes. Only 1x1
+// convs: measured on those alone (docs/design/reduction-passes.md).
+int64_t default_reduce_chunk(const Conv2dDesc& d, int64_t oc_bn) {
+  const int64_t bytes_per_channel = oc_bn * static_cast<int64_t>(sizeof(float));
+  if (d.kernel_h != 1 || d.kernel_w != 1 || d.in_channels_per_group() * bytes_per_channel <= kL1DataBytes) return 0;
+  int64_t chunk = 32;
+  while (chunk < 256 && 2 * chunk * bytes_per_channel <= kPassWeightBytes) chunk *= 2;
+  return chunk < d.in_channels_per_group() ? chunk : 0;
+}
+
 struct RegisterTile {
   int64_t rows = 1, columns = 1;
 };
@@ -102,8 +130,8 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
 std::string Conv2dSchedule::str() const {
   return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
          (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "") +
-         (prefetch_weights ? "_pf" : "") + layout_suffix(kStoreKnob, store_bn) +
-         layout_suffix(kLoadKnob, load_bn);
+         (prefetch_weights ? "_pf" : "") + (reduce_chunk > 0 ? "_rc" + std::to_string(reduce_chunk) : "") +
+         layout_suffix(kStoreKnob, store_bn) + layout_suffix(kLoadKnob, load_bn);
 }
 
 int64_t conv2d_max_tile_rows(const Conv2dDesc& desc) {
@@ -122,6 +150,7 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   space.add(k::tile_oh, inclusive_range(1, conv2d_max_tile_rows(desc)));
   space.add(k::oc_inner, {0, 1});
   space.add(k::prefetch_weights, {0, 1}, 0);
+  space.add(k::reduce_chunk, reduce_chunk_values(desc), 0);
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   add_layout_knob(space, kLoadKnob, desc.in_channels);
   return space;
@@ -134,7 +163,7 @@ Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
           point.at(k::tile_ow.name),         point.at(k::unroll_kw.name) != 0,
           point.at(k::tile_oh.name),         point.at(k::oc_inner.name) != 0,
           point.at(k::prefetch_weights.name) != 0, point.at(kStoreKnob.name),
-          point.at(kLoadKnob.name)};
+          point.at(kLoadKnob.name),          point.at(k::reduce_chunk.name)};
 }
 
 Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
@@ -151,8 +180,11 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   s.ow_bn = tile.columns;
   // Consecutive items share input rows when the weights they cycle through stay cached.
   s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
-  // Weights come from memory on every inference; fetch the next block's while this one runs.
-  s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn;
+  // Large 1x1 reductions run in passes whose weights stay in L1.
+  s.reduce_chunk = default_reduce_chunk(desc, s.oc_bn);
+  // Weights come from memory on every inference; fetch the next block's while this one runs
+  // (a kernel in passes does not: each pass revisits every block).
+  s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn && s.reduce_chunk == 0;
   // Activations stay in the default block, so a default network needs no transform.
   s.store_bn = stored_as(default_channel_block(desc.out_channels), s.oc_bn);
   s.load_bn = stored_as(default_channel_block(desc.in_channels), s.ic_bn);
@@ -171,6 +203,7 @@ void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& s) {
           "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
   require(valid_layout_block(s.store_bn, desc.out_channels), desc, s,
           "store_bn must be 0 or divide out_channels = " + std::to_string(desc.out_channels));
+  require(s.reduce_chunk >= 0, desc, s, "reduce_chunk must not be negative");
   require(valid_layout_block(s.load_bn, desc.in_channels), desc, s,
           "load_bn must be 0 or divide in_channels = " + std::to_string(desc.in_channels));
 }
@@ -188,7 +221,7 @@ Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
     return conv::compile_direct_conv(
         conv::make_geometry(desc, {schedule.ic_bn, schedule.oc_bn, schedule.oh_bn, schedule.ow_bn, schedule.unroll_kw,
                                   schedule.oc_inner, schedule.prefetch_weights, schedule.stored_block(),
-                                  schedule.read_block()}),
+                                  schedule.read_block(), (schedule.reduce_chunk + schedule.ic_bn - 1) / schedule.ic_bn}),
         reduction, "conv2d");
   }));
 }

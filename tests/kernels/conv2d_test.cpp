@@ -336,3 +336,64 @@ TEST_CASE("a conv2d store block must divide the output channels") {
   CHECK(conv2d_schedule_at(space, space.searched_size() - 1).store_bn == 0);  // search sees store 0 only
   CHECK(conv2d_schedule_at(space, space.searched_size()).store_bn == 1);
 }
+
+TEST_CASE("conv2d reduces its input channels in passes, partial sums kept in the output") {
+  // Chunks of whole blocks, a chunk rounded up to whole blocks (40 of 16: 3 blocks), the last
+  // pass shorter (5 blocks in passes of 2), with padding and row tiles, both item orders, a
+  // residual and SiLU, a stored and a read block other than the computed ones, an input
+  // scale, groups, two images and run_range splitting (a range's passes cover only its items).
+  Conv2dDesc d = square_conv(80, 7, 9, 32, 3, 1, 1);
+  d.batch = 2;
+  d.epilogue = Epilogue{true, Activation::Silu, true, Activation::Relu};
+  for (const int64_t chunk : {16, 32, 40, 64}) {
+    Conv2dSchedule schedule{16, 16, 4, true, 2, chunk == 32, true};
+    schedule.reduce_chunk = chunk;
+    check_schedule(d, schedule, chunk == 40 ? 3 : 1);
+  }
+  Conv2dSchedule blocks{8, 32, 3, true, 1, false, false, 16, 16};  // store and read in 16s
+  blocks.reduce_chunk = 24;
+  check_schedule(d, blocks, 2);
+  Conv2dDesc scaled = square_conv(64, 6, 6, 40, 1, 1, 0);
+  scaled.input_scale = true;
+  Conv2dSchedule one_by_one{16, 40, 6, true, 2, false, false, 8};
+  one_by_one.reduce_chunk = 32;
+  check_schedule(scaled, one_by_one);
+  Conv2dDesc grouped = square_conv(64, 6, 7, 32, 3, 2, 1);
+  grouped.groups = 2;
+  Conv2dSchedule per_group{8, 16, 3, true, 1, true, false};
+  per_group.reduce_chunk = 16;
+  check_schedule(grouped, per_group);
+}
+
+TEST_CASE("only a conv2d reducing in several passes keeps partial sums in its output") {
+  // Such a kernel must not write over its residual operand (network lowering reads this).
+  const Conv2dDesc d = square_conv(64, 6, 6, 16, 1, 1, 0);
+  const auto holds_partial_sums = [&](int64_t chunk) {
+    Conv2dSchedule s{16, 16, 6, true, 1};
+    s.reduce_chunk = chunk;
+    return compile_conv2d(d, s).stages().front().compiled->output_holds_partial_sums;
+  };
+  CHECK(holds_partial_sums(16));
+  CHECK(holds_partial_sums(48));  // 3 blocks, then 1
+  CHECK_FALSE(holds_partial_sums(0));
+  CHECK_FALSE(holds_partial_sums(64));  // one pass holds every channel
+  CHECK_FALSE(holds_partial_sums(128));
+}
+
+TEST_CASE("the default conv2d schedule reduces a large 1x1 conv in passes whose weights fit L1") {
+  const int64_t lanes = host_info().vector_lanes;
+  const int64_t block_bytes_per_channel = 2 * lanes * 4;  // a two-vector output block
+  // densenet-201's widest bottleneck: 1,760 input channels on 14x14.
+  const Conv2dDesc bottleneck = square_conv(1760, 14, 14, 128, 1, 1, 0);
+  const Conv2dSchedule passes = conv2d_default_schedule(bottleneck);
+  REQUIRE(passes.oc_bn == 2 * lanes);
+  CHECK(passes.reduce_chunk >= 32);
+  CHECK(passes.reduce_chunk * block_bytes_per_channel <= 8 << 10);      // a quarter of a 32 KB L1
+  CHECK(2 * passes.reduce_chunk * block_bytes_per_channel > 8 << 10);   // the largest such power of two
+  CHECK_FALSE(passes.prefetch_weights);  // a pass revisits every block: nothing to fetch ahead
+  const Conv2dDesc small = square_conv(1024, 5, 6, 2 * lanes, 1, 1, 0);
+  check_schedule(small, conv2d_default_schedule(small));
+  // One pass where a block's weights fit L1, and for kernels larger than 1x1 (not measured).
+  CHECK(conv2d_default_schedule(square_conv(128, 28, 28, 128, 1, 1, 0)).reduce_chunk == 0);
+  CHECK(conv2d_default_schedule(square_conv(1024, 7, 7, 128, 3, 1, 1)).reduce_chunk == 0);
+}

@@ -26,10 +26,14 @@ llvm::Value* AccumulatorTile::load(llvm::IRBuilder<>& builder, int64_t row, int6
   return builder.CreateLoad(jit::float_vector_type(builder, chunks_[chunk].lanes), slot(row, column, chunk));
 }
 
+void AccumulatorTile::set(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk,
+                          llvm::Value* value) const {
+  builder.CreateStore(value, slot(row, column, chunk));
+}
+
 void AccumulatorTile::add_product(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk,
                                   llvm::Value* a, llvm::Value* b) const {
-  llvm::Value* sum = jit::fused_multiply_add(builder, a, b, load(builder, row, column, chunk));
-  builder.CreateStore(sum, slot(row, column, chunk));
+  set(builder, row, column, chunk, jit::fused_multiply_add(builder, a, b, load(builder, row, column, chunk)));
 }
 
 }  // namespace layoutopt::kernels::conv

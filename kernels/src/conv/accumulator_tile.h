@@ -28,6 +28,7 @@ class AccumulatorTile {
   void add_product(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk, llvm::Value* a,
                    llvm::Value* b) const;
   [[nodiscard]] llvm::Value* load(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk) const;
+  void set(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk, llvm::Value* value) const;
 
  private:
   [[nodiscard]] llvm::Value* slot(int64_t row, int64_t column, size_t chunk) const;

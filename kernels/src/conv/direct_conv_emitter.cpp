@@ -36,14 +36,36 @@ class DirectConvEmitter : private jit::IndexArithmetic {
              jit::vector_chunks(geometry.out_bn, jit::JitEngine::instance().host().vector_lanes)),
         zeros_(geometry.oh_bn == 1 || geometry.rows_always_valid() ? nullptr
                                                                    : module.zero_array(geometry.input_row_span())),
-        stream_(geometry.prefetch_weights ? plan_weight_stream(geometry, reduction.outer_steps(),
-                                                               reduction.weights_per_out_block(),
-                                                               reduction.prefetch_slots_per_tap())
-                                          : WeightStream{}) {}
+        steps_per_pass_(geometry.steps_per_pass > 0 ? std::min(geometry.steps_per_pass, reduction.outer_steps())
+                                                    : reduction.outer_steps()),
+        passes_((reduction.outer_steps() + steps_per_pass_ - 1) / steps_per_pass_),
+        // Passes revisit every item: a fetch of the next block per item would repeat per pass.
+        stream_(geometry.prefetch_weights && passes_ == 1
+                    ? plan_weight_stream(geometry, reduction.outer_steps(), reduction.weights_per_out_block(),
+                                         reduction.prefetch_slots_per_tap())
+                    : WeightStream{}) {}
 
+  // With several passes, each reduces its chunk of input blocks for all of the thread's
+  // items (one contiguous range per thread) before the next pass starts: an output block's
+  // chunk of weights is then read from L1 by all its row tiles in the range.
   void emit() {
-    jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_item(item); }, "item");
+    const auto items = [this] {
+      jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* item) { emit_item(item); }, "item");
+    };
+    if (passes_ == 1) {
+      items();
+      return;
+    }
+    jit::emit_loop(
+        b_, 0, passes_, 1,
+        [&](Value* pass) {
+          pass_ = pass;
+          items();
+        },
+        "pass");
   }
+
+  [[nodiscard]] bool output_holds_partial_sums() const { return passes_ > 1; }
 
  private:
   Value* ceil_div(Value* a, int64_t b) { return b_.CreateSDiv(add(a, b - 1), constant(b)); }
@@ -95,13 +117,14 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   // empty for interior tiles (no tap reads padding).
   void emit_tile(const Item& item, int64_t rows, Value* first_column, std::optional<int64_t> known_column,
                  int64_t width) {
-    acc_.clear(b_, rows, width);
+    start_tile(item, rows, first_column, width);
     // Not a structured binding: clang 14 (the sanitized build) cannot capture one in a lambda.
     const std::pair<Value*, Value*> kh_range = kernel_rows(item, rows);
     Value* const kh_begin = kh_range.first;
     Value* const kh_end = kh_range.second;
+    const std::pair<Value*, Value*> steps = pass_steps();
     jit::emit_loop(
-        b_, 0, reduction_.outer_steps(), 1,
+        b_, steps.first, steps.second, 1,
         [&](Value* step) {
           Value* in_block = reduction_.input_block(b_, item.out_block, step);
           jit::emit_loop(
@@ -114,7 +137,62 @@ class DirectConvEmitter : private jit::IndexArithmetic {
               "kh");
         },
         "ic_outer");
-    store_tile(item, rows, first_column, width);
+    finish_tile(item, rows, first_column, width);
+  }
+
+  // Reduction steps [begin, end) of the current pass.
+  std::pair<Value*, Value*> pass_steps() {
+    if (passes_ == 1) return {constant(0), constant(reduction_.outer_steps())};
+    Value* begin = mul(pass_, steps_per_pass_);
+    Value* end = add(begin, steps_per_pass_);
+    if (reduction_.outer_steps() % steps_per_pass_ != 0)
+      end = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, end, constant(reduction_.outer_steps()));
+    return {begin, end};
+  }
+
+  // The first pass starts from zero, later ones from the partial sums the one before stored.
+  void start_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
+    if (passes_ == 1) {
+      acc_.clear(b_, rows, width);
+      return;
+    }
+    jit::emit_if_else(
+        b_, b_.CreateICmpEQ(pass_, constant(0)), [&] { acc_.clear(b_, rows, width); },
+        [&] {
+          for_each_accumulator(item, rows, first_column, width,
+                               [&](int64_t r, int64_t w, size_t c, const jit::VectorPlacement& placement) {
+                                 acc_.set(b_, r, w, c, jit::load_placed(b_, module_.output(), placement));
+                               });
+        });
+  }
+
+  // The last pass applies the epilogue and stores the result; earlier ones store partial sums.
+  void finish_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
+    if (passes_ == 1) {
+      store_tile(item, rows, first_column, width);
+      return;
+    }
+    jit::emit_if_else(
+        b_, b_.CreateICmpEQ(pass_, constant(passes_ - 1)), [&] { store_tile(item, rows, first_column, width); },
+        [&] {
+          for_each_accumulator(item, rows, first_column, width,
+                               [&](int64_t r, int64_t w, size_t c, const jit::VectorPlacement& placement) {
+                                 jit::store_placed(b_, acc_.load(b_, r, w, c), module_.output(), placement);
+                               });
+        });
+  }
+
+  // body(row, column, chunk, placement) for each accumulator of the tile, with where its
+  // vector lies in the stored output.
+  template <typename Body>
+  void for_each_accumulator(const Item& item, int64_t rows, Value* first_column, int64_t width, const Body& body) {
+    const auto& chunks = acc_.chunks();
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t w = 0; w < width; ++w)
+        for (size_t c = 0; c < chunks.size(); ++c)
+          body(r, w, c,
+               output_placement(b_, stored_output(), item.batch, item.out_block, add(item.first_row, r),
+                                add(first_column, w), chunks[c]));
   }
 
   void emit_kernel_columns(Tap& tap, const Item& item, Value* first_column, std::optional<int64_t> known_column,
@@ -225,19 +303,13 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
     const auto& chunks = acc_.chunks();
     std::vector<std::pair<Value*, jit::VectorPlacement>> stores;
-    for (int64_t r = 0; r < rows; ++r) {
-      Value* row = add(item.first_row, r);
-      for (int64_t w = 0; w < width; ++w) {
-        Value* column = add(first_column, w);
-        for (size_t c = 0; c < chunks.size(); ++c) {
-          Value* channel = add(mul(item.out_block, g_.out_bn), chunks[c].offset);
-          const jit::EpilogueOperands operands{
-              module_.bias(), channel, module_.residual(),
-              output_placement(b_, stored_output(), item.batch, item.out_block, row, column, chunks[c])};
-          stores.emplace_back(jit::emit_epilogue(b_, g_.epilogue, acc_.load(b_, r, w, c), operands), operands.output);
-        }
-      }
-    }
+    for_each_accumulator(item, rows, first_column, width,
+                         [&](int64_t r, int64_t w, size_t c, const jit::VectorPlacement& placement) {
+                           Value* channel = add(mul(item.out_block, g_.out_bn), chunks[c].offset);
+                           const jit::EpilogueOperands operands{module_.bias(), channel, module_.residual(), placement};
+                           stores.emplace_back(jit::emit_epilogue(b_, g_.epilogue, acc_.load(b_, r, w, c), operands),
+                                               operands.output);
+                         });
     for (const auto& [value, placement] : stores) jit::store_placed(b_, value, module_.output(), placement);
   }
 
@@ -247,7 +319,10 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   llvm::IRBuilder<>& b_;
   AccumulatorTile acc_;
   Value* zeros_;
-  WeightStream stream_;  // lines_per_slot 0: no prefetch
+  int64_t steps_per_pass_;  // reduction steps (input blocks) per pass
+  int64_t passes_;
+  Value* pass_ = nullptr;   // the current pass, while the pass loop is emitted
+  WeightStream stream_;     // lines_per_slot 0: no prefetch
 };
 
 }  // namespace
@@ -275,8 +350,11 @@ void WeightPrefetch::emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm:
 CompiledFunction compile_direct_conv(const DirectConvGeometry& geometry, const ConvReduction& reduction,
                                      const std::string& kind) {
   jit::KernelModule module(kind);
-  DirectConvEmitter(geometry, reduction, module).emit();
-  return module.compile(geometry.work_items(), geometry.epilogue, geometry.input_scale);
+  DirectConvEmitter emitter(geometry, reduction, module);
+  emitter.emit();
+  CompiledFunction compiled = module.compile(geometry.work_items(), geometry.epilogue, geometry.input_scale);
+  compiled.output_holds_partial_sums = emitter.output_holds_partial_sums();
+  return compiled;
 }
 
 }  // namespace layoutopt::kernels::conv

@@ -6,6 +6,8 @@
 //
 // Loop order per work item (n, out_block, row tile), following TVM's NCHWc schedule:
 //   ow_tile, outer_step (input-channel block), kh, kw, [flavour: ic_inner, row, column, chunk]
+// With steps_per_pass, a pass loop runs outside the items: each pass reduces its input blocks
+// for every item of the thread's range, partial sums kept in the output between passes.
 // With prefetch_weights, each tap also fetches a share of the next block's weights, which the
 // flavour spreads over its ic_inner loop (WeightPrefetch, plan_weight_stream).
 

@@ -27,6 +27,8 @@ struct DirectConvGeometry {
   bool unroll_kw = true;
   bool out_block_inner = false;  ///< work items (batch, row tile, out block) instead of (batch, out block, row tile)
   bool prefetch_weights = false; ///< stream the next out block's weights toward L2 (see the emitter)
+  /// Reduction steps (input blocks) per pass over the work items; 0: all in one pass.
+  int64_t steps_per_pass = 0;
   Epilogue epilogue;
   bool input_scale = false;      ///< conv(input * scale): see Conv2dDesc::input_scale
 
@@ -61,6 +63,7 @@ struct TileShape {
   bool prefetch_weights = false;
   int64_t store_bn = 0;  ///< 0: out_bn
   int64_t load_bn = 0;   ///< 0: in_bn
+  int64_t steps_per_pass = 0;  ///< 0: one pass
 };
 
 /// The geometry of `desc` under a tiling (the desc must be valid and the blocks divide it).

@@ -1,5 +1,6 @@
 #include "network/node_lowering.h"
 
+#include <algorithm>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -131,7 +132,11 @@ LoweredNode kernel_step(const NodeContext& c, const Kernel& kernel, Operand weig
                            .residual = read_operand(c, extra.residual),
                            .scale = read_operand(c, extra.scale),
                            .output = c.write()};
-  return {kernel.name(), std::move(step), extra.residual, 0, kernel.compile_ms()};
+  // A kernel that keeps partial sums in its output would overwrite a residual it shares
+  // memory with before adding it.
+  const bool partial_sums = std::ranges::any_of(
+      kernel.stages(), [](const KernelStage& stage) { return stage.compiled->output_holds_partial_sums; });
+  return {kernel.name(), std::move(step), partial_sums ? -1 : extra.residual, 0, kernel.compile_ms()};
 }
 
 /// Checks each activation input's scheduled layout against what a tuned kernel with

@@ -15,6 +15,7 @@ namespace {
 // The schedule as a conv tile, whatever the family.
 struct Tile {
   double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1, oc_inner = 0, prefetch = 0;
+  double reduce_chunk = 0;  ///< input channels per pass; 0: one pass
 };
 
 // The workload dimensions the tile is judged against.
@@ -38,7 +39,8 @@ Tile tile_of(const std::map<std::string, int64_t>& k) {
           knob(k, conv::tile_oh, 1),
           knob(k, conv::unroll_kw, 1),
           knob(k, conv::oc_inner, 0),
-          knob(k, conv::prefetch_weights, 0)};
+          knob(k, conv::prefetch_weights, 0),
+          knob(k, conv::reduce_chunk, 0)};
 }
 
 // Winograd is judged by its middle stage, the batched product: one "row" per tile position
@@ -76,6 +78,9 @@ std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::Ho
   const double accumulators = t.oh * t.ow * vectors;
   const double width_tail = std::fmod(e.out_w, t.ow);
   const double work_items = e.batch * (e.out_channels / t.out_block) * std::ceil(e.out_h / t.oh);
+  // Channels one reduction pass covers: the chunk in whole input blocks, or all of them.
+  const double pass_channels =
+      t.reduce_chunk > 0 ? std::min(e.in_channels, std::ceil(t.reduce_chunk / t.in_block) * t.in_block) : e.in_channels;
   const std::vector<double> f{
       std::log2(t.in_block),
       std::log2(t.out_block),
@@ -99,7 +104,10 @@ std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::Ho
       // Prefetching weights pays off when they come from memory: it depends on their size.
       t.prefetch,
       std::log2(e.in_channels * e.out_channels * e.kernel_h * e.kernel_w * 4),
-      static_cast<double>(family)};
+      static_cast<double>(family),
+      // Reduction passes: the weights one block reads per pass (against L1) and the passes.
+      std::log2(pass_channels * t.out_block * e.kernel_h * e.kernel_w * 4),
+      std::ceil(e.in_channels / pass_channels)};
   return {f.begin(), f.end()};
 }
 

@@ -380,6 +380,34 @@ TEST_CASE("a conv never writes over a residual it also reads as its input") {
   CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < testing::kCompiledNetworkRelative);
 }
 
+TEST_CASE("a conv reducing in passes never writes over its residual") {
+  // Its output holds partial sums between passes, which would overwrite the residual before
+  // the last pass adds it: the residual (another conv's output, read by nothing else) keeps
+  // its memory, and the result matches the reference.
+  graph::Graph g("passes-residual");
+  const auto input = g.add_input("input", {{1, 64, 6, 6}});
+  const auto x = g.add_node("pre", graph::Relu{}, {input});
+  const auto w1 = g.add_parameter("w1", {64, 64, 1, 1}, graph::WeightData::seeded({6}, 64 * 64));
+  const auto shortcut = g.add_node("shortcut", graph::Conv2d{.kernel = {1, 1}}, {x, w1});
+  const auto w2 = g.add_parameter("w2", {64, 64, 1, 1}, graph::WeightData::seeded({7}, 64 * 64));
+  const auto conv = g.add_node("conv", graph::Conv2d{.kernel = {1, 1}}, {x, w2});
+  g.add_output(g.add_node("relu", graph::Relu{}, {g.add_node("add", graph::Add{}, {conv, shortcut})}));
+  graph::prepare_for_inference(g);
+  REQUIRE(g.nodes().size() == 3);  // pre, shortcut, conv with the add and relu fused
+  const std::vector<HostTensor> inputs{random_input(g, 3)};
+  const std::vector<HostTensor> expected = kernels::reference::run_graph(g, inputs);
+  const auto compiled_with_chunk = [&](int64_t chunk) {
+    NetworkSchedule schedule = kernels::default_network_schedule(g);
+    REQUIRE(g.node(2).name == "conv");
+    schedule.nodes[2].knobs["reduce_chunk"] = chunk;
+    return kernels::CompiledNetwork::compile(g, schedule);
+  };
+  CHECK(compiled_with_chunk(0).summary().in_place == 1);
+  auto network = compiled_with_chunk(32);
+  CHECK(network.summary().in_place == 0);
+  CHECK(kernels::reference::max_relative_difference(expected[0], network.run(inputs)[0]) < testing::kCompiledNetworkRelative);
+}
+
 TEST_CASE("runs can be repeated and give the same outputs") {
   graph::Graph g = prepared_zoo("squeezenet-1.1", 64);
   std::mt19937 rng(3);

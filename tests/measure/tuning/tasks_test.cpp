@@ -157,3 +157,23 @@ TEST_CASE("the target names the JIT's CPU, the thread count and the cost policy"
   CHECK(target.find(std::string(" -cost=") + timing::kCostPolicyName) != std::string::npos);
   CHECK_THROWS_AS((void)tuning::host_target(0), std::invalid_argument);
 }
+
+TEST_CASE("reduction passes: knobs of older records run in one pass, and the features see the passes") {
+  const TuningTask task = testing::small_conv_task(256);
+  const kernels::TunableOp& op = task.op;
+  std::map<std::string, int64_t> one_pass = op.knobs(op.default_index());
+  REQUIRE(one_pass.at("reduce_chunk") == 0);
+  // A record written before reduce_chunk existed names the one-pass kernel it ran.
+  std::map<std::string, int64_t> without_chunk = one_pass;
+  without_chunk.erase("reduce_chunk");
+  CHECK(op.index_of(without_chunk) == std::optional<int64_t>(op.default_index()));
+  std::map<std::string, int64_t> in_passes = one_pass;
+  in_passes["reduce_chunk"] = 64;
+  const auto chunked = op.index_of(in_passes);
+  REQUIRE(chunked.has_value());
+  const std::vector<float> one = tuning::config_features(task, op.default_index());
+  const std::vector<float> four = tuning::config_features(task, *chunked);
+  CHECK(one[tuning::kConfigFeatureCount - 1] == 1.0F);
+  CHECK(four[tuning::kConfigFeatureCount - 1] == 4.0F);  // 256 channels in passes of 64
+  CHECK(four[tuning::kConfigFeatureCount - 2] == doctest::Approx(one[tuning::kConfigFeatureCount - 2] - 2.0));  // a quarter
+}

@@ -35,6 +35,12 @@ struct Conv2dSchedule {
   /// input side: each reduction step finds its ic_bn channels in one stored block (load_bn a
   /// multiple of ic_bn) or in runs of gcd(ic_bn, load_bn) channels across stored blocks.
   int64_t load_bn = 0;
+  /// Input channels reduced per pass (0: all in one). With a chunk, a thread reduces the
+  /// first chunk for all its work items, then the next, keeping partial sums in the output,
+  /// so an output block's chunk of weights stays in L1 across the thread's row tiles instead
+  /// of streaming from L2 for every register tile. Rounded up to whole ic_bn blocks;
+  /// prefetch_weights has no effect with a chunk.
+  int64_t reduce_chunk = 0;
 
   [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
   [[nodiscard]] int64_t read_block() const { return load_bn == 0 ? ic_bn : load_bn; }
@@ -51,7 +57,7 @@ struct Conv2dLayouts {
 };
 
 /// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
-/// prefetch_weights (0/1), and the derived store_oc and load_ic (0, then every divisor of
+/// prefetch_weights (0/1), reduce_chunk, and the derived store_oc and load_ic (0, then every divisor of
 /// out_channels or in_channels), which search leaves at 0 (see tuning/fused_layout_variants.h).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
 /// Output width up to which one row holds too few pixels to fill a tile's accumulators.

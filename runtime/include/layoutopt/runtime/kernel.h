@@ -68,6 +68,10 @@ struct CompiledFunction {
   bool needs_bias = false;
   bool needs_residual = false;
   bool needs_scale = false;
+  /// Stores partial sums in its output before a later pass reads the residual, so the output
+  /// must not share the residual's memory. Read when a network is laid out (not part of an
+  /// artifact: its memory plan is already made).
+  bool output_holds_partial_sums = false;
 };
 
 /// Where one stage of a multi-stage kernel takes a pointer argument from: one of the

@@ -15,7 +15,7 @@
 
 namespace layoutopt::tuning {
 
-inline constexpr size_t kConfigFeatureCount = 22;
+inline constexpr size_t kConfigFeatureCount = 24;
 /// Where two features sit: the accumulators a tile holds, and 1 when they exceed the host's
 /// budget (kernels::HostInfo::tile_accumulators) so the tile spills, else 0.
 inline constexpr size_t kAccumulatorsFeature = 6;
