@@ -70,25 +70,6 @@ std::vector<int64_t> reduce_chunk_values(const Conv2dDesc& d) {
   return values;
 }
 
-// L1 data cache of the x86 cores we run on (32 KB on Zen 3 and 4, 48 KB on Zen 5 and
-// Sapphire Rapids): the lower one.
-constexpr int64_t kL1DataBytes = int64_t{32} << 10;
-// Weights of one pass of a reduction in passes: a quarter of L1, room for the input rows'
-// lines and the partial sums beside them.
-constexpr int64_t kPassWeightBytes = kL1DataBytes / 4;
-
-// Input channels per reduction pass of the default: none (one pass) unless a 1x1 conv's
-// output block reads more weights than L1 holds, when every register tile would stream them
-// from L2; then the power of two (32 .. 256) whose weights fill kPassWeightBytes. Only 1x1
-// convs: measured on those alone (docs/design/reduction-passes.md).
-int64_t default_reduce_chunk(const Conv2dDesc& d, int64_t oc_bn) {
-  const int64_t bytes_per_channel = oc_bn * static_cast<int64_t>(sizeof(float));
-  if (d.kernel_h != 1 || d.kernel_w != 1 || d.in_channels_per_group() * bytes_per_channel <= kL1DataBytes) return 0;
-  int64_t chunk = 32;
-  while (chunk < 256 && 2 * chunk * bytes_per_channel <= kPassWeightBytes) chunk *= 2;
-  return chunk < d.in_channels_per_group() ? chunk : 0;
-}
-
 struct RegisterTile {
   int64_t rows = 1, columns = 1;
 };
@@ -180,11 +161,10 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   s.ow_bn = tile.columns;
   // Consecutive items share input rows when the weights they cycle through stay cached.
   s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
-  // Large 1x1 reductions run in passes whose weights stay in L1.
-  s.reduce_chunk = default_reduce_chunk(desc, s.oc_bn);
-  // Weights come from memory on every inference; fetch the next block's while this one runs
-  // (a kernel in passes does not: each pass revisits every block).
-  s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn && s.reduce_chunk == 0;
+  // Weights come from memory on every inference; fetch the next block's while this one runs.
+  // One pass (reduce_chunk 0): passes matched or lost to it inside networks
+  // (docs/design/reduction-passes.md).
+  s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn;
   // Activations stay in the default block, so a default network needs no transform.
   s.store_bn = stored_as(default_channel_block(desc.out_channels), s.oc_bn);
   s.load_bn = stored_as(default_channel_block(desc.in_channels), s.ic_bn);

@@ -379,21 +379,3 @@ TEST_CASE("only a conv2d reducing in several passes keeps partial sums in its ou
   CHECK_FALSE(holds_partial_sums(64));  // one pass holds every channel
   CHECK_FALSE(holds_partial_sums(128));
 }
-
-TEST_CASE("the default conv2d schedule reduces a large 1x1 conv in passes whose weights fit L1") {
-  const int64_t lanes = host_info().vector_lanes;
-  const int64_t block_bytes_per_channel = 2 * lanes * 4;  // a two-vector output block
-  // densenet-201's widest bottleneck: 1,760 input channels on 14x14.
-  const Conv2dDesc bottleneck = square_conv(1760, 14, 14, 128, 1, 1, 0);
-  const Conv2dSchedule passes = conv2d_default_schedule(bottleneck);
-  REQUIRE(passes.oc_bn == 2 * lanes);
-  CHECK(passes.reduce_chunk >= 32);
-  CHECK(passes.reduce_chunk * block_bytes_per_channel <= 8 << 10);      // a quarter of a 32 KB L1
-  CHECK(2 * passes.reduce_chunk * block_bytes_per_channel > 8 << 10);   // the largest such power of two
-  CHECK_FALSE(passes.prefetch_weights);  // a pass revisits every block: nothing to fetch ahead
-  const Conv2dDesc small = square_conv(1024, 5, 6, 2 * lanes, 1, 1, 0);
-  check_schedule(small, conv2d_default_schedule(small));
-  // One pass where a block's weights fit L1, and for kernels larger than 1x1 (not measured).
-  CHECK(conv2d_default_schedule(square_conv(128, 28, 28, 128, 1, 1, 0)).reduce_chunk == 0);
-  CHECK(conv2d_default_schedule(square_conv(1024, 7, 7, 128, 3, 1, 1)).reduce_chunk == 0);
-}

@@ -6,15 +6,6 @@
 
 namespace layoutopt::kernels::conv {
 
-namespace {
-
-// FMAs per straight-line stretch of the ic loop: large enough to hide loop overhead and give
-// the scheduler room, small enough to keep compile time in the tens of milliseconds (machine
-// code generation costs ~10 us per IR instruction; 512 tripled compile time and ran slower).
-constexpr int64_t kFmasPerUnrolledBody = 128;
-
-}  // namespace
-
 llvm::Value* BlockedReduction::input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
                                            llvm::Value* step) const {
   if (s_.groups == 1) return step;
@@ -22,14 +13,12 @@ llvm::Value* BlockedReduction::input_block(llvm::IRBuilder<>& builder, llvm::Val
   return builder.CreateNSWAdd(builder.CreateNSWMul(group, builder.getInt64(s_.in_blocks_per_group)), step);
 }
 
-int64_t BlockedReduction::ic_unroll() const {
-  int64_t best = 1;
-  // An unrolled stretch reads consecutive floats: it stays inside one stored block, which
-  // a stretch starting at a multiple of u does when u divides the stored block.
-  const int64_t run = s_.load_bn == 0 ? s_.ic_bn : std::gcd(s_.ic_bn, s_.load_bn);
-  for (int64_t u = 1; u <= run; ++u)
-    if (run % u == 0 && u * s_.tile_accumulators <= kFmasPerUnrolledBody) best = u;
-  return best;
+int64_t BlockedReduction::consecutive_channels() const {
+  return s_.load_bn == 0 ? s_.ic_bn : std::gcd(s_.ic_bn, s_.load_bn);
+}
+
+ReductionStretches BlockedReduction::stretches() const {
+  return plan_reduction_stretches(consecutive_channels(), s_.tile_accumulators, s_.kernel_h, s_.kernel_w);
 }
 
 void BlockedReduction::accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const {
@@ -42,15 +31,20 @@ void BlockedReduction::accumulate(llvm::IRBuilder<>& builder, const Tap& tap, co
   panel = builder.CreateNSWAdd(builder.CreateNSWMul(panel, builder.getInt64(s_.kernel_w)), tap.kw);
   llvm::Value* weights = builder.CreateInBoundsGEP(builder.getFloatTy(), tap.weight,
                                                    builder.CreateNSWMul(panel, builder.getInt64(s_.ic_bn * s_.oc_bn)));
-  const int64_t unroll = ic_unroll();
+  const ReductionStretches plan = stretches();
+  const int64_t unroll = plan.unroll;
+  const int64_t stride = plan.prefetch_stride;
   jit::emit_loop(
       builder, 0, s_.ic_bn, unroll,
       [&](llvm::Value* ic0) {
-        tap.prefetch.emit(builder, tap.weight, builder.CreateUDiv(ic0, builder.getInt64(unroll)));
         llvm::Value* input_offset = input_channel_offset(builder, tap, ic0);
         jit::emit_unrolled(builder, 0, unroll, [&](llvm::Value* u) {
-          accumulate_channel(builder, tap, acc, weights, builder.CreateNSWAdd(ic0, u),
-                             builder.CreateNSWAdd(input_offset, u));
+          llvm::Value* ic = builder.CreateNSWAdd(ic0, u);
+          // Prefetches every `stride` channels however long the stretch: in one burst they
+          // would stall on the line-fill buffers (docs/design/weight-prefetch.md).
+          if (llvm::cast<llvm::ConstantInt>(u)->getSExtValue() % stride == 0)
+            tap.prefetch.emit(builder, tap.weight, builder.CreateUDiv(ic, builder.getInt64(stride)));
+          accumulate_channel(builder, tap, acc, weights, ic, builder.CreateNSWAdd(input_offset, u));
         });
       },
       "ic_inner");

@@ -32,14 +32,17 @@ class BlockedReduction final : public ConvReduction {
   [[nodiscard]] int64_t weights_per_out_block() const override {
     return s_.in_blocks_per_group * s_.kernel_h * s_.kernel_w * s_.ic_bn * s_.oc_bn;
   }
-  /// One slot per unrolled stretch of the input-channel loop.
-  [[nodiscard]] int64_t prefetch_slots_per_tap() const override { return s_.ic_bn / ic_unroll(); }
+  /// One slot per prefetch stride of the input-channel loop (plan_reduction_stretches).
+  [[nodiscard]] int64_t prefetch_slots_per_tap() const override { return s_.ic_bn / stretches().prefetch_stride; }
   [[nodiscard]] llvm::Value* input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
                                          llvm::Value* step) const override;
   void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const override;
 
  private:
-  [[nodiscard]] int64_t ic_unroll() const;
+  /// Channels the input stores one after another: the reduction block, or its runs inside
+  /// stored blocks of another size (BlockedShape::load_bn).
+  [[nodiscard]] int64_t consecutive_channels() const;
+  [[nodiscard]] ReductionStretches stretches() const;
   /// Offset from the row pointer of input channel `ic` of the tap's reduction block.
   [[nodiscard]] llvm::Value* input_channel_offset(llvm::IRBuilder<>& builder, const Tap& tap, llvm::Value* ic) const;
   void accumulate_channel(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc,

@@ -80,4 +80,32 @@ WeightStream plan_weight_stream(const DirectConvGeometry& g, int64_t outer_steps
   return stream;
 }
 
+namespace {
+
+// FMAs per straight-line stretch of the ic loop: large enough to hide loop overhead and give
+// the scheduler room, small enough to keep compile time in the tens of milliseconds (machine
+// code generation costs ~10 us per IR instruction; 512 tripled compile time and ran slower).
+constexpr int64_t kFmasPerStride = 128;
+// Up to this many FMAs (over the kernel's columns, which are unrolled) a kernel of one row
+// reads a whole run of consecutive channels in one stretch. Why: the CPU's stride prefetcher
+// follows each load instruction's addresses, and a block read in two stretches gives every
+// broadcast a step of a few floats, then one of a plane: no stride to follow. Kernels of
+// several rows step by rows between planes anyway, and their longer bodies ran 10-20% slower
+// (docs/design/reduction-passes.md).
+constexpr int64_t kFmasPerWholeRun = 512;
+
+}  // namespace
+
+ReductionStretches plan_reduction_stretches(int64_t consecutive_channels, int64_t tile_accumulators, int64_t kernel_h,
+                                            int64_t kernel_w) {
+  // A stretch reads consecutive floats: it stays inside one stored block, which a stretch
+  // starting at a multiple of u does when u divides the run.
+  ReductionStretches plan;
+  for (int64_t u = 1; u <= consecutive_channels; ++u)
+    if (consecutive_channels % u == 0 && u * tile_accumulators <= kFmasPerStride) plan.prefetch_stride = u;
+  const bool whole = kernel_h == 1 && consecutive_channels * tile_accumulators * kernel_w <= kFmasPerWholeRun;
+  plan.unroll = whole ? consecutive_channels : plan.prefetch_stride;
+  return plan;
+}
+
 }  // namespace layoutopt::kernels::conv

@@ -98,6 +98,22 @@ struct WeightStream {
   int64_t lines_per_slot = 0;  ///< fewest lines per slot that cover the block
 };
 
+/// How the reduction over one block of input channels is emitted: straight-line stretches of
+/// `unroll` channels (the ic loop steps by them), and a weight-prefetch slot every
+/// `prefetch_stride` channels inside them.
+struct ReductionStretches {
+  int64_t unroll = 1;
+  int64_t prefetch_stride = 1;
+};
+
+/// For `consecutive_channels` channels stored one after another (the reduction block, or
+/// its runs inside stored blocks of another size), a register tile of `tile_accumulators`
+/// and a kernel_h x kernel_w kernel. A stride is the longest divisor of the consecutive
+/// channels within 128 FMAs; a kernel of one row reads all of them in one stretch when their
+/// FMAs over its columns stay within 512 (see the definition for why).
+[[nodiscard]] ReductionStretches plan_reduction_stretches(int64_t consecutive_channels, int64_t tile_accumulators,
+                                                          int64_t kernel_h, int64_t kernel_w);
+
 /// `weights_per_block` floats per output block; `outer_steps` x kernel_h x kernel_w taps per
 /// column tile, `slots_per_tap` slots per tap.
 [[nodiscard]] WeightStream plan_weight_stream(const DirectConvGeometry& geometry, int64_t outer_steps,
