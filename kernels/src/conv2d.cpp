@@ -162,9 +162,10 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   // Consecutive items share input rows when the weights they cycle through stay cached.
   s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
   // Weights come from memory on every inference; fetch the next block's while this one runs.
-  // One pass (reduce_chunk 0): passes matched or lost to it inside networks
-  // (docs/design/reduction-passes.md).
   s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn;
+  // One reduction pass: passes matched or lost to it inside networks
+  // (docs/design/reduction-passes.md).
+  s.reduce_chunk = 0;
   // Activations stay in the default block, so a default network needs no transform.
   s.store_bn = stored_as(default_channel_block(desc.out_channels), s.oc_bn);
   s.load_bn = stored_as(default_channel_block(desc.in_channels), s.ic_bn);
@@ -183,9 +184,9 @@ void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& s) {
           "oh_bn must lie in [1, out_h = " + std::to_string(desc.out_h()) + "]");
   require(valid_layout_block(s.store_bn, desc.out_channels), desc, s,
           "store_bn must be 0 or divide out_channels = " + std::to_string(desc.out_channels));
-  require(s.reduce_chunk >= 0, desc, s, "reduce_chunk must not be negative");
   require(valid_layout_block(s.load_bn, desc.in_channels), desc, s,
           "load_bn must be 0 or divide in_channels = " + std::to_string(desc.in_channels));
+  require(s.reduce_chunk >= 0, desc, s, "reduce_chunk must not be negative");
 }
 
 Conv2dLayouts conv2d_layouts(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {

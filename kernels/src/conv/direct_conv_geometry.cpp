@@ -82,15 +82,15 @@ WeightStream plan_weight_stream(const DirectConvGeometry& g, int64_t outer_steps
 
 namespace {
 
-// FMAs per straight-line stretch of the ic loop: large enough to hide loop overhead and give
-// the scheduler room, small enough to keep compile time in the tens of milliseconds (machine
-// code generation costs ~10 us per IR instruction; 512 tripled compile time and ran slower).
+// FMAs per stride of the ic loop (a stretch, where no longer one is due): large enough to
+// hide loop overhead and give the scheduler room, small enough to keep compile time in the
+// tens of milliseconds (machine code generation costs ~10 us per IR instruction).
 constexpr int64_t kFmasPerStride = 128;
 // Up to this many FMAs (over the kernel's columns, which are unrolled) a kernel of one row
 // reads a whole run of consecutive channels in one stretch. Why: the CPU's stride prefetcher
 // follows each load instruction's addresses, and a block read in two stretches gives every
 // broadcast a step of a few floats, then one of a plane: no stride to follow. Kernels of
-// several rows step by rows between planes anyway, and their longer bodies ran 10-20% slower
+// several rows step by rows between planes anyway, and their longer bodies ran 20-30% slower
 // (docs/design/reduction-passes.md).
 constexpr int64_t kFmasPerWholeRun = 512;
 
