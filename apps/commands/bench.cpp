@@ -174,7 +174,7 @@ Yardsticks yardsticks(const ScheduledModel& scheduled, int threads) {
   const timing::MemoryBandwidth bandwidth = timing::measure_memory_bandwidth(timing::memory_bandwidth_policy(threads));
   const graph::Graph& graph = scheduled.model.graph;
   const planning::Plan* plan = scheduled.plan ? &*scheduled.plan : nullptr;
-  return {plan ? evaluation::compute_limit(graph, *plan, peak) : evaluation::compute_limit(graph, peak),
+  return {evaluation::compute_limit(graph, plan, peak),
           evaluation::roofline(graph, plan, peak, bandwidth)};
 }
 

@@ -1,7 +1,7 @@
 // `layoutopt info MODEL [--threads N] [--json]`: what a network contains, what of it runs
 // after the inference passes, the tasks tuning will see, and its compute limit on this host
-// (evaluation/compute_limit.h): its FLOPs at the FMA peak measured on N threads; and its
-// roofline (evaluation/roofline.h): the inference graph's steps each at that peak or the
+// (evaluation/compute_limit.h): its FLOPs as the untuned default runs them at the FMA peak
+// measured on N threads; and its roofline (evaluation/roofline.h): the inference graph's steps each at that peak or the
 // measured read bandwidth, whichever binds.
 
 #include <iomanip>
@@ -30,8 +30,9 @@ struct InfoFlags {
   bool json = false;
 };
 
-/// The two yardsticks: the model's direct compute limit, and the roofline of what runs after
-/// the inference passes (batch norms folded, so not counted as steps).
+/// The two yardsticks as the untuned default runs the model: its compute limit, and the
+/// roofline of what runs after the inference passes (batch norms folded, so not counted as
+/// steps).
 struct Yardsticks {
   evaluation::ComputeLimit compute;
   evaluation::Roofline roofline;
@@ -41,7 +42,7 @@ Yardsticks direct_yardsticks(const graph::Graph& g, const graph::Graph& inferenc
   const int resolved = pipeline::resolve_threads(threads);
   const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(resolved));
   const timing::MemoryBandwidth bandwidth = timing::measure_memory_bandwidth(timing::memory_bandwidth_policy(resolved));
-  return {evaluation::compute_limit(g, peak), evaluation::roofline(inference, nullptr, peak, bandwidth)};
+  return {evaluation::compute_limit(g, nullptr, peak), evaluation::roofline(inference, nullptr, peak, bandwidth)};
 }
 
 std::map<std::string, int> op_histogram(const graph::Graph& g) {
@@ -131,7 +132,8 @@ nlohmann::json info_json(const LoadedModel& model, const Prepared& inference, co
           {"parameters", graph::parameter_count(g)},
           {"macs", graph::mac_count(g)},
           {"compute_limit",
-           {{"gflop", limit.direct_gflop}, {"peak_gflops", limit.peak_gflops}, {"threads", limit.threads},
+           {{"gflop", limit.direct_gflop}, {"executed_gflop", limit.executed_gflop},
+            {"winograd_convs", limit.winograd_convs}, {"peak_gflops", limit.peak_gflops}, {"threads", limit.threads},
             {"limit_ms", limit.limit_ms()}}},
           {"roofline",
            {{"floor_ms", yardsticks.roofline.floor_ms()},

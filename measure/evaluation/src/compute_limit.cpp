@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 #include <variant>
 
@@ -26,6 +27,19 @@ ComputeLimit at_peak(const timing::PeakFlops& peak) {
   return {.peak_gflops = peak.gflops, .threads = peak.threads};
 }
 
+/// The Winograd op the untuned default runs node `id` with, or null where it runs directly.
+std::optional<kernels::TunableOp> default_winograd(const graph::Graph& graph, graph::NodeId id) {
+  if (!std::holds_alternative<graph::Conv2d>(graph.node(id).op)) return std::nullopt;
+  kernels::TunableOp op = kernels::TunableOp::conv2d_default_algorithm(kernels::conv2d_desc(graph, id));
+  if (op.family() != kernels::OpFamily::winograd_conv2d) return std::nullopt;
+  return op;
+}
+
+bool runs_winograd(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id) {
+  if (plan) return winograd_config(plan->nodes.at(static_cast<size_t>(id)).kernel) != nullptr;
+  return default_winograd(graph, id).has_value();
+}
+
 }  // namespace
 
 double ComputeLimit::limit_ms() const { return peak_gflops > 0 ? 1e3 * executed_gflop / peak_gflops : 0.0; }
@@ -36,7 +50,7 @@ std::string ComputeLimit::summary() const {
   std::ostringstream out;
   out << std::fixed << std::setprecision(2) << executed_gflop << " GFLOP";
   if (winograd_convs > 0)
-    out << " as planned (" << direct_gflop << " direct; Winograd on " << winograd_convs << " of the convs)";
+    out << " as run (" << direct_gflop << " direct; Winograd on " << winograd_convs << " of the convs)";
   else
     out << " (direct)";
   out << std::setprecision(0) << " at " << peak_gflops << " GFLOPS, the measured FMA peak on " << threads
@@ -44,28 +58,25 @@ std::string ComputeLimit::summary() const {
   return out.str();
 }
 
-ComputeLimit compute_limit(const graph::Graph& graph, const timing::PeakFlops& peak) {
-  ComputeLimit limit = at_peak(peak);
-  limit.direct_gflop = 2.0 * static_cast<double>(graph::mac_count(graph)) / kFlopsPerGflop;
-  limit.executed_gflop = limit.direct_gflop;
-  return limit;
-}
-
 double executed_flops(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id) {
-  const planning::TunedKernel* winograd = plan ? winograd_config(plan->nodes.at(static_cast<size_t>(id)).kernel) : nullptr;
-  if (winograd)
-    return kernels::TunableOp::winograd_conv2d(kernels::conv2d_desc(graph, id)).executed_flops(winograd->config_index);
+  if (plan) {
+    if (const planning::TunedKernel* winograd = winograd_config(plan->nodes.at(static_cast<size_t>(id)).kernel))
+      return kernels::TunableOp::winograd_conv2d(kernels::conv2d_desc(graph, id)).executed_flops(winograd->config_index);
+  } else if (const std::optional<kernels::TunableOp> winograd = default_winograd(graph, id)) {
+    return winograd->executed_flops(winograd->default_index());
+  }
   return 2.0 * static_cast<double>(graph::mac_count(graph, graph.node(id)));
 }
 
-ComputeLimit compute_limit(const graph::Graph& graph, const planning::Plan& plan, const timing::PeakFlops& peak) {
-  assert(plan.nodes.size() == graph.nodes().size() && "validate_plan: one plan node per graph node");
-  ComputeLimit limit = compute_limit(graph, peak);
+ComputeLimit compute_limit(const graph::Graph& graph, const planning::Plan* plan, const timing::PeakFlops& peak) {
+  assert((plan == nullptr || plan->nodes.size() == graph.nodes().size()) && "validate_plan: one plan node per graph node");
+  ComputeLimit limit = at_peak(peak);
+  limit.direct_gflop = 2.0 * static_cast<double>(graph::mac_count(graph)) / kFlopsPerGflop;
   double executed = 0;
-  for (size_t n = 0; n < plan.nodes.size(); ++n) {
+  for (size_t n = 0; n < graph.nodes().size(); ++n) {
     const auto id = static_cast<graph::NodeId>(n);
-    executed += executed_flops(graph, &plan, id);
-    if (winograd_config(plan.nodes[n].kernel)) ++limit.winograd_convs;
+    executed += executed_flops(graph, plan, id);
+    if (runs_winograd(graph, plan, id)) ++limit.winograd_convs;
   }
   limit.executed_gflop = executed / kFlopsPerGflop;
   return limit;

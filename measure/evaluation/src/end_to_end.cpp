@@ -73,7 +73,7 @@ std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const st
     results[v].measured = timing::summarize(rounds.series(v));
     results[v].retimed_rounds = rounds.retimed;
     results[v].rounds_steady = rounds.steady;
-    results[v].limit = compute_limit(graph, results[v].planned.plan, peak);
+    results[v].limit = compute_limit(graph, &results[v].planned.plan, peak);
   }
   return results;
 }

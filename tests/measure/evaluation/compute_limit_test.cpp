@@ -8,6 +8,7 @@
 #include "layoutopt/graph/workloads.h"
 #include "layoutopt/kernels/lowering.h"
 #include "layoutopt/kernels/tunable_op.h"
+#include "layoutopt/kernels/winograd_conv2d.h"
 #include "plan_fixtures.h"
 
 using namespace layoutopt;
@@ -36,9 +37,11 @@ planning::Plan plan_with_winograd_conv1(const graph::Graph& graph) {
 
 }  // namespace
 
-TEST_CASE("a network's compute limit without a plan is its direct FLOPs at the peak") {
+TEST_CASE("without a plan, a network whose default runs every conv directly counts its direct FLOPs") {
+  // tiny_graph's conv1 has 4 x 4 tiles of 2 x 2, too few for the default's Winograd.
   const graph::Graph g = testing::tiny_graph();
-  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, peak_of(100.0, 2));
+  REQUIRE_FALSE(kernels::winograd_by_default(kernels::conv2d_desc(g, *g.find_node("conv1"))));
+  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, nullptr, peak_of(100.0, 2));
   CHECK(limit.direct_gflop == doctest::Approx(2.0 * static_cast<double>(graph::mac_count(g)) / 1e9));
   CHECK(limit.executed_gflop == limit.direct_gflop);
   CHECK(limit.winograd_convs == 0);
@@ -50,7 +53,8 @@ TEST_CASE("a network's compute limit without a plan is its direct FLOPs at the p
 
 TEST_CASE("a conv the plan runs as Winograd counts its batched product, alpha^2 x C x K per tile") {
   const graph::Graph g = testing::tiny_graph();
-  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, plan_with_winograd_conv1(g), peak_of(100.0, 1));
+  const planning::Plan plan = plan_with_winograd_conv1(g);
+  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, &plan, peak_of(100.0, 1));
   // conv1: 16 -> 32 channels, 3x3, padding 1 on 8x8. F(2x2): alpha 4, 4 x 4 tiles of 2x2.
   const double conv1_direct = 2.0 * 32 * 16 * 9 * 8 * 8;
   const double conv1_product = 2.0 * (4 * 4) * 16 * 32 * (4 * 4);
@@ -59,4 +63,21 @@ TEST_CASE("a conv the plan runs as Winograd counts its batched product, alpha^2 
   CHECK(limit.executed_gflop < limit.direct_gflop);
   CHECK(limit.limit_ms() == doctest::Approx(1e3 * limit.executed_gflop / 100.0));
   CHECK(limit.summary().find("Winograd on 1 of the convs") != std::string::npos);
+}
+
+TEST_CASE("without a plan, a conv the untuned default runs as Winograd counts the default's batched product") {
+  // A 64 -> 64 3x3 conv on 56 x 56: 196 tiles of 4 x 4, so the default runs F(4x4, 3x3); a
+  // limit of its direct FLOPs would be beaten 4x by the default itself.
+  graph::Graph g("winograd_default");
+  const auto x = g.add_input("x", {{1, 64, 56, 56}});
+  const auto w = g.add_parameter("conv.weight", {64, 64, 3, 3}, graph::WeightData::seeded({1}, 64 * 64 * 9));
+  g.add_output(g.add_node("conv", graph::Conv2d{.kernel = {3, 3}, .pads = {1, 1, 1, 1}}, {x, w}));
+  REQUIRE(kernels::winograd_by_default(kernels::conv2d_desc(g, *g.find_node("conv"))));
+  const evaluation::ComputeLimit limit = evaluation::compute_limit(g, nullptr, peak_of(100.0, 2));
+  const double direct = 2.0 * 64 * 64 * 9 * 56 * 56;
+  const double product = 2.0 * (6 * 6) * 64 * 64 * (14 * 14);  // alpha 6, 14 x 14 tiles
+  CHECK(limit.direct_gflop == doctest::Approx(direct / 1e9));
+  CHECK(limit.executed_gflop == doctest::Approx(product / 1e9));
+  CHECK(limit.winograd_convs == 1);
+  CHECK(limit.summary().find("as run (") != std::string::npos);
 }

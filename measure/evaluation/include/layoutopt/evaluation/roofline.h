@@ -66,8 +66,8 @@ struct Roofline {
   [[nodiscard]] std::string summary() const;
 };
 
-/// The roofline of `graph` as `plan` runs it (null: every conv and dense direct). The plan
-/// must fit the graph (validate_plan).
+/// The roofline of `graph` as `plan` runs it (null: as the untuned default runs it, see
+/// executed_flops). The plan must fit the graph (validate_plan).
 [[nodiscard]] Roofline roofline(const graph::Graph& graph, const planning::Plan* plan, const timing::PeakFlops& peak,
                                 const timing::MemoryBandwidth& bandwidth);
 
