@@ -69,6 +69,7 @@ std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {
           {k::tile_oh.name, s.oh_bn},         {k::oc_inner.name, s.oc_inner ? 1 : 0},
           {k::prefetch_weights.name, s.prefetch_weights ? 1 : 0},
           {k::reduce_chunk.name, s.reduce_chunk},
+          {k::flat_pixels.name, s.flat_pixels ? 1 : 0},
           {kStoreKnob.name, s.store_bn},      {kLoadKnob.name, s.load_bn}};
 }
 

@@ -379,3 +379,55 @@ TEST_CASE("only a conv2d reducing in several passes keeps partial sums in its ou
   CHECK_FALSE(holds_partial_sums(64));  // one pass holds every channel
   CHECK_FALSE(holds_partial_sums(128));
 }
+
+TEST_CASE("conv2d tiles a 1x1 stride-1 image as one row of pixels, its tiles running across row ends") {
+  // Tiles of 2 x 3 and 1 x 5 pixels leave a short last tile on 7x7 (49 pixels); 4 x 7 spans
+  // four rows; two images, a residual with SiLU, stored and read blocks other than the
+  // computed ones, reductions in passes, an input scale and run_range splitting.
+  Conv2dDesc d = square_conv(48, 7, 7, 32, 1, 1, 0);
+  d.batch = 2;
+  d.epilogue = Epilogue{true, Activation::Silu, true, Activation::Relu};
+  REQUIRE(conv2d_flattens(d));
+  for (const auto& [oh_bn, ow_bn] : {std::pair<int64_t, int64_t>{2, 3}, {1, 5}, {4, 7}}) {
+    Conv2dSchedule schedule{16, 16, ow_bn, true, oh_bn, oh_bn == 1, true};
+    schedule.flat_pixels = true;
+    check_schedule(d, schedule, oh_bn == 2 ? 3 : 1);
+  }
+  Conv2dSchedule blocks{8, 32, 6, true, 1, false, false, 16, 16};
+  blocks.flat_pixels = true;
+  blocks.reduce_chunk = 24;
+  check_schedule(d, blocks, 2);
+  Conv2dDesc scaled = square_conv(64, 5, 6, 40, 1, 1, 0);
+  scaled.input_scale = true;
+  Conv2dSchedule one_by_one{16, 40, 4, true, 1, false, false, 8};
+  one_by_one.flat_pixels = true;
+  check_schedule(scaled, one_by_one);
+}
+
+TEST_CASE("only a 1x1 stride-1 unpadded conv2d tiles its image as one row") {
+  const Conv2dDesc one_by_one = square_conv(32, 7, 7, 32, 1, 1, 0);
+  for (const Conv2dDesc& desc : {square_conv(32, 7, 7, 32, 3, 1, 1), square_conv(32, 8, 8, 32, 1, 2, 0),
+                                 square_conv(32, 7, 7, 32, 1, 1, 1)}) {
+    CAPTURE(desc.str());
+    CHECK_FALSE(conv2d_flattens(desc));
+    Conv2dSchedule flat{16, 16, 3, true, 1};
+    flat.flat_pixels = true;
+    CHECK_THROWS_AS((void)compile_conv2d(desc, flat), KernelError);
+    CHECK(conv2d_space(desc).values("flat_pixels") == std::vector<int64_t>{0});
+  }
+  CHECK(conv2d_space(one_by_one).values("flat_pixels") == std::vector<int64_t>{0, 1});
+}
+
+TEST_CASE("the default conv2d schedule tiles narrow 1x1 images as one row where that leaves fewer tiles") {
+  const auto ceil_div = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  const int64_t lanes = host_info().vector_lanes;
+  const Conv2dDesc narrow = square_conv(64, 7, 7, 8 * lanes, 1, 1, 0);
+  const Conv2dSchedule s = conv2d_default_schedule(narrow);
+  const int64_t row_tiles = ceil_div(7, s.oh_bn) * ceil_div(7, s.ow_bn);
+  const int64_t flat_tiles = ceil_div(49, s.oh_bn * s.ow_bn);
+  CHECK(s.flat_pixels == (flat_tiles < row_tiles));
+  if (lanes == 8) CHECK(s.flat_pixels);  // AVX2: 9 tiles of 6 pixels, not 12 of 2 x 3
+  check_schedule(narrow, s);
+  CHECK_FALSE(conv2d_default_schedule(square_conv(64, 56, 56, 64, 1, 1, 0)).flat_pixels);  // few work items
+  CHECK_FALSE(conv2d_default_schedule(square_conv(64, 7, 7, 64, 3, 1, 1)).flat_pixels);
+}

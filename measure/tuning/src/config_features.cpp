@@ -16,6 +16,7 @@ namespace {
 struct Tile {
   double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1, oc_inner = 0, prefetch = 0;
   double reduce_chunk = 0;  ///< input channels per pass; 0: one pass
+  double flat = 0;          ///< the image tiled as one row of pixels (Conv2dSchedule::flat_pixels)
 };
 
 // The workload dimensions the tile is judged against.
@@ -40,7 +41,18 @@ Tile tile_of(const std::map<std::string, int64_t>& k) {
           knob(k, conv::unroll_kw, 1),
           knob(k, conv::oc_inner, 0),
           knob(k, conv::prefetch_weights, 0),
-          knob(k, conv::reduce_chunk, 0)};
+          knob(k, conv::reduce_chunk, 0),
+          knob(k, conv::flat_pixels, 0)};
+}
+
+// A flat schedule's tile is oh x ow consecutive pixels of a one-row image: judged as such,
+// its row-end tails and work items are those of that row.
+void flatten(Tile& t, Extent& e) {
+  if (t.flat == 0) return;
+  t.ow *= t.oh;
+  t.oh = 1;
+  e.out_w *= e.out_h;
+  e.out_h = 1;
 }
 
 // Winograd is judged by its middle stage, the batched product: one "row" per tile position
@@ -107,7 +119,8 @@ std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::Ho
       static_cast<double>(family),
       // Reduction passes: the weights one block reads per pass (against L1) and the passes.
       std::log2(pass_channels * t.out_block * e.kernel_h * e.kernel_w * 4),
-      std::ceil(e.in_channels / pass_channels)};
+      std::ceil(e.in_channels / pass_channels),
+      t.flat};
   return {f.begin(), f.end()};
 }
 
@@ -115,7 +128,10 @@ std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::Ho
 
 std::vector<float> config_features(const TuningTask& task, int64_t index) {
   const std::map<std::string, int64_t> knobs = task.op.knobs(index);
-  return features_of(tile_of(knobs), extent_of(task.op, knobs), kernels::host_info(), task.op.family());
+  Tile tile = tile_of(knobs);
+  Extent extent = extent_of(task.op, knobs);
+  flatten(tile, extent);
+  return features_of(tile, extent, kernels::host_info(), task.op.family());
 }
 
 std::vector<float> config_feature_rows(const TuningTask& task, const std::vector<int64_t>& indices) {

@@ -23,7 +23,9 @@ void check_declared(const kernels::ConfigSpace& space, std::span<const kernels::
     const kernels::KnobDecl* decl = kernels::find_knob(table, knob.name);
     REQUIRE(decl != nullptr);
     CHECK(decl->kind == (knob.searched ? kernels::KnobKind::searched : kernels::KnobKind::derived));
-    if (decl->type == kernels::KnobType::boolean) CHECK(knob.values == std::vector<int64_t>{0, 1});
+    // A boolean is 0 and 1, or 0 alone where the workload cannot switch it on (flat_pixels).
+    if (decl->type == kernels::KnobType::boolean)
+      CHECK((knob.values == std::vector<int64_t>{0, 1} || knob.values == std::vector<int64_t>{0}));
   }
 }
 

@@ -173,7 +173,35 @@ TEST_CASE("reduction passes: knobs of older records run in one pass, and the fea
   REQUIRE(chunked.has_value());
   const std::vector<float> one = tuning::config_features(task, op.default_index());
   const std::vector<float> four = tuning::config_features(task, *chunked);
-  CHECK(one[tuning::kConfigFeatureCount - 1] == 1.0F);
-  CHECK(four[tuning::kConfigFeatureCount - 1] == 4.0F);  // 256 channels in passes of 64
-  CHECK(four[tuning::kConfigFeatureCount - 2] == doctest::Approx(one[tuning::kConfigFeatureCount - 2] - 2.0));  // a quarter
+  CHECK(one[tuning::kPassesFeature] == 1.0F);
+  CHECK(four[tuning::kPassesFeature] == 4.0F);  // 256 channels in passes of 64
+  CHECK(four[tuning::kPassWeightsFeature] == doctest::Approx(one[tuning::kPassWeightsFeature] - 2.0));  // a quarter
+}
+
+TEST_CASE("flat pixels: knobs of older records tile rows, and the features judge a flat tile by its one row") {
+  kernels::Conv2dDesc d;
+  d.in_channels = d.out_channels = 64;
+  d.in_h = d.in_w = 7;
+  const TuningTask task = tuning::make_task(kernels::TunableOp::conv2d(d));
+  const kernels::TunableOp& op = task.op;
+  std::map<std::string, int64_t> rows = op.knobs(op.default_index());
+  rows["flat_pixels"] = 0;
+  rows["tile_oh"] = 2;
+  rows["tile_ow"] = 3;
+  // A record written before flat_pixels existed names the kernel that tiles rows.
+  std::map<std::string, int64_t> without_flat = rows;
+  without_flat.erase("flat_pixels");
+  CHECK(op.index_of(without_flat) == op.index_of(rows));
+  std::map<std::string, int64_t> flat = rows;
+  flat["flat_pixels"] = 1;
+  const std::vector<float> tiled = tuning::config_features(task, *op.index_of(rows));
+  const std::vector<float> one_row = tuning::config_features(task, *op.index_of(flat));
+  CHECK(tiled[tuning::kFlatPixelsFeature] == 0.0F);
+  CHECK(one_row[tuning::kFlatPixelsFeature] == 1.0F);
+  CHECK(one_row[tuning::kAccumulatorsFeature] == tiled[tuning::kAccumulatorsFeature]);  // the same 6 pixels
+  CHECK(tiled[2] == 3.0F);    // tile width 3 ...
+  CHECK(one_row[2] == 6.0F);  // ... against 6 consecutive pixels
+  CHECK(one_row[3] == 1.0F);  // in one row
+  CHECK(tiled[11] == doctest::Approx(1.0 / 3.0));  // 7 = 2 x 3 + 1: a tail of a third of a tile
+  CHECK(one_row[11] == doctest::Approx(1.0 / 6.0));  // 49 = 8 x 6 + 1
 }

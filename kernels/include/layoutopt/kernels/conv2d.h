@@ -41,6 +41,12 @@ struct Conv2dSchedule {
   /// of streaming from L2 for every register tile. Rounded up to whole ic_bn blocks;
   /// prefetch_weights has no effect with a chunk.
   int64_t reduce_chunk = 0;
+  /// Tiles the output as one row of out_h x out_w pixels, each register tile oh_bn x ow_bn
+  /// consecutive pixels, which may run across row ends: a 1x1 stride-1 unpadded conv reads
+  /// pixel p for output pixel p whatever the image's width, so this is the GEMM over pixels
+  /// and leaves no partly filled tiles at row ends (7x7 maps: 9 tiles of 6 pixels, not 12 of
+  /// 2 x 3). Only for such convs (conv2d_flattens).
+  bool flat_pixels = false;
 
   [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
   [[nodiscard]] int64_t read_block() const { return load_bn == 0 ? ic_bn : load_bn; }
@@ -57,9 +63,13 @@ struct Conv2dLayouts {
 };
 
 /// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
-/// prefetch_weights (0/1), reduce_chunk, and the derived store_oc and load_ic (0, then every divisor of
-/// out_channels or in_channels), which search leaves at 0 (see tuning/fused_layout_variants.h).
+/// prefetch_weights (0/1), reduce_chunk, flat_pixels (0/1 where conv2d_flattens, else 0), and
+/// the derived store_oc and load_ic (0, then every divisor of out_channels or in_channels),
+/// which search leaves at 0 (see tuning/fused_layout_variants.h).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
+/// Whether output pixel p reads input pixel p alone (a 1x1 kernel, stride 1, no padding), so
+/// the image can be tiled as one row (Conv2dSchedule::flat_pixels).
+[[nodiscard]] bool conv2d_flattens(const Conv2dDesc& desc);
 /// Output width up to which one row holds too few pixels to fill a tile's accumulators.
 inline constexpr int64_t kNarrowOutputWidth = 14;
 /// Tallest register tile conv2d_space offers: up to 4 output rows for 1x1 convs (TVM's

@@ -45,10 +45,12 @@ inline constexpr KnobDecl oc_inner{"oc_inner", searched, boolean, false, "0, 1"}
 inline constexpr KnobDecl prefetch_weights{"prefetch_weights", searched, boolean, false, "0, 1 (absent: 0)"};
 inline constexpr KnobDecl reduce_chunk{"reduce_chunk", searched, integer, false,
                                        "0, and 32 .. 256 input channels below the channels per group (absent: 0)"};
+inline constexpr KnobDecl flat_pixels{"flat_pixels", searched, boolean, false,
+                                      "0, 1 for 1x1 stride-1 unpadded convs, else 0 (absent: 0)"};
 inline constexpr KnobDecl store_oc{"store_oc", derived, integer, false, "0, divisors of the output channels"};
 inline constexpr KnobDecl load_ic{"load_ic", derived, integer, false, "0, divisors of the input channels"};
 inline constexpr std::array table{tile_ic, tile_oc,      tile_ow,  unroll_kw, tile_oh,
-                                  oc_inner, prefetch_weights, reduce_chunk, store_oc, load_ic};
+                                  oc_inner, prefetch_weights, reduce_chunk, flat_pixels, store_oc, load_ic};
 }  // namespace conv2d
 
 /// Depthwise conv2d (depthwise_conv2d_NCHWc.x86).

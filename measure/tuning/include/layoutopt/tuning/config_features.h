@@ -15,11 +15,16 @@
 
 namespace layoutopt::tuning {
 
-inline constexpr size_t kConfigFeatureCount = 24;
+inline constexpr size_t kConfigFeatureCount = 25;
 /// Where two features sit: the accumulators a tile holds, and 1 when they exceed the host's
 /// budget (kernels::HostInfo::tile_accumulators) so the tile spills, else 0.
 inline constexpr size_t kAccumulatorsFeature = 6;
 inline constexpr size_t kSpillsFeature = 7;
+/// Reduction passes: log2 of the weight bytes one output block reads per pass, and the passes.
+inline constexpr size_t kPassWeightsFeature = 22;
+inline constexpr size_t kPassesFeature = 23;
+/// 1 when the image is tiled as one row of pixels (kernels::Conv2dSchedule::flat_pixels).
+inline constexpr size_t kFlatPixelsFeature = 24;
 
 /// Features of config `index`, kConfigFeatureCount values.
 [[nodiscard]] std::vector<float> config_features(const TuningTask& task, int64_t index);
