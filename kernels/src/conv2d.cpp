@@ -43,12 +43,16 @@ int64_t stored_as(int64_t block, int64_t computed) { return block == computed ? 
 
 // Output channels computed per work item: two vectors when they divide the channels (half
 // the broadcasts per FMA of one vector), else at most one vector: the activation block, or the
-// largest part of a vector that divides them (a group of 4 channels in 4 lanes). Not two
-// vectors over fewer input channels than a vector holds: regnet-x's 3-channel stem ran 2x
-// slower so.
+// largest part of a vector that divides them (a group of 4 channels in 4 lanes). Over fewer
+// input channels than a vector holds (a 3-channel stem) two vectors only with 8-lane
+// vectors: on AVX2 (Zen 3) they ran stems 21-27% faster, while with AVX-512's 16 lanes
+// regnet-x's stem ran 2x slower so (Zen 5; docs/design/default-schedules.md).
+constexpr int64_t kStemTwoVectorLanes = 8;
+
 int64_t default_output_block(const Conv2dDesc& d, int64_t lanes) {
   const int64_t channels = d.out_channels_per_group();
-  if (channels % (2 * lanes) == 0 && d.in_channels_per_group() >= lanes) return 2 * lanes;
+  const bool short_reduction = d.in_channels_per_group() < lanes;
+  if (channels % (2 * lanes) == 0 && (!short_reduction || lanes <= kStemTwoVectorLanes)) return 2 * lanes;
   const int64_t block = default_channel_block(channels);
   return block > 1 && block <= lanes ? block : largest_divisor_up_to(channels, lanes);
 }

@@ -177,10 +177,12 @@ TEST_CASE("the default conv2d schedule computes two vectors of outputs over as m
   const Conv2dDesc large_weights = square_conv(512, 7, 7, 512, 3, 1, 1);  // 9.4 MB
   CHECK_FALSE(conv2d_default_schedule(large_weights).oc_inner);
   CHECK_FALSE(conv2d_default_schedule(square_conv(16, 7, 7, 2 * lanes, 1, 1, 0)).prefetch_weights);  // one block
-  // A 3-channel stem computes at most one vector of outputs, over a tile sized for two.
+  // A 3-channel stem computes two vectors of outputs with 8-lane vectors (AVX2), at most one
+  // with AVX-512's 16 lanes, over a tile sized for two either way.
   const Conv2dSchedule stem = conv2d_default_schedule(square_conv(3, 32, 32, 2 * lanes, 3, 2, 1));
-  CHECK(stem.oc_bn <= lanes);
+  CHECK(stem.oc_bn == (lanes == 8 ? 2 * lanes : lanes));
   CHECK(stem.ow_bn == std::min<int64_t>(16, pixels));
+  check_schedule(square_conv(3, 32, 32, 2 * lanes, 3, 2, 1), stem);
   check_schedule(small_image, schedule);
   // A 3x3 conv on 7-wide rows tiles rows too (its space offers them on narrow outputs).
   const Conv2dDesc narrow_3x3 = square_conv(4 * lanes, 7, 7, 4 * lanes, 3, 1, 1);
