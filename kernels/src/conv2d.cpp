@@ -98,15 +98,19 @@ RegisterTile default_register_tile(const Conv2dDesc& d, int64_t pixels) {
   return best;
 }
 
-// Flat tiling by default on narrow maps where it leaves fewer register tiles than the
-// two-dimensional tile: there a tile at each row end is partly empty but loads every weight
-// vector (2048 -> 512 on 7x7: 12% faster flat, docs/design/default-schedules.md). Wider maps
-// keep rows: a flat image is one work item per output block, too few to share out on many
-// threads.
-bool flat_by_default(const Conv2dDesc& d, const RegisterTile& tile) {
-  if (!conv2d_flattens(d) || d.out_w() > kNarrowOutputWidth) return false;
-  const int64_t pixels = tile.rows * tile.columns;
-  return ceil_div(d.out_h() * d.out_w(), pixels) < ceil_div(d.out_h(), tile.rows) * ceil_div(d.out_w(), tile.columns);
+// Flat tiling by default where it leaves at most four fifths of the register tiles rows
+// would, i.e. on narrow maps whose row ends leave partly empty tiles that still load every
+// weight vector (2048 -> 512 on 7x7: 9 tiles of 6 instead of 12 of 2 x 3, 12% faster;
+// docs/design/default-schedules.md), and only with at least kFlatMinItems output blocks
+// over the batch: a flat image is one work item per output block, and a few items share out
+// unevenly over the threads (5 on 2 threads: one idles a sixth of the time).
+constexpr int64_t kFlatMinItems = 16;
+
+bool flat_by_default(const Conv2dDesc& d, int64_t out_block, const RegisterTile& tile) {
+  if (!conv2d_flattens(d) || d.batch * (d.out_channels / out_block) < kFlatMinItems) return false;
+  const int64_t flat_tiles = ceil_div(d.out_h() * d.out_w(), tile.rows * tile.columns);
+  const int64_t row_tiles = ceil_div(d.out_h(), tile.rows) * ceil_div(d.out_w(), tile.columns);
+  return 5 * flat_tiles <= 4 * row_tiles;
 }
 
 // The image a flat schedule computes: one row of all the pixels (conv2d_flattens).
@@ -190,7 +194,7 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
       default_register_tile(desc, host_info().tile_accumulators() / std::max<int64_t>(host_info().vectors_spanning(s.oc_bn), 2));
   s.oh_bn = tile.rows;
   s.ow_bn = tile.columns;
-  s.flat_pixels = flat_by_default(desc, tile);
+  s.flat_pixels = flat_by_default(desc, s.oc_bn, tile);
   // Consecutive items share input rows when the weights they cycle through stay cached.
   s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
   // Weights come from memory on every inference; fetch the next block's while this one runs.
