@@ -78,11 +78,11 @@ struct RegisterTile {
   int64_t rows = 1, columns = 1;
 };
 
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
 // The output tile of at most `pixels` accumulating pixels per vector of the output block
 // that leaves the fewest tiles (most FMAs per weight vector loaded), as wide as the budget
 // allows, in as many rows as the space offers.
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
 RegisterTile default_register_tile(const Conv2dDesc& d, int64_t pixels) {
   const int64_t max_rows = conv2d_max_tile_rows(d);
   RegisterTile best;
