@@ -17,8 +17,10 @@
 // "limit_ms", "fraction"}: the network's FLOPs at the measured FMA peak and the median run's
 // fraction of it (evaluation/compute_limit.h), and "roofline": {"floor_ms", "memory_bound_ms",
 // "bandwidth_gbps", "fraction", "types": [{"type", "steps", "floor_ms", "memory_bound_ms",
-// "measured_ms", "fraction"}]}: each step at the peak or the measured read bandwidth,
-// whichever binds (evaluation/roofline.h), and per operator its steps in the profiled run.
+// "measured_ms", "fraction"}], "largest_losses": [{"node", "type", "floor_ms", "measured_ms",
+// "fraction"}]}: each step at the peak or the measured read bandwidth, whichever binds
+// (evaluation/roofline.h), per operator its steps in the profiled run, and the 8 steps that
+// lose most time to their floors.
 
 #include <algorithm>
 #include <map>
@@ -184,15 +186,24 @@ nlohmann::ordered_json compute_limit_json(const evaluation::ComputeLimit& limit,
           {"limit_ms", limit.limit_ms()}, {"fraction", limit.fraction_of(run_ms)}};
 }
 
-nlohmann::ordered_json roofline_json(const evaluation::Roofline& roofline, const evaluation::StepProfile& profile,
-                                     double run_ms) {
+/// The steps that lose most time to their floors: where kernel work pays most.
+constexpr size_t kLargestLossesShown = 8;
+
+nlohmann::ordered_json roofline_json(const graph::Graph& graph, const evaluation::Roofline& roofline,
+                                     const evaluation::StepProfile& profile, double run_ms) {
   nlohmann::ordered_json types = nlohmann::ordered_json::array();
   for (const evaluation::StepTypeFloor& type : roofline.types(profile.node_ms()))
     types.push_back({{"type", type.type}, {"steps", type.steps}, {"floor_ms", type.floor_ms},
                      {"memory_bound_ms", type.memory_bound_ms}, {"measured_ms", type.measured_ms},
                      {"fraction", type.fraction()}});
+  nlohmann::ordered_json losses = nlohmann::ordered_json::array();
+  for (const evaluation::StepLoss& loss : roofline.largest_losses(profile.node_ms(), kLargestLossesShown))
+    losses.push_back({{"node", graph.node(loss.floor.node).name}, {"type", loss.floor.type},
+                      {"floor_ms", loss.floor.floor_ms()}, {"measured_ms", loss.measured_ms},
+                      {"fraction", loss.fraction()}});
   return {{"floor_ms", roofline.floor_ms()}, {"memory_bound_ms", roofline.memory_bound_ms()},
-          {"bandwidth_gbps", roofline.bandwidth_gbps}, {"fraction", roofline.fraction_of(run_ms)}, {"types", types}};
+          {"bandwidth_gbps", roofline.bandwidth_gbps}, {"fraction", roofline.fraction_of(run_ms)},
+          {"types", types}, {"largest_losses", losses}};
 }
 
 /// Both yardsticks and the median run's fraction of each, then the roofline per operator
@@ -215,6 +226,16 @@ void print_yardsticks(const Yardsticks& yardsticks, const evaluation::StepProfil
   if (beat_floor)
     std::cout << "  (above 100%: those steps found operands in cache that the roofline prices at the "
                  "memory's read bandwidth)\n";
+}
+
+void print_largest_losses(const graph::Graph& graph, const evaluation::Roofline& roofline,
+                          const evaluation::StepProfile& profile) {
+  std::cout << "  most time above its floor:            measured ms  floor ms  of floor\n";
+  for (const evaluation::StepLoss& loss : roofline.largest_losses(profile.node_ms(), kLargestLossesShown))
+    std::cout << "  " << std::left << std::setw(36) << graph.node(loss.floor.node).name.substr(0, 35) << std::right
+              << std::fixed << std::setprecision(3) << std::setw(12) << loss.measured_ms << std::setw(10)
+              << loss.floor.floor_ms() << std::setprecision(0) << std::setw(9) << 100 * loss.fraction() << "%  "
+              << loss.floor.type << (loss.floor.memory_bound() ? " (memory-bound)" : "") << "\n";
 }
 
 void bench(const BenchFlags& flags) {
@@ -253,7 +274,7 @@ void bench(const BenchFlags& flags) {
       out["profile"] = profile_json(profile);
       const Yardsticks measured = yardsticks(scheduled, threads);
       out["compute_limit"] = compute_limit_json(measured.compute, ms.median);
-      out["roofline"] = roofline_json(measured.roofline, profile, ms.median);
+      out["roofline"] = roofline_json(graph, measured.roofline, profile, ms.median);
     }
     std::cout << out.dump() << "\n";
     return;
@@ -273,7 +294,9 @@ void bench(const BenchFlags& flags) {
   if (flags.profile) {
     const evaluation::StepProfile profile = profile_steps(network, scheduled, kProfiledRuns);
     print_profile(profile, kProfiledRuns);
-    print_yardsticks(yardsticks(scheduled, threads), profile, ms.median);
+    const Yardsticks measured = yardsticks(scheduled, threads);
+    print_yardsticks(measured, profile, ms.median);
+    print_largest_losses(graph, measured.roofline, profile);
   }
 }
 

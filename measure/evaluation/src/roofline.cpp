@@ -83,6 +83,18 @@ std::vector<StepTypeFloor> Roofline::types(const std::map<graph::NodeId, double>
   return types;
 }
 
+std::vector<StepLoss> Roofline::largest_losses(const std::map<graph::NodeId, double>& measured_ms_by_node,
+                                              size_t count) const {
+  std::vector<StepLoss> losses;
+  for (const StepFloor& step : steps)
+    if (const auto measured = measured_ms_by_node.find(step.node); measured != measured_ms_by_node.end())
+      losses.push_back({step, measured->second});
+  std::stable_sort(losses.begin(), losses.end(),
+                   [](const StepLoss& a, const StepLoss& b) { return a.lost_ms() > b.lost_ms(); });
+  if (losses.size() > count) losses.resize(count);
+  return losses;
+}
+
 std::string Roofline::summary() const {
   std::ostringstream out;
   out << std::fixed << std::setprecision(3) << "at least " << floor_ms() << " ms, each step at the FMA peak ("

@@ -143,3 +143,26 @@ TEST_CASE("per operator, a profiled run's node times stand beside the floors, de
   CHECK(types[1].fraction() == doctest::Approx(0.5));
   CHECK(roof.types().front().fraction() == 0);  // no profile: nothing measured
 }
+
+TEST_CASE("the steps that lose most time to their floors come first, measured ones only") {
+  // conv1 and conv2 (the same floor) and the depthwise conv: conv2 loses most, then dw, then
+  // conv1; a step without a measured time is left out.
+  graph::Graph g("convs");
+  const auto x = g.add_input("x", {{1, kConvChannels, kConvSide, kConvSide}});
+  const auto conv2 = add_conv(g, add_conv(g, x, "conv1"), "conv2");
+  const auto w = g.add_parameter("dw.weight", {kConvChannels, 1, 3, 3}, seeded(kConvChannels * 9));
+  g.add_output(g.add_node("dw", graph::Conv2d{.kernel = {3, 3}, .pads = {1, 1, 1, 1}, .groups = kConvChannels}, {conv2, w}));
+  const evaluation::Roofline roof = evaluation::roofline(g, nullptr, peak(), bandwidth());
+  REQUIRE(roof.steps.size() == 3);
+  const double dw_floor = roof.steps[2].floor_ms();
+  const std::map<graph::NodeId, double> measured{
+      {0, 1.5 * kConvComputeMs}, {1, 3 * kConvComputeMs}, {2, dw_floor + kConvComputeMs}};
+  const std::vector<evaluation::StepLoss> losses = roof.largest_losses(measured, 2);
+  REQUIRE(losses.size() == 2);
+  CHECK(losses[0].floor.node == 1);
+  CHECK(losses[0].lost_ms() == doctest::Approx(2 * kConvComputeMs));
+  CHECK(losses[0].fraction() == doctest::Approx(1.0 / 3.0));
+  CHECK(losses[1].floor.node == 2);
+  CHECK(losses[1].lost_ms() == doctest::Approx(kConvComputeMs));
+  CHECK(roof.largest_losses({{0, 2 * kConvComputeMs}}, 8).size() == 1);
+}

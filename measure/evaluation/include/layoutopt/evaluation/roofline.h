@@ -46,6 +46,17 @@ struct StepTypeFloor {
   [[nodiscard]] double fraction() const { return measured_ms > 0 ? floor_ms / measured_ms : 0.0; }
 };
 
+/// One step's floor beside its time in a profiled run: where a run loses most to its roofline.
+struct StepLoss {
+  StepFloor floor;
+  double measured_ms = 0;
+
+  /// Time above the floor.
+  [[nodiscard]] double lost_ms() const { return measured_ms - floor.floor_ms(); }
+  /// The floor over the measured time: 1 is the step at its ceiling.
+  [[nodiscard]] double fraction() const { return measured_ms > 0 ? floor.floor_ms() / measured_ms : 0.0; }
+};
+
 struct Roofline {
   std::vector<StepFloor> steps;  ///< one per node that moves data, in graph order
   double peak_gflops = 0;
@@ -61,6 +72,10 @@ struct Roofline {
   /// Per operator, the largest floor first, each with its steps' time in `measured_ms_by_node`
   /// (a profiled run's node steps, StepProfile::node_ms) when given.
   [[nodiscard]] std::vector<StepTypeFloor> types(const std::map<graph::NodeId, double>& measured_ms_by_node = {}) const;
+  /// The `count` steps that lose most time to their floors in a profiled run
+  /// (StepProfile::node_ms), the largest loss first: where a kernel has most to gain.
+  [[nodiscard]] std::vector<StepLoss> largest_losses(const std::map<graph::NodeId, double>& measured_ms_by_node,
+                                                     size_t count) const;
   /// "at least 21.3 ms, each step at the FMA peak (436 GFLOPS) or the read bandwidth
   /// (18.2 GB/s) on 2 threads, whichever binds; 4.1 ms of it memory-bound"
   [[nodiscard]] std::string summary() const;
