@@ -1,8 +1,8 @@
 // `layoutopt info MODEL [--threads N] [--json]`: what a network contains, what of it runs
 // after the inference passes, the tasks tuning will see, and its compute limit on this host
 // (evaluation/compute_limit.h): its FLOPs as the untuned default runs them at the FMA peak
-// measured on N threads; and its roofline (evaluation/roofline.h): the inference graph's steps each at that peak or the
-// measured read bandwidth, whichever binds.
+// measured on N threads; and its roofline (evaluation/roofline.h): the inference graph's steps
+// each at that peak or the measured read bandwidth, whichever binds.
 
 #include <iomanip>
 #include <iostream>
@@ -38,7 +38,7 @@ struct Yardsticks {
   evaluation::Roofline roofline;
 };
 
-Yardsticks direct_yardsticks(const graph::Graph& g, const graph::Graph& inference, int threads) {
+Yardsticks default_yardsticks(const graph::Graph& g, const graph::Graph& inference, int threads) {
   const int resolved = pipeline::resolve_threads(threads);
   const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(resolved));
   const timing::MemoryBandwidth bandwidth = timing::measure_memory_bandwidth(timing::memory_bandwidth_policy(resolved));
@@ -192,7 +192,7 @@ void add_info_command(CLI::App& app) {
     const LoadedModel model = load_and_warn(flags->model);
     const std::vector<TaskRow> tasks = task_rows(model.graph);
     const Prepared inference = prepared(model.graph);
-    const Yardsticks yardsticks = direct_yardsticks(model.graph, inference.graph, flags->threads);
+    const Yardsticks yardsticks = default_yardsticks(model.graph, inference.graph, flags->threads);
     if (flags->json) std::cout << info_json(model, inference, tasks, yardsticks).dump(2) << "\n";
     else print_info(model, inference, tasks, yardsticks);
   });
