@@ -4,6 +4,7 @@
 #include <iomanip>
 #include <optional>
 #include <sstream>
+#include <utility>
 #include <variant>
 
 #include "layoutopt/graph/workloads.h"
@@ -27,17 +28,30 @@ ComputeLimit at_peak(const timing::PeakFlops& peak) {
   return {.peak_gflops = peak.gflops, .threads = peak.threads};
 }
 
-/// The Winograd op the untuned default runs node `id` with, or null where it runs directly.
-std::optional<kernels::TunableOp> default_winograd(const graph::Graph& graph, graph::NodeId id) {
+/// A Winograd kernel a node runs: its op and config.
+struct WinogradRun {
+  kernels::TunableOp op;
+  int64_t config_index = 0;
+};
+
+/// The Winograd kernel node `id` runs as `plan` runs it (null: as the untuned default runs
+/// it), or nothing where it runs directly.
+std::optional<WinogradRun> winograd_run(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id) {
+  if (plan) {
+    const planning::TunedKernel* tuned = winograd_config(plan->nodes.at(static_cast<size_t>(id)).kernel);
+    if (tuned == nullptr) return std::nullopt;
+    return WinogradRun{kernels::TunableOp::winograd_conv2d(kernels::conv2d_desc(graph, id)), tuned->config_index};
+  }
   if (!std::holds_alternative<graph::Conv2d>(graph.node(id).op)) return std::nullopt;
   kernels::TunableOp op = kernels::TunableOp::conv2d_default_algorithm(kernels::conv2d_desc(graph, id));
   if (op.family() != kernels::OpFamily::winograd_conv2d) return std::nullopt;
-  return op;
+  const int64_t index = op.default_index();
+  return WinogradRun{std::move(op), index};
 }
 
-bool runs_winograd(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id) {
-  if (plan) return winograd_config(plan->nodes.at(static_cast<size_t>(id)).kernel) != nullptr;
-  return default_winograd(graph, id).has_value();
+double flops_of(const graph::Graph& graph, graph::NodeId id, const std::optional<WinogradRun>& winograd) {
+  if (winograd) return winograd->op.executed_flops(winograd->config_index);
+  return 2.0 * static_cast<double>(graph::mac_count(graph, graph.node(id)));
 }
 
 }  // namespace
@@ -59,13 +73,7 @@ std::string ComputeLimit::summary() const {
 }
 
 double executed_flops(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id) {
-  if (plan) {
-    if (const planning::TunedKernel* winograd = winograd_config(plan->nodes.at(static_cast<size_t>(id)).kernel))
-      return kernels::TunableOp::winograd_conv2d(kernels::conv2d_desc(graph, id)).executed_flops(winograd->config_index);
-  } else if (const std::optional<kernels::TunableOp> winograd = default_winograd(graph, id)) {
-    return winograd->executed_flops(winograd->default_index());
-  }
-  return 2.0 * static_cast<double>(graph::mac_count(graph, graph.node(id)));
+  return flops_of(graph, id, winograd_run(graph, plan, id));
 }
 
 ComputeLimit compute_limit(const graph::Graph& graph, const planning::Plan* plan, const timing::PeakFlops& peak) {
@@ -75,8 +83,9 @@ ComputeLimit compute_limit(const graph::Graph& graph, const planning::Plan* plan
   double executed = 0;
   for (size_t n = 0; n < graph.nodes().size(); ++n) {
     const auto id = static_cast<graph::NodeId>(n);
-    executed += executed_flops(graph, plan, id);
-    if (runs_winograd(graph, plan, id)) ++limit.winograd_convs;
+    const std::optional<WinogradRun> winograd = winograd_run(graph, plan, id);
+    executed += flops_of(graph, id, winograd);
+    if (winograd) ++limit.winograd_convs;
   }
   limit.executed_gflop = executed / kFlopsPerGflop;
   return limit;
