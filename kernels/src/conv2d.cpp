@@ -101,13 +101,17 @@ RegisterTile default_register_tile(const Conv2dDesc& d, int64_t pixels) {
 // Flat tiling by default where it leaves at most four fifths of the register tiles rows
 // would, i.e. on narrow maps whose row ends leave partly empty tiles that still load every
 // weight vector (2048 -> 512 on 7x7: 9 tiles of 6 instead of 12 of 2 x 3, 12% faster;
-// docs/design/default-schedules.md), and only with at least kFlatMinItems output blocks
-// over the batch: a flat image is one work item per output block, and a few items share out
-// unevenly over the threads (5 on 2 threads: one idles a sixth of the time).
+// docs/design/default-schedules.md), and only where its items share out evenly: a flat
+// image is one work item per output block over the batch, and threads take contiguous
+// ranges of items, so 5 items on 2 threads idle one a sixth of the time. At least
+// kFlatMinItems items leave any team little idle time, and a multiple of kFlatEvenItems
+// none on teams of 1, 2, 4 or 8 (densenet-201's 1056 -> 128 on 7x7, 8 items: 19% faster).
 constexpr int64_t kFlatMinItems = 16;
+constexpr int64_t kFlatEvenItems = 8;
 
 bool flat_by_default(const Conv2dDesc& d, int64_t out_block, const RegisterTile& tile) {
-  if (!conv2d_flattens(d) || d.batch * (d.out_channels / out_block) < kFlatMinItems) return false;
+  const int64_t items = d.batch * (d.out_channels / out_block);
+  if (!conv2d_flattens(d) || (items < kFlatMinItems && items % kFlatEvenItems != 0)) return false;
   const int64_t flat_tiles = ceil_div(d.out_h() * d.out_w(), tile.rows * tile.columns);
   const int64_t row_tiles = ceil_div(d.out_h(), tile.rows) * ceil_div(d.out_w(), tile.columns);
   return 5 * flat_tiles <= 4 * row_tiles;

@@ -430,8 +430,11 @@ TEST_CASE("the default conv2d schedule tiles 1x1 images as one row where that le
   CHECK(s.flat_pixels == (5 * flat_tiles <= 4 * row_tiles));
   if (lanes == 8) CHECK(s.flat_pixels);  // AVX2: 9 tiles of 6 pixels, not 12 of 2 x 3
   check_schedule(narrow, s);
-  // 8 output blocks: too few items to share out evenly over the threads.
-  CHECK_FALSE(conv2d_default_schedule(square_conv(64, 7, 7, 16 * lanes, 1, 1, 0)).flat_pixels);
+  // Fewer than 16 output blocks flatten only in a multiple of 8, which teams of 1, 2, 4 and 8
+  // threads share out evenly: 8 do, 5 and 12 do not.
+  CHECK(conv2d_default_schedule(square_conv(64, 7, 7, 16 * lanes, 1, 1, 0)).flat_pixels == s.flat_pixels);
+  CHECK_FALSE(conv2d_default_schedule(square_conv(64, 7, 7, 10 * lanes, 1, 1, 0)).flat_pixels);
+  CHECK_FALSE(conv2d_default_schedule(square_conv(64, 7, 7, 24 * lanes, 1, 1, 0)).flat_pixels);
   // 14x14 with 2 x 3 tiles: 33 tiles flat against 35, not worth the rows' items.
   if (lanes == 8) CHECK_FALSE(conv2d_default_schedule(square_conv(64, 14, 14, 32 * lanes, 1, 1, 0)).flat_pixels);
   CHECK_FALSE(conv2d_default_schedule(square_conv(64, 7, 7, 32 * lanes, 3, 1, 1)).flat_pixels);

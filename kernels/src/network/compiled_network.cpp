@@ -21,10 +21,12 @@ double ms_since(Clock::time_point start) {
 }
 
 /// The kind of the step's (first) kernel, its operator for a fallback; empty for a transform.
+/// From the kernel's name, not its first stage's: a Winograd conv's first stage is its input
+/// transform.
 std::string kernel_of(const runtime::StepAction& action) {
-  if (const auto* k = std::get_if<runtime::KernelStep>(&action)) return jit::kernel_kind(k->kernel.stages.front().symbol);
+  if (const auto* k = std::get_if<runtime::KernelStep>(&action)) return jit::kernel_kind(k->kernel.name);
   if (const auto* c = std::get_if<runtime::ConcatStep>(&action); c && !c->kernels.empty())
-    return jit::kernel_kind(c->kernels.front().stages.front().symbol);
+    return jit::kernel_kind(c->kernels.front().name);
   if (const auto* r = std::get_if<runtime::ReferenceStep>(&action)) return r->op;
   return {};
 }

@@ -66,10 +66,13 @@ std::optional<kernels::TunableOp> tunable(const graph::Graph& g, graph::NodeId i
   return all.front();
 }
 
-/// Steps of `network` that run a Winograd kernel.
+/// Steps of `network` that run a Winograd kernel. The step's kernel kind names the whole
+/// kernel, not its first stage (the input transform), so profiles total it as one algorithm.
 std::ptrdiff_t winograd_steps(const kernels::CompiledNetwork& network) {
   return std::count_if(network.steps().begin(), network.steps().end(), [](const kernels::NetworkStep& step) {
-    return step.detail.rfind("layoutopt_winograd_conv2d_", 0) == 0;
+    const bool named = step.detail.rfind("layoutopt_winograd_conv2d_", 0) == 0;
+    CHECK(named == (step.kernel == "winograd_conv2d"));
+    return named;
   });
 }
 
