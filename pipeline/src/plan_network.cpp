@@ -1,6 +1,7 @@
 #include "layoutopt/pipeline/plan_network.h"
 
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -60,16 +61,30 @@ costs::ConfirmationReport confirm_configs(const graph::Graph& graph, Measurement
   return report;
 }
 
-/// Prices the transforms and nodes of the graph-tuned plan by their time inside its compiled
-/// network, planning again until it chooses only transforms so timed.
-costs::CalibrationReport calibrate_in_network(const graph::Graph& graph, const costs::MeasuredCostSource& source,
+/// The untuned default's plan priced by `source`, when every default config was measured.
+std::optional<planning::Plan> default_plan(const graph::Graph& graph, const Measurements& measured,
+                                           const costs::MeasuredCostSource& source,
+                                           const planning::PlannerOptions& planner) {
+  const auto default_seconds = tuning::default_config_seconds(source.tasks(), measured.records(), planner.target);
+  if (!defaults_priced(source.tasks(), default_seconds)) return std::nullopt;
+  const evaluation::Variant variant{"default", evaluation::VariantCosts::default_schedules,
+                                    planning::SolverChoice::automatic};
+  return evaluation::plan_variant(graph, variant, source, default_seconds, planner).plan;
+}
+
+/// Prices the transforms and nodes of the default plan and the graph-tuned plan by their
+/// time inside their compiled networks, planning again until it chooses only transforms so
+/// timed.
+costs::CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measurements& measured,
+                                              const costs::MeasuredCostSource& source,
                                               const planning::PlannerOptions& planner, const PlanRequest& request) {
   timing::ProgressReporter progress = progress_reporter(request.quiet);
   const auto replan = [&](const costs::MeasuredCostSource& current) {
     return planning::plan_layouts(graph, current, planner).plan;
   };
-  const costs::CalibrationReport report = costs::calibrate_in_network(
-      graph, source, replan, {.max_rounds = request.policy.calibrate_rounds}, &progress);
+  const costs::CalibrationReport report =
+      costs::calibrate_in_network(graph, source, replan, default_plan(graph, measured, source, planner),
+                                  {.max_rounds = request.policy.calibrate_rounds}, &progress);
   progress.finish();
   return report;
 }
@@ -106,7 +121,7 @@ PlanReport plan_measured(const graph::Graph& graph, const PlanRequest& request) 
   }
   if (request.policy.calibrate_rounds > 0) {
     report.calibration = report.phases.time(Phase::calibration, [&] {
-      return calibrate_in_network(graph, measured.cost_source(report.repricing), planner, request);
+      return calibrate_in_network(graph, measured, measured.cost_source(report.repricing), planner, request);
     });
     report.repricing = report.calibration->repricing;
     if (request.events.calibrated) request.events.calibrated(*report.calibration);

@@ -122,7 +122,21 @@ void MeasuredCostSource::read_summary() {
     for (const tuning::LayoutCandidate& candidate : known_.tasks[t].candidates.all(pricing))
       kept.push_back(tuned_candidate(tasks_[t], candidate));
     if (kept.empty()) untuned_.push_back(tasks_[t].task_key());
+    if (const std::optional<tuning::LayoutCandidate> untuned_default = default_candidate(t, pricing, kept))
+      kept.push_back(tuned_candidate(tasks_[t], *untuned_default));
   }
+}
+
+std::optional<tuning::LayoutCandidate> MeasuredCostSource::default_candidate(
+    size_t task, const tuning::CandidatePricing& pricing, const std::vector<planning::NodeCandidate>& kept) const {
+  const tuning::TuningTask& t = tasks_[task];
+  if (kept.empty() || !tuning::is_default_algorithm(t.op)) return std::nullopt;
+  const int64_t index = t.op.default_index();
+  for (const planning::NodeCandidate& candidate : kept)
+    if (std::get<planning::TunedKernel>(candidate.kernel).config_index == index) return std::nullopt;
+  const std::optional<double> seconds = known_.tasks[task].candidates.estimated_seconds(index, pricing);
+  if (!seconds) return std::nullopt;
+  return tuning::LayoutCandidate{.index = index, .seconds = *seconds, .layouts = t.op.layouts(index)};
 }
 
 double MeasuredCostSource::untimed_factor() const {

@@ -138,7 +138,11 @@ InNetworkTransformTimes time_transforms_in_network(kernels::CompiledNetwork& net
 
 std::string CalibrationReport::summary() const {
   std::ostringstream out;
-  out << std::fixed << std::setprecision(3) << rounds << " plans timed in the network"
+  out << std::fixed << std::setprecision(3);
+  if (baseline_nodes)
+    out << "the baseline plan's nodes: priced " << baseline_nodes->priced_ms << " ms, network "
+        << baseline_nodes->network_ms << " ms; ";
+  out << rounds << " plans timed in the network"
       << (settled ? "" : ", stopped before every chosen transform was timed") << "; the first plan's " << nodes
       << " nodes: priced " << first_nodes.priced_ms << " ms, network " << first_nodes.network_ms
       << " ms; its transforms: table " << first_transforms.priced_ms << " ms, network " << first_transforms.network_ms
@@ -149,15 +153,42 @@ std::string CalibrationReport::summary() const {
 
 CalibrationReport calibrate_in_network(const graph::Graph& graph, const MeasuredCostSource& costs,
                                        const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
-                                       const CalibrationOptions& options, timing::ProgressReporter* progress) {
+                                       const std::optional<planning::Plan>& baseline, const CalibrationOptions& options,
+                                       timing::ProgressReporter* progress) {
   CalibrationReport report;
   report.repricing = costs.repricing();
   MeasuredCostSource current = costs;  // repriced after each round's timings
   InNetworkTransformTimes timed;
+  // Each timed plan: its nodes' factors and its transforms' times join the repricing.
+  const auto time_plan = [&](const planning::Plan& plan) {
+    kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, planning::network_schedule(plan, graph));
+    StepTimes steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
+    record_node_factors(report.repricing.in_network_nodes, node_factors(steps, plan, current));
+    return steps;
+  };
+  const auto absorb_transforms = [&](const InNetworkTransformTimes& times) {
+    keep_fastest(timed, times);
+    for (const auto& [key, ms] : timed) report.repricing.in_network_transforms[key] = ms;
+    current = current.repriced(report.repricing);
+  };
+  // The baseline runs before the first round and after the last, so that a slow spell over
+  // one of its timings does not price it against plans timed in a quiet stretch (its
+  // candidates keep the faster factor, as every candidate does).
+  const auto time_baseline = [&](const char* when) {
+    const StepTimes steps = time_plan(*baseline);
+    const PricedAndTimed timed_nodes = priced_and_timed_nodes(steps, *baseline);
+    if (!report.baseline_nodes || timed_nodes.network_ms < report.baseline_nodes->network_ms)
+      report.baseline_nodes = timed_nodes;
+    if (progress)
+      progress->note(std::string("calibrating in the network, the baseline plan ") + when + ": " +
+                     std::to_string(steps.nodes.size()) + " nodes; predicted " + format_ms(baseline->predicted_ms) +
+                     ", its steps took " + format_ms(total_ms(steps)));
+    absorb_transforms(by_key(steps.transforms));
+  };
+  if (baseline) time_baseline("first");
   for (int round = 1; round <= options.max_rounds; ++round) {
     const planning::Plan plan = replan(current);
-    kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, planning::network_schedule(plan, graph));
-    const StepTimes steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
+    const StepTimes steps = time_plan(plan);
     const InNetworkTransformTimes times = by_key(steps.transforms);
     size_t unseen = 0;
     for (const auto& [key, ms] : times) unseen += timed.contains(key) ? 0 : 1;
@@ -172,15 +203,13 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
                      std::to_string(steps.nodes.size()) + " nodes, " + std::to_string(times.size()) +
                      " transforms, " + std::to_string(unseen) + " not timed in a network before; predicted " +
                      format_ms(plan.predicted_ms) + ", its steps took " + format_ms(total_ms(steps)));
-    record_node_factors(report.repricing.in_network_nodes, node_factors(steps, plan, current));
-    keep_fastest(timed, times);
-    for (const auto& [key, ms] : timed) report.repricing.in_network_transforms[key] = ms;
-    current = current.repriced(report.repricing);
+    absorb_transforms(times);
     if (unseen == 0) {
       report.settled = true;
       break;
     }
   }
+  if (baseline) time_baseline("last");
   report.transforms = timed.size();
   report.nodes = report.repricing.in_network_nodes.size();
   report.untimed_factor = current.untimed_transform_factor();

@@ -11,7 +11,10 @@
 #include <set>
 #include <stdexcept>
 
+#include "layoutopt/costs/baseline_costs.h"
+#include "layoutopt/graph/workloads.h"
 #include "layoutopt/layout/layout.h"
+#include "layoutopt/tuning/default_configs.h"
 #include "layoutopt/costs/measured_cost_source.h"
 #include "layoutopt/planning/plan_schedule.h"
 #include "layoutopt/planning/planner.h"
@@ -48,6 +51,17 @@ void write_blocked_input_records(const std::filesystem::path& path, const graph:
   });
 }
 
+/// Appends each default-algorithm task's untuned default config at 1 ms: slower than every
+/// config write_records gave its layout pair (10-60 us), so isolated prices never choose it.
+void append_slow_defaults(const std::filesystem::path& path, const graph::Graph& g) {
+  tuning::RecordWriter writer(path);
+  for (const tuning::TuningTask& task : tuning::default_algorithm_tasks(tuning::extract_tasks(g))) {
+    tuning::MeasureResult result;
+    result.costs_s = {1e-3};
+    writer.append(tuning::make_record(kTarget, task, task.op.default_index(), result));
+  }
+}
+
 /// The tiny graph planned from those records and a 1 us transform table, on one thread.
 struct Planning {
   timing::ThreadScope threads{1};
@@ -64,9 +78,23 @@ struct Planning {
  private:
   MeasuredCosts make_costs() {
     write_blocked_input_records(records.path(), graph);
+    append_slow_defaults(records.path(), graph);
     return {graph, tuning::load_record_log(records.path()).records, table, records.path()};
   }
 };
+
+/// Each node's candidate running its task's default config, by node.
+std::map<graph::NodeId, planning::NodeCandidate> default_candidates(const graph::Graph& g,
+                                                                    const costs::MeasuredCostSource& source) {
+  std::map<graph::NodeId, planning::NodeCandidate> found;
+  for (const tuning::TuningTask& task : tuning::default_algorithm_tasks(source.tasks()))
+    for (graph::NodeId id : task.nodes)
+      for (const planning::NodeCandidate& candidate : source.candidates(g, id)) {
+        const auto& kernel = std::get<planning::TunedKernel>(candidate.kernel);
+        if (kernel.task == task.name && kernel.config_index == task.op.default_index()) found.emplace(id, candidate);
+      }
+  return found;
+}
 
 }  // namespace
 
@@ -89,7 +117,7 @@ TEST_CASE("calibration times the plan's steps in its network and prices them so 
   REQUIRE(!first_keys.empty());  // the NCHW graph input feeds a conv reading a blocked layout
 
   const costs::CalibrationReport report =
-      costs::calibrate_in_network(g, planning.measured.source, replan, {.max_rounds = 4, .profiled_runs = 3});
+      costs::calibrate_in_network(g, planning.measured.source, replan, std::nullopt, {.max_rounds = 4, .profiled_runs = 3});
   const costs::MeasuredCostSource costs = planning.measured.source.repriced(report.repricing);
 
   CHECK(report.rounds >= 1);
@@ -133,7 +161,7 @@ TEST_CASE("calibration scales a timed node's candidates: those that ran by their
   const graph::Graph& g = planning.graph;
   const auto replan = [&](const costs::MeasuredCostSource& costs) { return planning.plan(costs); };
   const costs::CalibrationReport report =
-      costs::calibrate_in_network(g, planning.measured.source, replan, {.max_rounds = 4, .profiled_runs = 3});
+      costs::calibrate_in_network(g, planning.measured.source, replan, std::nullopt, {.max_rounds = 4, .profiled_runs = 3});
   const costs::MeasuredCostSource& isolated = planning.measured.source;
   const costs::MeasuredCostSource calibrated = isolated.repriced(report.repricing);
 
@@ -202,4 +230,72 @@ TEST_CASE("transform times in a network cover exactly the transforms it runs") {
   for (const auto& [key, ms] : times) keys.insert(key);
   CHECK(keys == network_transforms(g, plan));
   CHECK(times.size() >= 1);
+}
+
+TEST_CASE("the measured source offers each task's default config beside the cheapest of its layout pair") {
+  Planning planning;
+  const graph::Graph& g = planning.graph;
+  const auto defaults = default_candidates(g, planning.measured.source);
+  const planning::Plan plan = planning.plan();
+  size_t workloads = 0;
+  for (size_t n = 0; n < g.nodes().size(); ++n) {
+    const auto id = static_cast<graph::NodeId>(n);
+    if (!graph::has_workload(g.node(id))) continue;
+    ++workloads;
+    REQUIRE(defaults.contains(id));
+    std::set<std::pair<std::string, int64_t>> kernels;  // each kernel once
+    for (const planning::NodeCandidate& candidate : planning.measured.source.candidates(g, id)) {
+      const auto& kernel = std::get<planning::TunedKernel>(candidate.kernel);
+      CHECK(kernels.insert({kernel.task, kernel.config_index}).second);
+    }
+  }
+  CHECK(workloads == 3);  // conv1, conv2 and fc
+  // The convs' defaults were timed only at 1 ms, above every config of every pair: isolated
+  // prices never choose them.
+  for (const char* name : {"conv1", "conv2"}) {
+    const graph::NodeId id = *g.find_node(name);
+    const costs::CandidateId untuned = costs::candidate_id(defaults.at(id));
+    for (const planning::NodeCandidate& candidate : planning.measured.source.candidates(g, id))
+      if (costs::candidate_id(candidate) != untuned) CHECK(candidate.ms < defaults.at(id).ms);
+    CHECK(costs::candidate_id(plan.nodes.at(static_cast<size_t>(id))) != untuned);
+  }
+}
+
+TEST_CASE("a default config that runs faster in the network than the tuned one is planned") {
+  Planning planning;
+  const graph::Graph& g = planning.graph;
+  const auto defaults = default_candidates(g, planning.measured.source);
+  const graph::NodeId conv2 = *g.find_node("conv2");
+  REQUIRE(defaults.contains(conv2));
+  // The default ran at a thousandth of its isolated 1 ms; no other candidate ran.
+  costs::Repricing repricing;
+  repricing.in_network_nodes[conv2] = {.ran = {{costs::candidate_id(defaults.at(conv2)), 1e-3}}, .latest = 1.0};
+  const planning::Plan plan = planning.plan(planning.measured.source.repriced(repricing));
+  CHECK(costs::candidate_id(plan.nodes.at(static_cast<size_t>(conv2))) == costs::candidate_id(defaults.at(conv2)));
+}
+
+TEST_CASE("calibration times a baseline plan first: its nodes' candidates carry their own factors") {
+  Planning planning;
+  const graph::Graph& g = planning.graph;
+  const costs::MeasuredCostSource& source = planning.measured.source;
+  const tuning::DefaultSeconds seconds =
+      tuning::default_config_seconds(source.tasks(), tuning::load_record_log(planning.records.path()).records, kTarget);
+  const costs::DefaultScheduleCosts untuned(source, g, seconds);
+  const planning::Plan baseline = planning::plan_layouts(g, untuned, dp_planner()).plan;
+  const auto replan = [&](const costs::MeasuredCostSource& costs) { return planning.plan(costs); };
+  const costs::CalibrationReport report =
+      costs::calibrate_in_network(g, source, replan, baseline, {.max_rounds = 4, .profiled_runs = 3});
+
+  REQUIRE(report.baseline_nodes);
+  CHECK(report.baseline_nodes->priced_ms > 0);
+  CHECK(report.baseline_nodes->network_ms > 0);
+  CHECK(report.summary().find("the baseline plan's nodes: priced") == 0);
+  const auto defaults = default_candidates(g, source);
+  REQUIRE(!defaults.empty());
+  for (const auto& [id, candidate] : defaults) {
+    // The baseline ran each node's default config, so that candidate has a factor of its own.
+    CHECK(costs::candidate_id(baseline.nodes.at(static_cast<size_t>(id))) == costs::candidate_id(candidate));
+    REQUIRE(report.repricing.in_network_nodes.contains(id));
+    CHECK(report.repricing.in_network_nodes.at(id).ran.contains(costs::candidate_id(candidate)));
+  }
 }

@@ -5,8 +5,9 @@
 //  - conv2d / depthwise / grouped conv / dense: the best tuned config of the node's task per
 //    distinct (input layout, output layout) pair, read from a tuning record log with the
 //    tuner's own functions (summarize_history), configs timed only once scaled by their
-//    task's selection bias (selection_bias.h), a stale task's by its drift (repricing.h). A
-//    task without records is an error naming the node: run `layoutopt tune` first.
+//    task's selection bias (selection_bias.h), a stale task's by its drift (repricing.h);
+//    beside them the task's untuned default config (default_candidate). A task without
+//    records is an error naming the node: run `layoutopt tune` first.
 //  - layout-flexible ops (flexible_ops.h): every block they are offered in, at the time the
 //    flexible-op table holds for the kernel they run there (flexible_op_timing.h).
 //  - layout-rigid ops (flatten, reshape, transpose, softmax, ops on other ranks): one
@@ -25,6 +26,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -111,6 +113,14 @@ class MeasuredCostSource final : public planning::CostSource {
   void price();
   /// Takes the tuned candidates from known_, stale tasks priced by repricing_.
   void read_summary();
+  /// The untuned default config of `task` when it has a working timing, the task runs the
+  /// default's algorithm and `kept` (its tuned candidates) lacks it: a candidate beside the
+  /// cheapest of its layout pair. Why: isolated timings rank a task's configs, the network
+  /// may not (docs/design/in-network-calibration.md); once calibration has timed the default
+  /// plan in its network, the solver compares each node's default and tuned configs at their
+  /// in-network times.
+  [[nodiscard]] std::optional<tuning::LayoutCandidate> default_candidate(
+      size_t task, const tuning::CandidatePricing& pricing, const std::vector<planning::NodeCandidate>& kept) const;
   [[nodiscard]] double untimed_factor() const;
   [[nodiscard]] MeasuredTables tables() const { return {*table_, *offered_, *flexible_}; }
   [[nodiscard]] std::vector<planning::NodeCandidate> tuned_candidates(const graph::Graph& graph, graph::NodeId id) const;
@@ -132,7 +142,7 @@ class MeasuredCostSource final : public planning::CostSource {
   MeasuredCostOptions options_;
   std::vector<tuning::TuningTask> tasks_;
   std::map<graph::NodeId, std::vector<size_t>> tasks_of_;    // conv/dense node -> its algorithms' tasks
-  std::vector<std::vector<planning::NodeCandidate>> tuned_;            // by task: best per layout pair
+  std::vector<std::vector<planning::NodeCandidate>> tuned_;            // by task: best per layout pair, and the default
   tuning::SessionResult known_;                                     // the records' summary tuned_ was read from
   std::vector<tuning::TaskKey> untuned_;
   Repricing repricing_;

@@ -17,6 +17,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,8 @@ struct CalibrationReport {
   bool settled = false;               ///< the last plan chose only transforms timed in a network
   PricedAndTimed first_transforms;    ///< the first plan's transforms (priced by the table)
   PricedAndTimed first_nodes;         ///< the first plan's nodes (priced by the records)
+  /// The baseline plan's nodes, when one was timed: its faster timing.
+  std::optional<PricedAndTimed> baseline_nodes;
   double untimed_factor = 1;          ///< what the transforms no network ran are scaled by
   /// Profiles taken again because a round's two profiles of its network swung above
   /// timing::kRoundSwingTolerance.
@@ -63,7 +66,7 @@ struct CalibrationReport {
   /// The source's repricing with the transforms and nodes timed in a network: what the next
   /// source is built with.
   Repricing repricing;
-  /// "R plans timed in the network; the first plan's nodes: priced X ms, network Y ms; its
+  /// ["the baseline plan's nodes: priced X ms, network Y ms; "] "R plans timed in the network; the first plan's nodes: priced X ms, network Y ms; its
   /// transforms: table X ms, network Y ms; T transforms timed, the others priced at Fx the
   /// table; P profiles timed again after a swing".
   [[nodiscard]] std::string summary() const;
@@ -80,9 +83,14 @@ struct CalibrationReport {
 /// the median in-network / table ratio that prices every untimed transform, so the last plan
 /// would avoid transforms it should buy (evidence: docs/design/in-network-calibration.md).
 /// Stops when a plan's transforms were all timed in an earlier round, or after max_rounds.
+/// A `baseline` plan (the untuned default's) is compiled and profiled so before the first
+/// round and after the last: its nodes' candidates then carry their own in-network factors,
+/// and where a config that won alone runs slower in the network than the default, the plans
+/// choose the default (evidence: docs/design/in-network-calibration.md).
 /// Throws what planning and compiling throw.
 [[nodiscard]] CalibrationReport calibrate_in_network(const graph::Graph& graph, const MeasuredCostSource& costs,
                                                      const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
+                                                     const std::optional<planning::Plan>& baseline,
                                                      const CalibrationOptions& options,
                                                      timing::ProgressReporter* progress = nullptr);
 
