@@ -6,6 +6,8 @@
 #include "conv/direct_conv_emitter.h"
 #include "jit/kernel_cache.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/kernels/layout_knobs.h"
 
 namespace layoutopt::kernels {
@@ -15,6 +17,13 @@ namespace {
 // Depthwise tiles hold one accumulator per (pixel, chunk); 16..28 pixels fill AVX-512.
 constexpr int64_t kMaxTileWidth = 32;
 constexpr int64_t kMaxTileHeight = 4;
+
+// The default tile: at most 8 pixels of one row, and accumulators for at most half the vector
+// registers. Why half: every tap also keeps its weight vectors and the input vectors of the
+// row in registers, and a tile past that spills. On AVX2 (16 ymm) a 16-channel block is two
+// vectors, so 4 pixels: resnet-sized 3x3 and 5x5 depthwise convs ran 0.44-0.75x the time of
+// 8-pixel tiles (Zen 3; docs/design/default-schedules.md); AVX-512 keeps 8 of one vector.
+constexpr int64_t kDefaultTileWidth = 8;
 
 void require(bool ok, const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule, const std::string& what) {
   if (!ok)
@@ -37,6 +46,17 @@ ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc) {
   space.add(k::tile_oh, inclusive_range(1, std::min(desc.out_h(), kMaxTileHeight)));
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   return space;
+}
+
+DepthwiseConv2dSchedule depthwise_conv2d_default_schedule(const Conv2dDesc& desc) {
+  validate_depthwise_conv2d(desc, {});
+  const HostInfo& host = host_info();
+  DepthwiseConv2dSchedule s;
+  s.c_bn = default_channel_block(desc.in_channels);  // the activations' block: no transform
+  const int64_t pixels = std::max<int64_t>(1, host.vector_registers / 2 / host.vectors_spanning(s.c_bn));
+  s.ow_bn = std::min({desc.out_w(), kDefaultTileWidth, pixels});
+  s.oh_bn = 1;
+  return s;
 }
 
 DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space, int64_t index) {

@@ -87,10 +87,9 @@ std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {
 }
 
 std::map<std::string, int64_t> default_depthwise_knobs(const Conv2dDesc& d) {
+  const DepthwiseConv2dSchedule s = depthwise_conv2d_default_schedule(d);
   namespace k = knobs::depthwise_conv2d;
-  return {{k::tile_c.name, default_channel_block(d.in_channels)},
-          {k::tile_ow.name, std::min<int64_t>(d.out_w(), 8)},
-          {k::tile_oh.name, 1}};
+  return {{k::tile_c.name, s.c_bn}, {k::tile_ow.name, s.ow_bn}, {k::tile_oh.name, s.oh_bn}};
 }
 
 std::map<std::string, int64_t> default_dense_knobs(const DenseDesc& d) {

@@ -4,6 +4,8 @@
 
 #include "kernel_check.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
+#include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/tunable_op.h"
 
 namespace {
 
@@ -69,4 +71,19 @@ TEST_CASE("depthwise stores its output in another channel block than it computes
       check_schedule(d, schedule);
     }
   CHECK(depthwise_conv2d_space(d).values("store_oc").back() == 48);
+}
+
+TEST_CASE("the default depthwise schedule keeps the activations' block and its accumulators in half the registers") {
+  const HostInfo& host = host_info();
+  const Conv2dDesc wide = depthwise_desc(144, 56, 56, 3, 1, 1);
+  const DepthwiseConv2dSchedule s = depthwise_conv2d_default_schedule(wide);
+  CHECK(s.c_bn == default_channel_block(144));  // 16: the block its neighbours use, no transform
+  CHECK(s.oh_bn == 1);
+  CHECK(s.ow_bn <= 8);
+  CHECK(s.ow_bn * host.vectors_spanning(s.c_bn) <= host.vector_registers / 2);
+  CHECK(s.ow_bn == std::min<int64_t>(8, host.vector_registers / 2 / host.vectors_spanning(s.c_bn)));
+  if (host.vector_lanes == 8) CHECK(s.ow_bn == 4);  // AVX2: two vectors per pixel, 8 of 16 registers
+  check_schedule(wide, s);
+  // Narrow maps: the whole row.
+  CHECK(depthwise_conv2d_default_schedule(depthwise_desc(32, 3, 3, 3, 1, 1)).ow_bn == std::min<int64_t>(3, s.ow_bn));
 }

@@ -36,6 +36,9 @@ struct DepthwiseConv2dLayouts {
 [[nodiscard]] ConfigSpace depthwise_conv2d_space(const Conv2dDesc& desc);
 [[nodiscard]] DepthwiseConv2dSchedule depthwise_conv2d_schedule_at(const ConfigSpace& space,
                                                                    int64_t index);
+/// The untuned schedule by rule: the activations' channel block (default_channel_block), a
+/// row of at most 8 pixels whose accumulators take at most half the vector registers.
+[[nodiscard]] DepthwiseConv2dSchedule depthwise_conv2d_default_schedule(const Conv2dDesc& desc);
 /// Throws KernelError unless desc is depthwise and the schedule fits it.
 void validate_depthwise_conv2d(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule);
 [[nodiscard]] DepthwiseConv2dLayouts depthwise_conv2d_layouts(const Conv2dDesc& desc,
