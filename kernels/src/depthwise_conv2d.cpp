@@ -7,8 +7,8 @@
 #include "jit/kernel_cache.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/host.h"
-#include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/kernels/layout_knobs.h"
+#include "layoutopt/kernels/tunable_op.h"
 
 namespace layoutopt::kernels {
 
