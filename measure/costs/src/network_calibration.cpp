@@ -159,9 +159,11 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
   report.repricing = costs.repricing();
   MeasuredCostSource current = costs;  // repriced after each round's timings
   InNetworkTransformTimes timed;
+  const auto compile = [&](const planning::Plan& plan) {
+    return kernels::CompiledNetwork::compile(graph, planning::network_schedule(plan, graph));
+  };
   // Each timed plan: its nodes' factors and its transforms' times join the repricing.
-  const auto time_plan = [&](const planning::Plan& plan) {
-    kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, planning::network_schedule(plan, graph));
+  const auto time_plan = [&](const planning::Plan& plan, kernels::CompiledNetwork& network) {
     StepTimes steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
     record_node_factors(report.repricing.in_network_nodes, node_factors(steps, plan, current));
     return steps;
@@ -174,8 +176,10 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
   // The baseline runs before the first round and after the last, so that a slow spell over
   // one of its timings does not price it against plans timed in a quiet stretch (its
   // candidates keep the faster factor, as every candidate does).
+  std::optional<kernels::CompiledNetwork> baseline_network;  // compiled once, timed twice
   const auto time_baseline = [&](const char* when) {
-    const StepTimes steps = time_plan(*baseline);
+    if (!baseline_network) baseline_network.emplace(compile(*baseline));
+    const StepTimes steps = time_plan(*baseline, *baseline_network);
     const PricedAndTimed timed_nodes = priced_and_timed_nodes(steps, *baseline);
     if (!report.baseline_nodes || timed_nodes.network_ms < report.baseline_nodes->network_ms)
       report.baseline_nodes = timed_nodes;
@@ -188,7 +192,8 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
   if (baseline) time_baseline("first");
   for (int round = 1; round <= options.max_rounds; ++round) {
     const planning::Plan plan = replan(current);
-    const StepTimes steps = time_plan(plan);
+    kernels::CompiledNetwork network = compile(plan);
+    const StepTimes steps = time_plan(plan, network);
     const InNetworkTransformTimes times = by_key(steps.transforms);
     size_t unseen = 0;
     for (const auto& [key, ms] : times) unseen += timed.contains(key) ? 0 : 1;
