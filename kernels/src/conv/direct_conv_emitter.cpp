@@ -299,18 +299,19 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   // Every epilogue of the tile first, then the stores: with no store between them the
   // backend can interleave the epilogues' dependent chains (an exp and a reciprocal in
   // SiLU), which bound the tile's time when emitted one after another
-  // (docs/results/kernels.md).
+  // (docs/results/kernels.md); emit_epilogues batches the activations so they interleave.
   void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
     const auto& chunks = acc_.chunks();
-    std::vector<std::pair<Value*, jit::VectorPlacement>> stores;
+    std::vector<Value*> accumulators;
+    std::vector<jit::EpilogueOperands> operands;
     for_each_accumulator(item, rows, first_column, width,
                          [&](int64_t r, int64_t w, size_t c, const jit::VectorPlacement& placement) {
                            Value* channel = add(mul(item.out_block, g_.out_bn), chunks[c].offset);
-                           const jit::EpilogueOperands operands{module_.bias(), channel, module_.residual(), placement};
-                           stores.emplace_back(jit::emit_epilogue(b_, g_.epilogue, acc_.load(b_, r, w, c), operands),
-                                               operands.output);
+                           accumulators.push_back(acc_.load(b_, r, w, c));
+                           operands.push_back({module_.bias(), channel, module_.residual(), placement});
                          });
-    for (const auto& [value, placement] : stores) jit::store_placed(b_, value, module_.output(), placement);
+    const auto values = jit::emit_epilogues(b_, g_.epilogue, std::move(accumulators), operands);
+    for (size_t i = 0; i < values.size(); ++i) jit::store_placed(b_, values[i], module_.output(), operands[i].output);
   }
 
   const DirectConvGeometry& g_;

@@ -1,5 +1,9 @@
 #include "jit/epilogue_ir.h"
 
+#include <bit>
+#include <cassert>
+#include <numeric>
+
 #include "jit/math_ir.h"
 #include "jit/vector_ops.h"
 
@@ -49,17 +53,67 @@ llvm::Value* emit_activation(llvm::IRBuilder<>& builder, Activation activation, 
   return value;
 }
 
+namespace {
+
+// One vector holding `values` (a power-of-two count of one type) one after another.
+llvm::Value* concatenate(llvm::IRBuilder<>& builder, std::span<llvm::Value* const> values) {
+  if (values.size() == 1) return values[0];
+  llvm::Value* low = concatenate(builder, values.first(values.size() / 2));
+  llvm::Value* high = concatenate(builder, values.subspan(values.size() / 2));
+  std::vector<int> mask(static_cast<size_t>(2 * lanes_of(low)));
+  std::iota(mask.begin(), mask.end(), 0);
+  return builder.CreateShuffleVector(low, high, mask);
+}
+
+// `wide`'s lanes [first, first + lanes).
+llvm::Value* slice(llvm::IRBuilder<>& builder, llvm::Value* wide, int64_t first, int64_t lanes) {
+  std::vector<int> mask(static_cast<size_t>(lanes));
+  std::iota(mask.begin(), mask.end(), static_cast<int>(first));
+  return builder.CreateShuffleVector(wide, mask);
+}
+
+// How many of `values` (from the front) form the next batch: a power of two, at most
+// kActivationBatch, all of one type (a wide vector of a power-of-two width splits into whole
+// registers).
+size_t next_batch(std::span<llvm::Value* const> values) {
+  size_t same = 1;
+  while (same < values.size() && same < kActivationBatch && values[same]->getType() == values[0]->getType()) ++same;
+  return std::bit_floor(same);
+}
+
+}  // namespace
+
+void emit_activations(llvm::IRBuilder<>& builder, Activation activation, std::span<llvm::Value*> values) {
+  if (activation == Activation::None) return;
+  for (size_t first = 0; first < values.size();) {
+    const auto batch = values.subspan(first, next_batch(values.subspan(first)));
+    llvm::Value* wide = emit_activation(builder, activation, concatenate(builder, batch));
+    const int64_t lanes = lanes_of(batch[0]);
+    for (size_t i = 0; i < batch.size(); ++i)
+      batch[i] = batch.size() == 1 ? wide : slice(builder, wide, static_cast<int64_t>(i) * lanes, lanes);
+    first += batch.size();
+  }
+}
+
+std::vector<llvm::Value*> emit_epilogues(llvm::IRBuilder<>& builder, const Epilogue& epilogue,
+                                         std::vector<llvm::Value*> values, std::span<const EpilogueOperands> operands) {
+  assert(values.size() == operands.size());
+  if (epilogue.bias)
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = builder.CreateFAdd(
+          values[i], load_vector(builder, operands[i].bias, operands[i].bias_offset, lanes_of(values[i])));
+  emit_activations(builder, epilogue.activation, values);
+  if (epilogue.residual) {
+    for (size_t i = 0; i < values.size(); ++i)
+      values[i] = builder.CreateFAdd(values[i], load_placed(builder, operands[i].residual, operands[i].output));
+    emit_activations(builder, epilogue.post_residual_activation, values);
+  }
+  return values;
+}
+
 llvm::Value* emit_epilogue(llvm::IRBuilder<>& builder, const Epilogue& epilogue, llvm::Value* value,
                            const EpilogueOperands& operands) {
-  const int64_t lanes = lanes_of(value);
-  if (epilogue.bias)
-    value = builder.CreateFAdd(value, load_vector(builder, operands.bias, operands.bias_offset, lanes));
-  value = emit_activation(builder, epilogue.activation, value);
-  if (epilogue.residual) {
-    value = builder.CreateFAdd(value, load_placed(builder, operands.residual, operands.output));
-    value = emit_activation(builder, epilogue.post_residual_activation, value);
-  }
-  return value;
+  return emit_epilogues(builder, epilogue, {value}, std::span(&operands, 1)).front();
 }
 
 }  // namespace layoutopt::kernels::jit
