@@ -69,9 +69,27 @@ Conv2dSchedule batched_product_schedule(const conv::WinogradGeometry& g, const W
   return {s.ic_bn, s.oc_bn, std::min(s.tile_t, g.band_tiles()), true, 1, s.oc_inner, s.prefetch_weights};
 }
 
-/// Tiles of the coarsest tiling (m = 4): the widest register tile valid for every tile_m.
-int64_t fewest_tiles(const Conv2dDesc& d) {
-  return winograd_tile_grid(d, conv::winograd_tile_sizes().back()).tiles();
+/// The tiling whose tile count bounds the register tile: m = 4's, the coarsest there was
+/// when records were first written, so their tile_t stays in the space. Finer tilings hold
+/// more tiles; m = 6's may hold fewer, and its middle stage clamps the register tile to them
+/// as it does to a band's.
+constexpr int64_t kRegisterTileTiling = 4;
+
+/// The widest register tile of the space.
+int64_t widest_register_tile(const Conv2dDesc& d) {
+  return std::min(winograd_tile_grid(d, kRegisterTileTiling).tiles(), conv::kMaxTileWidth);
+}
+
+/// Outputs the tiles of m x m cover over the batch: the image rounded up to whole tiles.
+int64_t covered_outputs(const Conv2dDesc& d, int64_t m) { return d.batch * winograd_tile_grid(d, m).tiles() * m * m; }
+
+/// The largest output tile that leaves at least kWinogradDefaultMinTiles tiles; 6 only where
+/// its tiles cover no more outputs than tiles of 4 (35 x 35 maps: 36 x 36 either way), since
+/// the outputs past the image cost as much as the others and F(6x6)'s weights are larger.
+int64_t default_tile_size(const Conv2dDesc& d) {
+  const auto enough_tiles = [&](int64_t m) { return d.batch * winograd_tile_grid(d, m).tiles() >= kWinogradDefaultMinTiles; };
+  if (enough_tiles(6) && covered_outputs(d, 6) <= covered_outputs(d, 4)) return 6;
+  return enough_tiles(4) ? 4 : 2;
 }
 
 }  // namespace
@@ -100,12 +118,12 @@ bool winograd_by_default(const Conv2dDesc& d) {
 
 WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {
   WinogradSchedule s;
-  s.m = d.batch * winograd_tile_grid(d, 4).tiles() >= kWinogradDefaultMinTiles ? 4 : 2;
+  s.m = default_tile_size(d);
   s.ic_bn = default_channel_block(d.in_channels);
   s.oc_bn = default_channel_block(d.out_channels);
   // Pixels for two vectors even when the block is one, as the direct default's tile.
   const int64_t budget = host_info().tile_accumulators() / std::max<int64_t>(host_info().vectors_spanning(s.oc_bn), 2);
-  s.tile_t = std::min({budget, fewest_tiles(d), conv::kMaxTileWidth});
+  s.tile_t = std::min(budget, widest_register_tile(d));
   s.band_rows = winograd_tile_grid(d, s.m).rows >= kWinogradDefaultMinBandedRows ? 1 : 0;
   return s;
 }
@@ -119,9 +137,7 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   space.add(k::tile_m, conv::winograd_tile_sizes());
   space.add(k::tile_ic, divisors(desc.in_channels));
   space.add(k::tile_oc, divisors(desc.out_channels));
-  // Register widths up to the tile count of the smallest tiling: a config must be valid for
-  // every tile_m of the space.
-  space.add(k::tile_t, inclusive_range(1, std::min(fewest_tiles(desc), conv::kMaxTileWidth)));
+  space.add(k::tile_t, inclusive_range(1, widest_register_tile(desc)));
   space.add(k::oc_inner, {0, 1});
   space.add(k::prefetch_weights, {0, 1}, 0);
   // Last, so the configs of records written before it keep their indices.
@@ -143,7 +159,7 @@ void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s)
   desc.validate();
   require(winograd_applicable(desc), desc, s, kApplicability);
   const std::vector<int64_t>& sizes = conv::winograd_tile_sizes();
-  require(std::find(sizes.begin(), sizes.end(), s.m) != sizes.end(), desc, s, "output tile m must be 2 or 4");
+  require(std::find(sizes.begin(), sizes.end(), s.m) != sizes.end(), desc, s, "output tile m must be 2, 4 or 6");
   require(s.ic_bn > 0 && desc.in_channels % s.ic_bn == 0, desc, s,
           "ic_bn must divide in_channels = " + std::to_string(desc.in_channels));
   require(s.oc_bn > 0 && desc.out_channels % s.oc_bn == 0, desc, s,
@@ -151,8 +167,9 @@ void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s)
   require(s.band_rows >= 0, desc, s, "band_rows must not be negative");
   require(valid_layout_block(s.store_bn, desc.out_channels), desc, s,
           "store_bn must be 0 or divide out_channels = " + std::to_string(desc.out_channels));
-  const int64_t tiles = geometry_of(desc, s).tiles();
-  require(s.tile_t > 0 && s.tile_t <= tiles, desc, s, "tile_t must lie in [1, tiles = " + std::to_string(tiles) + "]");
+  // At most the tiles the kernel computes, or the space's widest tile where that is more.
+  const int64_t widest = std::max(geometry_of(desc, s).tiles(), widest_register_tile(desc));
+  require(s.tile_t > 0 && s.tile_t <= widest, desc, s, "tile_t must lie in [1, " + std::to_string(widest) + "]");
 }
 
 Conv2dLayouts winograd_conv2d_layouts(const Conv2dDesc& desc, const WinogradSchedule& s) {

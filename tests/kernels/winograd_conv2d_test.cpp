@@ -32,8 +32,9 @@ Conv2dDesc make_desc(int64_t c, int64_t h, int64_t w, int64_t o, int64_t pad) {
 // Winograd's error belongs to the whole tile (its transforms sum terms larger than the
 // direct products), so each output is held to support/tolerances.h's relative bound for its
 // tile size, measured at 256-512 channels (winograd_accuracy_test.cpp): max|diff| /
-// max|reference| at most 4e-6 (F(2x2)) or 5e-5 (F(4x4)). A wrong tap, a misplaced tile or a
-// missed epilogue is off by ~1e-1 of the largest output; an unwritten (NaN) one fails too.
+// max|reference| at most 4e-6 (F(2x2)), 5e-5 (F(4x4)) or 1.2e-4 (F(6x6)). A wrong tap, a
+// misplaced tile or a missed epilogue is off by ~1e-1 of the largest output; an unwritten
+// (NaN) one fails too.
 void check_schedule(const Conv2dDesc& desc, const WinogradSchedule& schedule) {
   const auto problem = testing::make_problem(desc, 11);
   const auto expected = testing::reference_output(desc, problem);
@@ -50,10 +51,11 @@ void check_schedule(const Conv2dDesc& desc, const WinogradSchedule& schedule) {
                           what + " in a team of 3");
 }
 
-void check_both_tiles(const Conv2dDesc& desc, int64_t ic_bn, int64_t oc_bn, int64_t tile_t, int64_t band_rows = 0) {
-  for (int64_t m : {2, 4})
+void check_every_tile_size(const Conv2dDesc& desc, int64_t ic_bn, int64_t oc_bn, int64_t tile_t,
+                           int64_t band_rows = 0) {
+  for (int64_t m : conv::winograd_tile_sizes())
     check_schedule(desc,
-                   {m, ic_bn, oc_bn, std::min(tile_t, winograd_tile_grid(desc, m).tiles()), m == 4, false, band_rows});
+                   {m, ic_bn, oc_bn, std::min(tile_t, winograd_tile_grid(desc, m).tiles()), m >= 4, false, band_rows});
 }
 
 /// A 3x3 stride-1 conv dilated by (dh, dw) with padding (pad_h, pad_w) on both sides.
@@ -91,26 +93,26 @@ TEST_CASE("winograd matrices compute a 3-tap correlation exactly (1-D identity A
       CHECK(y == doctest::Approx(direct).epsilon(1e-12));
     }
   }
-  CHECK_THROWS_AS((void)conv::winograd_matrices(6), KernelError);
+  CHECK_THROWS_AS((void)conv::winograd_matrices(8), KernelError);
 }
 
 TEST_CASE("winograd conv2d, padding 1, images the tiles divide and do not divide") {
-  check_both_tiles(make_desc(16, 8, 8, 32, 1), 16, 32, 6);
-  check_both_tiles(make_desc(16, 9, 11, 32, 1), 8, 16, 4);
-  check_both_tiles(make_desc(8, 7, 5, 8, 1), 1, 8, 1);
+  check_every_tile_size(make_desc(16, 8, 8, 32, 1), 16, 32, 6);
+  check_every_tile_size(make_desc(16, 9, 11, 32, 1), 8, 16, 4);
+  check_every_tile_size(make_desc(8, 7, 5, 8, 1), 1, 8, 1);
 }
 
 TEST_CASE("winograd conv2d without and with asymmetric padding") {
-  check_both_tiles(make_desc(8, 10, 9, 16, 0), 8, 16, 5);
+  check_every_tile_size(make_desc(8, 10, 9, 16, 0), 8, 16, 5);
   Conv2dDesc d = make_desc(8, 9, 10, 16, 0);
   d.pad_top = 2, d.pad_left = 0, d.pad_bottom = 1, d.pad_right = 2;
-  check_both_tiles(d, 4, 16, 3);
+  check_every_tile_size(d, 4, 16, 3);
 }
 
 TEST_CASE("winograd conv2d channel blocks with vector remainder chunks, odd channel counts") {
-  check_both_tiles(make_desc(6, 8, 8, 40, 1), 6, 40, 8);   // 16 + 16 + 8 lanes out, 6 in
-  check_both_tiles(make_desc(3, 6, 7, 20, 1), 3, 20, 2);   // 16 + 4 lanes, 3 input channels
-  check_both_tiles(make_desc(24, 6, 6, 24, 1), 24, 24, 9);
+  check_every_tile_size(make_desc(6, 8, 8, 40, 1), 6, 40, 8);   // 16 + 16 + 8 lanes out, 6 in
+  check_every_tile_size(make_desc(3, 6, 7, 20, 1), 3, 20, 2);   // 16 + 4 lanes, 3 input channels
+  check_every_tile_size(make_desc(24, 6, 6, 24, 1), 24, 24, 9);
 }
 
 TEST_CASE("winograd conv2d with batch > 1 and both work-item orders") {
@@ -175,39 +177,39 @@ TEST_CASE("winograd conv2d stores its output in another channel block than it co
 }
 
 TEST_CASE("dilated winograd conv2d, padding == dilation, images the tiles divide and do not divide") {
-  check_both_tiles(make_dilated(16, 16, 16, 32, 2, 2, 2, 2), 16, 32, 6);  // phases of 8 x 8: all tiles full
-  check_both_tiles(make_dilated(8, 13, 11, 16, 2, 2, 2, 2), 8, 16, 4);    // phases of 7 or 6 rows, 6 or 5 columns
-  check_both_tiles(make_dilated(8, 28, 28, 16, 4, 4, 4, 4), 8, 16, 8);    // fcn-resnet50's maps: phases of 7 x 7
-  check_both_tiles(make_dilated(8, 10, 9, 8, 4, 4, 4, 4), 4, 8, 3);       // phases of 3, 3, 2, 2 rows
+  check_every_tile_size(make_dilated(16, 16, 16, 32, 2, 2, 2, 2), 16, 32, 6);  // phases of 8 x 8: all tiles full
+  check_every_tile_size(make_dilated(8, 13, 11, 16, 2, 2, 2, 2), 8, 16, 4);    // phases of 7 or 6 rows, 6 or 5 columns
+  check_every_tile_size(make_dilated(8, 28, 28, 16, 4, 4, 4, 4), 8, 16, 8);    // fcn-resnet50's maps: phases of 7 x 7
+  check_every_tile_size(make_dilated(8, 10, 9, 8, 4, 4, 4, 4), 4, 8, 3);       // phases of 3, 3, 2, 2 rows
 }
 
 TEST_CASE("dilated winograd conv2d: non-square dilation, dilation wider than the image") {
-  check_both_tiles(make_dilated(8, 12, 14, 16, 2, 4, 2, 4), 8, 16, 5);
-  check_both_tiles(make_dilated(8, 9, 10, 8, 1, 3, 1, 3), 8, 8, 4);
-  check_both_tiles(make_dilated(8, 11, 9, 8, 3, 2, 3, 2), 4, 8, 3);
+  check_every_tile_size(make_dilated(8, 12, 14, 16, 2, 4, 2, 4), 8, 16, 5);
+  check_every_tile_size(make_dilated(8, 9, 10, 8, 1, 3, 1, 3), 8, 8, 4);
+  check_every_tile_size(make_dilated(8, 11, 9, 8, 3, 2, 3, 2), 4, 8, 3);
   // Every phase one output: ASPP's rates on a small map; all taps but the centre read padding.
-  check_both_tiles(make_dilated(8, 6, 5, 8, 8, 12, 8, 12), 8, 8, 7);
+  check_every_tile_size(make_dilated(8, 6, 5, 8, 8, 12, 8, 12), 8, 8, 7);
 }
 
 TEST_CASE("dilated winograd conv2d with padding other than the dilation: none, less, more, asymmetric") {
-  check_both_tiles(make_dilated(8, 14, 13, 16, 2, 2, 0, 0), 8, 16, 5);
-  check_both_tiles(make_dilated(8, 12, 12, 8, 4, 4, 1, 3), 8, 8, 4);
-  check_both_tiles(make_dilated(8, 9, 10, 8, 2, 2, 5, 3), 4, 8, 6);
+  check_every_tile_size(make_dilated(8, 14, 13, 16, 2, 2, 0, 0), 8, 16, 5);
+  check_every_tile_size(make_dilated(8, 12, 12, 8, 4, 4, 1, 3), 8, 8, 4);
+  check_every_tile_size(make_dilated(8, 9, 10, 8, 2, 2, 5, 3), 4, 8, 6);
   Conv2dDesc d = make_dilated(8, 11, 12, 16, 2, 3, 0, 0);
   d.pad_top = 1, d.pad_bottom = 4, d.pad_left = 5, d.pad_right = 0;
-  check_both_tiles(d, 4, 16, 3);
+  check_every_tile_size(d, 4, 16, 3);
 }
 
 TEST_CASE("dilated winograd conv2d, odd channel counts with vector remainder chunks") {
-  check_both_tiles(make_dilated(3, 10, 11, 20, 2, 2, 2, 2), 3, 20, 4);
-  check_both_tiles(make_dilated(6, 9, 9, 40, 4, 4, 4, 4), 6, 40, 8);
+  check_every_tile_size(make_dilated(3, 10, 11, 20, 2, 2, 2, 2), 3, 20, 4);
+  check_every_tile_size(make_dilated(6, 9, 9, 40, 4, 4, 4, 4), 6, 40, 8);
 }
 
 TEST_CASE("banded dilated winograd conv2d: bands of one phase's tile rows and of several phases") {
   const Conv2dDesc d = make_dilated(16, 13, 11, 32, 2, 2, 2, 2);  // m = 2: 7 x 6 tiles; m = 4: 4 x 4
-  for (int64_t band_rows : {1, 2, 3, 4}) check_both_tiles(d, 8, 16, 6, band_rows);
+  for (int64_t band_rows : {1, 2, 3, 4}) check_every_tile_size(d, 8, 16, 6, band_rows);
   const Conv2dDesc wide = make_dilated(8, 28, 28, 16, 4, 4, 4, 4);  // m = 4: 8 x 8 tiles
-  for (int64_t band_rows : {1, 2, 4}) check_both_tiles(wide, 8, 16, 8, band_rows);
+  for (int64_t band_rows : {1, 2, 4}) check_every_tile_size(wide, 8, 16, 8, band_rows);
 }
 
 TEST_CASE("dilated winograd conv2d with batch > 1, residual epilogues, banded and whole") {
@@ -298,10 +300,10 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
 
   const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);
   const ConfigSpace space = winograd_conv2d_space(d);
-  CHECK(space.values("tile_m") == std::vector<int64_t>{2, 4});
+  CHECK(space.values("tile_m") == std::vector<int64_t>{2, 4, 6});
   CHECK(space.values("tile_t").back() == 16);  // 4 x 4 tiles of 4 x 4 cover 14 x 14
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 17, false}), doctest::Contains("tile_t"), KernelError);
-  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {3, 16, 32, 4, false}), doctest::Contains("2 or 4"), KernelError);
+  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {3, 16, 32, 4, false}), doctest::Contains("2, 4 or 6"), KernelError);
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 5, 32, 4, false}), doctest::Contains("ic_bn"), KernelError);
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 4, false, false, -1}), doctest::Contains("band_rows"),
                        KernelError);
@@ -339,6 +341,11 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
   CHECK(winograd_default_schedule(layer1).m == 4);
   CHECK(winograd_default_schedule(layer2).m == 4);
   CHECK(winograd_default_schedule(layer3).m == 2);
+  // Tiles of 6 where they cover no more outputs than tiles of 4 and are enough: inception-v3's
+  // 35 x 35 maps (36 tiles of 6, both tilings 36 x 36), not 24 x 24 (16 of 6, too few) or 28
+  // x 28 (tiles of 6 would cover 30 x 30).
+  CHECK(winograd_default_schedule(make_desc(64, 35, 35, 96, 1)).m == 6);
+  CHECK(winograd_default_schedule(make_desc(64, 24, 24, 64, 1)).m == 4);
   // Bands of one tile row where the image has 8 or more (56 / 4 = 14), whole stages below.
   CHECK(winograd_default_schedule(layer1).band_rows == 1);
   CHECK(winograd_default_schedule(layer2).band_rows == 0);

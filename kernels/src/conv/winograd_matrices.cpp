@@ -32,20 +32,52 @@ WinogradMatrices f4x4_3x3() {
           {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}}};
 }
 
+// Points 0, 1, -1, 2, -2, 1/2, -1/2 and infinity, derived as m = 4's (the Cook-Toom
+// construction with the 1 / prod(p_j - p_l) factors in G; the same construction gives m = 4's
+// matrices above exactly).
+WinogradMatrices f6x6_3x3() {
+  return {6,
+          8,
+          {{-1, 0, 21.0 / 4, 0, -21.0 / 4, 0, 1, 0},
+           {0, 1, 1, -17.0 / 4, -17.0 / 4, 1, 1, 0},
+           {0, -1, 1, 17.0 / 4, -17.0 / 4, -1, 1, 0},
+           {0, 1.0 / 2, 1.0 / 4, -5.0 / 2, -5.0 / 4, 2, 1, 0},
+           {0, -1.0 / 2, 1.0 / 4, 5.0 / 2, -5.0 / 4, -2, 1, 0},
+           {0, 2, 4, -5.0 / 2, -5, 1.0 / 2, 1, 0},
+           {0, -2, 4, 5.0 / 2, -5, -1.0 / 2, 1, 0},
+           {0, -1, 0, 21.0 / 4, 0, -21.0 / 4, 0, 1}},
+          {{-1, 0, 0},
+           {-2.0 / 9, -2.0 / 9, -2.0 / 9},
+           {-2.0 / 9, 2.0 / 9, -2.0 / 9},
+           {1.0 / 90, 1.0 / 45, 2.0 / 45},
+           {1.0 / 90, -1.0 / 45, 2.0 / 45},
+           {32.0 / 45, 16.0 / 45, 8.0 / 45},
+           {32.0 / 45, -16.0 / 45, 8.0 / 45},
+           {0, 0, 1}},
+          {{1, 1, 1, 1, 1, 1, 1, 0},
+           {0, 1, -1, 2, -2, 1.0 / 2, -1.0 / 2, 0},
+           {0, 1, 1, 4, 4, 1.0 / 4, 1.0 / 4, 0},
+           {0, 1, -1, 8, -8, 1.0 / 8, -1.0 / 8, 0},
+           {0, 1, 1, 16, 16, 1.0 / 16, 1.0 / 16, 0},
+           {0, 1, -1, 32, -32, 1.0 / 32, -1.0 / 32, 1}}};
+}
+
 }  // namespace
 
 const std::vector<int64_t>& winograd_tile_sizes() {
-  static const std::vector<int64_t> sizes{2, 4};
+  static const std::vector<int64_t> sizes{2, 4, 6};
   return sizes;
 }
 
 const WinogradMatrices& winograd_matrices(int64_t m) {
   static const WinogradMatrices f2 = f2x2_3x3();
   static const WinogradMatrices f4 = f4x4_3x3();
+  static const WinogradMatrices f6 = f6x6_3x3();
   if (m == 2) return f2;
   if (m == 4) return f4;
+  if (m == 6) return f6;
   throw KernelError("Winograd F(" + std::to_string(m) + "x" + std::to_string(m) +
-                    ", 3x3) is not available (output tiles 2 and 4 are)");
+                    ", 3x3) is not available (output tiles 2, 4 and 6 are)");
 }
 
 std::vector<float> winograd_filter_transform(const WinogradMatrices& t, std::span<const float> oihw,
