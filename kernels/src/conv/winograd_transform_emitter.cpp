@@ -225,17 +225,20 @@ class OutputTransformEmitter : private TileRowEmitter {
     const StoredOutput stored{g_.out_channels, g_.out_h, g_.out_w, g_.oc_bn, g_.store_bn};
     for (const jit::VectorChunk& chunk : chunks_) {
       const Tile y = sandwich(b_, t_.AT, load_tile(item, column, chunk));
+      std::vector<Value*> outputs;
+      std::vector<jit::EpilogueOperands> operands;
       for (int64_t a = 0; a < rows; ++a) {
         Value* oh = add(tile_origin(item.tile_row, g_.rows()), a * g_.dilation_h);
         for (int64_t c = 0; c < columns; ++c) {
           Value* ow = add(tile_origin(column, g_.columns()), c * g_.dilation_w);
-          const jit::EpilogueOperands operands{module_.bias(), add(mul(item.block, g_.oc_bn), chunk.offset),
-                                               module_.residual(),
-                                               output_placement(b_, stored, item.batch, item.block, oh, ow, chunk)};
-          jit::store_placed(b_, jit::emit_epilogue(b_, g_.epilogue, y[a][c], operands), module_.output(),
-                            operands.output);
+          outputs.push_back(y[a][c]);
+          operands.push_back({module_.bias(), add(mul(item.block, g_.oc_bn), chunk.offset), module_.residual(),
+                              output_placement(b_, stored, item.batch, item.block, oh, ow, chunk)});
         }
       }
+      // The tile's epilogues before its stores, so their activations interleave.
+      const std::vector<Value*> values = jit::emit_epilogues(b_, g_.epilogue, std::move(outputs), operands);
+      for (size_t i = 0; i < values.size(); ++i) jit::store_placed(b_, values[i], module_.output(), operands[i].output);
     }
   }
 

@@ -111,9 +111,4 @@ std::vector<llvm::Value*> emit_epilogues(llvm::IRBuilder<>& builder, const Epilo
   return values;
 }
 
-llvm::Value* emit_epilogue(llvm::IRBuilder<>& builder, const Epilogue& epilogue, llvm::Value* value,
-                           const EpilogueOperands& operands) {
-  return emit_epilogues(builder, epilogue, {value}, std::span(&operands, 1)).front();
-}
-
 }  // namespace layoutopt::kernels::jit

@@ -1,6 +1,6 @@
 #pragma once
 // Emission of the fused epilogue (bias, activation, residual add, post-residual activation)
-// on one accumulator vector, shared by every operator that produces conv-like outputs.
+// on a tile's accumulator vectors, shared by every operator that produces conv-like outputs.
 
 #include <llvm/IR/IRBuilder.h>
 
@@ -40,9 +40,5 @@ void emit_activations(llvm::IRBuilder<>& builder, Activation activation, std::sp
 [[nodiscard]] std::vector<llvm::Value*> emit_epilogues(llvm::IRBuilder<>& builder, const Epilogue& epilogue,
                                                        std::vector<llvm::Value*> values,
                                                        std::span<const EpilogueOperands> operands);
-
-/// Returns the value to store for accumulator `value` under `epilogue`.
-[[nodiscard]] llvm::Value* emit_epilogue(llvm::IRBuilder<>& builder, const Epilogue& epilogue, llvm::Value* value,
-                                         const EpilogueOperands& operands);
 
 }  // namespace layoutopt::kernels::jit
