@@ -87,7 +87,9 @@ int64_t covered_outputs(const Conv2dDesc& d, int64_t m) { return d.batch * winog
 /// its tiles cover no more outputs than tiles of 4 (35 x 35 maps: 36 x 36 either way), since
 /// the outputs past the image cost as much as the others and F(6x6)'s weights are larger.
 int64_t default_tile_size(const Conv2dDesc& d) {
-  const auto enough_tiles = [&](int64_t m) { return d.batch * winograd_tile_grid(d, m).tiles() >= kWinogradDefaultMinTiles; };
+  const auto enough_tiles = [&](int64_t m) {
+    return d.batch * winograd_tile_grid(d, m).tiles() >= kWinogradDefaultMinTiles;
+  };
   if (enough_tiles(6) && covered_outputs(d, 6) <= covered_outputs(d, 4)) return 6;
   return enough_tiles(4) ? 4 : 2;
 }

@@ -280,6 +280,11 @@ TEST_CASE("every point of the winograd space is a valid kernel: register tiles w
   const Conv2dDesc d = make_desc(8, 8, 8, 16, 1);  // m = 4: 2 x 2 tiles, bands of one row hold 2
   check_schedule(d, {4, 8, 16, 4, false, false, 1});
   check_schedule(d, {4, 8, 16, 4, false, false, 2});
+  // The space's widest tile comes from tiles of 4 (16 on 14 x 14); tiles of 6 are 9 there.
+  const Conv2dDesc wider = make_desc(8, 14, 14, 16, 1);
+  CHECK(winograd_conv2d_space(wider).values("tile_t").back() == 16);
+  check_schedule(wider, {6, 8, 16, 16, false, false, 0});
+  check_schedule(wider, {6, 8, 16, 16, true, false, 1});
 }
 
 TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") {

@@ -7,9 +7,9 @@
 //
 // Per channel pair and output tile it multiplies alpha^2 times instead of 9 m^2 (2.25x fewer
 // for m = 2, 4x for m = 4, 5.1x for m = 6), at the price of transformed filters alpha^2 / 9
-// times the size of the originals (1.8x, 4x, 7.1x) and of the transforms' memory traffic, so it wins on large
-// images with modest channel counts and can lose where the weights dominate: the tuner
-// measures both algorithms and the planner picks per layer.
+// times the size of the originals (1.8x, 4x, 7.1x) and of the transforms' memory traffic,
+// so it wins on large images with modest channel counts and can lose where the weights
+// dominate: the tuner measures both algorithms and the planner picks per layer.
 //
 // The transforms' traffic is the schedule's to choose (band_rows). Run whole, each stage
 // over the image, the intermediates are alpha^2 / m^2 times the input and output (2.25x for
@@ -41,10 +41,10 @@
 namespace layoutopt::kernels {
 
 struct WinogradSchedule {
-  int64_t m = 4;          ///< output tile edge: F(m x m, 3 x 3), m in {2, 4}
+  int64_t m = 4;          ///< output tile edge: F(m x m, 3 x 3), m in {2, 4, 6}
   int64_t ic_bn = 1;      ///< input is NCHW[ic_bn]c
   int64_t oc_bn = 1;      ///< output block the stages compute in
-  int64_t tile_t = 1;     ///< register tile of the middle stage along the output tiles (at most a band's)
+  int64_t tile_t = 1;     ///< register tile of the middle stage along the output tiles (clamped to a band's)
   bool oc_inner = false;  ///< the middle stage's work-item order (see Conv2dSchedule)
   bool prefetch_weights = false;  ///< the middle stage streams its next weights (see Conv2dSchedule)
   /// Tile rows a thread takes through all three stages at a time; 0, or not fewer than the
@@ -83,10 +83,10 @@ inline constexpr int64_t kWinogradDefaultMinTiles = 32;
 /// first trial of every Winograd tuning task): tiles of 6 where that leaves at least
 /// kWinogradDefaultMinTiles of them and they cover no more outputs than tiles of 4 (on
 /// inception-v3's 35 x 35 maps 0.81-0.87x the time of tiles of 4; on maps they cover with
-/// more outputs 1.1-1.6x), else tiles of 4 where that leaves enough, else 2; the default channel blocks; a register tile of
-/// the host's accumulator budget for two vectors; bands of one tile row on images of at
-/// least kWinogradDefaultMinBandedRows tile rows, whose whole-stage intermediates would go
-/// through memory (docs/design/banded-winograd.md).
+/// more outputs 1.1-1.6x), else tiles of 4 where that leaves enough, else 2; the default
+/// channel blocks; a register tile of the host's accumulator budget for two vectors; bands
+/// of one tile row on images of at least kWinogradDefaultMinBandedRows tile rows, whose
+/// whole-stage intermediates would go through memory (docs/design/banded-winograd.md).
 [[nodiscard]] WinogradSchedule winograd_default_schedule(const Conv2dDesc& desc);
 inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
 
