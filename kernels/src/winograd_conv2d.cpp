@@ -80,18 +80,18 @@ int64_t widest_register_tile(const Conv2dDesc& d) {
   return std::min(winograd_tile_grid(d, kRegisterTileTiling).tiles(), conv::kMaxTileWidth);
 }
 
-/// Outputs the tiles of m x m cover over the batch: the image rounded up to whole tiles.
-int64_t covered_outputs(const Conv2dDesc& d, int64_t m) { return d.batch * winograd_tile_grid(d, m).tiles() * m * m; }
+/// Tiles of m x m over the batch.
+int64_t batch_tiles(const Conv2dDesc& d, int64_t m) { return d.batch * winograd_tile_grid(d, m).tiles(); }
 
-/// The largest output tile that leaves at least kWinogradDefaultMinTiles tiles; 6 only where
-/// its tiles cover no more outputs than tiles of 4 (35 x 35 maps: 36 x 36 either way), since
-/// the outputs past the image cost as much as the others and F(6x6)'s weights are larger.
+/// Whether tiles of m x m leave enough of them for the default to run Winograd with.
+bool enough_tiles(const Conv2dDesc& d, int64_t m) { return batch_tiles(d, m) >= kWinogradDefaultMinTiles; }
+
+/// The largest output tile that leaves enough tiles; 6 only where its tiles cover no more
+/// outputs than tiles of 4 (35 x 35 maps: 36 x 36 either way), since the outputs past the
+/// image cost as much as the others and F(6x6)'s weights are larger.
 int64_t default_tile_size(const Conv2dDesc& d) {
-  const auto enough_tiles = [&](int64_t m) {
-    return d.batch * winograd_tile_grid(d, m).tiles() >= kWinogradDefaultMinTiles;
-  };
-  if (enough_tiles(6) && covered_outputs(d, 6) <= covered_outputs(d, 4)) return 6;
-  return enough_tiles(4) ? 4 : 2;
+  if (enough_tiles(d, 6) && batch_tiles(d, 6) * 6 * 6 <= batch_tiles(d, 4) * 4 * 4) return 6;
+  return enough_tiles(d, 4) ? 4 : 2;
 }
 
 }  // namespace
@@ -115,7 +115,7 @@ WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m) {
 
 bool winograd_by_default(const Conv2dDesc& d) {
   return winograd_applicable(d) && default_channel_block(d.in_channels) > 1 && default_channel_block(d.out_channels) > 1 &&
-         d.batch * winograd_tile_grid(d, 2).tiles() >= kWinogradDefaultMinTiles;
+         enough_tiles(d, 2);
 }
 
 WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {

@@ -296,10 +296,8 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     return {b_.CreateUDiv(in_block, constant(per_stored)), mul(b_.CreateURem(in_block, constant(per_stored)), g_.in_bn)};
   }
 
-  // Every epilogue of the tile first, then the stores: with no store between them the
-  // backend can interleave the epilogues' dependent chains (an exp and a reciprocal in
-  // SiLU), which bound the tile's time when emitted one after another
-  // (docs/results/kernels.md); emit_epilogues batches the activations so they interleave.
+  // The whole tile's epilogues at once: their dependent chains (an exp and a reciprocal in
+  // SiLU) bound the tile's time when emitted one after another (docs/results/kernels.md).
   void store_tile(const Item& item, int64_t rows, Value* first_column, int64_t width) {
     const auto& chunks = acc_.chunks();
     std::vector<Value*> accumulators;
@@ -310,8 +308,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
                            accumulators.push_back(acc_.load(b_, r, w, c));
                            operands.push_back({module_.bias(), channel, module_.residual(), placement});
                          });
-    const auto values = jit::emit_epilogues(b_, g_.epilogue, std::move(accumulators), operands);
-    for (size_t i = 0; i < values.size(); ++i) jit::store_placed(b_, values[i], module_.output(), operands[i].output);
+    jit::store_with_epilogues(b_, g_.epilogue, std::move(accumulators), operands, module_.output());
   }
 
   const DirectConvGeometry& g_;

@@ -236,9 +236,7 @@ class OutputTransformEmitter : private TileRowEmitter {
                               output_placement(b_, stored, item.batch, item.block, oh, ow, chunk)});
         }
       }
-      // The tile's epilogues before its stores, so their activations interleave.
-      const std::vector<Value*> values = jit::emit_epilogues(b_, g_.epilogue, std::move(outputs), operands);
-      for (size_t i = 0; i < values.size(); ++i) jit::store_placed(b_, values[i], module_.output(), operands[i].output);
+      jit::store_with_epilogues(b_, g_.epilogue, std::move(outputs), operands, module_.output());
     }
   }
 

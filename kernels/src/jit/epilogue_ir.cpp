@@ -95,8 +95,8 @@ void emit_activations(llvm::IRBuilder<>& builder, Activation activation, std::sp
   }
 }
 
-std::vector<llvm::Value*> emit_epilogues(llvm::IRBuilder<>& builder, const Epilogue& epilogue,
-                                         std::vector<llvm::Value*> values, std::span<const EpilogueOperands> operands) {
+void store_with_epilogues(llvm::IRBuilder<>& builder, const Epilogue& epilogue, std::vector<llvm::Value*> values,
+                          std::span<const EpilogueOperands> operands, llvm::Value* output) {
   assert(values.size() == operands.size());
   if (epilogue.bias)
     for (size_t i = 0; i < values.size(); ++i)
@@ -108,7 +108,7 @@ std::vector<llvm::Value*> emit_epilogues(llvm::IRBuilder<>& builder, const Epilo
       values[i] = builder.CreateFAdd(values[i], load_placed(builder, operands[i].residual, operands[i].output));
     emit_activations(builder, epilogue.post_residual_activation, values);
   }
-  return values;
+  for (size_t i = 0; i < values.size(); ++i) store_placed(builder, values[i], output, operands[i].output);
 }
 
 }  // namespace layoutopt::kernels::jit

@@ -36,9 +36,10 @@ inline constexpr size_t kActivationBatch = 4;
 /// another, which out-of-order windows overlap only in part.
 void emit_activations(llvm::IRBuilder<>& builder, Activation activation, std::span<llvm::Value*> values);
 
-/// The values to store for the accumulators `values` under `epilogue`, one per operands entry.
-[[nodiscard]] std::vector<llvm::Value*> emit_epilogues(llvm::IRBuilder<>& builder, const Epilogue& epilogue,
-                                                       std::vector<llvm::Value*> values,
-                                                       std::span<const EpilogueOperands> operands);
+/// Stores the accumulators `values` under `epilogue` into `output`, one per operands entry:
+/// every epilogue first, then the stores, so that no store stands between the epilogues'
+/// chains and their activations run in batches (emit_activations).
+void store_with_epilogues(llvm::IRBuilder<>& builder, const Epilogue& epilogue, std::vector<llvm::Value*> values,
+                          std::span<const EpilogueOperands> operands, llvm::Value* output);
 
 }  // namespace layoutopt::kernels::jit
