@@ -53,9 +53,12 @@ echo "sanitizers: build $((SECONDS - start)) s"
 cd "$build"
 
 mapfile -t registered < <(ctest -N --no-tests=error | sed -n 's/^ *Test *#[0-9]*: //p' | grep -vxE "$skipped")
+# Matched against one string, not a pipe: under pipefail, `printf | grep -q` fails at random
+# when grep exits on its first match before printf has written everything (SIGPIPE).
+registered_lines="$(printf '%s\n' "${registered[@]}")"
 missing=0
 for suite in "${suites[@]}"; do
-  if ! printf '%s\n' "${registered[@]}" | grep -qxE "$suite"; then
+  if ! grep -qxE "$suite" <<<"$registered_lines"; then
     echo "sanitizers: suite '$suite' matches no registered test" >&2
     missing=1
   fi
