@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The sanitizer configuration: every ctest test of ours, built with clang 14, ASan + UBSan
-# (and libFuzzer's coverage hooks: one build with scripts/fuzz.sh, see
-# scripts/sanitized-build.sh) into build-asan/, and run. Run by scripts/test.sh after the
-# Release suite.
+# (the fuzz targets' libraries also with libFuzzer's coverage hooks: one build with
+# scripts/fuzz.sh, see scripts/sanitized-build.sh) into build-asan/, and run. Run by
+# scripts/test.sh after the Release suite.
 #
 # Rules, each with its reason:
 # - Every registered test runs but layering and include_cycles: Python scripts reading our
