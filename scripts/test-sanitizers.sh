@@ -34,7 +34,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # Every test of ours, by the suite or group it belongs to (ctest names, extended regexes).
 suites=(
-  cpu layout layout_baseline_isa graph solvers runtime kernels deploy  # doctest, one per library
+  cpu layout layout_baseline_isa graph solvers runtime 'kernels(_networks)?' deploy  # doctest, one per library
   timing planning tuning costs evaluation distributed pipeline         # doctest, measure/ and pipeline/
   mpi_tune                                                             # mpirun -n 2 layoutopt tune (mpi/)
   'apps_.*'                                                            # the CLI's error paths
