@@ -183,7 +183,7 @@ Broadcast broadcast(const Shape& a, const Shape& b) {
     const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
     const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
     if (da != db && da != 1 && db != 1) return {{}, i};
-    result.shape[i] = std::max(da, db);
+    result.shape[i] = da == 1 ? db : da;  // an extent of 1 stretches to the other, also to 0
   }
   return result;
 }

@@ -295,6 +295,22 @@ TEST_CASE("the rest of the shape vocabulary folds: Range, ConstantOfShape, Expan
   CHECK(g.nodes().size() == 2);
 }
 
+TEST_CASE("folding broadcasts an extent of 1 against 0 to 0, as numpy does") {
+  // Found by fuzz/onnx_import_fuzz.cpp (UBSan: an empty constant's first element read): the
+  // fold took the larger extent, so [0] + [1] had one element and read the empty operand's.
+  // target = Concat(Shape(x), [] + [1], Where([] == [], [], [7])) = Shape(x) = [2, 4, 2, 2].
+  ModelBuilder model;
+  model.input("x", {2, 4, 2, 2}).ints("none", {}).ints("one", {1}).ints("seven", {7}).output("y");
+  model.node("Shape", "dims_of", {"x"}, "dims");
+  model.node("Add", "add", {"none", "one"}, "sum");
+  model.node("Equal", "same", {"none", "none"}, "mask");
+  model.node("Where", "choose", {"mask", "none", "seven"}, "picked");
+  set_int(model.node("Concat", "target", {"dims", "sum", "picked"}, "t"), "axis", 0);
+  model.node("Reshape", "reshape", {"x", "t"}, "y");
+  const Graph g = model.import().graph;
+  CHECK(std::get<Reshape>(node_named(g, "reshape").op).shape == std::vector<int64_t>{2, 4, 2, 2});
+}
+
 TEST_CASE("opset 11 attribute forms of Split, Squeeze, Unsqueeze and ReduceMean are read as inputs") {
   ModelBuilder model(11);
   model.input("x", {1, 6, 4, 4}).output("y").output("z");

@@ -50,7 +50,7 @@ Shape broadcast_dims(const FoldContext& c, const Shape& a, const Shape& b) {
     const int64_t da = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
     const int64_t db = i < out.size() - b.size() ? 1 : b[i - (out.size() - b.size())];
     if (da != db && da != 1 && db != 1) c.fail("shapes " + to_string(a) + " and " + to_string(b) + " do not broadcast");
-    out[i] = std::max(da, db);
+    out[i] = da == 1 ? db : da;  // an extent of 1 stretches to the other, also to 0
   }
   return out;
 }

@@ -72,7 +72,7 @@ HostTensor binary(BinaryOp op, const HostTensor& a, const HostTensor& b) {
     const int64_t da = from_end <= a.shape.size() ? a.shape[a.shape.size() - from_end] : 1;
     const int64_t db = from_end <= b.shape.size() ? b.shape[b.shape.size() - from_end] : 1;
     if (da != db && da != 1 && db != 1) throw KernelError("reference binary op: shapes do not broadcast");
-    shape[k] = std::max(da, db);
+    shape[k] = da == 1 ? db : da;  // an extent of 1 stretches to the other, also to 0
   }
   HostTensor out(shape);
   for (int64_t i = 0; i < out.size(); ++i) {
