@@ -4,9 +4,8 @@ namespace layoutopt::kernels::jit {
 
 namespace {
 
-// Returns the loop's back edge (where loop metadata goes).
-llvm::BranchInst* emit_counted_loop(llvm::IRBuilder<>& builder, llvm::Value* begin, llvm::Value* end, int64_t step,
-                                    const LoopBody& body, const char* name) {
+void emit_counted_loop(llvm::IRBuilder<>& builder, llvm::Value* begin, llvm::Value* end, int64_t step,
+                       const LoopBody& body, const char* name) {
   llvm::Function* function = builder.GetInsertBlock()->getParent();
   llvm::LLVMContext& context = builder.getContext();
   llvm::BasicBlock* before = builder.GetInsertBlock();
@@ -24,20 +23,9 @@ llvm::BranchInst* emit_counted_loop(llvm::IRBuilder<>& builder, llvm::Value* beg
   body(index);
   llvm::Value* next = builder.CreateNSWAdd(index, builder.getInt64(step));
   index->addIncoming(next, builder.GetInsertBlock());  // the body may have added blocks
-  llvm::BranchInst* back_edge = builder.CreateBr(header);
+  builder.CreateBr(header);
 
   builder.SetInsertPoint(after);
-  return back_edge;
-}
-
-// Loop metadata that forbids unrolling: a distinct node naming itself first, as LLVM asks.
-void forbid_unrolling(llvm::BranchInst* back_edge) {
-  llvm::LLVMContext& context = back_edge->getContext();
-  llvm::Metadata* disable = llvm::MDNode::get(context, llvm::MDString::get(context, "llvm.loop.unroll.disable"));
-  const llvm::TempMDTuple placeholder = llvm::MDNode::getTemporary(context, {});
-  llvm::MDNode* loop = llvm::MDNode::getDistinct(context, {placeholder.get(), disable});
-  loop->replaceOperandWith(0, loop);
-  back_edge->setMetadata(llvm::LLVMContext::MD_loop, loop);
 }
 
 }  // namespace
@@ -61,15 +49,6 @@ void emit_loop(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, int64_t s
     return;
   }
   emit_counted_loop(builder, builder.getInt64(begin), builder.getInt64(end), step, body, name);
-}
-
-void emit_rolled_loop(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const LoopBody& body, const char* name) {
-  if (begin >= end) return;
-  if (begin + 1 == end) {
-    body(builder.getInt64(begin));
-    return;
-  }
-  forbid_unrolling(emit_counted_loop(builder, builder.getInt64(begin), builder.getInt64(end), 1, body, name));
 }
 
 void emit_unrolled(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const LoopBody& body) {

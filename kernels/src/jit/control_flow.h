@@ -21,12 +21,6 @@ void emit_loop(llvm::IRBuilder<>& builder, llvm::Value* begin, llvm::Value* end,
 void emit_loop(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, int64_t step, const LoopBody& body,
                const char* name = "loop");
 
-/// for (i = begin; i < end; ++i) body(i), kept a loop: the optimizer may not unroll it, so the
-/// scheduler cannot interleave the iterations' code (long independent chains, interleaved,
-/// outgrow the register file and spill).
-void emit_rolled_loop(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const LoopBody& body,
-                      const char* name = "rolled");
-
 /// Emits body(i) for every i in [begin, end) as straight-line code (full unroll).
 void emit_unrolled(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const LoopBody& body);
 

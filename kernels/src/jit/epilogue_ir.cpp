@@ -1,11 +1,9 @@
 #include "jit/epilogue_ir.h"
 
-#include <array>
 #include <bit>
 #include <cassert>
 #include <numeric>
 
-#include "jit/control_flow.h"
 #include "jit/math_ir.h"
 #include "jit/vector_ops.h"
 
@@ -85,70 +83,8 @@ size_t next_batch(std::span<llvm::Value* const> values) {
 
 }  // namespace
 
-namespace {
-
-// Activations whose code is a long chain of dependent operations with a dozen constants (an
-// exp and a reciprocal, a rational erf).
-bool is_long_chain(Activation activation) {
-  switch (activation) {
-    case Activation::Silu:
-    case Activation::Sigmoid:
-    case Activation::Gelu:
-    case Activation::GeluTanh: return true;
-    default: return false;
-  }
-}
-
-// `activation` on `values` (one type) through a stack buffer, `kRolledBatch` vectors per
-// iteration of a loop the optimizer keeps: straight-line, the backend's scheduler
-// interleaves every vector's chain and spills both the chains and their constants.
-constexpr size_t kRolledBatch = 2;
-void emit_rolled_activations(llvm::IRBuilder<>& builder, Activation activation, std::span<llvm::Value*> values) {
-  llvm::Type* vector = values[0]->getType();
-  llvm::Function* function = builder.GetInsertBlock()->getParent();
-  llvm::IRBuilder<> entry(&function->getEntryBlock(), function->getEntryBlock().getFirstInsertionPt());
-  llvm::Type* buffer_type = llvm::ArrayType::get(vector, values.size());
-  llvm::AllocaInst* buffer = entry.CreateAlloca(buffer_type, nullptr, "activations");
-  const auto slot = [&](llvm::Value* index) {
-    return builder.CreateInBoundsGEP(buffer_type, buffer, {builder.getInt64(0), index});
-  };
-  for (size_t i = 0; i < values.size(); ++i) builder.CreateStore(values[i], slot(builder.getInt64(static_cast<int64_t>(i))));
-  const auto rolled = static_cast<int64_t>(values.size() / kRolledBatch);
-  emit_rolled_loop(builder, 0, rolled, [&](llvm::Value* batch) {
-    std::array<llvm::Value*, kRolledBatch> vectors{};
-    llvm::Value* first = builder.CreateMul(batch, builder.getInt64(kRolledBatch));
-    for (size_t k = 0; k < kRolledBatch; ++k)
-      vectors[k] = builder.CreateLoad(vector, slot(builder.CreateAdd(first, builder.getInt64(static_cast<int64_t>(k)))));
-    emit_activations_inline(builder, activation, vectors);
-    for (size_t k = 0; k < kRolledBatch; ++k)
-      builder.CreateStore(vectors[k], slot(builder.CreateAdd(first, builder.getInt64(static_cast<int64_t>(k)))));
-  });
-  for (size_t i = 0; i < values.size(); ++i) {
-    const auto at = builder.getInt64(static_cast<int64_t>(i));
-    values[i] = builder.CreateLoad(vector, slot(at));
-    if (i >= static_cast<size_t>(rolled) * kRolledBatch) values[i] = emit_activation(builder, activation, values[i]);
-  }
-}
-
-}  // namespace
-
 void emit_activations(llvm::IRBuilder<>& builder, Activation activation, std::span<llvm::Value*> values) {
   if (activation == Activation::None) return;
-  if (!is_long_chain(activation)) {
-    emit_activations_inline(builder, activation, values);
-    return;
-  }
-  for (size_t first = 0; first < values.size();) {
-    size_t same = 1;
-    while (first + same < values.size() && values[first + same]->getType() == values[first]->getType()) ++same;
-    const auto run = values.subspan(first, same);
-    if (same > kRolledBatch) emit_rolled_activations(builder, activation, run);
-    else emit_activations_inline(builder, activation, run);
-    first += same;
-  }
-}
-
-void emit_activations_inline(llvm::IRBuilder<>& builder, Activation activation, std::span<llvm::Value*> values) {
   for (size_t first = 0; first < values.size();) {
     const auto batch = values.subspan(first, next_batch(values.subspan(first)));
     llvm::Value* wide = emit_activation(builder, activation, concatenate(builder, batch));

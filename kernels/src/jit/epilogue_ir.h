@@ -29,17 +29,12 @@ struct EpilogueOperands {
 /// a time on depthwise tiles with SiLU (docs/results/kernels.md).
 inline constexpr size_t kActivationBatch = 4;
 
-/// Applies `activation` to each of `values` in place. Long chains (SiLU, sigmoid, GELU) run
-/// in a loop over a stack buffer when there are more than a couple of vectors; the rest
-/// inline (emit_activations_inline).
-void emit_activations(llvm::IRBuilder<>& builder, Activation activation, std::span<llvm::Value*> values);
-
 /// Applies `activation` to each of `values` in place, emitted in batches of up to
 /// kActivationBatch vectors as one wide vector each: the backend splits every wide operation
 /// into one instruction per register, so the batch's dependent chains (an exp and a
 /// reciprocal in SiLU) interleave instruction by instruction instead of running one after
 /// another, which out-of-order windows overlap only in part.
-void emit_activations_inline(llvm::IRBuilder<>& builder, Activation activation, std::span<llvm::Value*> values);
+void emit_activations(llvm::IRBuilder<>& builder, Activation activation, std::span<llvm::Value*> values);
 
 /// Stores the accumulators `values` under `epilogue` into `output`, one per operands entry:
 /// every epilogue first, then the stores, so that no store stands between the epilogues'
