@@ -45,6 +45,24 @@ seeds_of() {
 }
 seed_name_of() { [[ "$1" == onnx_import ]] && echo '*.onnx' || echo '*'; }
 
+# The inputs a failed run left, base64-encoded into the output: a CI machine's build folder
+# does not survive it, its log does. Decode one with `base64 -d > input` and replay it with
+# build/fuzz/fuzz_replay_<target> input.
+print_findings() {
+  local file size
+  for file in "$2"/*; do
+    [[ -f "$file" ]] || continue
+    size="$(stat -c %s "$file")"
+    if ((size <= 65536)); then
+      echo "fuzz: $1 input $(basename "$file") ($size bytes), base64:"
+      base64 -w 0 "$file"
+      echo
+    else
+      echo "fuzz: $1 input $(basename "$file") ($size bytes) is too large to print"
+    fi
+  done
+}
+
 for target in "${targets[@]}"; do
   max_len="$(max_len_of "$target")"
   seeds="$build/seeds/$target" corpus="$build/corpus/$target" artifacts="$build/artifacts/$target"
@@ -59,6 +77,7 @@ for target in "${targets[@]}"; do
        -max_len="$max_len" -timeout=10 -rss_limit_mb=2048 -max_total_time="$seconds" -runs="$runs" -seed="$seed" \
        -artifact_prefix="$artifacts/" -print_final_stats=1 >"$log" 2>&1; then
     tail -n 60 "$log" >&2
+    print_findings "$target" "$artifacts" >&2
     echo "fuzz: $target FAILED; input in $artifacts/, log $log" >&2
     exit 1
   fi
