@@ -3,7 +3,7 @@
 # clang, libFuzzer + ASan + UBSan; scripts/sanitized-build.sh) and runs each on its seeds and
 # past findings (fuzz/regressions/). Exits non-zero as soon as a target crashes, hangs, leaks
 # or trips a sanitizer; the input that did it is written to build-asan/artifacts/<target>/
-# (never into the source tree), the log to build-asan/logs/.
+# (never into the source tree) and printed as base64, the log to build-asan/logs/.
 #
 # Usage: scripts/fuzz.sh [--runs N] [--seconds S] [--seed K] [target...]
 #   --runs N     executions per target (default 10000: what CI runs, the same inputs on
