@@ -170,24 +170,6 @@ TensorType infer_layer_norm(const Checker& check, const LayerNorm& norm) {
   return {x, DType::f32};
 }
 
-/// Numpy broadcasting of two shapes: the result, or the result's first axis on which their
-/// extents differ with neither 1.
-struct Broadcast {
-  Shape shape;
-  std::optional<size_t> clash;
-};
-Broadcast broadcast(const Shape& a, const Shape& b) {
-  Broadcast result{Shape(std::max(a.size(), b.size()), 1), std::nullopt};
-  const size_t rank = result.shape.size();
-  for (size_t i = 0; i < rank; ++i) {
-    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1) return {{}, i};
-    result.shape[i] = da == 1 ? db : da;  // an extent of 1 stretches to the other, also to 0
-  }
-  return result;
-}
-
 // a[..., M, K] x b[..., K, N] -> [..., M, N], the leading axes broadcast.
 TensorType infer_batch_matmul(const Checker& check) {
   check.expect_input_count(2);
@@ -197,7 +179,7 @@ TensorType infer_batch_matmul(const Checker& check) {
     check.fail("inputs of shapes " + to_string(a) + " and " + to_string(b) + " must both have rank 2 or more");
   if (a.back() != b[b.size() - 2])
     check.fail("inner extents differ: " + to_string(a) + " x " + to_string(b));
-  Broadcast leading = broadcast(Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2));
+  Broadcast leading = broadcast_shapes(Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2));
   if (leading.clash)
     check.fail("leading axes of " + to_string(a) + " and " + to_string(b) + " do not broadcast (axis " +
                std::to_string(*leading.clash) + ")");
@@ -216,7 +198,7 @@ TensorType infer_unary(const Checker& check) {
 Shape broadcast_shape(const Checker& check) {
   const Shape& a = check.shape(0);
   const Shape& b = check.shape(1);
-  Broadcast both = broadcast(a, b);
+  Broadcast both = broadcast_shapes(a, b);
   if (both.clash)
     check.fail("shapes " + to_string(a) + " and " + to_string(b) + " do not broadcast (axis " +
                std::to_string(*both.clash) + ")");
@@ -422,6 +404,18 @@ TensorType infer_channel_shuffle(const Checker& check, const ChannelShuffle& shu
 }
 
 }  // namespace
+
+Broadcast broadcast_shapes(const Shape& a, const Shape& b) {
+  Broadcast result{Shape(std::max(a.size(), b.size()), 1), std::nullopt};
+  const size_t rank = result.shape.size();
+  for (size_t i = 0; i < rank; ++i) {
+    const int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    const int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) return {{}, i};
+    result.shape[i] = da == 1 ? db : da;  // an extent of 1 stretches to the other, also to 0
+  }
+  return result;
+}
 
 int64_t window_output_extent(int64_t input, int64_t kernel, int64_t stride, int64_t dilation, int64_t pad_begin,
                              int64_t pad_end, bool ceil_mode) {

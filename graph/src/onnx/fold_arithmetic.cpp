@@ -6,9 +6,11 @@
 #include <functional>
 #include <limits>
 #include <optional>
+#include <utility>
 
 #include "constant_folding.h"
 #include "index_walk.h"
+#include "layoutopt/graph/op_type_inference.h"
 #include "tensor_reader.h"
 
 namespace layoutopt::graph::onnx {
@@ -45,14 +47,9 @@ std::optional<int64_t> absolute(int64_t v) { return v < 0 ? negate(v) : v; }
 
 /// The broadcast shape of a and b, or a failure naming both.
 Shape broadcast_dims(const FoldContext& c, const Shape& a, const Shape& b) {
-  Shape out(std::max(a.size(), b.size()));
-  for (size_t i = 0; i < out.size(); ++i) {
-    const int64_t da = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
-    const int64_t db = i < out.size() - b.size() ? 1 : b[i - (out.size() - b.size())];
-    if (da != db && da != 1 && db != 1) c.fail("shapes " + to_string(a) + " and " + to_string(b) + " do not broadcast");
-    out[i] = da == 1 ? db : da;  // an extent of 1 stretches to the other, also to 0
-  }
-  return out;
+  Broadcast both = broadcast_shapes(a, b);
+  if (both.clash) c.fail("shapes " + to_string(a) + " and " + to_string(b) + " do not broadcast");
+  return std::move(both.shape);
 }
 
 /// Flat index into `dims` (right-aligned against `out`) of the element broadcast to `at`.

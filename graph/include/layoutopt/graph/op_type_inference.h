@@ -4,7 +4,9 @@
 // know inference. Graph-level inference (every node of a graph) is shape_inference.h.
 // Errors name the node, its operator, the offending input and what was expected versus found.
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -23,6 +25,14 @@ struct TypedOperand {
 /// inputs do not fit it.
 [[nodiscard]] TensorType infer_op_type(const std::string& node_name, const Op& op,
                                        const std::vector<TypedOperand>& inputs);
+
+/// Numpy broadcasting of two shapes: the result, or the result's first axis on which their
+/// extents differ with neither 1.
+struct Broadcast {
+  Shape shape;
+  std::optional<size_t> clash;
+};
+[[nodiscard]] Broadcast broadcast_shapes(const Shape& a, const Shape& b);
 
 /// Output extent of a sliding window (conv or pool) along one axis.
 [[nodiscard]] int64_t window_output_extent(int64_t input, int64_t kernel, int64_t stride, int64_t dilation,
