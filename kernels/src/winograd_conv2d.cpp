@@ -127,6 +127,9 @@ WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {
   const int64_t budget = host_info().tile_accumulators() / std::max<int64_t>(host_info().vectors_spanning(s.oc_bn), 2);
   s.tile_t = std::min(budget, widest_register_tile(d));
   s.band_rows = winograd_tile_grid(d, s.m).rows >= kWinogradDefaultMinBandedRows ? 1 : 0;
+  // As the direct default: the weights come from memory on every inference, so the middle
+  // stage fetches the next block's while it multiplies by this one's.
+  s.prefetch_weights = d.out_channels > s.oc_bn;
   return s;
 }
 

@@ -364,6 +364,13 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
   CHECK(winograd_default_schedule(layer1).band_rows == 1);
   CHECK(winograd_default_schedule(layer2).band_rows == 0);
   CHECK(winograd_default_schedule(layer3).band_rows == 0);
+  // The middle stage fetches the next output block's weights, as the direct default does,
+  // wherever there is a next one: not for an output of a single block.
+  CHECK(winograd_default_schedule(layer1).prefetch_weights);
+  CHECK(winograd_default_schedule(layer3).prefetch_weights);
+  const Conv2dDesc one_block = make_desc(64, 56, 56, default_channel_block(64), 1);
+  CHECK(winograd_default_schedule(one_block).oc_bn == one_block.out_channels);
+  CHECK_FALSE(winograd_default_schedule(one_block).prefetch_weights);
   // Tiles count over the batch: two images of 7x7 have 32 tiles of 2.
   layer4.batch = 2;
   CHECK(winograd_by_default(layer4));

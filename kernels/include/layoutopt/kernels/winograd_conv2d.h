@@ -86,7 +86,8 @@ inline constexpr int64_t kWinogradDefaultMinTiles = 32;
 /// more outputs 1.1-1.6x), else tiles of 4 where that leaves enough, else 2; the default
 /// channel blocks; a register tile of the host's accumulator budget for two vectors; bands
 /// of one tile row on images of at least kWinogradDefaultMinBandedRows tile rows, whose
-/// whole-stage intermediates would go through memory (docs/design/banded-winograd.md).
+/// whole-stage intermediates would go through memory (docs/design/banded-winograd.md); the
+/// next output block's weights prefetched where there is one, as the direct default's.
 [[nodiscard]] WinogradSchedule winograd_default_schedule(const Conv2dDesc& desc);
 inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
 
