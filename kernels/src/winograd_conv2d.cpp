@@ -94,6 +94,43 @@ int64_t default_tile_size(const Conv2dDesc& d) {
   return enough_tiles(d, 4) ? 4 : 2;
 }
 
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+/// Floats of weights the direct default reads per image: its weights once per register tile
+/// of an output block.
+int64_t direct_weight_reads(const Conv2dDesc& d) {
+  const Conv2dSchedule s = conv2d_default_schedule(d);
+  const int64_t tiles = s.flat_pixels ? ceil_div(d.out_h() * d.out_w(), s.oh_bn * s.ow_bn)
+                                      : ceil_div(d.out_h(), s.oh_bn) * ceil_div(d.out_w(), s.ow_bn);
+  return tiles * d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w;
+}
+
+/// Floats of weights the default Winograd schedule's batched product reads per image: its
+/// transformed weights once per register tile along the tiles of a band, for every band.
+int64_t winograd_weight_reads(const Conv2dDesc& d) {
+  const WinogradSchedule s = winograd_default_schedule(d);
+  const conv::WinogradGeometry g = geometry_of(d, s);
+  const int64_t register_tiles = ceil_div(g.band_tiles(), std::min(s.tile_t, g.band_tiles())) * g.bands();
+  return register_tiles * g.positions() * d.out_channels * d.in_channels;
+}
+
+/// Whether Winograd's product reads at most two thirds of the bytes of weights the direct
+/// default reads, on an image of fewer tiles than enough_tiles asks but at least
+/// kWinogradSmallMapMinTiles of 2 x 2 (7x7 and 8x8 maps), with weights larger than L2. Why:
+/// the direct kernel reads an output block's weights once per register tile, from beyond L2
+/// for such weights: on a 7x7 map AVX2's tiles of 2 x 3 pixels are 12 per block, while the
+/// product reads its weights, 1.8x as large, once per tile of 4 of its 16 tiles (7.1 against
+/// 12 direct weights' worth: 0.56-0.62x the time in resnet-50 and inception-v3). AVX-512's
+/// tiles of 2 x 7 are 4 (7.1 against 4), and there the direct kernel stayed faster
+/// (docs/design/default-schedules.md).
+bool saves_weight_reads(const Conv2dDesc& d) {
+  if (batch_tiles(d, 2) < kWinogradSmallMapMinTiles) return false;
+  const int64_t direct_bytes = d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w *
+                               static_cast<int64_t>(sizeof(float));
+  if (direct_bytes <= host_info().l2_bytes) return false;
+  return 3 * winograd_weight_reads(d) <= 2 * direct_weight_reads(d);
+}
+
 }  // namespace
 
 std::string WinogradSchedule::str() const {
@@ -115,7 +152,7 @@ WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m) {
 
 bool winograd_by_default(const Conv2dDesc& d) {
   return winograd_applicable(d) && default_channel_block(d.in_channels) > 1 && default_channel_block(d.out_channels) > 1 &&
-         enough_tiles(d, 2);
+         (enough_tiles(d, 2) || saves_weight_reads(d));
 }
 
 WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {

@@ -343,7 +343,7 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
 
 TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enough tiles") {
   // ResNet-50's 3x3 stride-1 convs: tiles of 4 on 56 and 28 pixels (196 and 49 tiles), of 2
-  // on 14 (49; tiles of 4 would leave 16), direct on 7 (16 tiles of 2).
+  // on 14 (49; tiles of 4 would leave 16) and on 7 where its weights decide (16 tiles of 2).
   const Conv2dDesc layer1 = make_desc(64, 56, 56, 64, 1);
   const Conv2dDesc layer2 = make_desc(128, 28, 28, 128, 1);
   const Conv2dDesc layer3 = make_desc(256, 14, 14, 256, 1);
@@ -351,7 +351,15 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
   CHECK(winograd_by_default(layer1));
   CHECK(winograd_by_default(layer2));
   CHECK(winograd_by_default(layer3));
-  CHECK_FALSE(winograd_by_default(layer4));
+  // On 7x7 only where the product reads at most two thirds of the weight bytes the direct
+  // default reads: these 9.4 MB exceed any L2, and AVX2's register tiles of 2 x 3 pixels are
+  // 12 per output block against the product's 4 reads of 16.8 MB (7.1 direct weights' worth);
+  // AVX-512's tiles of 2 x 7 are 4.
+  CHECK(winograd_by_default(layer4) == (host_info().vector_lanes == 8));
+  // Weights that fit in L2 (densenet-201's 128 -> 32 on 7x7, 147 KB) stay direct, and so do
+  // images of fewer than 16 tiles of 2 (5x5: 9).
+  CHECK_FALSE(winograd_by_default(make_desc(128, 7, 7, 32, 1)));
+  CHECK_FALSE(winograd_by_default(make_desc(512, 5, 5, 512, 1)));
   CHECK(winograd_default_schedule(layer1).m == 4);
   CHECK(winograd_default_schedule(layer2).m == 4);
   CHECK(winograd_default_schedule(layer3).m == 2);

@@ -75,9 +75,14 @@ struct WinogradTileGrid {
 /// of at least kWinogradDefaultMinTiles tiles of 2 x 2 (over the batch). Why: the batched
 /// product reads every transformed weight once per run, so on small images (7x7) the weights,
 /// 1.8x or 4x the direct ones, cost more than the multiplications saved
-/// (docs/design/default-schedules.md).
+/// (docs/design/default-schedules.md). Also on images of at least
+/// kWinogradSmallMapMinTiles tiles of 2 whose weights exceed L2, where the product would read
+/// at most two thirds of the bytes of weights the direct default's register tiles read: there
+/// the direct kernel reads its weights from beyond L2 once per register tile (resnet-50's
+/// 7x7 and inception-v3's 8x8 convs of 384-512 channels on AVX2).
 [[nodiscard]] bool winograd_by_default(const Conv2dDesc& desc);
 inline constexpr int64_t kWinogradDefaultMinTiles = 32;
+inline constexpr int64_t kWinogradSmallMapMinTiles = 16;
 
 /// The untuned Winograd schedule (what the default runs where winograd_by_default, and the
 /// first trial of every Winograd tuning task): tiles of 6 where that leaves at least
