@@ -30,6 +30,7 @@
 #include "layoutopt/kernels/network/default_schedule.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/kernels/tunable_op.h"
+#include "layoutopt/kernels/winograd_conv2d.h"
 #include "support/tolerances.h"
 
 using namespace layoutopt;
@@ -268,11 +269,16 @@ TEST_CASE("every zoo network runs like the reference with the default schedule")
 
 TEST_CASE("the default schedule runs 3x3 stride-1 convs on large enough images by winograd, with no transform") {
   // At 56 pixels (the sweep above runs it, so the kernels are cached) layer1's three 3x3
-  // convs see 14x14 maps, 49 tiles of 2x2; layer2's 7x7 maps have 16, too few.
+  // convs see 14x14 maps, 49 tiles of 2x2; layer2's three stride-1 ones 7x7 maps, 16 tiles,
+  // where the weights decide (winograd_by_default); layer3's 4x4 maps have 4, too few.
   graph::Graph g = prepared_zoo("resnet-50", 56);
   const auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
-  const auto on_winograd = winograd_steps(network);
-  CHECK(on_winograd == 3);
+  kernels::Conv2dDesc layer2;
+  layer2.in_channels = layer2.out_channels = 128;
+  layer2.in_h = layer2.in_w = 7;
+  layer2.kernel_h = layer2.kernel_w = 3;
+  layer2.pad_top = layer2.pad_left = layer2.pad_bottom = layer2.pad_right = 1;
+  CHECK(winograd_steps(network) == (kernels::winograd_by_default(layer2) ? 6 : 3));
   CHECK(network.summary().transforms == 0);
 }
 

@@ -4,6 +4,7 @@
 
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/winograd_conv2d.h"
 #include "layoutopt/tuning/config_features.h"
 #include "layoutopt/timing/cost_policy.h"
 #include "layoutopt/tuning/target.h"
@@ -44,7 +45,7 @@ TEST_CASE("resnet-18 has 12 distinct workloads, named and weighted as AutoTVM ex
   }
   REQUIRE(tasks.size() == 12);
   // One algorithm per workload for the default: Winograd for the 3x3 stride-1 convs on 56,
-  // 28 and 14 pixels, direct everywhere else (layer4's 7x7 maps have too few tiles).
+  // 28 and 14 pixels, direct everywhere else but perhaps layer4's (below).
   const std::vector<TuningTask> defaulted = tuning::default_algorithm_tasks(all);
   REQUIRE(defaulted.size() == 12);
   std::vector<int64_t> winograd_images;
@@ -55,7 +56,16 @@ TEST_CASE("resnet-18 has 12 distinct workloads, named and weighted as AutoTVM ex
     else
       CHECK(defaulted[i].task_key() == tasks[i].task_key());
   }
-  CHECK(winograd_images == std::vector<int64_t>{56, 28, 14});
+  // layer4's 7x7 maps (16 tiles of 2) take Winograd where its weights decide (AVX2 hosts:
+  // kernels/include/layoutopt/kernels/winograd_conv2d.h).
+  kernels::Conv2dDesc layer4;
+  layer4.in_channels = layer4.out_channels = 512;
+  layer4.in_h = layer4.in_w = 7;
+  layer4.kernel_h = layer4.kernel_w = 3;
+  layer4.pad_top = layer4.pad_left = layer4.pad_bottom = layer4.pad_right = 1;
+  std::vector<int64_t> expected{56, 28, 14};
+  if (kernels::winograd_by_default(layer4)) expected.push_back(7);
+  CHECK(winograd_images == expected);
   const int64_t occurrences = std::accumulate(tasks.begin(), tasks.end(), int64_t{0},
                                               [](int64_t sum, const TuningTask& t) { return sum + t.weight; });
   CHECK(occurrences == 21);  // 20 convolutions and the classifier
