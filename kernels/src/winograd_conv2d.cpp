@@ -120,9 +120,9 @@ int64_t winograd_weight_reads(const Conv2dDesc& d) {
 /// the direct kernel reads an output block's weights once per register tile, from beyond L2
 /// for such weights: on a 7x7 map AVX2's tiles of 2 x 3 pixels are 12 per block, while the
 /// product reads its weights, 1.8x as large, once per tile of 4 of its 16 tiles (7.1 against
-/// 12 direct weights' worth: 0.56-0.62x the time in resnet-50 and inception-v3). AVX-512's
-/// tiles of 2 x 7 are 4 (7.1 against 4), and there the direct kernel stayed faster
-/// (docs/design/default-schedules.md).
+/// 12 direct weights' worth: 0.53-0.65x the time in resnet-50, inception-v3 and
+/// wide_resnet50_2). AVX-512's tiles of 2 x 7 are 4 (7.1 against 4), and there the direct
+/// kernel was the faster one alone (docs/design/default-schedules.md, winograd.md).
 bool saves_weight_reads(const Conv2dDesc& d) {
   if (batch_tiles(d, 2) < kWinogradSmallMapMinTiles) return false;
   const int64_t direct_bytes = d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w *
