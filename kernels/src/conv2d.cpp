@@ -34,7 +34,7 @@ int64_t largest_divisor_up_to(int64_t n, int64_t limit) {
 constexpr int64_t kSharedRowsWeightBytes = int64_t{1} << 20;
 
 int64_t weight_bytes(const Conv2dDesc& d) {
-  return d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w * static_cast<int64_t>(sizeof(float));
+  return d.weight_floats() * static_cast<int64_t>(sizeof(float));
 }
 
 // The layout knob's value that keeps a tensor in `block` when the kernel computes in

@@ -102,7 +102,7 @@ int64_t direct_weight_reads(const Conv2dDesc& d) {
   const Conv2dSchedule s = conv2d_default_schedule(d);
   const int64_t tiles = s.flat_pixels ? ceil_div(d.out_h() * d.out_w(), s.oh_bn * s.ow_bn)
                                       : ceil_div(d.out_h(), s.oh_bn) * ceil_div(d.out_w(), s.ow_bn);
-  return tiles * d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w;
+  return tiles * d.weight_floats();
 }
 
 /// Floats of weights the default Winograd schedule's batched product reads per image: its
@@ -125,9 +125,7 @@ int64_t winograd_weight_reads(const Conv2dDesc& d) {
 /// kernel was the faster one alone (docs/design/default-schedules.md, winograd.md).
 bool saves_weight_reads(const Conv2dDesc& d) {
   if (batch_tiles(d, 2) < kWinogradSmallMapMinTiles) return false;
-  const int64_t direct_bytes = d.out_channels * d.in_channels_per_group() * d.kernel_h * d.kernel_w *
-                               static_cast<int64_t>(sizeof(float));
-  if (direct_bytes <= host_info().l2_bytes) return false;
+  if (d.weight_floats() * static_cast<int64_t>(sizeof(float)) <= host_info().l2_bytes) return false;
   return 3 * winograd_weight_reads(d) <= 2 * direct_weight_reads(d);
 }
 

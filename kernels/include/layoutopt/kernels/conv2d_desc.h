@@ -38,6 +38,8 @@ struct Conv2dDesc {
   [[nodiscard]] int64_t out_w() const;
   [[nodiscard]] int64_t in_channels_per_group() const { return in_channels / groups; }
   [[nodiscard]] int64_t out_channels_per_group() const { return out_channels / groups; }
+  /// Floats of the OIHW weights: out_channels x in_channels / groups x kernel_h x kernel_w.
+  [[nodiscard]] int64_t weight_floats() const { return out_channels * in_channels_per_group() * kernel_h * kernel_w; }
   /// True for groups == in_channels == out_channels (one filter per channel).
   [[nodiscard]] bool is_depthwise() const;
   /// Multiply-adds times two: the FLOP count used for GFLOPS reporting.
