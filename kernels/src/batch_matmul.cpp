@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ceil_div.h"
 #include "conv/accumulator_tile.h"
 #include "jit/control_flow.h"
 #include "jit/index_arithmetic.h"
@@ -26,8 +27,6 @@ std::string shape_text(const std::vector<int64_t>& shape) {
   for (const int64_t extent : shape) text += (text.empty() ? "" : "x") + std::to_string(extent);
   return text;
 }
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // First float of each output matrix's operand matrix in a tensor with leading axes `lead`
 // (broadcast to the output's leading axes `out_lead`), `floats` floats per matrix.

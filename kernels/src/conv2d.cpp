@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "ceil_div.h"
 #include "conv/accumulator_tile.h"
 #include "conv/blocked_reduction.h"
 #include "conv/direct_conv_emitter.h"
@@ -77,8 +78,6 @@ std::vector<int64_t> reduce_chunk_values(const Conv2dDesc& d) {
 struct RegisterTile {
   int64_t rows = 1, columns = 1;
 };
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // The output tile of at most `pixels` accumulating pixels per vector of the output block
 // that leaves the fewest tiles (most FMAs per weight vector loaded), as wide as the budget

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "ceil_div.h"
 #include "conv/accumulator_tile.h"
 #include "conv/winograd_geometry.h"
 #include "conv/winograd_matrices.h"
@@ -93,8 +94,6 @@ int64_t default_tile_size(const Conv2dDesc& d) {
   if (enough_tiles(d, 6) && batch_tiles(d, 6) * 6 * 6 <= batch_tiles(d, 4) * 4 * 4) return 6;
   return enough_tiles(d, 4) ? 4 : 2;
 }
-
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 /// Floats of weights the direct default reads per image: its weights once per register tile
 /// of an output block.

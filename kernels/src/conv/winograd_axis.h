@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "ceil_div.h"
+
 namespace layoutopt::kernels::conv {
 
 /// Consecutive tiles [first, end) that store the same number of outputs each.
@@ -55,9 +57,6 @@ struct WinogradAxis {
     }
     return result;
   }
-
- private:
-  static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 };
 
 }  // namespace layoutopt::kernels::conv
