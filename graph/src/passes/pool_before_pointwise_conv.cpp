@@ -45,7 +45,11 @@ int pool_before_pointwise_convs(Graph& graph) {
     // that pooled value; the pool's result, which later nodes read, keeps its id and type.
     Node& first = graph.node(conv_id);
     Node& second = graph.node(*pool_id);
-    std::swap(first.op, second.op);
+    // Three moves, not std::swap: variant::swap instantiates one function per pair of op
+    // kinds (over a thousand), which made this file the slowest of the library to compile.
+    Op pool_op = std::move(second.op);
+    second.op = std::move(first.op);
+    first.op = std::move(pool_op);
     graph.swap_node_names(conv_id, *pool_id);
     std::vector<ValueId> conv_inputs = std::move(first.inputs);
     first.inputs = {conv_inputs.front()};
