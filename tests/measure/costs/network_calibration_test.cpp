@@ -298,4 +298,17 @@ TEST_CASE("calibration times a baseline plan first: its nodes' candidates carry 
     REQUIRE(report.repricing.in_network_nodes.contains(id));
     CHECK(report.repricing.in_network_nodes.at(id).ran.contains(costs::candidate_id(candidate)));
   }
+  // Repriced, the baseline's nodes cost their fastest in-network times: at most what its
+  // faster run's nodes took, and of that order (its defaults' isolated 1 ms prices are a
+  // thousandfold above; dividing the last timing by the factor the first had given priced
+  // them a thousandfold below too).
+  double repriced_ms = 0;
+  for (size_t n = 0; n < baseline.nodes.size(); ++n) {
+    const planning::PlanNode& node = baseline.nodes[n];
+    const auto timed = report.repricing.in_network_nodes.find(static_cast<graph::NodeId>(n));
+    if (node.ms > 0 && timed != report.repricing.in_network_nodes.end())
+      repriced_ms += node.ms * timed->second.factor_of(costs::candidate_id(node));
+  }
+  CHECK(repriced_ms <= report.baseline_nodes->network_ms * (1 + 1e-9));
+  CHECK(repriced_ms >= 0.25 * report.baseline_nodes->network_ms);
 }

@@ -54,7 +54,7 @@ struct CalibrationReport {
   int rounds = 0;                     ///< plans compiled and timed
   size_t transforms = 0;              ///< distinct transform keys timed in a network
   size_t nodes = 0;                   ///< nodes timed in a network
-  bool settled = false;               ///< the last plan chose only transforms timed in a network
+  bool settled = false;               ///< planning again returned the plan last timed
   PricedAndTimed first_transforms;    ///< the first plan's transforms (priced by the table)
   PricedAndTimed first_nodes;         ///< the first plan's nodes (priced by the records)
   /// The baseline plan's nodes, when one was timed: its faster timing.
@@ -82,11 +82,13 @@ struct CalibrationReport {
 /// memory-bound steps several-fold for minutes, and a spell over the later rounds would raise
 /// the median in-network / table ratio that prices every untimed transform, so the last plan
 /// would avoid transforms it should buy (evidence: docs/design/in-network-calibration.md).
-/// Stops when a plan's transforms were all timed in an earlier round, or after max_rounds.
+/// Stops when planning again returns the plan last timed (every price it was chosen by is
+/// then its own in-network timing), or after max_rounds.
 /// A `baseline` plan (the untuned default's) is compiled and profiled so before the first
-/// round and after the last: its nodes' candidates then carry their own in-network factors,
-/// and where a config that won alone runs slower in the network than the default, the plans
-/// choose the default (evidence: docs/design/in-network-calibration.md).
+/// round and after the last: its nodes' candidates then carry their own in-network factors
+/// (and only they: a node's other candidates take the factor of the last planned plan that
+/// ran there), and where a config that won alone runs slower in the network than the
+/// default, the plans choose the default (evidence: docs/design/in-network-calibration.md).
 /// Throws what planning and compiling throw.
 [[nodiscard]] CalibrationReport calibrate_in_network(const graph::Graph& graph, const MeasuredCostSource& costs,
                                                      const std::function<planning::Plan(const MeasuredCostSource&)>& replan,
