@@ -48,6 +48,16 @@ MODELS.update({
                      IMAGENET),
     "regnet-x-400mf": (torchvision.models.regnet_x_400mf, {}, IMAGENET),
     "resnext50-32x4d": (torchvision.models.resnext50_32x4d, {}, IMAGENET),
+    # Ten more of bench/onnx_coverage.py's CNNs, mobile and dense families included.
+    "mobilenet-v3-small": (torchvision.models.mobilenet_v3_small, {}, IMAGENET),
+    "squeezenet1.1": (torchvision.models.squeezenet1_1, {}, IMAGENET),
+    "densenet-121": (torchvision.models.densenet121, {}, IMAGENET),
+    "googlenet": (torchvision.models.googlenet, {"aux_logits": False, "init_weights": True}, IMAGENET),
+    "regnet-y-400mf": (torchvision.models.regnet_y_400mf, {}, IMAGENET),
+    "mnasnet1.0": (torchvision.models.mnasnet1_0, {}, IMAGENET),
+    "wide-resnet50-2": (torchvision.models.wide_resnet50_2, {}, IMAGENET),
+    "efficientnet-b1": (torchvision.models.efficientnet_b1, {}, (1, 3, 240, 240)),
+    "resnet-34": (torchvision.models.resnet34, {}, IMAGENET),
 })
 BENCH_MODELS = ["resnet-50", "inception-v3", "densenet-201", "vgg-19-bn", "mobilenet-v2"]
 DEFAULT_OUT = os.path.join(ROOT, "out", "peers", "models")
