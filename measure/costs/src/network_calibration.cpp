@@ -173,8 +173,7 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
   // Each timed plan: its nodes' factors and its transforms' times join the repricing.
   // `priced_by` is the source the plan was priced with: a node's isolated price is its plan
   // price over the factor it had then. (The baseline is priced once, before any round;
-  // dividing its last timing by the factor its first had given counted that factor twice and
-  // made the default's candidates look 17% cheaper than they ran.)
+  // dividing its last timing by the factor its first had given counted that factor twice.)
   const auto time_plan = [&](const planning::Plan& plan, kernels::CompiledNetwork& network,
                              const MeasuredCostSource& priced_by, FactorScope scope) {
     StepTimes steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);

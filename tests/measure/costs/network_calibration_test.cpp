@@ -299,9 +299,9 @@ TEST_CASE("calibration times a baseline plan first: its nodes' candidates carry 
     CHECK(report.repricing.in_network_nodes.at(id).ran.contains(costs::candidate_id(candidate)));
   }
   // Repriced, the baseline's nodes cost their fastest in-network times: at most what its
-  // faster run's nodes took, and of that order (its defaults' isolated 1 ms prices are a
-  // thousandfold above; dividing the last timing by the factor the first had given priced
-  // them a thousandfold below too).
+  // faster run's nodes took, and of that order (its defaults' isolated 1 ms prices are far
+  // above; dividing the last timing by the factor the first had given priced them about
+  // nine times below).
   double repriced_ms = 0;
   for (size_t n = 0; n < baseline.nodes.size(); ++n) {
     const planning::PlanNode& node = baseline.nodes[n];
