@@ -48,7 +48,7 @@ MODELS.update({
                      IMAGENET),
     "regnet-x-400mf": (torchvision.models.regnet_x_400mf, {}, IMAGENET),
     "resnext50-32x4d": (torchvision.models.resnext50_32x4d, {}, IMAGENET),
-    # Ten more of bench/onnx_coverage.py's CNNs, mobile and dense families included.
+    # More of bench/onnx_coverage.py's CNNs, mobile and dense families included.
     "mobilenet-v3-small": (torchvision.models.mobilenet_v3_small, {}, IMAGENET),
     "squeezenet1.1": (torchvision.models.squeezenet1_1, {}, IMAGENET),
     "densenet-121": (torchvision.models.densenet121, {}, IMAGENET),
