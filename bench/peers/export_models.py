@@ -57,7 +57,6 @@ MODELS.update({
     "mnasnet1.0": (torchvision.models.mnasnet1_0, {}, IMAGENET),
     "wide-resnet50-2": (torchvision.models.wide_resnet50_2, {}, IMAGENET),
     "efficientnet-b1": (torchvision.models.efficientnet_b1, {}, (1, 3, 240, 240)),
-    "resnet-34": (torchvision.models.resnet34, {}, IMAGENET),
 })
 BENCH_MODELS = ["resnet-50", "inception-v3", "densenet-201", "vgg-19-bn", "mobilenet-v2"]
 DEFAULT_OUT = os.path.join(ROOT, "out", "peers", "models")

@@ -104,8 +104,7 @@ std::map<graph::NodeId, std::pair<CandidateId, double>> node_factors(const StepT
 /// ran at its nodes (InNetworkNode::latest), the untuned baseline's only its own. Why: a tuned
 /// candidate's isolated price is the fastest of its timings, the default config's is one
 /// config's, so the default's factor runs lower; carried over to tuned candidates, it priced
-/// them below what they ran (regnet-y-400mf's plan measured 1.38x its price;
-/// docs/design/in-network-calibration.md).
+/// them below what they ran (docs/design/in-network-calibration.md).
 enum class FactorScope { candidates_and_node, own_candidates };
 
 /// Records each node's factor for the candidate that ran: the fastest round's for that
@@ -204,8 +203,7 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
   if (baseline) time_baseline("first");
   // Settled when planning again returns the plan last timed: every price it was chosen by is
   // then its own in-network timing. (Stopping once a plan's transforms had all been timed
-  // left plans whose nodes had moved to candidates never timed together: mobilenet-v3-small
-  // measured 1.13-1.20x its price.)
+  // left plans whose nodes had moved to candidates never timed together.)
   std::optional<planning::Plan> last_timed;
   for (int round = 1; round <= options.max_rounds; ++round) {
     const planning::Plan plan = replan(current);
