@@ -58,6 +58,17 @@ int64_t default_output_block(const Conv2dDesc& d, int64_t lanes) {
   return block > 1 && block <= lanes ? block : largest_divisor_up_to(channels, lanes);
 }
 
+// Output blocks per register tile: two when the block is one vector (each broadcast then
+// feeds two FMAs, as in a two-vector block), within a group's blocks, and as for two-vector
+// blocks not over a stem's few input channels with vectors wider than kStemTwoVectorLanes.
+// Blocks of part of a vector stay alone: their FMAs use part of the lanes however many share
+// a broadcast.
+int64_t default_tile_blocks(const Conv2dDesc& d, int64_t out_block, int64_t lanes) {
+  const bool short_reduction = d.in_channels_per_group() < lanes;
+  if (out_block != lanes || (short_reduction && lanes > kStemTwoVectorLanes)) return 1;
+  return std::min<int64_t>(2, d.out_channels_per_group() / out_block);
+}
+
 // Input channels reduced per step: the block the input is stored in, so every step reads one
 // stored block. Wider steps read across stored blocks; they made resnet-50's default 8%
 // faster but inception-v3's 11% and resnext-50's 10% slower, one inception conv 2.5x
@@ -74,6 +85,10 @@ std::vector<int64_t> reduce_chunk_values(const Conv2dDesc& d) {
   for (int64_t chunk = 32; chunk <= 256 && chunk < d.in_channels_per_group(); chunk *= 2) values.push_back(chunk);
   return values;
 }
+
+// Output blocks per register tile the space offers: four one-vector blocks fill a tile of
+// AVX-512's 32 registers with 7 pixels; more would leave too few pixels per weight load.
+constexpr int64_t kMaxTileBlocks = 4;
 
 struct RegisterTile {
   int64_t rows = 1, columns = 1;
@@ -108,8 +123,8 @@ RegisterTile default_register_tile(const Conv2dDesc& d, int64_t pixels) {
 constexpr int64_t kFlatMinItems = 16;
 constexpr int64_t kFlatEvenItems = 8;
 
-bool flat_by_default(const Conv2dDesc& d, int64_t out_block, const RegisterTile& tile) {
-  const int64_t items = d.batch * (d.out_channels / out_block);
+bool flat_by_default(const Conv2dDesc& d, int64_t out_block, int64_t tile_blocks, const RegisterTile& tile) {
+  const int64_t items = d.batch * d.groups * ceil_div(d.out_channels_per_group() / out_block, tile_blocks);
   if (!conv2d_flattens(d) || (items < kFlatMinItems && items % kFlatEvenItems != 0)) return false;
   const int64_t flat_tiles = ceil_div(d.out_h() * d.out_w(), tile.rows * tile.columns);
   const int64_t row_tiles = ceil_div(d.out_h(), tile.rows) * ceil_div(d.out_w(), tile.columns);
@@ -123,6 +138,12 @@ Conv2dDesc flat_view(Conv2dDesc d) {
   return d;
 }
 
+// The space offers each count to every block size; a tile of more blocks than a group has is
+// one of all of them.
+int64_t tile_blocks(const Conv2dDesc& d, const Conv2dSchedule& s) {
+  return std::min(s.oc_tile_blocks, d.out_channels_per_group() / s.oc_bn);
+}
+
 conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s) {
   return {d.groups,
           s.ic_bn,
@@ -131,7 +152,7 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
           d.out_channels_per_group() / s.oc_bn,
           d.kernel_h,
           d.kernel_w,
-          s.oh_bn * s.ow_bn * host_info().vectors_spanning(s.oc_bn),
+          s.oh_bn * s.ow_bn * tile_blocks(d, s) * host_info().vectors_spanning(s.oc_bn),
           s.read_block() % s.ic_bn == 0 ? 0 : s.read_block(),
           d.in_h * d.in_w * s.read_block()};
 }
@@ -142,7 +163,7 @@ std::string Conv2dSchedule::str() const {
   return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
          (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "") +
          (prefetch_weights ? "_pf" : "") + (reduce_chunk > 0 ? "_rc" + std::to_string(reduce_chunk) : "") +
-         (flat_pixels ? "_flat" : "") +
+         (flat_pixels ? "_flat" : "") + (oc_tile_blocks > 1 ? "_ocb" + std::to_string(oc_tile_blocks) : "") +
          layout_suffix(kStoreKnob, store_bn) + layout_suffix(kLoadKnob, load_bn);
 }
 
@@ -169,6 +190,7 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   space.add(k::prefetch_weights, {0, 1}, 0);
   space.add(k::reduce_chunk, reduce_chunk_values(desc), 0);
   space.add(k::flat_pixels, conv2d_flattens(desc) ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
+  space.add(k::tile_oc_blocks, inclusive_range(1, std::min(kMaxTileBlocks, desc.out_channels_per_group())), 1);
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   add_layout_knob(space, kLoadKnob, desc.in_channels);
   return space;
@@ -182,7 +204,7 @@ Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
           point.at(k::tile_oh.name),         point.at(k::oc_inner.name) != 0,
           point.at(k::prefetch_weights.name) != 0, point.at(kStoreKnob.name),
           point.at(kLoadKnob.name),          point.at(k::reduce_chunk.name),
-          point.at(k::flat_pixels.name) != 0};
+          point.at(k::flat_pixels.name) != 0, point.at(k::tile_oc_blocks.name)};
 }
 
 Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
@@ -190,18 +212,19 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   const int64_t lanes = host_info().vector_lanes;
   Conv2dSchedule s;
   s.oc_bn = default_output_block(desc, lanes);
+  s.oc_tile_blocks = default_tile_blocks(desc, s.oc_bn, lanes);
   s.ic_bn = default_reduction_block(desc);
-  // Pixels for two vectors even when the block is one: a one-vector tile loads a broadcast
+  // Pixels for two vectors even when the tile is one: a one-vector tile loads a broadcast
   // per FMA whatever its width, and 28 pixels ran slower than 14 (regnet-x's stem, 1.4x).
-  const RegisterTile tile =
-      default_register_tile(desc, host_info().tile_accumulators() / std::max<int64_t>(host_info().vectors_spanning(s.oc_bn), 2));
+  const int64_t tile_vectors = s.oc_tile_blocks * host_info().vectors_spanning(s.oc_bn);
+  const RegisterTile tile = default_register_tile(desc, host_info().tile_accumulators() / std::max<int64_t>(tile_vectors, 2));
   s.oh_bn = tile.rows;
   s.ow_bn = tile.columns;
-  s.flat_pixels = flat_by_default(desc, s.oc_bn, tile);
+  s.flat_pixels = flat_by_default(desc, s.oc_bn, s.oc_tile_blocks, tile);
   // Consecutive items share input rows when the weights they cycle through stay cached.
   s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
   // Weights come from memory on every inference; fetch the next block's while this one runs.
-  s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn;
+  s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn * s.oc_tile_blocks;
   // One reduction pass: passes matched or lost to it inside networks
   // (docs/design/reduction-passes.md).
   s.reduce_chunk = 0;
@@ -226,6 +249,7 @@ void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& s) {
   require(valid_layout_block(s.load_bn, desc.in_channels), desc, s,
           "load_bn must be 0 or divide in_channels = " + std::to_string(desc.in_channels));
   require(s.reduce_chunk >= 0, desc, s, "reduce_chunk must not be negative");
+  require(s.oc_tile_blocks > 0, desc, s, "oc_tile_blocks must be positive");
   require(!s.flat_pixels || conv2d_flattens(desc), desc, s,
           "flat_pixels needs a 1x1 kernel, stride 1 and no padding: output pixel p must read input pixel p");
 }
@@ -248,7 +272,8 @@ Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
     return conv::compile_direct_conv(
         conv::make_geometry(image, {schedule.ic_bn, schedule.oc_bn, oh_bn, ow_bn, schedule.unroll_kw,
                                   schedule.oc_inner, schedule.prefetch_weights, schedule.stored_block(),
-                                  schedule.read_block(), (schedule.reduce_chunk + schedule.ic_bn - 1) / schedule.ic_bn}),
+                                  schedule.read_block(), (schedule.reduce_chunk + schedule.ic_bn - 1) / schedule.ic_bn,
+                                  tile_blocks(desc, schedule), desc.out_channels_per_group() / schedule.oc_bn}),
         reduction, "conv2d");
   }));
 }

@@ -138,7 +138,7 @@ TEST_CASE("the default conv2d tile fits the host's register file") {
     const Conv2dDesc desc = square_conv(32, 4, 56, out_channels, 3, 1, 1);
     CAPTURE(desc.str());
     const Conv2dSchedule schedule = conv2d_default_schedule(desc);
-    const int64_t chunks = host.vectors_spanning(schedule.oc_bn);
+    const int64_t chunks = host.vectors_spanning(schedule.oc_bn) * schedule.oc_tile_blocks;
     CHECK(schedule.ow_bn * schedule.oh_bn * chunks + chunks + 1 <= host.vector_registers);
     CHECK(schedule.ow_bn >= 4);  // still wide enough to reuse each weight vector
     check_schedule(desc, schedule);
@@ -404,6 +404,61 @@ TEST_CASE("conv2d tiles a 1x1 stride-1 image as one row of pixels, its tiles run
   Conv2dSchedule one_by_one{16, 40, 4, true, 1, false, false, 8};
   one_by_one.flat_pixels = true;
   check_schedule(scaled, one_by_one);
+}
+
+TEST_CASE("conv2d register tiles of several output blocks, a run's last tile narrower") {
+  // Five 8-channel blocks in tiles of two (2 + 2 + 1), of a 4-channel block (half vectors) in
+  // tiles of three (3 + 3 + 1), as many as a group has (two of two per group, and four asked
+  // of two), with a short last row tile, a residual with SiLU, stored and read blocks other
+  // than the computed one, passes, a flat image, an input scale, prefetching in both item
+  // orders and run_range splitting.
+  Conv2dDesc one_by_one = square_conv(24, 7, 7, 40, 1, 1, 0);
+  one_by_one.batch = 2;
+  one_by_one.epilogue = Epilogue{true, Activation::Silu, true, Activation::Relu};
+  for (bool oc_inner : {false, true}) {
+    Conv2dSchedule pairs{8, 8, 3, true, 2, oc_inner, true};
+    pairs.oc_tile_blocks = 2;
+    check_schedule(one_by_one, pairs, oc_inner ? 1 : 3);
+  }
+  Conv2dSchedule stored{8, 8, 6, true, 1, false, false, 40, 24};
+  stored.oc_tile_blocks = 3;
+  stored.flat_pixels = true;
+  stored.reduce_chunk = 8;
+  check_schedule(one_by_one, stored, 2);
+  Conv2dDesc padded = square_conv(12, 9, 10, 28, 3, 2, 1);
+  padded.input_scale = true;
+  Conv2dSchedule halves{4, 4, 4, false, 1, true, true, 28};
+  halves.oc_tile_blocks = 3;
+  check_schedule(padded, halves);
+  Conv2dDesc grouped = square_conv(16, 8, 9, 32, 3, 1, 1);
+  grouped.groups = 2;  // 8 input and 16 output channels per group: two blocks of 8
+  for (int64_t blocks : {2, 4}) {
+    Conv2dSchedule per_group{8, 8, 4, true, 3, blocks == 4, true};
+    per_group.oc_tile_blocks = blocks;
+    check_schedule(grouped, per_group);
+  }
+  Conv2dSchedule none{8, 8, 4, true, 1};
+  none.oc_tile_blocks = 0;
+  CHECK_THROWS_AS((void)compile_conv2d(one_by_one, none), KernelError);
+  CHECK(conv2d_space(one_by_one).values("tile_oc_blocks") == std::vector<int64_t>{1, 2, 3, 4});
+  CHECK(conv2d_space(square_conv(16, 8, 8, 3, 1, 1, 0)).values("tile_oc_blocks") == std::vector<int64_t>{1, 2, 3});
+}
+
+TEST_CASE("the default conv2d schedule tiles two one-vector blocks where two-vector blocks do not divide") {
+  const HostInfo& host = host_info();
+  const int64_t lanes = host.vector_lanes;
+  const Conv2dDesc odd_vectors = square_conv(4 * lanes, 14, 14, 5 * lanes, 1, 1, 0);  // regnet's 440 = 55 x 8
+  const Conv2dSchedule s = conv2d_default_schedule(odd_vectors);
+  CHECK(s.oc_bn == lanes);
+  CHECK(s.oc_tile_blocks == 2);
+  CHECK(s.oh_bn * s.ow_bn * 2 <= host.tile_accumulators());
+  CHECK(s.prefetch_weights);  // three tiles: each fetches the next one's weights
+  check_schedule(odd_vectors, s);
+  CHECK(conv2d_default_schedule(square_conv(4 * lanes, 14, 14, 4 * lanes, 1, 1, 0)).oc_tile_blocks == 1);
+  CHECK(conv2d_default_schedule(square_conv(4 * lanes, 14, 14, lanes, 1, 1, 0)).oc_tile_blocks == 1);  // one block
+  Conv2dDesc grouped = square_conv(128, 8, 8, 128, 3, 1, 1);
+  grouped.groups = 32;  // one 4-channel block per group: nothing to tile together
+  CHECK(conv2d_default_schedule(grouped).oc_tile_blocks == 1);
 }
 
 TEST_CASE("only a 1x1 stride-1 unpadded conv2d tiles its image as one row") {

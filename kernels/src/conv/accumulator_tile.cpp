@@ -2,6 +2,14 @@
 
 namespace layoutopt::kernels::conv {
 
+std::vector<jit::VectorChunk> tile_chunks(int64_t block, int64_t blocks, int64_t vector_lanes) {
+  const std::vector<jit::VectorChunk> one_block = jit::vector_chunks(block, vector_lanes);
+  std::vector<jit::VectorChunk> chunks;
+  for (int64_t b = 0; b < blocks; ++b)
+    for (const jit::VectorChunk& chunk : one_block) chunks.push_back({b * block + chunk.offset, chunk.lanes});
+  return chunks;
+}
+
 AccumulatorTile::AccumulatorTile(jit::KernelModule& module, int64_t rows, int64_t columns,
                                  std::vector<jit::VectorChunk> chunks)
     : columns_(columns), chunks_(std::move(chunks)) {

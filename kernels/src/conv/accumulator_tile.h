@@ -17,6 +17,11 @@ namespace layoutopt::kernels::conv {
 /// batched product alike: beyond ~28 accumulators AVX-512 spills anyway.
 inline constexpr int64_t kMaxTileWidth = 32;
 
+/// The vector chunks of `blocks` consecutive output blocks of `block` channels: each block's
+/// vector_chunks, offsets counted from the first block's first channel, so a chunk's block
+/// is offset / block and its lanes start at offset % block within it.
+[[nodiscard]] std::vector<jit::VectorChunk> tile_chunks(int64_t block, int64_t blocks, int64_t vector_lanes);
+
 class AccumulatorTile {
  public:
   AccumulatorTile(jit::KernelModule& module, int64_t rows, int64_t columns, std::vector<jit::VectorChunk> chunks);

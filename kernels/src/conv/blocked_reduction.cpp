@@ -22,7 +22,8 @@ ReductionStretches BlockedReduction::stretches() const {
 }
 
 void BlockedReduction::accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const {
-  // Weights of (out_block, step, kh, kw): a contiguous ic_bn x oc_bn panel.
+  // Weights of (out_block, step, kh, kw): a contiguous ic_bn x oc_bn panel (the tile's first
+  // block's; accumulate_channel finds the others').
   llvm::Value* panel = builder.CreateNSWAdd(
       builder.CreateNSWMul(builder.CreateNSWAdd(builder.CreateNSWMul(tap.out_block, builder.getInt64(s_.in_blocks_per_group)),
                                                 tap.step),
@@ -60,11 +61,16 @@ llvm::Value* BlockedReduction::input_channel_offset(llvm::IRBuilder<>& builder, 
 
 void BlockedReduction::accumulate_channel(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc,
                                           llvm::Value* weights, llvm::Value* ic, llvm::Value* input_offset) const {
-  const auto& chunks = acc.chunks();
+  // The tile's first `tap.blocks` output blocks: each block's panel lies
+  // weights_per_out_block() floats after the one before.
+  std::vector<jit::VectorChunk> chunks;
+  for (const jit::VectorChunk& chunk : acc.chunks())
+    if (chunk.offset < tap.blocks * s_.oc_bn) chunks.push_back(chunk);
   llvm::Value* row_offset = builder.CreateNSWMul(ic, builder.getInt64(s_.oc_bn));
   std::vector<llvm::Value*> weight_vectors;
   for (const jit::VectorChunk& chunk : chunks) {
-    llvm::Value* offset = builder.CreateNSWAdd(row_offset, builder.getInt64(chunk.offset));
+    const int64_t panel = chunk.offset / s_.oc_bn * weights_per_out_block();
+    llvm::Value* offset = builder.CreateNSWAdd(row_offset, builder.getInt64(panel + chunk.offset % s_.oc_bn));
     llvm::Value* w = jit::load_vector(builder, weights, offset, chunk.lanes);
     // conv(x * s) = sum (x * s[ic]) * w = sum x * (s[ic] * w): one multiply per weight
     // vector, shared by every pixel of the register tile.

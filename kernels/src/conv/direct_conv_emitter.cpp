@@ -19,9 +19,10 @@ using llvm::Value;
 // Coordinates of one work item.
 struct Item {
   Value* batch = nullptr;
-  Value* out_block = nullptr;
+  Value* out_block = nullptr;  // first output block of the item's tile
   Value* row_tile = nullptr;
   Value* first_row = nullptr;  // first output row of the row tile
+  int64_t blocks = 1;          // output blocks in the tile (fewer in a run's last tile)
 };
 
 class DirectConvEmitter : private jit::IndexArithmetic {
@@ -33,7 +34,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
         module_(module),
         b_(module.builder()),
         acc_(module, geometry.oh_bn, geometry.ow_bn,
-             jit::vector_chunks(geometry.out_bn, jit::JitEngine::instance().host().vector_lanes)),
+             tile_chunks(geometry.out_bn, geometry.tile_blocks, jit::JitEngine::instance().host().vector_lanes)),
         zeros_(geometry.oh_bn == 1 || geometry.rows_always_valid() ? nullptr
                                                                    : module.zero_array(geometry.input_row_span())),
         steps_per_pass_(geometry.steps_per_pass > 0 ? std::min(geometry.steps_per_pass, reduction.outer_steps())
@@ -71,16 +72,37 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   Value* ceil_div(Value* a, int64_t b) { return b_.CreateSDiv(add(a, b - 1), constant(b)); }
 
   void emit_item(Value* index) {
-    // index = (batch * outer + o) * inner + i, with (outer, inner) = (out blocks, row tiles)
+    // index = (batch * outer + o) * inner + i, with (outer, inner) = (out tiles, row tiles)
     // or swapped.
-    const int64_t inner = g_.out_block_inner ? g_.out_blocks : g_.row_tiles();
-    const int64_t outer = g_.out_block_inner ? g_.row_tiles() : g_.out_blocks;
+    const int64_t inner = g_.out_block_inner ? g_.out_tiles() : g_.row_tiles();
+    const int64_t outer = g_.out_block_inner ? g_.row_tiles() : g_.out_tiles();
     Value* i = b_.CreateURem(index, constant(inner));
     Value* rest = b_.CreateUDiv(index, constant(inner));
     Value* o = b_.CreateURem(rest, constant(outer));
     Value* row_tile = g_.out_block_inner ? o : i;
-    const Item item{b_.CreateUDiv(rest, constant(outer)), g_.out_block_inner ? i : o, row_tile,
-                    mul(row_tile, g_.oh_bn)};
+    Value* out_tile = g_.out_block_inner ? i : o;
+    // Tile t of run r starts at block r * run_blocks + t * tile_blocks.
+    Value* tile_in_run = b_.CreateURem(out_tile, constant(g_.tiles_per_run()));
+    Value* first_block = add(mul(b_.CreateUDiv(out_tile, constant(g_.tiles_per_run())), g_.run_blocks),
+                             mul(tile_in_run, g_.tile_blocks));
+    Item item{b_.CreateUDiv(rest, constant(outer)), first_block, row_tile, mul(row_tile, g_.oh_bn), g_.tile_blocks};
+    if (g_.last_tile_blocks() == g_.tile_blocks) {
+      emit_row_tile(item);
+      return;
+    }
+    // A run's last tile holds fewer blocks: give it its own, narrower register tile.
+    jit::emit_if_else(
+        b_, b_.CreateICmpEQ(tile_in_run, constant(g_.tiles_per_run() - 1)),
+        [&] {
+          Item last = item;
+          last.blocks = g_.last_tile_blocks();
+          emit_row_tile(last);
+        },
+        [&] { emit_row_tile(item); });
+  }
+
+  // The item's rows; the last row tile may be shorter.
+  void emit_row_tile(const Item& item) {
     const int64_t tail_rows = g_.out_h % g_.oh_bn;
     if (tail_rows == 0) {
       emit_rows(item, g_.oh_bn);
@@ -88,7 +110,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     }
     // The last row tile is shorter: give it its own, smaller register tile.
     jit::emit_if_else(
-        b_, b_.CreateICmpEQ(row_tile, constant(g_.row_tiles() - 1)), [&] { emit_rows(item, tail_rows); },
+        b_, b_.CreateICmpEQ(item.row_tile, constant(g_.row_tiles() - 1)), [&] { emit_rows(item, tail_rows); },
         [&] { emit_rows(item, g_.oh_bn); });
   }
 
@@ -131,7 +153,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
               b_, kh_begin, kh_end, 1,
               [&](Value* kh) {
                 Tap tap{module_.weight(), item.out_block, step, kh, nullptr, row_pointers(item, in_block, rows, kh), {},
-                        {}, block_scales(item, in_block), mul(in_block, g_.in_bn)};
+                        {}, block_scales(item, in_block), mul(in_block, g_.in_bn), item.blocks};
                 emit_kernel_columns(tap, item, first_column, known_column, width);
               },
               "kh");
@@ -189,10 +211,12 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     const auto& chunks = acc_.chunks();
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t w = 0; w < width; ++w)
-        for (size_t c = 0; c < chunks.size(); ++c)
+        for (size_t c = 0; c < chunks.size() && chunks[c].offset < item.blocks * g_.out_bn; ++c) {
+          const jit::VectorChunk in_block{chunks[c].offset % g_.out_bn, chunks[c].lanes};
           body(r, w, c,
-               output_placement(b_, stored_output(), item.batch, item.out_block, add(item.first_row, r),
-                                add(first_column, w), chunks[c]));
+               output_placement(b_, stored_output(), item.batch, add(item.out_block, chunks[c].offset / g_.out_bn),
+                                add(item.first_row, r), add(first_column, w), in_block));
+        }
   }
 
   void emit_kernel_columns(Tap& tap, const Item& item, Value* first_column, std::optional<int64_t> known_column,
@@ -210,11 +234,11 @@ class DirectConvEmitter : private jit::IndexArithmetic {
       jit::emit_loop(b_, 0, g_.kernel_w, 1, one_kw, "kw");
   }
 
-  // Streams the next output block's weights toward L2 while this block computes (see
+  // Streams the next output tile's weights toward L2 while this tile computes (see
   // plan_weight_stream for how the fetch is shared out). A large layer's weights come from
-  // memory on every inference (the other layers' weights evict them), and a block whose
+  // memory on every inference (the other layers' weights evict them), and a tile whose
   // weights are not on their way waits for them (evidence: docs/design/weight-prefetch.md).
-  // The last block fetches itself (already cached, so nearly free).
+  // The last tiles fetch the last blocks (already cached, so nearly free), never past them.
   WeightPrefetch weight_prefetch(const Item& item, const Tap& tap, Value* first_column) {
     if (stream_.lines_per_slot == 0) return {};
     Value* sharer = g_.out_block_inner ? constant(0) : item.row_tile;
@@ -222,8 +246,8 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     Value* tap_index = add(mul(sharer, stream_.column_tiles), column_tile);
     tap_index = add(mul(tap_index, reduction_.outer_steps()), tap.step);
     tap_index = add(mul(add(mul(tap_index, g_.kernel_h), tap.kh), g_.kernel_w), tap.kw);
-    Value* next_block =
-        b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, add(item.out_block, 1), constant(g_.out_blocks - 1));
+    Value* next_block = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, add(item.out_block, g_.tile_blocks),
+                                                 constant(g_.out_blocks - g_.tile_blocks));
     const int64_t lines_per_tap = reduction_.prefetch_slots_per_tap() * stream_.lines_per_slot;
     return {mul(next_block, reduction_.weights_per_out_block()), mul(tap_index, lines_per_tap),
             stream_.lines_per_slot, stream_.lines};

@@ -4,7 +4,7 @@
 // compile-time padding handling, the (outer step, kh, kw) reduction loops, the fused
 // epilogue and the stores. Flavours differ only in the per-tap FMAs (ConvReduction).
 //
-// Loop order per work item (n, out_block, row tile), following TVM's NCHWc schedule:
+// Loop order per work item (n, out tile, row tile), following TVM's NCHWc schedule:
 //   ow_tile, outer_step (input-channel block), kh, kw, [flavour: ic_inner, row, column, chunk]
 // With steps_per_pass, a pass loop runs outside the items: each pass reduces its input blocks
 // for every item of the thread's range, partial sums kept in the output between passes.
@@ -28,13 +28,13 @@ struct TapColumn {
   llvm::Value* offset = nullptr; ///< element offset of its input pixel within the input row
 };
 
-/// The share of the next output block's weights one tap fetches toward L2, spread over the
+/// The share of the next output tile's weights one tap fetches toward L2, spread over the
 /// reduction's prefetch slots (see plan_weight_stream).
 struct WeightPrefetch {
-  llvm::Value* block_start = nullptr;  ///< float offset of the next block's weights
-  llvm::Value* first_line = nullptr;   ///< line of that block the tap's slot 0 fetches first
+  llvm::Value* block_start = nullptr;  ///< float offset of the next tile's weights
+  llvm::Value* first_line = nullptr;   ///< line of that tile the tap's slot 0 fetches first
   int64_t lines_per_slot = 0;          ///< 0 = no prefetch
-  int64_t lines = 0;                   ///< lines of one block; slots past them fetch nothing
+  int64_t lines = 0;                   ///< lines of one tile; slots past them fetch nothing
 
   /// Emits the prefetches of the tap's slot `slot` (nothing when lines_per_slot is 0).
   void emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm::Value* slot) const;
@@ -43,7 +43,7 @@ struct WeightPrefetch {
 /// Everything a flavour needs to emit the FMAs of one kernel tap (kh, kw).
 struct Tap {
   llvm::Value* weight = nullptr;     ///< weight base pointer
-  llvm::Value* out_block = nullptr;  ///< output-channel block of the work item
+  llvm::Value* out_block = nullptr;  ///< first output-channel block of the work item's tile
   llvm::Value* step = nullptr;       ///< outer reduction step (input-channel block in group)
   llvm::Value* kh = nullptr;
   llvm::Value* kw = nullptr;
@@ -56,6 +56,9 @@ struct Tap {
   /// The first input channel of the reduction block (in_block * in_bn), for a flavour that
   /// addresses channels in an input stored in another block (BlockedShape::load_bn).
   llvm::Value* first_channel = nullptr;
+  /// Output blocks the tile computes from out_block on: the accumulator chunks with offsets
+  /// below blocks * the block size (tile_chunks).
+  int64_t blocks = 1;
 };
 
 class ConvReduction {

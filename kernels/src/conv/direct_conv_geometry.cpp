@@ -1,5 +1,6 @@
 #include "conv/direct_conv_geometry.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace layoutopt::kernels::conv {
@@ -25,6 +26,10 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   assert(d.in_channels % g.load_bn == 0);
   g.load_blocks = d.in_channels / g.load_bn;
   g.oh_bn = t.oh_bn, g.ow_bn = t.ow_bn;
+  g.run_blocks = t.run_blocks == 0 ? g.out_blocks : t.run_blocks;
+  assert(g.run_blocks > 0 && g.out_blocks % g.run_blocks == 0);
+  g.tile_blocks = std::min(t.tile_blocks, g.run_blocks);
+  assert(g.tile_blocks > 0);
   g.unroll_kw = t.unroll_kw;
   g.out_block_inner = t.out_block_inner;
   g.prefetch_weights = t.prefetch_weights;
@@ -72,7 +77,7 @@ std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& g) {
 WeightStream plan_weight_stream(const DirectConvGeometry& g, int64_t outer_steps, int64_t weights_per_block,
                                 int64_t slots_per_tap) {
   WeightStream stream;
-  stream.lines = (weights_per_block + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine;
+  stream.lines = (weights_per_block * g.tile_blocks + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine;
   stream.sharers = g.out_block_inner ? 1 : g.row_tiles();
   stream.column_tiles = (g.out_w + g.ow_bn - 1) / g.ow_bn;
   stream.slots = stream.sharers * stream.column_tiles * outer_steps * g.kernel_h * g.kernel_w * slots_per_tap;

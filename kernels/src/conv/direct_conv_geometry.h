@@ -24,8 +24,11 @@ struct DirectConvGeometry {
   int64_t store_bn = 1;                    ///< the stored output is [N][C / store_bn][OH][OW][store_bn]
   int64_t load_blocks = 1, load_bn = 1;    ///< the input is read as [N][load_blocks][IH][IW][load_bn]
   int64_t oh_bn = 1, ow_bn = 1;
+  /// Output blocks per register tile, and the run of blocks tiles never straddle (a group's:
+  /// its blocks read their own input channels); the run's last tile may hold fewer blocks.
+  int64_t tile_blocks = 1, run_blocks = 1;
   bool unroll_kw = true;
-  bool out_block_inner = false;  ///< work items (batch, row tile, out block) instead of (batch, out block, row tile)
+  bool out_block_inner = false;  ///< work items (batch, row tile, out tile) instead of (batch, out tile, row tile)
   bool prefetch_weights = false; ///< stream the next out block's weights toward L2 (see the emitter)
   /// Reduction steps (input blocks) per pass over the work items; 0: all in one pass.
   int64_t steps_per_pass = 0;
@@ -33,9 +36,13 @@ struct DirectConvGeometry {
   bool input_scale = false;      ///< conv(input * scale): see Conv2dDesc::input_scale
 
   [[nodiscard]] int64_t row_tiles() const { return (out_h + oh_bn - 1) / oh_bn; }
-  /// Work items: (batch, output block, output-row tile) flattened, last fastest, or with the
+  [[nodiscard]] int64_t tiles_per_run() const { return (run_blocks + tile_blocks - 1) / tile_blocks; }
+  /// Output tiles: register tiles' worth of output blocks, tile_blocks each but the last of a run.
+  [[nodiscard]] int64_t out_tiles() const { return out_blocks / run_blocks * tiles_per_run(); }
+  [[nodiscard]] int64_t last_tile_blocks() const { return run_blocks - (tiles_per_run() - 1) * tile_blocks; }
+  /// Work items: (batch, output tile, output-row tile) flattened, last fastest, or with the
   /// last two swapped when out_block_inner.
-  [[nodiscard]] int64_t work_items() const { return batch * out_blocks * row_tiles(); }
+  [[nodiscard]] int64_t work_items() const { return batch * out_tiles() * row_tiles(); }
   /// Input column read by output column `ow` at kernel column `kw` (may lie in the padding).
   [[nodiscard]] int64_t input_column(int64_t ow, int64_t kw) const {
     return ow * stride_w - pad_left + kw * dilation_w;
@@ -64,6 +71,8 @@ struct TileShape {
   int64_t store_bn = 0;  ///< 0: out_bn
   int64_t load_bn = 0;   ///< 0: in_bn
   int64_t steps_per_pass = 0;  ///< 0: one pass
+  int64_t tile_blocks = 1;     ///< output blocks per register tile
+  int64_t run_blocks = 0;      ///< blocks tiles never straddle (a group's); 0: all
 };
 
 /// The geometry of `desc` under a tiling (the desc must be valid and the blocks divide it).
@@ -84,17 +93,18 @@ struct ColumnSegment {
 
 inline constexpr int64_t kFloatsPerCacheLine = 16;
 
-/// How a kernel with prefetch_weights fetches the next output block's weights while it
-/// computes the current one. One block's fetch is shared by `sharers` work items (its row
-/// tiles when output blocks are outermost: each fetches a slice; else 1: every item is a new
-/// block and fetches all of the next), each over its column tiles and taps, each tap over the
-/// reduction's prefetch slots (spread among its FMAs). The k-th slot of that sequence
-/// fetches lines [k * lines_per_slot, (k + 1) * lines_per_slot), those below `lines`.
+/// How a kernel with prefetch_weights fetches the next output tile's weights (tile_blocks
+/// consecutive blocks, contiguous) while it computes the current one. One tile's fetch is
+/// shared by `sharers` work items (its row tiles when output tiles are outermost: each
+/// fetches a slice; else 1: every item is a new tile and fetches all of the next), each over
+/// its column tiles and taps, each tap over the reduction's prefetch slots (spread among its
+/// FMAs). The k-th slot of that sequence fetches lines [k * lines_per_slot, (k + 1) *
+/// lines_per_slot), those below `lines`.
 struct WeightStream {
-  int64_t lines = 0;           ///< cache lines of one output block's weights
-  int64_t sharers = 1;         ///< work items that share one block's fetch
+  int64_t lines = 0;           ///< cache lines of one output tile's weights
+  int64_t sharers = 1;         ///< work items that share one tile's fetch
   int64_t column_tiles = 1;    ///< register tiles along the output width
-  int64_t slots = 0;           ///< prefetch slots per block, over all sharers, tiles and taps
+  int64_t slots = 0;           ///< prefetch slots per tile, over all sharers, tiles and taps
   int64_t lines_per_slot = 0;  ///< fewest lines per slot that cover the block
 };
 

@@ -17,6 +17,7 @@ struct Tile {
   double in_block = 1, out_block = 1, ow = 1, oh = 1, unroll = 1, oc_inner = 0, prefetch = 0;
   double reduce_chunk = 0;  ///< input channels per pass; 0: one pass
   double flat = 0;          ///< the image tiled as one row of pixels (Conv2dSchedule::flat_pixels)
+  double blocks = 1;        ///< output blocks per register tile (Conv2dSchedule::oc_tile_blocks)
 };
 
 // The workload dimensions the tile is judged against.
@@ -42,7 +43,8 @@ Tile tile_of(const std::map<std::string, int64_t>& k) {
           knob(k, conv::oc_inner, 0),
           knob(k, conv::prefetch_weights, 0),
           knob(k, conv::reduce_chunk, 0),
-          knob(k, conv::flat_pixels, 0)};
+          knob(k, conv::flat_pixels, 0),
+          knob(k, conv::tile_oc_blocks, 1)};
 }
 
 // A flat schedule's tile is oh x ow consecutive pixels of a one-row image: judged as such,
@@ -86,8 +88,11 @@ Extent extent_of(const kernels::TunableOp& op, const std::map<std::string, int64
 // AVX-512's 32 registers, 12 with AVX2's 16).
 std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::HostInfo& host, kernels::OpFamily family) {
   const double lanes = host.vector_lanes;
+  // A tile of several blocks holds each block's accumulators (a group has at most its
+  // blocks); the other features stay per block, the tile's blocks a feature of their own.
+  const double blocks = std::min(t.blocks, e.out_channels / t.out_block);
   const double vectors = std::ceil(t.out_block / lanes);
-  const double accumulators = t.oh * t.ow * vectors;
+  const double accumulators = t.oh * t.ow * vectors * blocks;
   const double width_tail = std::fmod(e.out_w, t.ow);
   const double work_items = e.batch * (e.out_channels / t.out_block) * std::ceil(e.out_h / t.oh);
   // Channels one reduction pass covers: the chunk in whole input blocks, or all of them.
@@ -120,7 +125,8 @@ std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::Ho
       // Reduction passes: the weights one block reads per pass (against L1) and the passes.
       std::log2(pass_channels * t.out_block * e.kernel_h * e.kernel_w * 4),
       std::ceil(e.in_channels / pass_channels),
-      t.flat};
+      t.flat,
+      blocks};
   return {f.begin(), f.end()};
 }
 

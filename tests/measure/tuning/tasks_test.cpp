@@ -215,3 +215,26 @@ TEST_CASE("flat pixels: knobs of older records tile rows, and the features judge
   CHECK(tiled[11] == doctest::Approx(1.0 / 3.0));  // 7 = 2 x 3 + 1: a tail of a third of a tile
   CHECK(one_row[11] == doctest::Approx(1.0 / 6.0));  // 49 = 8 x 6 + 1
 }
+
+TEST_CASE("tiles of several output blocks: older records compute one, the features count each block's accumulators") {
+  kernels::Conv2dDesc d;
+  d.in_channels = 64;
+  d.out_channels = 40;  // five blocks of 8
+  d.in_h = d.in_w = 7;
+  const TuningTask task = tuning::make_task(kernels::TunableOp::conv2d(d));
+  const kernels::TunableOp& op = task.op;
+  std::map<std::string, int64_t> one = op.knobs(op.default_index());
+  one["tile_oc"] = 8;
+  one["tile_oc_blocks"] = 1;
+  // A record written before tile_oc_blocks existed names the kernel of one block per tile.
+  std::map<std::string, int64_t> without_blocks = one;
+  without_blocks.erase("tile_oc_blocks");
+  CHECK(op.index_of(without_blocks) == op.index_of(one));
+  std::map<std::string, int64_t> two = one;
+  two["tile_oc_blocks"] = 2;
+  const std::vector<float> single = tuning::config_features(task, *op.index_of(one));
+  const std::vector<float> pair = tuning::config_features(task, *op.index_of(two));
+  CHECK(single[tuning::kTileBlocksFeature] == 1.0F);
+  CHECK(pair[tuning::kTileBlocksFeature] == 2.0F);
+  CHECK(pair[tuning::kAccumulatorsFeature] == 2 * single[tuning::kAccumulatorsFeature]);
+}

@@ -47,6 +47,12 @@ struct Conv2dSchedule {
   /// and leaves no partly filled tiles at row ends (7x7 maps: 9 tiles of 6 pixels, not 12 of
   /// 2 x 3). Only for such convs (conv2d_flattens).
   bool flat_pixels = false;
+  /// Output blocks one register tile computes (oneDNN's nb_oc_blocking): each input value
+  /// broadcast feeds that many blocks' FMAs, so a layer whose channels only an 8-wide block
+  /// divides (440, 232, 104) still computes two or three vectors per broadcast. The tiles of
+  /// a group's blocks need not come out even: the last is narrower; more blocks than a group
+  /// has compute all of them in one tile. Weights and activations keep oc_bn's layouts.
+  int64_t oc_tile_blocks = 1;
 
   [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
   [[nodiscard]] int64_t read_block() const { return load_bn == 0 ? ic_bn : load_bn; }
@@ -63,7 +69,8 @@ struct Conv2dLayouts {
 };
 
 /// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
-/// prefetch_weights (0/1), reduce_chunk, flat_pixels (0/1 where conv2d_flattens, else 0), and
+/// prefetch_weights (0/1), reduce_chunk, flat_pixels (0/1 where conv2d_flattens, else 0),
+/// tile_oc_blocks, and
 /// the derived store_oc and load_ic (0, then every divisor of out_channels or in_channels),
 /// which search leaves at 0 (see tuning/fused_layout_variants.h).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
@@ -79,8 +86,9 @@ inline constexpr int64_t kNarrowOutputWidth = 14;
 [[nodiscard]] int64_t conv2d_max_tile_rows(const Conv2dDesc& desc);
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);
-/// The untuned schedule, by rule from the shape: two-vector output blocks (over at least a
-/// vector of input channels), the register tile of a two-vector budget with fewest tiles,
+/// The untuned schedule, by rule from the shape: register tiles two vectors wide (two-vector
+/// output blocks where they divide the channels, else two one-vector blocks per tile; over at
+/// least a vector of input channels), the register tile of a two-vector budget with fewest tiles,
 /// weights prefetched, input and output kept in default_channel_block (rules and evidence:
 /// docs/design/default-schedules.md).
 [[nodiscard]] Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc);

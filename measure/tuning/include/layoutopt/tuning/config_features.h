@@ -15,7 +15,7 @@
 
 namespace layoutopt::tuning {
 
-inline constexpr size_t kConfigFeatureCount = 25;
+inline constexpr size_t kConfigFeatureCount = 26;
 /// Where two features sit: the accumulators a tile holds, and 1 when they exceed the host's
 /// budget (kernels::HostInfo::tile_accumulators) so the tile spills, else 0.
 inline constexpr size_t kAccumulatorsFeature = 6;
@@ -25,6 +25,8 @@ inline constexpr size_t kPassWeightsFeature = 22;
 inline constexpr size_t kPassesFeature = 23;
 /// 1 when the image is tiled as one row of pixels (kernels::Conv2dSchedule::flat_pixels).
 inline constexpr size_t kFlatPixelsFeature = 24;
+/// Output blocks per register tile (kernels::Conv2dSchedule::oc_tile_blocks).
+inline constexpr size_t kTileBlocksFeature = 25;
 
 /// Features of config `index`, kConfigFeatureCount values.
 [[nodiscard]] std::vector<float> config_features(const TuningTask& task, int64_t index);
