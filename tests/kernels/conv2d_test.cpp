@@ -440,8 +440,15 @@ TEST_CASE("conv2d register tiles of several output blocks, a run's last tile nar
   Conv2dSchedule none{8, 8, 4, true, 1};
   none.oc_tile_blocks = 0;
   CHECK_THROWS_AS((void)compile_conv2d(one_by_one, none), KernelError);
-  CHECK(conv2d_space(one_by_one).values("tile_oc_blocks") == std::vector<int64_t>{1, 2, 3, 4});
-  CHECK(conv2d_space(square_conv(16, 8, 8, 3, 1, 1, 0)).values("tile_oc_blocks") == std::vector<int64_t>{1, 2, 3});
+  // Offered where one-vector blocks are the widest whole-vector blocks that divide the
+  // channels: five vectors (up to four blocks per tile), two of them (one).
+  const int64_t lanes = host_info().vector_lanes;
+  CHECK(conv2d_space(square_conv(16, 8, 8, 5 * lanes, 1, 1, 0)).values("tile_oc_blocks") ==
+        std::vector<int64_t>{1, 2, 3, 4});
+  CHECK(conv2d_space(square_conv(16, 8, 8, 3 * lanes, 1, 1, 0)).values("tile_oc_blocks") ==
+        std::vector<int64_t>{1, 2, 3});
+  CHECK(conv2d_space(square_conv(16, 8, 8, 2 * lanes, 1, 1, 0)).values("tile_oc_blocks") == std::vector<int64_t>{1});
+  CHECK(conv2d_space(square_conv(16, 8, 8, 3, 1, 1, 0)).values("tile_oc_blocks") == std::vector<int64_t>{1});
 }
 
 TEST_CASE("the default conv2d schedule tiles two one-vector blocks where two-vector blocks do not divide") {

@@ -219,12 +219,13 @@ TEST_CASE("flat pixels: knobs of older records tile rows, and the features judge
 TEST_CASE("tiles of several output blocks: older records compute one, the features count each block's accumulators") {
   kernels::Conv2dDesc d;
   d.in_channels = 64;
-  d.out_channels = 40;  // five blocks of 8
+  d.out_channels = 5 * kernels::host_info().vector_lanes;  // five one-vector blocks
+  const int64_t lanes = kernels::host_info().vector_lanes;
   d.in_h = d.in_w = 7;
   const TuningTask task = tuning::make_task(kernels::TunableOp::conv2d(d));
   const kernels::TunableOp& op = task.op;
   std::map<std::string, int64_t> one = op.knobs(op.default_index());
-  one["tile_oc"] = 8;
+  one["tile_oc"] = lanes;
   one["tile_oc_blocks"] = 1;
   // A record written before tile_oc_blocks existed names the kernel of one block per tile.
   std::map<std::string, int64_t> without_blocks = one;
