@@ -239,3 +239,15 @@ TEST_CASE("tiles of several output blocks: older records compute one, the featur
   CHECK(pair[tuning::kTileBlocksFeature] == 2.0F);
   CHECK(pair[tuning::kAccumulatorsFeature] == 2 * single[tuning::kAccumulatorsFeature]);
 }
+
+TEST_CASE("a workload with a number no integer holds names no task, never a cast out of range") {
+  // Found by fuzz/records_fuzz.cpp: a dilation of 1.2e102 was cast to int64 reading the task
+  // key (fuzz/regressions/records/).
+  const auto args = [](const std::string& dilation) {
+    return nlohmann::json::parse(R"([["TENSOR",[1,3,16,16],"float32"],["TENSOR",[8,3,3,3],"float32"],[1,1],[1,1,1,1],)" +
+                                 dilation + R"(,"NCHW","NCHW","float32"])");
+  };
+  CHECK(tuning::task_key_of("conv2d_NCHWc.x86", args("[1,1]")).has_value());
+  for (const char* damaged : {"[1,1.2e102]", "[1,1.5]", "[1,-1e300]", "[1]", "[1,1,1]"})
+    CHECK_FALSE(tuning::task_key_of("conv2d_NCHWc.x86", args(damaged)).has_value());
+}
