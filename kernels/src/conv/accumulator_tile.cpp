@@ -19,6 +19,12 @@ AccumulatorTile::AccumulatorTile(jit::KernelModule& module, int64_t rows, int64_
         slots_.push_back(module.entry_slot(jit::float_vector_type(module.builder(), chunk.lanes), "acc"));
 }
 
+size_t AccumulatorTile::chunks_below(int64_t channels) const {
+  size_t count = 0;
+  while (count < chunks_.size() && chunks_[count].offset < channels) ++count;
+  return count;
+}
+
 llvm::Value* AccumulatorTile::slot(int64_t row, int64_t column, size_t chunk) const {
   return slots_[static_cast<size_t>(row * columns_ + column) * chunks_.size() + chunk];
 }

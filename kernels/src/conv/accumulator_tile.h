@@ -27,6 +27,9 @@ class AccumulatorTile {
   AccumulatorTile(jit::KernelModule& module, int64_t rows, int64_t columns, std::vector<jit::VectorChunk> chunks);
 
   [[nodiscard]] const std::vector<jit::VectorChunk>& chunks() const { return chunks_; }
+  /// How many leading chunks hold the tile's first `channels` channels (a narrower tile of
+  /// tile_chunks' blocks computes only those).
+  [[nodiscard]] size_t chunks_below(int64_t channels) const;
   /// Sets the first `rows` x `columns` accumulators to zero.
   void clear(llvm::IRBuilder<>& builder, int64_t rows, int64_t columns) const;
   /// acc(row, column, chunk) += a * b

@@ -63,9 +63,9 @@ void BlockedReduction::accumulate_channel(llvm::IRBuilder<>& builder, const Tap&
                                           llvm::Value* weights, llvm::Value* ic, llvm::Value* input_offset) const {
   // The tile's first `tap.blocks` output blocks: each block's panel lies
   // weights_per_out_block() floats after the one before.
-  std::vector<jit::VectorChunk> chunks;
-  for (const jit::VectorChunk& chunk : acc.chunks())
-    if (chunk.offset < tap.blocks * s_.oc_bn) chunks.push_back(chunk);
+  const std::vector<jit::VectorChunk> chunks(acc.chunks().begin(),
+                                             acc.chunks().begin() + static_cast<std::ptrdiff_t>(
+                                                                        acc.chunks_below(tap.blocks * s_.oc_bn)));
   llvm::Value* row_offset = builder.CreateNSWMul(ic, builder.getInt64(s_.oc_bn));
   std::vector<llvm::Value*> weight_vectors;
   for (const jit::VectorChunk& chunk : chunks) {

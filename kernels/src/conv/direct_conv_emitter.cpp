@@ -209,9 +209,10 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   template <typename Body>
   void for_each_accumulator(const Item& item, int64_t rows, Value* first_column, int64_t width, const Body& body) {
     const auto& chunks = acc_.chunks();
+    const size_t computed = acc_.chunks_below(item.blocks * g_.out_bn);
     for (int64_t r = 0; r < rows; ++r)
       for (int64_t w = 0; w < width; ++w)
-        for (size_t c = 0; c < chunks.size() && chunks[c].offset < item.blocks * g_.out_bn; ++c) {
+        for (size_t c = 0; c < computed; ++c) {
           const jit::VectorChunk in_block{chunks[c].offset % g_.out_bn, chunks[c].lanes};
           body(r, w, c,
                output_placement(b_, stored_output(), item.batch, add(item.out_block, chunks[c].offset / g_.out_bn),

@@ -1,6 +1,5 @@
 #include "conv/direct_conv_geometry.h"
 
-#include <algorithm>
 #include <cassert>
 
 namespace layoutopt::kernels::conv {
@@ -28,8 +27,9 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.oh_bn = t.oh_bn, g.ow_bn = t.ow_bn;
   g.run_blocks = t.run_blocks == 0 ? g.out_blocks : t.run_blocks;
   assert(g.run_blocks > 0 && g.out_blocks % g.run_blocks == 0);
-  g.tile_blocks = std::min(t.tile_blocks, g.run_blocks);
-  assert(g.tile_blocks > 0);
+  // The caller clamps the tile to the run (compile_conv2d's tile_blocks).
+  assert(t.tile_blocks > 0 && t.tile_blocks <= g.run_blocks);
+  g.tile_blocks = t.tile_blocks;
   g.unroll_kw = t.unroll_kw;
   g.out_block_inner = t.out_block_inner;
   g.prefetch_weights = t.prefetch_weights;
