@@ -8,6 +8,7 @@
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/gemm_conv2d.h"
 #include "layoutopt/kernels/knob_table.h"
 #include "layoutopt/kernels/layout_knobs.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
@@ -87,6 +88,12 @@ std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {
           {kStoreKnob.name, s.store_bn}};
 }
 
+std::map<std::string, int64_t> default_gemm_knobs(const Conv2dDesc& d) {
+  const GemmConv2dSchedule s = gemm_conv2d_default_schedule(d);
+  namespace k = knobs::gemm_conv2d;
+  return {{k::tile_channels.name, s.channels_bn}, {k::tile_pixels.name, s.pixels_bn}};
+}
+
 std::map<std::string, int64_t> default_depthwise_knobs(const Conv2dDesc& d) {
   const DepthwiseConv2dSchedule s = depthwise_conv2d_default_schedule(d);
   namespace k = knobs::depthwise_conv2d;
@@ -117,6 +124,7 @@ const char* to_string(OpFamily family) {
     case OpFamily::depthwise_conv2d: return "depthwise_conv2d";
     case OpFamily::winograd_conv2d: return "winograd_conv2d";
     case OpFamily::dense: return "dense";
+    case OpFamily::gemm_conv2d: return "gemm_conv2d";
   }
   return "unknown";
 }
@@ -136,14 +144,23 @@ TunableOp TunableOp::winograd_conv2d(const Conv2dDesc& desc) {
   return {OpFamily::winograd_conv2d, desc, winograd_conv2d_space(desc)};
 }
 
+TunableOp TunableOp::gemm_conv2d(const Conv2dDesc& desc) {
+  desc.validate();
+  if (!gemm_conv2d_applicable(desc))
+    throw KernelError("gemm_conv2d needs a 1x1, stride-1, unpadded, ungrouped conv without input scale: " + desc.str());
+  return {OpFamily::gemm_conv2d, desc, gemm_conv2d_space(desc)};
+}
+
 std::vector<TunableOp> TunableOp::conv2d_algorithms(const Conv2dDesc& desc) {
   std::vector<TunableOp> algorithms{conv2d(desc)};
   if (winograd_applicable(desc)) algorithms.push_back(winograd_conv2d(desc));
+  if (gemm_conv2d_applicable(desc)) algorithms.push_back(gemm_conv2d(desc));
   return algorithms;
 }
 
 TunableOp TunableOp::conv2d_default_algorithm(const Conv2dDesc& desc) {
-  return winograd_by_default(desc) ? winograd_conv2d(desc) : conv2d(desc);
+  if (winograd_by_default(desc)) return winograd_conv2d(desc);
+  return gemm_conv2d_by_default(desc) ? gemm_conv2d(desc) : conv2d(desc);
 }
 
 TunableOp TunableOp::dense(const DenseDesc& desc) { return {OpFamily::dense, desc, dense_space(desc)}; }
@@ -187,6 +204,7 @@ int64_t TunableOp::default_index() const {
       break;
     case OpFamily::depthwise_conv2d: knobs = default_depthwise_knobs(conv_desc()); break;
     case OpFamily::winograd_conv2d: knobs = default_winograd_knobs(conv_desc()); break;
+    case OpFamily::gemm_conv2d: knobs = default_gemm_knobs(conv_desc()); break;
     case OpFamily::conv2d:
     case OpFamily::group_conv2d: knobs = default_conv_knobs(conv_desc()); break;
   }
@@ -207,6 +225,10 @@ OpLayouts TunableOp::layouts(int64_t index) const {
     }
     case OpFamily::winograd_conv2d: {
       const Conv2dLayouts l = winograd_conv2d_layouts(conv_desc(), winograd_conv2d_schedule_at(space_, index));
+      return {l.input, l.weight, l.output};
+    }
+    case OpFamily::gemm_conv2d: {
+      const Conv2dLayouts l = gemm_conv2d_layouts(conv_desc(), gemm_conv2d_schedule_at(space_, index));
       return {l.input, l.weight, l.output};
     }
     case OpFamily::conv2d:
@@ -255,6 +277,7 @@ Kernel TunableOp::compile(int64_t index) const {
       return compile_depthwise_conv2d(conv_desc(), depthwise_conv2d_schedule_at(space_, index));
     case OpFamily::winograd_conv2d:
       return compile_winograd_conv2d(conv_desc(), winograd_conv2d_schedule_at(space_, index));
+    case OpFamily::gemm_conv2d: return compile_gemm_conv2d(conv_desc(), gemm_conv2d_schedule_at(space_, index));
     case OpFamily::conv2d:
     case OpFamily::group_conv2d: break;
   }

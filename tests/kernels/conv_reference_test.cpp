@@ -167,5 +167,6 @@ TEST_CASE("every kernel family computes every conv-reference case like torch, un
   }
   CHECK(families == std::set<kernels::OpFamily>{kernels::OpFamily::conv2d, kernels::OpFamily::group_conv2d,
                                                  kernels::OpFamily::depthwise_conv2d,
-                                                 kernels::OpFamily::winograd_conv2d, kernels::OpFamily::dense});
+                                                 kernels::OpFamily::winograd_conv2d, kernels::OpFamily::dense,
+                                                 kernels::OpFamily::gemm_conv2d});
 }

@@ -100,8 +100,11 @@ void store_with_epilogues(llvm::IRBuilder<>& builder, const Epilogue& epilogue, 
   assert(values.size() == operands.size());
   if (epilogue.bias)
     for (size_t i = 0; i < values.size(); ++i)
-      values[i] = builder.CreateFAdd(
-          values[i], load_vector(builder, operands[i].bias, operands[i].bias_offset, lanes_of(values[i])));
+      values[i] = builder.CreateFAdd(values[i], operands[i].bias_splat
+                                                    ? broadcast(builder, operands[i].bias, operands[i].bias_offset,
+                                                                lanes_of(values[i]))
+                                                    : load_vector(builder, operands[i].bias, operands[i].bias_offset,
+                                                                  lanes_of(values[i])));
   emit_activations(builder, epilogue.activation, values);
   if (epilogue.residual) {
     for (size_t i = 0; i < values.size(); ++i)

@@ -18,6 +18,7 @@ struct EpilogueOperands {
   llvm::Value* bias_offset = nullptr;    ///< first output channel of the vector
   llvm::Value* residual = nullptr;       ///< residual base pointer (output layout)
   VectorPlacement output;                ///< where the vector lives in output / residual
+  bool bias_splat = false;               ///< the vector runs along one channel's pixels: its bias is splat
 };
 
 /// max(0, min(1, alpha * value + beta)); the epilogue's HardSigmoid is alpha 1/6, beta 1/2.

@@ -18,6 +18,7 @@ struct Tile {
   double reduce_chunk = 0;  ///< input channels per pass; 0: one pass
   double flat = 0;          ///< the image tiled as one row of pixels (Conv2dSchedule::flat_pixels)
   double blocks = 1;        ///< output blocks per register tile (Conv2dSchedule::oc_tile_blocks)
+  double along_pixels = 0;  ///< vectors run along the tile's pixels, not its channels (gemm_conv2d)
 };
 
 // The workload dimensions the tile is judged against.
@@ -34,17 +35,22 @@ double knob(const std::map<std::string, int64_t>& knobs, const kernels::KnobDecl
 Tile tile_of(const std::map<std::string, int64_t>& k) {
   namespace conv = kernels::knobs::conv2d;
   namespace knobs = kernels::knobs;
+  namespace gemm = kernels::knobs::gemm_conv2d;
   const double channel = knob(k, knobs::depthwise_conv2d::tile_c, 1);
+  // The GEMM over pixels tiles tile_channels output channels (as blocks of one channel) by
+  // tile_pixels pixels of the image as one row.
+  const bool along_pixels = k.contains(gemm::tile_pixels.name);
   return {knob(k, conv::tile_ic, knob(k, knobs::dense::tile_in, channel)),
           knob(k, conv::tile_oc, knob(k, knobs::dense::tile_out, channel)),
-          knob(k, conv::tile_ow, knob(k, knobs::winograd_conv2d::tile_t, 1)),
+          knob(k, conv::tile_ow, knob(k, knobs::winograd_conv2d::tile_t, knob(k, gemm::tile_pixels, 1))),
           knob(k, conv::tile_oh, 1),
           knob(k, conv::unroll_kw, 1),
           knob(k, conv::oc_inner, 0),
           knob(k, conv::prefetch_weights, 0),
           knob(k, conv::reduce_chunk, 0),
-          knob(k, conv::flat_pixels, 0),
-          knob(k, conv::tile_oc_blocks, 1)};
+          along_pixels ? 1.0 : knob(k, conv::flat_pixels, 0),
+          knob(k, conv::tile_oc_blocks, knob(k, gemm::tile_channels, 1)),
+          along_pixels ? 1.0 : 0.0};
 }
 
 // A flat schedule's tile is oh x ow consecutive pixels of a one-row image: judged as such,
@@ -91,8 +97,10 @@ std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::Ho
   // A tile of several blocks holds each block's accumulators (a group has at most its
   // blocks); the other features stay per block, the tile's blocks a feature of their own.
   const double blocks = std::min(t.blocks, e.out_channels / t.out_block);
-  const double vectors = std::ceil(t.out_block / lanes);
-  const double accumulators = t.oh * t.ow * vectors * blocks;
+  // Vectors per pixel and channel block; along pixels, vectors per channel of the tile.
+  const double vectors = std::ceil((t.along_pixels != 0 ? t.ow : t.out_block) / lanes);
+  const double accumulators = t.along_pixels != 0 ? vectors * blocks : t.oh * t.ow * vectors * blocks;
+  const double vector_fill = (t.along_pixels != 0 ? t.ow : t.out_block) / (vectors * lanes);
   const double width_tail = std::fmod(e.out_w, t.ow);
   const double work_items = e.batch * (e.out_channels / t.out_block) * std::ceil(e.out_h / t.oh);
   // Channels one reduction pass covers: the chunk in whole input blocks, or all of them.
@@ -108,7 +116,7 @@ std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::Ho
       accumulators,
       accumulators > host.tile_accumulators() ? 1.0 : 0.0,
       std::fmod(t.out_block, lanes) == 0 ? 1.0 : 0.0,
-      t.out_block / (vectors * lanes),
+      vector_fill,
       width_tail == 0 ? 1.0 : 0.0,
       width_tail / t.ow,
       std::log2(t.in_block * t.out_block * e.kernel_h * e.kernel_w * 4),

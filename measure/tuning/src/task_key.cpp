@@ -5,7 +5,7 @@ namespace layoutopt::tuning {
 namespace {
 
 constexpr std::array kFamilies{TaskFamily::conv2d, TaskFamily::group_conv2d, TaskFamily::depthwise_conv2d,
-                               TaskFamily::winograd_conv2d, TaskFamily::dense};
+                               TaskFamily::winograd_conv2d, TaskFamily::dense,           TaskFamily::gemm_conv2d};
 
 std::string shape_text(const std::vector<int64_t>& shape) {
   std::string text = "[";
@@ -24,6 +24,8 @@ std::string_view task_name(TaskFamily family) {
     case TaskFamily::depthwise_conv2d: return "depthwise_conv2d_NCHWc.x86";
     case TaskFamily::winograd_conv2d: return "conv2d_NCHWc_winograd.x86";
     case TaskFamily::dense: return "dense_nopack.x86";
+    // Not an AutoTVM template: layoutopt's own 1x1 kernel on NCHW (kernels/gemm_conv2d.h).
+    case TaskFamily::gemm_conv2d: return "conv2d_1x1_nchw_gemm.x86";
   }
   return "unknown";
 }
@@ -60,6 +62,7 @@ std::span<const kernels::KnobDecl> knob_table(TaskFamily family) {
     case TaskFamily::depthwise_conv2d: return knobs::depthwise_conv2d::table;
     case TaskFamily::winograd_conv2d: return knobs::winograd_conv2d::table;
     case TaskFamily::dense: return knobs::dense::table;
+    case TaskFamily::gemm_conv2d: return knobs::gemm_conv2d::table;
   }
   return {};
 }

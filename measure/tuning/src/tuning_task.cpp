@@ -1,6 +1,9 @@
 #include "layoutopt/tuning/tuning_task.h"
 
+#include <algorithm>
+
 #include "layoutopt/graph/workloads.h"
+#include "layoutopt/kernels/gemm_conv2d.h"
 #include "layoutopt/kernels/lowering.h"
 #include "workload_key.h"
 
@@ -20,7 +23,11 @@ std::vector<kernels::TunableOp> plain_algorithms(const graph::Graph& graph, grap
   kernels::Conv2dDesc desc = kernels::conv2d_desc(graph, node);
   desc.epilogue = {};
   desc.input_scale = false;
-  return kernels::TunableOp::conv2d_algorithms(desc);
+  std::vector<kernels::TunableOp> algorithms = kernels::TunableOp::conv2d_algorithms(desc);
+  std::erase_if(algorithms, [&](const kernels::TunableOp& op) {
+    return op.family() == kernels::OpFamily::gemm_conv2d && !kernels::gemm_conv2d_offered(desc);
+  });
+  return algorithms;
 }
 
 // AutoTVM's depthwise template splits input and output channels separately (always equal
@@ -45,6 +52,7 @@ TaskFamily task_family(kernels::OpFamily family) {
     case kernels::OpFamily::depthwise_conv2d: return TaskFamily::depthwise_conv2d;
     case kernels::OpFamily::winograd_conv2d: return TaskFamily::winograd_conv2d;
     case kernels::OpFamily::dense: return TaskFamily::dense;
+    case kernels::OpFamily::gemm_conv2d: return TaskFamily::gemm_conv2d;
   }
   return TaskFamily::conv2d;
 }

@@ -70,8 +70,9 @@ TaskKey workload_key(const kernels::TunableOp& op) {
 kernels::TunableOp workload_of(const TaskKey& key) {
   if (key.family == TaskFamily::dense) return kernels::TunableOp::dense(dense_desc_of(key));
   const kernels::Conv2dDesc desc = conv_desc_of(key);
-  return key.family == TaskFamily::winograd_conv2d ? kernels::TunableOp::winograd_conv2d(desc)
-                                                   : kernels::TunableOp::conv2d(desc);
+  if (key.family == TaskFamily::winograd_conv2d) return kernels::TunableOp::winograd_conv2d(desc);
+  if (key.family == TaskFamily::gemm_conv2d) return kernels::TunableOp::gemm_conv2d(desc);
+  return kernels::TunableOp::conv2d(desc);
 }
 
 }  // namespace layoutopt::tuning

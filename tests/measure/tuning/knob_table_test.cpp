@@ -40,12 +40,16 @@ TEST_CASE("every knob a config space yields is declared in its family's table wi
   grouped.in_h = grouped.in_w = 8;
   grouped.kernel_h = grouped.kernel_w = 3;
   tasks.push_back(tuning::make_task(kernels::TunableOp::conv2d(grouped)));
+  kernels::Conv2dDesc pointwise;  // shufflenet's 58 channels: the GEMM over pixels
+  pointwise.in_channels = pointwise.out_channels = 58;
+  pointwise.in_h = pointwise.in_w = 28;
+  tasks.push_back(tuning::make_task(kernels::TunableOp::gemm_conv2d(pointwise)));
   std::set<kernels::OpFamily> families;
   for (const tuning::TuningTask& task : tasks) {
     families.insert(task.op.family());
     check_declared(task.op.space(), tuning::knob_table(task.task_key().family), task.name);
   }
-  CHECK(families.size() == 5);  // direct, grouped, depthwise, Winograd, dense
+  CHECK(families.size() == 6);  // direct, grouped, depthwise, Winograd, dense, GEMM over pixels
   check_declared(kernels::elementwise_space(100000), kernels::knobs::elementwise::table, "elementwise");
 }
 

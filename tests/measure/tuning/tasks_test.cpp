@@ -1,9 +1,11 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <numeric>
 
 #include "layoutopt/graph/zoo/zoo.h"
 #include "layoutopt/kernels/host.h"
+#include "layoutopt/kernels/lowering.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
 #include "layoutopt/tuning/config_features.h"
 #include "layoutopt/timing/cost_policy.h"
@@ -250,4 +252,35 @@ TEST_CASE("a workload with a number no integer holds names no task, never a cast
   CHECK(tuning::task_key_of("conv2d_NCHWc.x86", args("[1,1]")).has_value());
   for (const char* damaged : {"[1,1.2e102]", "[1,1.5]", "[1,-1e300]", "[1]", "[1,1,1]"})
     CHECK_FALSE(tuning::task_key_of("conv2d_NCHWc.x86", args(damaged)).has_value());
+}
+
+TEST_CASE("a 1x1 conv whose channels no vector divides gets a GEMM-over-pixels task, with its own name and knobs") {
+  graph::Graph g("pointwise");
+  const auto seeded = [](int64_t count) { return graph::WeightData::seeded({1}, count); };
+  const auto x = g.add_input("x", {{1, 58, 8, 8}});
+  const auto w1 = g.add_parameter("odd.weight", {58, 58, 1, 1}, seeded(58 * 58));
+  const auto odd = g.add_node("odd", graph::Conv2d{}, {x, w1});
+  const auto w2 = g.add_parameter("even.weight", {64, 58, 1, 1}, seeded(64 * 58));
+  const auto even = g.add_node("even", graph::Conv2d{}, {odd, w2});
+  const auto w3 = g.add_parameter("blocked.weight", {64, 64, 1, 1}, seeded(64 * 64));
+  g.add_output(g.add_node("blocked", graph::Conv2d{}, {even, w3}));
+  std::map<std::string, std::vector<kernels::OpFamily>> families;
+  for (const TuningTask& task : tuning::extract_tasks(g))
+    for (const graph::NodeId node : task.nodes) families[g.node(node).name].push_back(task.op.family());
+  // 58 -> 58 and 58 -> 64 read or write channels no vector divides; 64 -> 64 fills vectors.
+  CHECK(families["odd"] == std::vector{kernels::OpFamily::conv2d, kernels::OpFamily::gemm_conv2d});
+  CHECK(families["even"] == std::vector{kernels::OpFamily::conv2d, kernels::OpFamily::gemm_conv2d});
+  CHECK(families["blocked"] == std::vector{kernels::OpFamily::conv2d});
+
+  const TuningTask gemm = tuning::make_task(kernels::TunableOp::gemm_conv2d(kernels::conv2d_desc(g, odd)));
+  CHECK(gemm.name == "conv2d_1x1_nchw_gemm.x86");
+  // The key round-trips through a record's arguments, and the record's knobs back to the config.
+  CHECK(tuning::task_key_of(gemm.name, args(gemm)) == gemm.task_key());
+  const int64_t index = gemm.op.default_index();
+  CHECK(gemm.config_index(gemm.op.knobs(index)) == index);
+  // Accumulators count vectors of pixels per channel row: two vectors of pixels by the rows.
+  const std::vector<float> features = tuning::config_features(gemm, index);
+  const auto knobs = gemm.op.knobs(index);
+  const double vectors = std::ceil(static_cast<double>(knobs.at("tile_pixels")) / kernels::host_info().vector_lanes);
+  CHECK(features[tuning::kAccumulatorsFeature] == doctest::Approx(vectors * static_cast<double>(knobs.at("tile_channels"))));
 }

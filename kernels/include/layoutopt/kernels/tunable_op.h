@@ -30,10 +30,10 @@ namespace layoutopt::kernels {
 /// else 1 (no blocking).
 [[nodiscard]] int64_t default_channel_block(int64_t channels);
 
-enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, winograd_conv2d, dense };
+enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, winograd_conv2d, dense, gemm_conv2d };
 [[nodiscard]] const char* to_string(OpFamily family);
 /// Whether the family's kernels compute a conv with an input scale (Conv2dDesc::input_scale):
-/// the direct conv2d ones do, depthwise, Winograd and dense do not.
+/// the direct conv2d ones do, depthwise, Winograd, GEMM and dense do not.
 [[nodiscard]] bool takes_input_scale(OpFamily family);
 
 /// Physical layouts of a schedule's operands (bias is always a plain vector; a residual
@@ -62,11 +62,15 @@ class TunableOp {
   static TunableOp conv2d(const Conv2dDesc& desc);
   /// Winograd F(m x m, 3 x 3); throws KernelError unless winograd_applicable(desc).
   static TunableOp winograd_conv2d(const Conv2dDesc& desc);
-  /// Every algorithm that computes `desc`: conv2d (direct) first, then Winograd where it
-  /// applies. Their knob names differ, so a knob assignment is a point of at most one.
+  /// The GEMM over pixels on NCHW (gemm_conv2d.h); throws KernelError unless
+  /// gemm_conv2d_applicable(desc).
+  static TunableOp gemm_conv2d(const Conv2dDesc& desc);
+  /// Every algorithm that computes `desc`: conv2d (direct) first, then Winograd and the GEMM
+  /// over pixels where they apply. Their knob names differ, so a knob assignment is a point
+  /// of at most one.
   static std::vector<TunableOp> conv2d_algorithms(const Conv2dDesc& desc);
   /// The algorithm the untuned default computes `desc` with: Winograd where
-  /// winograd_by_default, else conv2d(desc).
+  /// winograd_by_default, the GEMM where gemm_conv2d_by_default, else conv2d(desc).
   static TunableOp conv2d_default_algorithm(const Conv2dDesc& desc);
   static TunableOp dense(const DenseDesc& desc);
 

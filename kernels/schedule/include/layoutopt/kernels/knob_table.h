@@ -84,6 +84,15 @@ inline constexpr KnobDecl store_oc{"store_oc", derived, integer, false, "0, divi
 inline constexpr std::array table{tile_m, tile_ic, tile_oc, tile_t, oc_inner, prefetch_weights, tile_band, store_oc};
 }  // namespace winograd_conv2d
 
+/// 1x1 conv2d on plain NCHW activations as a GEMM over pixels (conv2d_nchw_gemm.x86).
+namespace gemm_conv2d {
+inline constexpr KnobDecl tile_channels{"tile_channels", searched, integer, false,
+                                        "1 .. min(output channels, 8): output channels per register tile"};
+inline constexpr KnobDecl tile_pixels{"tile_pixels", searched, integer, false,
+                                      "1 .. 4 vectors of pixels, at most the image's: pixels per register tile"};
+inline constexpr std::array table{tile_channels, tile_pixels};
+}  // namespace gemm_conv2d
+
 /// Dense (dense_nopack.x86).
 namespace dense {
 inline constexpr KnobDecl tile_in{"tile_in", searched, integer, true, "divisors of the input features"};

@@ -18,7 +18,7 @@
 namespace layoutopt::tuning {
 
 /// The x86 templates whose records layoutopt reads as its own tasks.
-enum class TaskFamily { conv2d, group_conv2d, depthwise_conv2d, winograd_conv2d, dense };
+enum class TaskFamily { conv2d, group_conv2d, depthwise_conv2d, winograd_conv2d, dense, gemm_conv2d };
 
 struct TaskKey {
   TaskFamily family = TaskFamily::conv2d;
@@ -28,8 +28,8 @@ struct TaskKey {
   std::array<int64_t, 4> padding{};   ///< convs only: top, left, bottom, right
   std::array<int64_t, 2> dilation{};  ///< convs only
   int64_t groups = 0;                 ///< group_conv2d only (its arguments name it)
-  std::string layout;                 ///< conv2d, depthwise, Winograd: data layout ("NCHW")
-  std::string out_layout;             ///< conv2d, depthwise, Winograd: output layout ("NCHW")
+  std::string layout;                 ///< conv2d, depthwise, Winograd, GEMM: data layout ("NCHW")
+  std::string out_layout;             ///< conv2d, depthwise, Winograd, GEMM: output layout ("NCHW")
   std::string dtype = "float32";      ///< tensors' and output's type
 
   friend auto operator<=>(const TaskKey&, const TaskKey&) = default;
