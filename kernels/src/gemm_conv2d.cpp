@@ -48,11 +48,12 @@ bool gemm_conv2d_applicable(const Conv2dDesc& desc) {
 
 bool gemm_conv2d_offered(const Conv2dDesc& desc) {
   const int64_t lanes = host_info().vector_lanes;
-  return gemm_conv2d_applicable(desc) && (desc.in_channels % lanes != 0 || desc.out_channels % lanes != 0);
+  return gemm_conv2d_applicable(desc) && desc.batch * pixels(desc) >= lanes &&
+         (desc.in_channels % lanes != 0 || desc.out_channels % lanes != 0);
 }
 
 bool gemm_conv2d_by_default(const Conv2dDesc& desc) {
-  return gemm_conv2d_applicable(desc) && default_channel_block(desc.in_channels) == 1 &&
+  return gemm_conv2d_offered(desc) && default_channel_block(desc.in_channels) == 1 &&
          default_channel_block(desc.out_channels) == 1;
 }
 

@@ -70,6 +70,11 @@ TEST_CASE("gemm_conv2d applies to 1x1, stride-1, unpadded, ungrouped convs and i
   // Either side in a blocked default layout: the direct kernel reads or writes it as it lies.
   CHECK_FALSE(gemm_conv2d_by_default(pointwise(232, 7, 7, 58)));
   CHECK_FALSE(gemm_conv2d_by_default(pointwise(58, 7, 7, 232)));
+  // Offered to tuning where a vector does not divide one side, on images of a vector of pixels.
+  CHECK(gemm_conv2d_offered(pointwise(58, 7, 7, 232)));
+  CHECK_FALSE(gemm_conv2d_offered(pointwise(64, 7, 7, 128)));
+  CHECK_FALSE(gemm_conv2d_offered(pointwise(6, 1, 1, 144)));  // squeeze-and-excitation, one pixel
+  CHECK_FALSE(gemm_conv2d_by_default(pointwise(6, 1, 1, 10)));
   CHECK_FALSE(gemm_conv2d_applicable(square_conv(58, 28, 28, 58, 3, 1, 1)));
   CHECK_FALSE(gemm_conv2d_applicable(square_conv(58, 28, 28, 58, 1, 2, 0)));
   Conv2dDesc grouped = pointwise(58, 28, 28, 58);

@@ -32,15 +32,16 @@ struct GemmConv2dSchedule {
 
 /// 1x1 kernel, stride 1, no padding (conv2d_flattens), one group, no input scale.
 [[nodiscard]] bool gemm_conv2d_applicable(const Conv2dDesc& desc);
-/// Whether tuning tries it: where it applies and a vector does not divide the input or the
-/// output channels, so that the direct kernel reduces or computes in parts of vectors. Where
-/// vectors divide both, the direct kernel fills them too and reads and writes blocked layouts,
-/// which the GEMM's NCHW would only add transforms to: a task there would take its share of a
-/// quick budget for nothing.
+/// Whether tuning tries it: where it applies, the image holds at least a vector of pixels,
+/// and a vector does not divide the input or the output channels, so that the direct kernel
+/// reduces or computes in parts of vectors. Where vectors divide both, the direct kernel fills
+/// them too and reads and writes blocked layouts, which the GEMM's NCHW would only add
+/// transforms to; on a squeeze-and-excitation conv's 1x1 map its vectors would hold one lane.
+/// A task there would take its share of a quick budget for nothing.
 [[nodiscard]] bool gemm_conv2d_offered(const Conv2dDesc& desc);
 /// Whether the untuned default computes `desc` by GEMM: where it applies and both its input
 /// and its output stay plain NCHW by default (default_channel_block 1: no 8 divides the
-/// channels), so the default network needs no transform for it.
+/// channels) and it is offered, so the default network needs no transform for it.
 [[nodiscard]] bool gemm_conv2d_by_default(const Conv2dDesc& desc);
 
 /// Knobs tile_channels and tile_pixels (knob_table.h).
