@@ -51,7 +51,7 @@ const Compiled& resnet18() {
 }
 
 /// SqueezeNet 1.1 at 96x96 with random conv configs: concats, max and average pooling,
-/// transforms between the convs' layouts and the flexible nodes' blocks, Winograd convs.
+/// transforms between the convs' layouts and the flexible nodes' blocks, Winograd and GEMM convs.
 const Compiled& squeezenet() {
   static const Compiled compiled("squeezenet-1.1", 96, true);
   return compiled;
@@ -139,7 +139,7 @@ TEST_CASE("resnet-18 compiled ahead of time runs bit-identical to the JIT throug
   check_bit_identical(c);
 }
 
-TEST_CASE("squeezenet with transforms, concats, pooling and Winograd runs bit-identical to the JIT") {
+TEST_CASE("squeezenet with transforms, concats, pooling, Winograd and GEMM convs runs bit-identical to the JIT") {
   const Compiled& c = squeezenet();
   CHECK(c.result.transforms > 0);
   const runtime::ArtifactProgram program = runtime::read_program_file(c.artifact() / runtime::kProgramFile);
@@ -148,6 +148,10 @@ TEST_CASE("squeezenet with transforms, concats, pooling and Winograd runs bit-id
   CHECK(has([](const runtime::StepSpec& s) {
     const auto* k = std::get_if<runtime::KernelStep>(&s.action);
     return k != nullptr && k->kernel.stages.size() > 1;
+  }));
+  CHECK(has([](const runtime::StepSpec& s) {  // a 1x1 conv as a GEMM over pixels
+    const auto* k = std::get_if<runtime::KernelStep>(&s.action);
+    return k != nullptr && k->kernel.stages.front().symbol.find("gemm_conv2d") != std::string::npos;
   }));
   check_bit_identical(c);
 }
