@@ -32,7 +32,8 @@ std::vector<int64_t> tile_pixel_values(const Conv2dDesc& d) {
   std::vector<int64_t> values;
   for (int64_t vectors = 1; vectors <= kMaxTileVectors && vectors * lanes < pixels(d); ++vectors)
     values.push_back(vectors * lanes);
-  values.push_back(std::min(pixels(d), kMaxTileVectors * lanes));
+  const int64_t widest = std::min(pixels(d), kMaxTileVectors * lanes);
+  if (values.empty() || values.back() != widest) values.push_back(widest);
   return values;
 }
 

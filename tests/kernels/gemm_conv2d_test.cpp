@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <functional>
+
 #include "kernel_check.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/gemm_conv2d.h"
@@ -104,6 +107,14 @@ TEST_CASE("gemm_conv2d is an algorithm of the conv where it applies, and the def
   // Two vectors of pixels, the rows the accumulators leave, every one a point of the space.
   CHECK(s.pixels_bn == 2 * host_info().vector_lanes);
   CHECK(s.channels_bn * 2 <= host_info().tile_accumulators());
+  // Whole vectors of pixels, each once, up to the widest tile or the image.
+  const int64_t lanes = host_info().vector_lanes;
+  CHECK(gemm_conv2d_space(desc).values("tile_pixels") == std::vector<int64_t>{lanes, 2 * lanes, 3 * lanes, 4 * lanes});
+  const std::vector<int64_t> on_7x7 = gemm_conv2d_space(pointwise(58, 7, 7, 58)).values("tile_pixels");
+  CHECK(on_7x7.back() == std::min<int64_t>(49, 4 * lanes));
+  CHECK(std::ranges::adjacent_find(on_7x7, std::greater_equal<>()) == on_7x7.end());  // each once, increasing
+  CHECK(gemm_conv2d_space(pointwise(58, 3, 3, 58)).values("tile_pixels") ==
+        (lanes < 9 ? std::vector<int64_t>{lanes, 9} : std::vector<int64_t>{9}));
   for (int64_t i = 0; i < chosen.space().size(); ++i) {
     const GemmConv2dSchedule each = gemm_conv2d_schedule_at(chosen.space(), i);
     CHECK_NOTHROW(validate_gemm_conv2d(desc, each));
