@@ -89,7 +89,8 @@ namespace gemm_conv2d {
 inline constexpr KnobDecl tile_channels{"tile_channels", searched, integer, false,
                                         "1 .. min(output channels, 8): output channels per register tile"};
 inline constexpr KnobDecl tile_pixels{"tile_pixels", searched, integer, false,
-                                      "1 .. 4 vectors of pixels, at most the image's: pixels per register tile"};
+                                      "pixels per register tile: 1 .. 4 whole vectors below the image's pixels, "
+                                      "then those pixels up to 4 vectors"};
 inline constexpr std::array table{tile_channels, tile_pixels};
 }  // namespace gemm_conv2d
 
