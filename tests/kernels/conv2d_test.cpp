@@ -20,17 +20,10 @@ using namespace layoutopt::kernels;
 using layoutopt::kernels::testing::BlockedLayouts;
 using layoutopt::kernels::testing::square_conv;
 
-int64_t reduction_length(const Conv2dDesc& d) {
-  return d.in_channels_per_group() * d.kernel_h * d.kernel_w + 2;  // + bias + residual
-}
-
 void check_schedule(const Conv2dDesc& desc, const Conv2dSchedule& schedule, int ranges = 1) {
-  const auto problem = testing::make_problem(desc, 7);
-  const auto expected = testing::reference_output(desc, problem);
   const Conv2dLayouts layouts = conv2d_layouts(desc, schedule);
-  const Kernel kernel = compile_conv2d(desc, schedule);
-  const auto actual = testing::run_blocked(kernel, problem, {layouts.input, layouts.weight, layouts.output}, ranges);
-  testing::check_close(expected, actual, reduction_length(desc), desc.str() + " " + schedule.str());
+  testing::check_against_reference(desc, compile_conv2d(desc, schedule), {layouts.input, layouts.weight, layouts.output},
+                                   desc.str() + " " + schedule.str(), 7, ranges);
 }
 
 // Schedules that cover the code paths: scalar and multi-chunk channel blocks, remainder

@@ -18,12 +18,10 @@ Conv2dDesc depthwise_desc(int64_t c, int64_t h, int64_t w, int64_t k, int64_t st
 }
 
 void check_schedule(const Conv2dDesc& desc, const DepthwiseConv2dSchedule& schedule) {
-  const auto problem = testing::make_problem(desc, 11);
-  const auto expected = testing::reference_output(desc, problem);
   const DepthwiseConv2dLayouts layouts = depthwise_conv2d_layouts(desc, schedule);
-  const Kernel kernel = compile_depthwise_conv2d(desc, schedule);
-  const auto actual = testing::run_blocked(kernel, problem, {layouts.input, layouts.weight, layouts.output});
-  testing::check_close(expected, actual, desc.kernel_h * desc.kernel_w + 2, desc.str() + " " + schedule.str());
+  testing::check_against_reference(desc, compile_depthwise_conv2d(desc, schedule),
+                                   {layouts.input, layouts.weight, layouts.output},
+                                   desc.str() + " " + schedule.str(), 11);
 }
 
 void check_many(const Conv2dDesc& desc) {

@@ -20,12 +20,10 @@ using namespace layoutopt::kernels;
 using layoutopt::kernels::testing::square_conv;
 
 void check_schedule(const Conv2dDesc& desc, const GemmConv2dSchedule& schedule, int ranges = 1) {
-  const auto problem = testing::make_problem(desc, 11);
-  const auto expected = testing::reference_output(desc, problem);
   const Conv2dLayouts layouts = gemm_conv2d_layouts(desc, schedule);
-  const Kernel kernel = compile_gemm_conv2d(desc, schedule);
-  const auto actual = testing::run_blocked(kernel, problem, {layouts.input, layouts.weight, layouts.output}, ranges);
-  testing::check_close(expected, actual, desc.in_channels + 2, desc.str() + " " + schedule.str());
+  testing::check_against_reference(desc, compile_gemm_conv2d(desc, schedule),
+                                   {layouts.input, layouts.weight, layouts.output},
+                                   desc.str() + " " + schedule.str(), 11, ranges);
 }
 
 Conv2dDesc pointwise(int64_t channels, int64_t h, int64_t w, int64_t out_channels) {

@@ -144,6 +144,14 @@ void check_relative(const std::vector<float>& expected, const std::vector<float>
   CHECK_MESSAGE(difference <= bound, what << ": max|diff| / max|expected| = " << difference << " > " << bound);
 }
 
+void check_against_reference(const Conv2dDesc& desc, const Kernel& kernel, const BlockedLayouts& layouts,
+                             const std::string& what, unsigned seed, int ranges) {
+  const Problem problem = make_problem(desc, seed);
+  const std::vector<float> expected = reference_output(desc, problem);
+  const std::vector<float> actual = run_blocked(kernel, problem, layouts, ranges);
+  check_close(expected, actual, desc.in_channels_per_group() * desc.kernel_h * desc.kernel_w + 2, what);
+}
+
 void check_close(const std::vector<float>& expected, const std::vector<float>& actual, int64_t reduction_length,
                  const std::string& what) {
   REQUIRE(expected.size() == actual.size());

@@ -56,6 +56,12 @@ std::vector<float> run_packed(const Kernel& kernel, const Problem& problem, cons
 std::vector<float> run_packed_in_team(const Kernel& kernel, const Problem& problem, const BlockedLayouts& layouts,
                                       const std::vector<float>& packed_weight, int threads);
 
+/// Runs `kernel` on a random problem of `desc` (make_problem with `seed`) laid out in
+/// `layouts` and check_close-s its output against the reference, with the reduction length of
+/// one output (the channels per group times the kernel's taps, plus bias and residual).
+void check_against_reference(const Conv2dDesc& desc, const Kernel& kernel, const BlockedLayouts& layouts,
+                             const std::string& what, unsigned seed, int ranges = 1);
+
 /// Every distinct fused epilogue: bias or not, each activation, residual or not and, with a
 /// residual, each post-residual activation (2 x 3 x 4 = 24 in all).
 std::vector<Epilogue> all_epilogues();

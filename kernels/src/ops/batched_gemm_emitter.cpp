@@ -5,6 +5,7 @@
 #include "jit/epilogue_ir.h"
 #include "jit/jit_engine.h"
 #include "jit/vector_ops.h"
+#include "layoutopt/graph/tensor_type.h"
 #include "reference/broadcast_index.h"
 
 namespace layoutopt::kernels::ops {
@@ -14,12 +15,6 @@ namespace {
 using llvm::Value;
 
 std::vector<int64_t> leading_axes(const std::vector<int64_t>& shape) { return {shape.begin(), shape.end() - 2}; }
-
-int64_t product(const std::vector<int64_t>& extents) {
-  int64_t count = 1;
-  for (const int64_t extent : extents) count *= extent;
-  return count;
-}
 
 // First float of each output matrix's operand matrix in a tensor with leading axes `lead`
 // (broadcast to the output's leading axes `out_lead`), `floats` floats per matrix.
@@ -39,7 +34,7 @@ BatchedGemmEmitter::BatchedGemmEmitter(const BatchedGemmShape& shape, const Batc
       m_(shape.a_shape[shape.a_shape.size() - 2]),
       k_(shape.a_shape.back()),
       n_(shape.b_shape.back()),
-      matrices_(product(leading_axes(shape.out_shape))),
+      matrices_(graph::element_count(leading_axes(shape.out_shape))),
       tile_(tile),
       operands_(operands),
       module_(module),
