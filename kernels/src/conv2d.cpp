@@ -42,31 +42,56 @@ int64_t weight_bytes(const Conv2dDesc& d) {
 // `computed` (0: as computed).
 int64_t stored_as(int64_t block, int64_t computed) { return block == computed ? 0 : block; }
 
-// Output channels computed per work item: two vectors when they divide the channels (half
-// the broadcasts per FMA of one vector), else at most one vector: the activation block, or the
-// largest part of a vector that divides them (a group of 4 channels in 4 lanes). Over fewer
-// input channels than a vector holds (a 3-channel stem) two vectors only with 8-lane
-// vectors: on AVX2 (Zen 3) they ran stems 21-27% faster, while with AVX-512's 16 lanes
-// regnet-x's stem ran 2x slower so (Zen 5; docs/design/default-schedules.md).
+// Output blocks of one vector where a vector divides the channels, so a register tile can
+// hold however many of them fills the registers (default_tile_blocks); else the activation
+// block, or the largest part of a vector that divides them (a group of 4 channels in 4 lanes).
+// Over fewer input channels than a vector holds (a 3-channel stem) several vectors per tile
+// only with 8-lane vectors: on AVX2 (Zen 3) they ran stems 21-27% faster, while with
+// AVX-512's 16 lanes regnet-x's stem ran 2x slower so (Zen 5; docs/design/default-schedules.md).
 constexpr int64_t kStemTwoVectorLanes = 8;
+
+bool short_stem_tile(const Conv2dDesc& d, int64_t lanes) {
+  return d.in_channels_per_group() < lanes && lanes > kStemTwoVectorLanes;
+}
 
 int64_t default_output_block(const Conv2dDesc& d, int64_t lanes) {
   const int64_t channels = d.out_channels_per_group();
-  const bool short_reduction = d.in_channels_per_group() < lanes;
-  if (channels % (2 * lanes) == 0 && (!short_reduction || lanes <= kStemTwoVectorLanes)) return 2 * lanes;
+  if (channels % lanes == 0) return lanes;
   const int64_t block = default_channel_block(channels);
   return block > 1 && block <= lanes ? block : largest_divisor_up_to(channels, lanes);
 }
 
-// Output blocks per register tile: two when the block is one vector (each broadcast then
-// feeds two FMAs, as in a two-vector block), within a group's blocks, and as for two-vector
-// blocks not over a stem's few input channels with vectors wider than kStemTwoVectorLanes.
+// Weight vectors of the register tile with the most FMAs per load: a tile of V weight
+// vectors by P pixels loads V + P values (the weights, a broadcast per pixel) for V * P FMAs,
+// and holds V * P accumulators, the V weights and one broadcast in the vector registers.
+// 3 x 4 fits AVX2's 16 registers (7 loads per 12 FMAs, where 2 x 6 loads 8), 4 x 6 AVX-512's
+// 32 (oneDNN's brgemm tile); kMaxTileBlocks caps V.
+constexpr int64_t kMaxTileBlocks = 4;
+
+// Pixels a tile of `vectors` weight vectors has room for beside them and one broadcast.
+int64_t pixels_beside(int64_t vectors, int registers) {
+  return std::max<int64_t>(1, (registers - vectors - 1) / vectors);
+}
+
+int64_t register_filling_vectors(int registers) {
+  int64_t best = 1;
+  for (int64_t v = 2; v <= kMaxTileBlocks; ++v) {
+    const int64_t p = pixels_beside(v, registers), best_p = pixels_beside(best, registers);
+    if (v * p * (best + best_p) > best * best_p * (v + p)) best = v;
+  }
+  return best;
+}
+
+// Output blocks per register tile: where blocks are one vector, the register-filling count,
+// evened out over a group's blocks (4 vectors as two tiles of 2, not 3 + 1); as for the
+// blocks, not over a stem's few input channels with vectors wider than kStemTwoVectorLanes.
 // Blocks of part of a vector stay alone: their FMAs use part of the lanes however many share
 // a broadcast.
 int64_t default_tile_blocks(const Conv2dDesc& d, int64_t out_block, int64_t lanes) {
-  const bool short_reduction = d.in_channels_per_group() < lanes;
-  if (out_block != lanes || (short_reduction && lanes > kStemTwoVectorLanes)) return 1;
-  return std::min<int64_t>(2, d.out_channels_per_group() / out_block);
+  if (out_block != lanes || short_stem_tile(d, lanes)) return 1;
+  const int64_t vectors = d.out_channels_per_group() / out_block;
+  const int64_t tiles = ceil_div(vectors, std::min(vectors, register_filling_vectors(host_info().vector_registers)));
+  return ceil_div(vectors, tiles);
 }
 
 // Input channels reduced per step: the block the input is stored in, so every step reads one
@@ -86,19 +111,18 @@ std::vector<int64_t> reduce_chunk_values(const Conv2dDesc& d) {
   return values;
 }
 
-// Output blocks per register tile the space offers: four one-vector blocks fill a tile of
-// AVX-512's 32 registers with 7 pixels; more would leave too few pixels per weight load.
-constexpr int64_t kMaxTileBlocks = 4;
-
-// Tiles of several blocks only where one-vector blocks are the widest whole-vector blocks
-// that divide the channels per group: elsewhere a two-vector block computes the same tile,
-// and the knob would only multiply the space a quick tuning run has a minute to search
-// (shufflenet's quick plan ran 14% slower with it offered everywhere).
+// Tiles of several blocks: all counts where one-vector blocks are the widest whole-vector
+// blocks that divide the channels per group; where wider blocks divide them, one block per
+// tile and the default's register-filling tile of one-vector blocks (default_tile_blocks):
+// every count everywhere would only multiply the space a quick tuning run has a minute to
+// search (shufflenet's quick plan ran 14% slower with them offered everywhere).
 std::vector<int64_t> tile_blocks_values(const Conv2dDesc& d) {
   const int64_t lanes = host_info().vector_lanes;
   const int64_t channels = d.out_channels_per_group();
-  if (channels % lanes != 0 || channels % (2 * lanes) == 0) return {1};
-  return inclusive_range(1, std::min(kMaxTileBlocks, channels / lanes));
+  if (channels % lanes != 0) return {1};
+  if (channels % (2 * lanes) != 0) return inclusive_range(1, std::min(kMaxTileBlocks, channels / lanes));
+  const int64_t filling = default_tile_blocks(d, lanes, lanes);
+  return filling == 1 ? std::vector<int64_t>{1} : std::vector<int64_t>{1, filling};
 }
 
 struct RegisterTile {
@@ -228,7 +252,8 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   // Pixels for two vectors even when the tile is one: a one-vector tile loads a broadcast
   // per FMA whatever its width, and 28 pixels ran slower than 14 (regnet-x's stem, 1.4x).
   const int64_t tile_vectors = s.oc_tile_blocks * host_info().vectors_spanning(s.oc_bn);
-  const RegisterTile tile = default_register_tile(desc, host_info().tile_accumulators() / std::max<int64_t>(tile_vectors, 2));
+  const RegisterTile tile =
+      default_register_tile(desc, pixels_beside(std::max<int64_t>(tile_vectors, 2), host_info().vector_registers));
   s.oh_bn = tile.rows;
   s.ow_bn = tile.columns;
   s.flat_pixels = flat_by_default(desc, s.oc_bn, s.oc_tile_blocks, tile);

@@ -35,11 +35,14 @@ TEST_CASE("conv2d schedule space prints like an AutoTVM ConfigSpace") {
   CHECK(text.find("store_oc: [0, 1, 2, 4, 8, 16, 32, 64]\n") != std::string::npos);
   CHECK(text.find("load_ic: [0, 1, 2, 4, 8, 16, 32, 64]\n") != std::string::npos);
   CHECK(text.find("reduce_chunk: [0, 32]\n") != std::string::npos);  // passes below the 64 channels
-  CHECK(text.find("tile_oc_blocks: [1]\n") != std::string::npos);  // 64 channels: two-vector blocks divide them
-  CHECK(space.searched_size() == 7 * 7 * 32 * 2 * 2 * 2 * 2);
+  // 64 channels, which two-vector blocks divide: one block per tile, or the default's tile.
+  const int64_t filling = conv2d_default_schedule(resnet_3x3()).oc_tile_blocks;
+  CHECK(filling > 1);
+  CHECK(space.values("tile_oc_blocks") == std::vector<int64_t>{1, filling});
+  CHECK(space.searched_size() == 7 * 7 * 32 * 2 * 2 * 2 * 2 * 2);
   CHECK(space.size() == space.searched_size() * 8 * 8);
   const Conv2dSchedule last = conv2d_schedule_at(space, space.size() - 1);
-  CHECK(last == Conv2dSchedule{64, 64, 32, true, 1, true, true, 64, 64, 32});
+  CHECK(last == Conv2dSchedule{64, 64, 32, true, 1, true, true, 64, 64, 32, false, filling});
 }
 
 TEST_CASE("conv2d register tiles span rows for 1x1 kernels and for narrow outputs") {
