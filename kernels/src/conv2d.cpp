@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "ceil_div.h"
 #include "conv/accumulator_tile.h"
@@ -42,9 +43,6 @@ int64_t weight_bytes(const Conv2dDesc& d) {
 // `computed` (0: as computed).
 int64_t stored_as(int64_t block, int64_t computed) { return block == computed ? 0 : block; }
 
-// Output blocks of one vector where a vector divides the channels, so a register tile can
-// hold however many of them fills the registers (default_tile_blocks); else the activation
-// block, or the largest part of a vector that divides them (a group of 4 channels in 4 lanes).
 // Over fewer input channels than a vector holds (a 3-channel stem) several vectors per tile
 // only with 8-lane vectors: on AVX2 (Zen 3) they ran stems 21-27% faster, while with
 // AVX-512's 16 lanes regnet-x's stem ran 2x slower so (Zen 5; docs/design/default-schedules.md).
@@ -54,11 +52,22 @@ bool short_stem_tile(const Conv2dDesc& d, int64_t lanes) {
   return d.in_channels_per_group() < lanes && lanes > kStemTwoVectorLanes;
 }
 
-int64_t default_output_block(const Conv2dDesc& d, int64_t lanes) {
+// A default's output blocks and how many of them one register tile computes.
+struct OutputTiling {
+  int64_t block = 1, tile_blocks = 1;
+};
+
+// Two vectors per tile: a two-vector block where it divides the channels, else two one-vector
+// blocks per tile (each broadcast feeds two FMAs either way); else one block of at most a
+// vector: the activation block, or the largest part of a vector that divides the channels (a
+// group of 4 channels in 4 lanes), alone, since its FMAs fill part of the lanes however many
+// blocks share a broadcast.
+OutputTiling two_vector_tiling(const Conv2dDesc& d, int64_t lanes) {
   const int64_t channels = d.out_channels_per_group();
-  if (channels % lanes == 0) return lanes;
+  if (!short_stem_tile(d, lanes) && channels % (2 * lanes) == 0) return {2 * lanes, 1};
+  if (!short_stem_tile(d, lanes) && channels % lanes == 0) return {lanes, std::min<int64_t>(2, channels / lanes)};
   const int64_t block = default_channel_block(channels);
-  return block > 1 && block <= lanes ? block : largest_divisor_up_to(channels, lanes);
+  return {block > 1 && block <= lanes ? block : largest_divisor_up_to(channels, lanes), 1};
 }
 
 // Weight vectors of the register tile with the most FMAs per load: a tile of V weight
@@ -82,16 +91,18 @@ int64_t register_filling_vectors(int registers) {
   return best;
 }
 
-// Output blocks per register tile: where blocks are one vector, the register-filling count,
-// evened out over a group's blocks (4 vectors as two tiles of 2, not 3 + 1); as for the
-// blocks, not over a stem's few input channels with vectors wider than kStemTwoVectorLanes.
-// Blocks of part of a vector stay alone: their FMAs use part of the lanes however many share
-// a broadcast.
-int64_t default_tile_blocks(const Conv2dDesc& d, int64_t out_block, int64_t lanes) {
-  if (out_block != lanes || short_stem_tile(d, lanes)) return 1;
-  const int64_t vectors = d.out_channels_per_group() / out_block;
+// One-vector blocks, the register-filling count per tile evened out over a group's blocks
+// (4 vectors as two tiles of 2, not 3 + 1); nullopt where a vector does not divide the
+// channels, over a stem's few input channels with wide vectors, or where the count is two
+// (two_vector_tiling's).
+std::optional<OutputTiling> register_filling_tiling(const Conv2dDesc& d, int64_t lanes) {
+  const int64_t channels = d.out_channels_per_group();
+  if (channels % lanes != 0 || short_stem_tile(d, lanes)) return std::nullopt;
+  const int64_t vectors = channels / lanes;
   const int64_t tiles = ceil_div(vectors, std::min(vectors, register_filling_vectors(host_info().vector_registers)));
-  return ceil_div(vectors, tiles);
+  const int64_t per_tile = ceil_div(vectors, tiles);
+  if (per_tile <= 2) return std::nullopt;
+  return OutputTiling{lanes, per_tile};
 }
 
 // Input channels reduced per step: the block the input is stored in, so every step reads one
@@ -113,7 +124,7 @@ std::vector<int64_t> reduce_chunk_values(const Conv2dDesc& d) {
 
 // Tiles of several blocks: all counts where one-vector blocks are the widest whole-vector
 // blocks that divide the channels per group; where wider blocks divide them, one block per
-// tile and the default's register-filling tile of one-vector blocks (default_tile_blocks):
+// tile and the register-filling tile of one-vector blocks (register_filling_tiling):
 // every count everywhere would only multiply the space a quick tuning run has a minute to
 // search (shufflenet's quick plan ran 14% slower with them offered everywhere).
 std::vector<int64_t> tile_blocks_values(const Conv2dDesc& d) {
@@ -121,8 +132,8 @@ std::vector<int64_t> tile_blocks_values(const Conv2dDesc& d) {
   const int64_t channels = d.out_channels_per_group();
   if (channels % lanes != 0) return {1};
   if (channels % (2 * lanes) != 0) return inclusive_range(1, std::min(kMaxTileBlocks, channels / lanes));
-  const int64_t filling = default_tile_blocks(d, lanes, lanes);
-  return filling == 1 ? std::vector<int64_t>{1} : std::vector<int64_t>{1, filling};
+  const std::optional<OutputTiling> filling = register_filling_tiling(d, lanes);
+  return filling ? std::vector<int64_t>{1, filling->tile_blocks} : std::vector<int64_t>{1};
 }
 
 struct RegisterTile {
@@ -164,6 +175,46 @@ bool flat_by_default(const Conv2dDesc& d, int64_t out_block, int64_t tile_blocks
   const int64_t flat_tiles = ceil_div(d.out_h() * d.out_w(), tile.rows * tile.columns);
   const int64_t row_tiles = ceil_div(d.out_h(), tile.rows) * ceil_div(d.out_w(), tile.columns);
   return 5 * flat_tiles <= 4 * row_tiles;
+}
+
+// A default's output tiling with the register tile and image tiling that go with it.
+struct TiledOutput {
+  OutputTiling output;
+  RegisterTile tile;
+  bool flat = false;
+};
+
+TiledOutput tile_output(const Conv2dDesc& d, const OutputTiling& output) {
+  // Pixels for two vectors even when the tile is one: a one-vector tile loads a broadcast
+  // per FMA whatever its width, and 28 pixels ran slower than 14 (regnet-x's stem, 1.4x).
+  const int64_t vectors = output.tile_blocks * host_info().vectors_spanning(output.block);
+  const RegisterTile tile =
+      default_register_tile(d, pixels_beside(std::max<int64_t>(vectors, 2), host_info().vector_registers));
+  return {output, tile, flat_by_default(d, output.block, output.tile_blocks, tile)};
+}
+
+// Share of the tiles' FMA slots that compute outputs: a run's last tile of blocks and the
+// tiles at row ends (or the image's end, flat) may be partly empty and cost as much.
+double filled_share(const Conv2dDesc& d, const TiledOutput& t) {
+  const int64_t blocks = d.out_channels_per_group() / t.output.block;
+  const int64_t block_slots = ceil_div(blocks, t.output.tile_blocks) * t.output.tile_blocks;
+  const int64_t tile_pixels = t.tile.rows * t.tile.columns;
+  const int64_t pixels = d.out_h() * d.out_w();
+  const int64_t pixel_tiles = t.flat ? ceil_div(pixels, tile_pixels)
+                                     : ceil_div(d.out_h(), t.tile.rows) * ceil_div(d.out_w(), t.tile.columns);
+  return static_cast<double>(blocks * pixels) / static_cast<double>(block_slots * pixel_tiles * tile_pixels);
+}
+
+// The register-filling tile where it wastes no more FMA slots than two vectors per tile (it
+// loads fewer values per FMA), else two vectors: 4-pixel tiles on 17-wide rows (inception's
+// 7x1 convs) leave a 1-pixel tile per row and ran 20% slower, 56-wide rows in 3 + 3 + 2
+// vectors (64 channels) no faster (docs/design/default-schedules.md).
+TiledOutput default_tiled_output(const Conv2dDesc& d, int64_t lanes) {
+  const TiledOutput two = tile_output(d, two_vector_tiling(d, lanes));
+  const std::optional<OutputTiling> filling = register_filling_tiling(d, lanes);
+  if (!filling) return two;
+  const TiledOutput wide = tile_output(d, *filling);
+  return filled_share(d, wide) >= filled_share(d, two) ? wide : two;
 }
 
 // The image a flat schedule computes: one row of all the pixels (conv2d_flattens).
@@ -246,17 +297,13 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   desc.validate();
   const int64_t lanes = host_info().vector_lanes;
   Conv2dSchedule s;
-  s.oc_bn = default_output_block(desc, lanes);
-  s.oc_tile_blocks = default_tile_blocks(desc, s.oc_bn, lanes);
+  const TiledOutput tiled = default_tiled_output(desc, lanes);
+  s.oc_bn = tiled.output.block;
+  s.oc_tile_blocks = tiled.output.tile_blocks;
   s.ic_bn = default_reduction_block(desc);
-  // Pixels for two vectors even when the tile is one: a one-vector tile loads a broadcast
-  // per FMA whatever its width, and 28 pixels ran slower than 14 (regnet-x's stem, 1.4x).
-  const int64_t tile_vectors = s.oc_tile_blocks * host_info().vectors_spanning(s.oc_bn);
-  const RegisterTile tile =
-      default_register_tile(desc, pixels_beside(std::max<int64_t>(tile_vectors, 2), host_info().vector_registers));
-  s.oh_bn = tile.rows;
-  s.ow_bn = tile.columns;
-  s.flat_pixels = flat_by_default(desc, s.oc_bn, s.oc_tile_blocks, tile);
+  s.oh_bn = tiled.tile.rows;
+  s.ow_bn = tiled.tile.columns;
+  s.flat_pixels = tiled.flat;
   // Consecutive items share input rows when the weights they cycle through stay cached.
   s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
   // Weights come from memory on every inference; fetch the next block's while this one runs.
