@@ -49,8 +49,8 @@ inline constexpr KnobDecl flat_pixels{"flat_pixels", searched, boolean, false,
                                       "0, 1 for 1x1 stride-1 unpadded convs, else 0 (absent: 0)"};
 inline constexpr KnobDecl tile_oc_blocks{"tile_oc_blocks", searched, integer, false,
                                          "1 .. 4 output blocks per register tile where the channels per group divide by "
-                                         "a vector but not by two; 1 and the default's where they divide by two; else 1 "
-                                         "(absent: 1)"};
+                                         "a vector but not by two; where they divide by two, 1 and the register-filling "
+                                         "count if over 2 (3 on AVX2, 4 with AVX-512); else 1 (absent: 1)"};
 inline constexpr KnobDecl store_oc{"store_oc", derived, integer, false, "0, divisors of the output channels"};
 inline constexpr KnobDecl load_ic{"load_ic", derived, integer, false, "0, divisors of the input channels"};
 inline constexpr std::array table{tile_ic,      tile_oc,          tile_ow,      unroll_kw,   tile_oh,
