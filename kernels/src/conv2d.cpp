@@ -169,12 +169,16 @@ RegisterTile default_register_tile(const Conv2dDesc& d, int64_t pixels) {
 constexpr int64_t kFlatMinItems = 16;
 constexpr int64_t kFlatEvenItems = 8;
 
+// Register tiles an image takes: in rows, or as one row of all its pixels (flat).
+int64_t pixel_tiles(const Conv2dDesc& d, const RegisterTile& tile, bool flat) {
+  return flat ? ceil_div(d.out_h() * d.out_w(), tile.rows * tile.columns)
+              : ceil_div(d.out_h(), tile.rows) * ceil_div(d.out_w(), tile.columns);
+}
+
 bool flat_by_default(const Conv2dDesc& d, int64_t out_block, int64_t tile_blocks, const RegisterTile& tile) {
   const int64_t items = d.batch * d.groups * ceil_div(d.out_channels_per_group() / out_block, tile_blocks);
   if (!conv2d_flattens(d) || (items < kFlatMinItems && items % kFlatEvenItems != 0)) return false;
-  const int64_t flat_tiles = ceil_div(d.out_h() * d.out_w(), tile.rows * tile.columns);
-  const int64_t row_tiles = ceil_div(d.out_h(), tile.rows) * ceil_div(d.out_w(), tile.columns);
-  return 5 * flat_tiles <= 4 * row_tiles;
+  return 5 * pixel_tiles(d, tile, true) <= 4 * pixel_tiles(d, tile, false);
 }
 
 // A default's output tiling with the register tile and image tiling that go with it.
@@ -198,11 +202,8 @@ TiledOutput tile_output(const Conv2dDesc& d, const OutputTiling& output) {
 double filled_share(const Conv2dDesc& d, const TiledOutput& t) {
   const int64_t blocks = d.out_channels_per_group() / t.output.block;
   const int64_t block_slots = ceil_div(blocks, t.output.tile_blocks) * t.output.tile_blocks;
-  const int64_t tile_pixels = t.tile.rows * t.tile.columns;
-  const int64_t pixels = d.out_h() * d.out_w();
-  const int64_t pixel_tiles = t.flat ? ceil_div(pixels, tile_pixels)
-                                     : ceil_div(d.out_h(), t.tile.rows) * ceil_div(d.out_w(), t.tile.columns);
-  return static_cast<double>(blocks * pixels) / static_cast<double>(block_slots * pixel_tiles * tile_pixels);
+  const int64_t pixel_slots = pixel_tiles(d, t.tile, t.flat) * t.tile.rows * t.tile.columns;
+  return static_cast<double>(blocks * d.out_h() * d.out_w()) / static_cast<double>(block_slots * pixel_slots);
 }
 
 // The register-filling tile where it wastes no more FMA slots than two vectors per tile (it

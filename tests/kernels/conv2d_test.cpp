@@ -481,6 +481,7 @@ TEST_CASE("the default conv2d schedule tiles several one-vector blocks where two
   CHECK(registers_held(s.oc_tile_blocks, s.oh_bn * s.ow_bn) <= host.vector_registers);
   CHECK(s.prefetch_weights);  // two tiles: each fetches the next one's weights
   check_schedule(odd_vectors, s);
+  CHECK(conv2d_default_schedule(square_conv(4 * lanes, 14, 14, 4 * lanes, 1, 1, 0)).oc_tile_blocks == 1);
   CHECK(conv2d_default_schedule(square_conv(4 * lanes, 14, 14, lanes, 1, 1, 0)).oc_tile_blocks == 1);  // one block
   Conv2dDesc grouped = square_conv(128, 8, 8, 128, 3, 1, 1);
   grouped.groups = 32;  // one 4-channel block per group: nothing to tile together

@@ -48,11 +48,11 @@ struct Conv2dSchedule {
   /// 2 x 3). Only for such convs (conv2d_flattens).
   bool flat_pixels = false;
   /// Output blocks one register tile computes (oneDNN's nb_oc_blocking): each input value
-  /// broadcast feeds that many blocks' FMAs, so one-vector blocks compute three or four
-  /// vectors per broadcast, more than a two-vector block, whatever the channels (440 = 55 x 8
-  /// included). The tiles of
-  /// a group's blocks need not come out even: the last is narrower; more blocks than a group
-  /// has compute all of them in one tile. Weights and activations keep oc_bn's layouts.
+  /// broadcast feeds that many blocks' FMAs, so one-vector blocks can compute three or four
+  /// vectors per broadcast (more than a two-vector block), whatever the channels (440 = 55 x
+  /// 8 included). The tiles of a group's blocks need not come out even: the last is
+  /// narrower; more blocks than a group has compute all of them in one tile. Weights and
+  /// activations keep oc_bn's layouts.
   int64_t oc_tile_blocks = 1;
 
   [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
@@ -87,10 +87,11 @@ inline constexpr int64_t kNarrowOutputWidth = 14;
 [[nodiscard]] int64_t conv2d_max_tile_rows(const Conv2dDesc& desc);
 /// Reads a point of conv2d_space back into a schedule.
 [[nodiscard]] Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index);
-/// The untuned schedule, by rule from the shape: where a vector divides the output channels,
-/// one-vector blocks as many to a register tile as fill the registers with the pixels beside
-/// them (3 x 4 on AVX2, 4 x 6 with AVX-512: the most FMAs per load), the tile with fewest
-/// tiles, weights prefetched, input and output kept in default_channel_block (rules and
+/// The untuned schedule, by rule from the shape: one-vector blocks as many to a register tile
+/// as fill the registers with the pixels beside them (3 x 4 on AVX2, 4 x 6 with AVX-512: the
+/// most FMAs per load) where a vector divides the output channels and that leaves no more FMA
+/// slots empty than two vectors per tile, else two vectors per tile; the register tile with
+/// fewest tiles, weights prefetched, input and output kept in default_channel_block (rules and
 /// evidence: docs/design/default-schedules.md).
 [[nodiscard]] Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc);
 /// Throws KernelError naming the problem (e.g. oc_bn not dividing out_channels per group).
