@@ -332,25 +332,31 @@ std::vector<int64_t> width_candidates(int64_t out_w, int64_t max_width, int wide
   return result;
 }
 
-// Register tiles and blocks of the first sweep stage: every vector-multiple channel block up
-// to 64 for outputs and 128 for inputs (a long reduction block amortises the output
-// loads/stores of 1x1 convs), every tile_oh the space allows (conv2d_max_tile_rows), and the three
-// widest balanced widths within the accumulator budget plus one of half of it. oc_inner is
-// left to the second stage.
+// Register tiles and blocks of the first sweep stage: the default schedule, every
+// vector-multiple channel block up to 64 for outputs and 128 for inputs (a long reduction
+// block amortises the output loads/stores of 1x1 convs), one-vector output blocks also in
+// tiles of the block counts the space offers (tile_oc_blocks), every tile_oh the space allows
+// (conv2d_max_tile_rows), and the three widest balanced widths within the accumulator budget
+// plus one of half of it. oc_inner is left to the second stage.
 std::vector<Conv2dSchedule> conv2d_candidates(const Conv2dDesc& d) {
   const int64_t lanes = host_info().vector_lanes;
   const int64_t max_oh = conv2d_max_tile_rows(d);
-  std::vector<Conv2dSchedule> result;
+  const ConfigSpace space = conv2d_space(d);  // values() refers into it
+  std::vector<Conv2dSchedule> result{conv2d_default_schedule(d)};
   for (int64_t oc_bn : block_candidates(d.out_channels_per_group(), lanes))
-    for (int64_t ic_bn : block_candidates(d.in_channels_per_group(), lanes, 8)) {
-      const int64_t chunks = host_info().vectors_spanning(oc_bn);
-      for (int64_t oh_bn = 1; oh_bn <= max_oh; ++oh_bn) {
-        const int64_t max_width = host_info().tile_accumulators() / (chunks * oh_bn);
-        if (max_width < 1) continue;
-        for (int64_t ow_bn : width_candidates(d.out_w(), max_width, 3))
-          result.push_back({ic_bn, oc_bn, ow_bn, true, oh_bn});
+    for (int64_t tile_blocks : oc_bn == lanes ? space.values(knobs::conv2d::tile_oc_blocks.name) : std::vector<int64_t>{1})
+      for (int64_t ic_bn : block_candidates(d.in_channels_per_group(), lanes, 8)) {
+        const int64_t vectors = tile_blocks * host_info().vectors_spanning(oc_bn);
+        for (int64_t oh_bn = 1; oh_bn <= max_oh; ++oh_bn) {
+          const int64_t max_width = host_info().tile_accumulators() / (vectors * oh_bn);
+          if (max_width < 1) continue;
+          for (int64_t ow_bn : width_candidates(d.out_w(), max_width, 3)) {
+            Conv2dSchedule s{ic_bn, oc_bn, ow_bn, true, oh_bn};
+            s.oc_tile_blocks = tile_blocks;
+            result.push_back(s);
+          }
+        }
       }
-    }
   return result;
 }
 
