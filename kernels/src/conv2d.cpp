@@ -105,6 +105,14 @@ std::optional<OutputTiling> register_filling_tiling(const Conv2dDesc& d, int64_t
   return OutputTiling{lanes, per_tile};
 }
 
+// Grouped convs whose groups are one vector of channels loop over the kernel's columns: a
+// tap's reduction is then one straight stretch, and with the columns unrolled LLVM keeps the
+// input columns that neighbouring taps share live across the tap and spills them. Elsewhere
+// the loop ran no faster, or slower (docs/design/default-schedules.md).
+bool one_vector_groups(const Conv2dDesc& d, int64_t lanes) {
+  return d.groups > 1 && d.out_channels_per_group() == lanes && d.in_channels_per_group() == lanes;
+}
+
 // Input channels reduced per step: the block the input is stored in, so every step reads one
 // stored block. Wider steps read across stored blocks; they made resnet-50's default 8%
 // faster but inception-v3's 11% and resnext-50's 10% slower, one inception conv 2.5x
@@ -305,6 +313,7 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   s.oh_bn = tiled.tile.rows;
   s.ow_bn = tiled.tile.columns;
   s.flat_pixels = tiled.flat;
+  s.unroll_kw = !one_vector_groups(desc, lanes);
   // Consecutive items share input rows when the weights they cycle through stay cached.
   s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
   // Weights come from memory on every inference; fetch the next block's while this one runs.

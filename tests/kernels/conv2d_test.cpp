@@ -521,3 +521,23 @@ TEST_CASE("the default conv2d schedule tiles 1x1 images as one row where that le
   if (lanes == 8) CHECK_FALSE(conv2d_default_schedule(square_conv(64, 14, 14, 32 * lanes, 1, 1, 0)).flat_pixels);
   CHECK_FALSE(conv2d_default_schedule(square_conv(64, 7, 7, 32 * lanes, 3, 1, 1)).flat_pixels);
 }
+
+TEST_CASE("the default conv2d schedule loops over kernel columns where each group is one vector of channels") {
+  const int64_t lanes = host_info().vector_lanes;
+  Conv2dDesc one_vector = square_conv(4 * lanes, 10, 10, 4 * lanes, 3, 1, 1);
+  one_vector.groups = 4;
+  const Conv2dSchedule looped = conv2d_default_schedule(one_vector);
+  CHECK_FALSE(looped.unroll_kw);
+  check_schedule(one_vector, looped);  // border tiles still unroll: both paths in one kernel
+  Conv2dDesc strided = square_conv(4 * lanes, 11, 11, 4 * lanes, 3, 2, 1);
+  strided.groups = 4;
+  CHECK_FALSE(conv2d_default_schedule(strided).unroll_kw);
+  check_schedule(strided, conv2d_default_schedule(strided));
+  Conv2dDesc half_vector = square_conv(4 * lanes, 10, 10, 4 * lanes, 3, 1, 1);
+  half_vector.groups = 8;  // half a vector per group: the columns stay unrolled
+  CHECK(conv2d_default_schedule(half_vector).unroll_kw);
+  Conv2dDesc two_vectors = square_conv(4 * lanes, 10, 10, 4 * lanes, 3, 1, 1);
+  two_vectors.groups = 2;
+  CHECK(conv2d_default_schedule(two_vectors).unroll_kw);
+  CHECK(conv2d_default_schedule(square_conv(4 * lanes, 10, 10, 4 * lanes, 3, 1, 1)).unroll_kw);  // not grouped
+}
