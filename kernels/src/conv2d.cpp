@@ -105,14 +105,6 @@ std::optional<OutputTiling> register_filling_tiling(const Conv2dDesc& d, int64_t
   return OutputTiling{lanes, per_tile};
 }
 
-// Grouped convs whose groups are one vector of channels loop over the kernel's columns: a
-// tap's reduction is then one straight stretch, and with the columns unrolled LLVM keeps the
-// input columns that neighbouring taps share live across the tap and spills them. Elsewhere
-// the loop ran no faster, or slower (docs/design/default-schedules.md).
-bool one_vector_groups(const Conv2dDesc& d, int64_t lanes) {
-  return d.groups > 1 && d.out_channels_per_group() == lanes && d.in_channels_per_group() == lanes;
-}
-
 // Input channels reduced per step: the block the input is stored in, so every step reads one
 // stored block. Wider steps read across stored blocks; they made resnet-50's default 8%
 // faster but inception-v3's 11% and resnext-50's 10% slower, one inception conv 2.5x
@@ -252,6 +244,16 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
           d.in_h * d.in_w * s.read_block()};
 }
 
+// Grouped convs whose groups are one vector of channels loop over the kernel's columns where
+// a tap reduces the group's channels in one straight stretch: with the columns unrolled,
+// LLVM keeps the input columns that neighbouring taps share live across the tap and spills
+// them. Elsewhere the loop ran no faster, or slower (docs/design/default-schedules.md).
+bool columns_looped_by_default(const Conv2dDesc& d, const Conv2dSchedule& s, int64_t lanes) {
+  const bool one_vector_groups =
+      d.groups > 1 && d.out_channels_per_group() == lanes && d.in_channels_per_group() == lanes;
+  return one_vector_groups && conv::BlockedReduction(blocked_shape_of(d, s)).taps_in_one_stretch();
+}
+
 }  // namespace
 
 std::string Conv2dSchedule::str() const {
@@ -313,7 +315,6 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   s.oh_bn = tiled.tile.rows;
   s.ow_bn = tiled.tile.columns;
   s.flat_pixels = tiled.flat;
-  s.unroll_kw = !one_vector_groups(desc, lanes);
   // Consecutive items share input rows when the weights they cycle through stay cached.
   s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
   // Weights come from memory on every inference; fetch the next block's while this one runs.
@@ -324,6 +325,7 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   // Activations stay in the default block, so a default network needs no transform.
   s.store_bn = stored_as(default_channel_block(desc.out_channels), s.oc_bn);
   s.load_bn = stored_as(default_channel_block(desc.in_channels), s.ic_bn);
+  s.unroll_kw = !columns_looped_by_default(desc, s, lanes);
   return s;
 }
 

@@ -37,6 +37,8 @@ class BlockedReduction final : public ConvReduction {
   [[nodiscard]] llvm::Value* input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
                                          llvm::Value* step) const override;
   void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const override;
+  /// True when a tap reduces its ic_bn channels in one straight stretch (no ic loop).
+  [[nodiscard]] bool taps_in_one_stretch() const { return stretches().unroll == s_.ic_bn; }
 
  private:
   /// Channels the input stores one after another: the reduction block, or its runs inside

@@ -91,9 +91,9 @@ inline constexpr int64_t kNarrowOutputWidth = 14;
 /// as fill the registers with the pixels beside them (3 x 4 on AVX2, 4 x 6 with AVX-512: the
 /// most FMAs per load) where a vector divides the output channels and that leaves no more FMA
 /// slots empty than two vectors per tile, else two vectors per tile; the register tile with
-/// fewest tiles, the kernel's columns looped over where each group is one vector, weights
-/// prefetched, input and output kept in default_channel_block (rules and evidence:
-/// docs/design/default-schedules.md).
+/// fewest tiles, the kernel's columns looped over where a group's one vector of channels is
+/// one stretch per tap, weights prefetched, input and output kept in default_channel_block
+/// (rules and evidence: docs/design/default-schedules.md).
 [[nodiscard]] Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc);
 /// Throws KernelError naming the problem (e.g. oc_bn not dividing out_channels per group).
 void validate_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule);
