@@ -343,8 +343,9 @@ std::vector<Conv2dSchedule> conv2d_candidates(const Conv2dDesc& d) {
   const int64_t max_oh = conv2d_max_tile_rows(d);
   const ConfigSpace space = conv2d_space(d);  // values() refers into it
   std::vector<Conv2dSchedule> result{conv2d_default_schedule(d)};
+  const std::vector<int64_t> one_block{1};
   for (int64_t oc_bn : block_candidates(d.out_channels_per_group(), lanes))
-    for (int64_t tile_blocks : oc_bn == lanes ? space.values(knobs::conv2d::tile_oc_blocks.name) : std::vector<int64_t>{1})
+    for (int64_t tile_blocks : oc_bn == lanes ? space.values(knobs::conv2d::tile_oc_blocks.name) : one_block)
       for (int64_t ic_bn : block_candidates(d.in_channels_per_group(), lanes, 8)) {
         const int64_t vectors = tile_blocks * host_info().vectors_spanning(oc_bn);
         for (int64_t oh_bn = 1; oh_bn <= max_oh; ++oh_bn) {

@@ -251,7 +251,7 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
 bool columns_looped_by_default(const Conv2dDesc& d, const Conv2dSchedule& s, int64_t lanes) {
   const bool one_vector_groups =
       d.groups > 1 && d.out_channels_per_group() == lanes && d.in_channels_per_group() == lanes;
-  return one_vector_groups && conv::BlockedReduction(blocked_shape_of(d, s)).taps_in_one_stretch();
+  return one_vector_groups && d.kernel_w > 1 && conv::BlockedReduction(blocked_shape_of(d, s)).taps_in_one_stretch();
 }
 
 }  // namespace
