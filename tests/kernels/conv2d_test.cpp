@@ -533,8 +533,9 @@ TEST_CASE("the default conv2d schedule loops over kernel columns where a group's
   check_schedule(one_vector, s);  // border tiles still unroll: both paths in one kernel
   Conv2dDesc strided = square_conv(4 * lanes, 11, 11, 4 * lanes, 3, 2, 1);
   strided.groups = 4;
-  if (lanes == 8) CHECK_FALSE(conv2d_default_schedule(strided).unroll_kw);
-  check_schedule(strided, conv2d_default_schedule(strided));
+  const Conv2dSchedule strided_schedule = conv2d_default_schedule(strided);
+  if (lanes == 8) CHECK_FALSE(strided_schedule.unroll_kw);
+  check_schedule(strided, strided_schedule);
   Conv2dDesc half_vector = square_conv(4 * lanes, 10, 10, 4 * lanes, 3, 1, 1);
   half_vector.groups = 8;  // half a vector per group: the columns stay unrolled
   CHECK(conv2d_default_schedule(half_vector).unroll_kw);
