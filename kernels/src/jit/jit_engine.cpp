@@ -9,6 +9,7 @@
 #include <llvm/Transforms/Scalar/EarlyCSE.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/Mem2Reg.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -49,35 +50,7 @@ void dump_if_requested(const llvm::Module& module, const std::string& symbol) {
   if (!error) module.print(file, nullptr);
 }
 
-}  // namespace
-
-JitEngine& JitEngine::instance() {
-  static JitEngine engine;
-  return engine;
-}
-
-JitEngine::JitEngine() : host_(detect_host_target()) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  machine_ = unwrap(host_machine_builder(host_).createTargetMachine(), "creating the host target machine");
-  jit_ = unwrap(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(host_machine_builder(host_)).create(),
-                "creating the LLJIT");
-}
-
-void JitEngine::configure(llvm::Module& module) const {
-  module.setTargetTriple(host_.triple);
-  module.setDataLayout(machine_->createDataLayout());
-}
-
-void JitEngine::configure(llvm::Function& function) const {
-  const std::string bits = std::to_string(host_.vector_lanes * 32);
-  function.addFnAttr("target-cpu", host_.cpu);
-  function.addFnAttr("target-features", host_.features);
-  function.addFnAttr("prefer-vector-width", bits);
-  function.addFnAttr("min-legal-vector-width", bits);
-}
-
-void JitEngine::optimize(llvm::Module& module) {
+void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   // The emitter already produces unrolled, vectorized code with constant offsets; all it needs
   // is promotion of the accumulator slots to registers, CSE of the address arithmetic and CFG
   // cleanup. The full O2 pipeline measured 20-50x slower here for no run-time gain.
@@ -85,7 +58,7 @@ void JitEngine::optimize(llvm::Module& module) {
   llvm::FunctionAnalysisManager functions;
   llvm::CGSCCAnalysisManager cgscc;
   llvm::ModuleAnalysisManager modules;
-  llvm::PassBuilder builder(machine_.get());
+  llvm::PassBuilder builder(&machine);
   builder.registerModuleAnalyses(modules);
   builder.registerCGSCCAnalyses(cgscc);
   builder.registerFunctionAnalyses(functions);
@@ -100,24 +73,74 @@ void JitEngine::optimize(llvm::Module& module) {
   pipeline.run(module, modules);
 }
 
+/// The module's object code (ELF) as `machine` generates it.
+llvm::SmallVector<char, 0> object_code(llvm::Module& module, llvm::TargetMachine& machine) {
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream stream(object);
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, stream, nullptr, llvm::CGFT_ObjectFile))
+    throw KernelError("the host target cannot emit object files");
+  passes.run(module);
+  return object;
+}
+
+}  // namespace
+
+JitEngine& JitEngine::instance() {
+  static JitEngine engine;
+  return engine;
+}
+
+JitEngine::JitEngine()
+    : host_(detect_host_target()),
+      machines_([this] {
+        return unwrap(host_machine_builder(host_).createTargetMachine(), "creating the host target machine");
+      }) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  data_layout_ = machines_.lease()->createDataLayout().getStringRepresentation();
+  jit_ = unwrap(llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(host_machine_builder(host_)).create(),
+                "creating the LLJIT");
+}
+
+void JitEngine::configure(llvm::Module& module) const {
+  module.setTargetTriple(host_.triple);
+  module.setDataLayout(data_layout_);
+}
+
+void JitEngine::configure(llvm::Function& function) const {
+  const std::string bits = std::to_string(host_.vector_lanes * 32);
+  function.addFnAttr("target-cpu", host_.cpu);
+  function.addFnAttr("target-features", host_.features);
+  function.addFnAttr("prefer-vector-width", bits);
+  function.addFnAttr("min-legal-vector-width", bits);
+}
+
 void* JitEngine::compile(llvm::orc::ThreadSafeModule module, const std::string& symbol) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  module.withModuleDo([this, &symbol](llvm::Module& m) {
+  // Code generation happens here, outside the lock, with the machines the JIT itself would
+  // use (same builder: CPU, features, optimization level, code model); the JIT only links.
+  llvm::SmallVector<char, 0> object;
+  module.withModuleDo([this, &symbol, &object](llvm::Module& m) {
     std::string problems;
     llvm::raw_string_ostream stream(problems);
     if (llvm::verifyModule(m, &stream)) throw KernelError("generated IR for " + symbol + " is invalid: " + problems);
-    optimize(m);
+    TargetMachinePool::Lease machine = machines_.lease();
+    optimize(m, *machine);
     dump_if_requested(m, symbol);
-    if (retain_ir_) {
+    if (retaining_ir()) {
       std::string bitcode;
       llvm::raw_string_ostream out(bitcode);
       llvm::WriteBitcodeToFile(m, out);
-      retained_ir_[symbol] = std::move(out.str());
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (retain_ir_) retained_ir_[symbol] = std::move(out.str());
     }
+    object = object_code(m, *machine);
   });
-  if (llvm::Error error = jit_->addIRModule(std::move(module)))
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (llvm::Error error = jit_->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(object.data(), object.size()), symbol)))
     throw KernelError("adding " + symbol + " to the JIT: " + llvm::toString(std::move(error)));
-  const llvm::orc::ExecutorAddr address = unwrap(jit_->lookup(symbol), "compiling " + symbol);
+  const llvm::orc::ExecutorAddr address = unwrap(jit_->lookup(symbol), "linking " + symbol);
   return address.toPtr<void*>();
 }
 
@@ -150,12 +173,7 @@ std::string JitEngine::emit_object(const std::string& symbol) {
   llvm::LLVMContext context;
   std::unique_ptr<llvm::Module> module = unwrap(
       llvm::parseBitcodeFile(llvm::MemoryBufferRef(found->second, symbol), context), "reading the IR of " + symbol);
-  llvm::SmallVector<char, 0> object;
-  llvm::raw_svector_ostream stream(object);
-  llvm::legacy::PassManager passes;
-  if (object_machine_->addPassesToEmitFile(passes, stream, nullptr, llvm::CGFT_ObjectFile))
-    throw KernelError("the host target cannot emit object files");
-  passes.run(*module);
+  const llvm::SmallVector<char, 0> object = object_code(*module, *object_machine_);
   return {object.begin(), object.end()};
 }
 

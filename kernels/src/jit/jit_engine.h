@@ -12,6 +12,8 @@
 #include <mutex>
 #include <string>
 
+#include "jit/target_machine_pool.h"
+
 namespace layoutopt::kernels::jit {
 
 struct HostTarget {
@@ -34,7 +36,9 @@ class JitEngine {
   void configure(llvm::Function& function) const;
   /// Verifies, optimizes (a light pipeline: kernels arrive unrolled and vectorized) and
   /// compiles the module (instruction selection at the aggressive level), returning the address of `symbol`.
-  /// Thread-safe. Throws KernelError on failure.
+  /// Thread-safe, and concurrent: threads optimize and generate code at once (each on a
+  /// target machine of its own), only linking into the JIT goes one at a time.
+  /// Throws KernelError on failure.
   void* compile(llvm::orc::ThreadSafeModule module, const std::string& symbol);
 
   /// While on, compile() keeps each optimized module (as bitcode), so that emit_object can
@@ -50,15 +54,15 @@ class JitEngine {
 
  private:
   JitEngine();
-  void optimize(llvm::Module& module);
 
   HostTarget host_;
-  std::unique_ptr<llvm::TargetMachine> machine_;  // for the optimizer's target queries
+  std::string data_layout_;      // of the host target machine, stamped on every module
+  TargetMachinePool machines_;  // the JIT's machines: optimizer queries and code generation
   std::unique_ptr<llvm::orc::LLJIT> jit_;
   std::unique_ptr<llvm::TargetMachine> object_machine_;  // position-independent, made on first emit_object
   bool retain_ir_ = false;
   std::map<std::string, std::string> retained_ir_;  // bitcode by symbol
-  std::mutex mutex_;
+  std::mutex mutex_;                                 // the members above and linking into jit_
 };
 
 }  // namespace layoutopt::kernels::jit

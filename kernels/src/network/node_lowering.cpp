@@ -1,10 +1,13 @@
 #include "network/node_lowering.h"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <span>
+#include <thread>
+#include <variant>
 #include <vector>
 
 #include "layoutopt/graph/input_roles.h"
@@ -167,24 +170,42 @@ LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t ind
 }
 
 /// The first of `algorithms` whose schedule space holds the node's knobs, and that point.
-LoweredNode lower_tunable(const NodeContext& c, const std::vector<TunableOp>& algorithms, const Epilogue& epilogue) {
-  std::string spaces;
-  for (const TunableOp& op : algorithms) {
-    if (const std::optional<int64_t> index = op.index_of(c.schedule.knobs)) return lower_tunable(c, op, *index, epilogue);
-    spaces += "\n" + std::string(to_string(op.family())) + ":\n" + op.space().str();
+/// The first of `algorithms` whose schedule space holds `knobs`, and that point.
+std::optional<std::pair<const TunableOp*, int64_t>> schedule_point(const std::vector<TunableOp>& algorithms,
+                                                                   const std::map<std::string, int64_t>& knobs) {
+  for (const TunableOp& op : algorithms)
+    if (const std::optional<int64_t> index = op.index_of(knobs)) return std::make_pair(&op, *index);
+  return std::nullopt;
+}
+
+/// What a tuned node (conv or dense) may run: its algorithms, the fused epilogue they share.
+struct TunedNode {
+  std::vector<TunableOp> algorithms;  ///< none for a node that is not tuned
+  Epilogue epilogue;
+};
+
+TunedNode tuned_node(const Graph& graph, NodeId id) {
+  const graph::Node& node = graph.node(id);
+  if (std::holds_alternative<graph::Conv2d>(node.op)) {
+    const Conv2dDesc desc = conv2d_desc(graph, id);
+    return {TunableOp::conv2d_algorithms(desc), desc.epilogue};
   }
+  if (std::holds_alternative<graph::Dense>(node.op)) {
+    const DenseDesc desc = dense_desc(graph, id);
+    return {{TunableOp::dense(desc)}, desc.epilogue};
+  }
+  return {};
+}
+
+LoweredNode lower_tuned(const NodeContext& c) {
+  const TunedNode tuned = tuned_node(c.graph, c.id);
+  const std::vector<TunableOp>& algorithms = tuned.algorithms;
+  if (const auto point = schedule_point(algorithms, c.schedule.knobs))
+    return lower_tunable(c, *point->first, point->second, tuned.epilogue);
+  std::string spaces;
+  for (const TunableOp& op : algorithms) spaces += "\n" + std::string(to_string(op.family())) + ":\n" + op.space().str();
   fail(c, "knobs {" + knob_text(c.schedule.knobs) + "} are not a point of its schedule space" +
               (algorithms.size() > 1 ? "s" : "") + ":" + spaces);
-}
-
-LoweredNode lower_conv(const NodeContext& c) {
-  const Conv2dDesc desc = conv2d_desc(c.graph, c.id);
-  return lower_tunable(c, TunableOp::conv2d_algorithms(desc), desc.epilogue);
-}
-
-LoweredNode lower_dense(const NodeContext& c) {
-  const DenseDesc desc = dense_desc(c.graph, c.id);
-  return lower_tunable(c, {TunableOp::dense(desc)}, desc.epilogue);
 }
 
 /// The channel block of a layout-flexible node: its output's, which every input must share.
@@ -543,8 +564,8 @@ LoweredNode lower_op(const NodeContext& c) {
   if (binary_op(c.node.op)) return lower_binary(c);
   return std::visit(
       graph::Overloaded{
-          [&](const graph::Conv2d&) { return lower_conv(c); },
-          [&](const graph::Dense&) { return lower_dense(c); },
+          [&](const graph::Conv2d&) { return lower_tuned(c); },
+          [&](const graph::Dense&) { return lower_tuned(c); },
           [&](const graph::Pool2d&) { return lower_4d(c, [&] { return lower_pool(c); }); },
           [&](const graph::GlobalAvgPool&) { return lower_4d(c, [&] { return lower_global_pool(c); }); },
           [&](const graph::BatchNorm& bn) { return lower_4d(c, [&] { return lower_batch_norm(c, bn); }); },
@@ -583,6 +604,30 @@ LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedu
     if (what.rfind(c.where(), 0) == 0) throw;
     fail(c, what);
   }
+}
+
+void compile_tuned_kernels(const Graph& graph, const NetworkSchedule& schedule, int threads) {
+  std::vector<NodeId> tuned;
+  for (NodeId id = 0; id < static_cast<NodeId>(graph.nodes().size()); ++id) {
+    const graph::Node& node = graph.node(id);
+    if (std::holds_alternative<graph::Conv2d>(node.op) || std::holds_alternative<graph::Dense>(node.op))
+      tuned.push_back(id);
+  }
+  std::atomic<size_t> next{0};
+  const auto work = [&] {
+    for (size_t i = next++; i < tuned.size(); i = next++) {
+      const NodeId id = tuned[i];
+      try {
+        const TunedNode node = tuned_node(graph, id);
+        if (const auto point = schedule_point(node.algorithms, schedule.nodes.at(static_cast<size_t>(id)).knobs))
+          static_cast<void>(point->first->compile(point->second));
+      } catch (...) {  // the node's lowering reports what does not fit, naming the node
+      }
+    }
+  };
+  std::vector<std::jthread> helpers;  // joined on return
+  for (int i = 1; i < std::min(threads, static_cast<int>(tuned.size())); ++i) helpers.emplace_back(work);
+  work();
 }
 
 }  // namespace layoutopt::kernels::network

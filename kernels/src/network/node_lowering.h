@@ -35,4 +35,10 @@ struct LoweredNode {
 [[nodiscard]] LoweredNode lower_node(const graph::Graph& graph, graph::NodeId id, const NodeSchedule& schedule,
                                      const NodeOperands& operands, WeightImage& weights, FunctionTable& functions);
 
+/// Compiles the kernels of the tuned nodes (convs and dense layers, a network's long
+/// compiles) on up to `threads` threads into the kernel cache, so that lowering, which goes
+/// node by node, finds them compiled. Nodes whose schedule does not fit are left to
+/// lower_node, which reports them.
+void compile_tuned_kernels(const graph::Graph& graph, const NetworkSchedule& schedule, int threads);
+
 }  // namespace layoutopt::kernels::network

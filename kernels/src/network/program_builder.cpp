@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <thread>
 
 #include "layoutopt/graph/topology.h"
 #include "layoutopt/kernels/error.h"
@@ -23,6 +24,8 @@ class ProgramBuilder {
 
   Program build() {
     check_schedule();
+    // Long compiles first, on every core: the lowering below then goes node by node on one.
+    compile_tuned_kernels(graph_, schedule_, static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
     for (ValueId input : graph_.inputs())
       program_.inputs.push_back(produce(input, layout::canonical_data_layout(shape_of(input).size())));
     for (graph::NodeId id : graph::topological_order(graph_)) add_node(id);

@@ -1,0 +1,76 @@
+// Kernels compiled on several threads at once (the tuner's builders do that): each thread
+// generates code on a target machine of its own and only linking into the JIT is serialized,
+// so these check that what comes out is what one thread alone would have made, and that
+// threads asking for one kernel at once share one compile.
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernel_check.h"
+#include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/tunable_op.h"
+
+namespace layoutopt::kernels {
+
+namespace {
+
+// A shape no other test compiles, so that the kernel cache holds none of its kernels yet
+// and every thread below really compiles.
+Conv2dDesc unshared_conv() { return testing::square_conv(24, 11, 11, 40, 3, 1, 1); }
+
+testing::BlockedLayouts blocked(const OpLayouts& layouts) { return {layouts.input, layouts.weight, layouts.output}; }
+
+}  // namespace
+
+TEST_CASE("kernels compiled on several threads at once compute the reference convolution") {
+  const Conv2dDesc desc = unshared_conv();
+  const TunableOp op = TunableOp::conv2d(desc);
+  constexpr int64_t kConfigs = 12;
+  const int64_t step = op.space().size() / kConfigs;
+  REQUIRE(step > 0);
+  std::vector<std::optional<Kernel>> kernels(kConfigs);
+  std::atomic<int64_t> next{0};
+  std::atomic<int> invalid{0};
+  const auto compile = [&] {
+    for (int64_t i = next++; i < kConfigs; i = next++) {
+      try {
+        kernels[static_cast<size_t>(i)] = op.compile(i * step);
+      } catch (const KernelError&) {
+        ++invalid;  // a schedule the space holds but the shape refuses
+      }
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (int t = 0; t < 4; ++t) threads.emplace_back(compile);
+  }
+  CHECK(invalid < kConfigs / 2);
+  for (int64_t i = 0; i < kConfigs; ++i) {
+    const std::optional<Kernel>& kernel = kernels[static_cast<size_t>(i)];
+    if (!kernel) continue;
+    const int64_t index = i * step;
+    testing::check_against_reference(desc, *kernel, blocked(op.layouts(index)), "config " + std::to_string(index),
+                                     static_cast<unsigned>(i));
+  }
+}
+
+TEST_CASE("threads asking for one kernel at once share one compile") {
+  const Conv2dDesc desc = testing::square_conv(40, 9, 9, 24, 3, 1, 1);  // unshared as well
+  const TunableOp op = TunableOp::conv2d(desc);
+  const int64_t index = op.default_index();
+  std::vector<std::string> names(4);
+  {
+    std::vector<std::jthread> threads;
+    for (size_t t = 0; t < names.size(); ++t) threads.emplace_back([&, t] { names[t] = op.compile(index).name(); });
+  }
+  for (const std::string& name : names) CHECK(name == names.front());
+  testing::check_against_reference(desc, op.compile(index), blocked(op.layouts(index)), "the shared kernel", 7);
+}
+
+}  // namespace layoutopt::kernels
