@@ -1,11 +1,13 @@
-// Kernels compiled on several threads at once (the tuner's builders do that): each thread
-// generates code on a target machine of its own and only linking into the JIT is serialized,
-// so these check that what comes out is what one thread alone would have made, and that
-// threads asking for one kernel at once share one compile.
+// Kernels compiled on several threads at once (networks, the tuner's builders and artifacts do
+// that): each thread generates code on a target machine of its own and only linking into the
+// JIT is serialized, so these check that what comes out is what one thread alone would have
+// made, that threads asking for one kernel at once share one compile, and parallel_compile,
+// which hands the work out.
 
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +16,7 @@
 
 #include "kernel_check.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/parallel_compile.h"
 #include "layoutopt/kernels/tunable_op.h"
 
 namespace layoutopt::kernels {
@@ -71,6 +74,36 @@ TEST_CASE("threads asking for one kernel at once share one compile") {
   }
   for (const std::string& name : names) CHECK(name == names.front());
   testing::check_against_reference(desc, op.compile(index), blocked(op.layouts(index)), "the shared kernel", 7);
+}
+
+TEST_CASE("parallel_compile calls every index once and rethrows the first failure after all returned") {
+  constexpr size_t kCount = 37;
+  std::vector<std::atomic<int>> calls(kCount);
+  parallel_compile(kCount, 3, [&](size_t i) { ++calls[i]; });
+  for (size_t i = 0; i < kCount; ++i) CHECK(calls[i] == 1);
+
+  parallel_compile(0, 4, [](size_t) { FAIL("no index to call"); });
+
+  // Several threads: the failure comes out once every call in flight has returned.
+  std::atomic<int> running{0};
+  const auto fail_at_5 = [&](size_t i) {
+    ++running;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    --running;
+    if (i == 5) throw KernelError("config 5 fails");
+  };
+  CHECK_THROWS_WITH_AS(parallel_compile(kCount, 3, fail_at_5), "config 5 fails", KernelError);
+  CHECK(running == 0);
+
+  // One thread, in order: the calls after the failing one are skipped.
+  std::vector<size_t> called;
+  CHECK_THROWS_AS(parallel_compile(kCount, 1,
+                                   [&](size_t i) {
+                                     called.push_back(i);
+                                     if (i == 5) throw KernelError("config 5 fails");
+                                   }),
+                  KernelError);
+  CHECK(called == std::vector<size_t>{0, 1, 2, 3, 4, 5});
 }
 
 }  // namespace layoutopt::kernels

@@ -4,11 +4,14 @@
 #include <chrono>
 #include <fstream>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "aot/shared_object_linker.h"
 #include "aot/staged_artifact.h"
 #include "jit/jit_engine.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/parallel_compile.h"
 #include "layoutopt/runtime/artifact_error.h"
 #include "layoutopt/runtime/artifact_program.h"
 #include "layoutopt/runtime/session.h"
@@ -63,18 +66,19 @@ std::vector<std::string> enabled_features(const std::string& features) {
   return enabled;
 }
 
-/// Writes every symbol's object into `folder`; returns the files.
+/// Writes every symbol's object into `folder`, generated on every core; returns the files.
 std::vector<std::filesystem::path> write_objects(const std::set<std::string>& symbols,
                                                  const std::filesystem::path& folder) {
   std::filesystem::create_directories(folder);
+  const std::vector<std::string> names(symbols.begin(), symbols.end());
   std::vector<std::filesystem::path> files;
-  for (const std::string& symbol : symbols) {
-    const std::string object = jit::JitEngine::instance().emit_object(symbol);
-    files.push_back(folder / (symbol + ".o"));
-    std::ofstream file(files.back(), std::ios::binary);
+  for (const std::string& name : names) files.push_back(folder / (name + ".o"));
+  parallel_compile(names.size(), compile_threads(), [&](size_t i) {
+    const std::string object = jit::JitEngine::instance().emit_object(names[i]);
+    std::ofstream file(files[i], std::ios::binary);
     file.write(object.data(), static_cast<std::streamsize>(object.size()));
-    if (!file) throw KernelError("cannot write " + files.back().string());
-  }
+    if (!file) throw KernelError("cannot write " + files[i].string());
+  });
   return files;
 }
 

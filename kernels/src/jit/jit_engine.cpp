@@ -95,6 +95,12 @@ JitEngine::JitEngine()
     : host_(detect_host_target()),
       machines_([this] {
         return unwrap(host_machine_builder(host_).createTargetMachine(), "creating the host target machine");
+      }),
+      object_machines_([this] {
+        // The JIT's machine but position-independent: the objects go into a shared library.
+        llvm::orc::JITTargetMachineBuilder builder = host_machine_builder(host_);
+        builder.setRelocationModel(llvm::Reloc::PIC_);
+        return unwrap(builder.createTargetMachine(), "creating the object target machine");
       }) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
@@ -161,19 +167,17 @@ bool JitEngine::has_retained_ir(const std::string& symbol) {
 }
 
 std::string JitEngine::emit_object(const std::string& symbol) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = retained_ir_.find(symbol);
-  if (found == retained_ir_.end()) throw KernelError("the IR of " + symbol + " was not retained");
-  if (!object_machine_) {
-    // The JIT's machine but position-independent: the objects go into a shared library.
-    llvm::orc::JITTargetMachineBuilder builder = host_machine_builder(host_);
-    builder.setRelocationModel(llvm::Reloc::PIC_);
-    object_machine_ = unwrap(builder.createTargetMachine(), "creating the object target machine");
+  std::string bitcode;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto found = retained_ir_.find(symbol);
+    if (found == retained_ir_.end()) throw KernelError("the IR of " + symbol + " was not retained");
+    bitcode = found->second;
   }
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = unwrap(
-      llvm::parseBitcodeFile(llvm::MemoryBufferRef(found->second, symbol), context), "reading the IR of " + symbol);
-  const llvm::SmallVector<char, 0> object = object_code(*module, *object_machine_);
+  std::unique_ptr<llvm::Module> module = unwrap(llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, symbol), context),
+                                                "reading the IR of " + symbol);
+  const llvm::SmallVector<char, 0> object = object_code(*module, *object_machines_.lease());
   return {object.begin(), object.end()};
 }
 

@@ -48,8 +48,9 @@ class JitEngine {
   /// Whether emit_object can make `symbol`'s object: retention is on and its IR was kept.
   [[nodiscard]] bool has_retained_ir(const std::string& symbol);
   /// Position-independent object code (ELF) of the retained module defining `symbol`, for
-  /// the host target with the JIT's CPU, features and optimization level. Throws
-  /// KernelError when its IR was not retained or code generation fails.
+  /// the host target with the JIT's CPU, features and optimization level. Thread-safe and
+  /// concurrent, as compile(). Throws KernelError when its IR was not retained or code
+  /// generation fails.
   [[nodiscard]] std::string emit_object(const std::string& symbol);
 
  private:
@@ -59,7 +60,7 @@ class JitEngine {
   std::string data_layout_;      // of the host target machine, stamped on every module
   TargetMachinePool machines_;  // the JIT's machines: optimizer queries and code generation
   std::unique_ptr<llvm::orc::LLJIT> jit_;
-  std::unique_ptr<llvm::TargetMachine> object_machine_;  // position-independent, made on first emit_object
+  TargetMachinePool object_machines_;  // the JIT's machines made position-independent, for emit_object
   bool retain_ir_ = false;
   std::map<std::string, std::string> retained_ir_;  // bitcode by symbol
   std::mutex mutex_;                                 // the members above and linking into jit_

@@ -1,12 +1,10 @@
 #include "network/node_lowering.h"
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <span>
-#include <thread>
 #include <variant>
 #include <vector>
 
@@ -23,6 +21,7 @@
 #include "layoutopt/kernels/global_avg_pool.h"
 #include "layoutopt/kernels/layer_norm.h"
 #include "layoutopt/kernels/lowering.h"
+#include "layoutopt/kernels/parallel_compile.h"
 #include "layoutopt/kernels/pool2d.h"
 #include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/kernels/resize.h"
@@ -613,21 +612,15 @@ void compile_tuned_kernels(const Graph& graph, const NetworkSchedule& schedule, 
     if (std::holds_alternative<graph::Conv2d>(node.op) || std::holds_alternative<graph::Dense>(node.op))
       tuned.push_back(id);
   }
-  std::atomic<size_t> next{0};
-  const auto work = [&] {
-    for (size_t i = next++; i < tuned.size(); i = next++) {
-      const NodeId id = tuned[i];
-      try {
-        const TunedNode node = tuned_node(graph, id);
-        if (const auto point = schedule_point(node.algorithms, schedule.nodes.at(static_cast<size_t>(id)).knobs))
-          static_cast<void>(point->first->compile(point->second));
-      } catch (...) {  // the node's lowering reports what does not fit, naming the node
-      }
+  parallel_compile(tuned.size(), threads, [&](size_t i) {
+    const NodeId id = tuned[i];
+    try {
+      const TunedNode node = tuned_node(graph, id);
+      if (const auto point = schedule_point(node.algorithms, schedule.nodes.at(static_cast<size_t>(id)).knobs))
+        static_cast<void>(point->first->compile(point->second));
+    } catch (...) {  // the node's lowering reports what does not fit, naming the node
     }
-  };
-  std::vector<std::jthread> helpers;  // joined on return
-  for (int i = 1; i < std::min(threads, static_cast<int>(tuned.size())); ++i) helpers.emplace_back(work);
-  work();
+  });
 }
 
 }  // namespace layoutopt::kernels::network

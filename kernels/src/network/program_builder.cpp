@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <thread>
 
 #include "layoutopt/graph/topology.h"
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/parallel_compile.h"
 #include "layoutopt/layout/transform.h"
 #include "network/node_lowering.h"
 
@@ -25,7 +25,7 @@ class ProgramBuilder {
   Program build() {
     check_schedule();
     // Long compiles first, on every core: the lowering below then goes node by node on one.
-    compile_tuned_kernels(graph_, schedule_, static_cast<int>(std::max(1U, std::thread::hardware_concurrency())));
+    compile_tuned_kernels(graph_, schedule_, compile_threads());
     for (ValueId input : graph_.inputs())
       program_.inputs.push_back(produce(input, layout::canonical_data_layout(shape_of(input).size())));
     for (graph::NodeId id : graph::topological_order(graph_)) add_node(id);

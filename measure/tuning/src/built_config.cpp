@@ -1,13 +1,11 @@
 #include "layoutopt/tuning/built_config.h"
 
-#include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <exception>
 #include <string>
-#include <thread>
 
 #include "layoutopt/kernels/error.h"
+#include "layoutopt/kernels/parallel_compile.h"
 
 namespace layoutopt::tuning {
 
@@ -41,19 +39,8 @@ BuiltConfig build_config(const TuningTask& task, int64_t index) {
 }
 
 std::vector<BuiltConfig> build_configs(const TuningTask& task, std::span<const int64_t> indices, int threads) {
-  if (indices.empty()) return {};
   std::vector<BuiltConfig> built(indices.size());
-  std::atomic<size_t> next{0};
-  const auto work = [&] {
-    for (size_t i = next++; i < indices.size(); i = next++) built[i] = build_config(task, indices[i]);
-  };
-  const size_t helpers = std::min(indices.size(), static_cast<size_t>(std::max(threads, 1))) - 1;
-  {
-    std::vector<std::jthread> pool;  // joined at the end of this block, before `built` is returned
-    pool.reserve(helpers);
-    for (size_t i = 0; i < helpers; ++i) pool.emplace_back(work);
-    work();
-  }
+  kernels::parallel_compile(indices.size(), threads, [&](size_t i) { built[i] = build_config(task, indices[i]); });
   return built;
 }
 

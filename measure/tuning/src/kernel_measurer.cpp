@@ -1,10 +1,8 @@
 #include "layoutopt/tuning/kernel_measurer.h"
 
-#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <optional>
-#include <thread>
 
 #include "layoutopt/tuning/activation_placement.h"
 #include "layoutopt/timing/cost_policy.h"
@@ -49,8 +47,6 @@ MeasureResult time_kernel(const TuningTask& task, int64_t index, kernels::Kernel
 }
 
 }  // namespace
-
-int KernelMeasurer::default_builders() { return static_cast<int>(std::max(1U, std::thread::hardware_concurrency())); }
 
 MeasureResult KernelMeasurer::measure(const TuningTask& task, int64_t index) {
   return run(task, index, build_config(task, index));

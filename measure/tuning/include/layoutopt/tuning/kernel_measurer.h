@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "layoutopt/kernels/kernel.h"
+#include "layoutopt/kernels/parallel_compile.h"
 #include "layoutopt/tuning/built_config.h"
 #include "layoutopt/tuning/measurer.h"
 #include "layoutopt/tuning/timed_operands.h"
@@ -20,13 +21,12 @@ namespace layoutopt::tuning {
 class KernelMeasurer : public Measurer {
  public:
   explicit KernelMeasurer(timing::TimingPolicy policy)
-      : policy_(policy), builders_(policy.threads > 0 ? policy.threads : default_builders()) {}
+      : policy_(policy), builders_(policy.threads > 0 ? policy.threads : kernels::compile_threads()) {}
   MeasureResult measure(const TuningTask& task, int64_t index) override;
   void measure_batch(const TuningTask& task, const std::vector<int64_t>& indices,
                      const ResultCallback& on_result) override;
 
  private:
-  static int default_builders();
   /// Times a built config (or passes its compile failure on), all_cost counting both.
   MeasureResult run(const TuningTask& task, int64_t index, BuiltConfig built);
 
