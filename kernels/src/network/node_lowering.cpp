@@ -1,10 +1,12 @@
 #include "network/node_lowering.h"
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
 #include <span>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -168,7 +170,6 @@ LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t ind
   return kernel_step(c, op.compile(index), weight, bias, extra);
 }
 
-/// The first of `algorithms` whose schedule space holds the node's knobs, and that point.
 /// The first of `algorithms` whose schedule space holds `knobs`, and that point.
 std::optional<std::pair<const TunableOp*, int64_t>> schedule_point(const std::vector<TunableOp>& algorithms,
                                                                    const std::map<std::string, int64_t>& knobs) {
