@@ -1,10 +1,10 @@
 #pragma once
 // KernelMeasurer: the real Measurer. Compiles the config's kernel (compile time is reported
 // in all_cost but never part of the run time; a batch's kernels are all compiled first, on
-// as many threads as a measurement times with: built_config.h), allocates its operands in the schedule's
-// physical layouts filled with random values (weights directly in their blocked layout:
-// weight re-layout happens once ahead of time and is not timed), and times it with the
-// shared cost procedure (time_cost in cost_policy.h). The median run is the cost.
+// as many threads as a measurement times with: built_config.h), allocates its operands in
+// the schedule's physical layouts filled with random values (weights directly in their
+// blocked layout: weight re-layout happens once ahead of time and is not timed), and times
+// it with the shared cost procedure (time_cost in cost_policy.h). The median run is the cost.
 
 #include <memory>
 #include <optional>
