@@ -38,21 +38,14 @@ TEST_CASE("kernels compiled on several threads at once compute the reference con
   const int64_t step = op.space().size() / kConfigs;
   REQUIRE(step > 0);
   std::vector<std::optional<Kernel>> kernels(kConfigs);
-  std::atomic<int64_t> next{0};
   std::atomic<int> invalid{0};
-  const auto compile = [&] {
-    for (int64_t i = next++; i < kConfigs; i = next++) {
-      try {
-        kernels[static_cast<size_t>(i)] = op.compile(i * step);
-      } catch (const KernelError&) {
-        ++invalid;  // a schedule the space holds but the shape refuses
-      }
+  parallel_compile(kConfigs, 4, [&](size_t i) {
+    try {
+      kernels[i] = op.compile(static_cast<int64_t>(i) * step);
+    } catch (const KernelError&) {
+      ++invalid;  // a schedule the space holds but the shape refuses
     }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (int t = 0; t < 4; ++t) threads.emplace_back(compile);
-  }
+  });
   CHECK(invalid < kConfigs / 2);
   for (int64_t i = 0; i < kConfigs; ++i) {
     const std::optional<Kernel>& kernel = kernels[static_cast<size_t>(i)];
@@ -68,10 +61,7 @@ TEST_CASE("threads asking for one kernel at once share one compile") {
   const TunableOp op = TunableOp::conv2d(desc);
   const int64_t index = op.default_index();
   std::vector<std::string> names(4);
-  {
-    std::vector<std::jthread> threads;
-    for (size_t t = 0; t < names.size(); ++t) threads.emplace_back([&, t] { names[t] = op.compile(index).name(); });
-  }
+  parallel_compile(names.size(), 4, [&](size_t t) { names[t] = op.compile(index).name(); });
   for (const std::string& name : names) CHECK(name == names.front());
   testing::check_against_reference(desc, op.compile(index), blocked(op.layouts(index)), "the shared kernel", 7);
 }

@@ -607,17 +607,10 @@ LoweredNode lower_node(const Graph& graph, NodeId id, const NodeSchedule& schedu
 }
 
 void compile_tuned_kernels(const Graph& graph, const NetworkSchedule& schedule, int threads) {
-  std::vector<NodeId> tuned;
-  for (NodeId id = 0; id < static_cast<NodeId>(graph.nodes().size()); ++id) {
-    const graph::Node& node = graph.node(id);
-    if (std::holds_alternative<graph::Conv2d>(node.op) || std::holds_alternative<graph::Dense>(node.op))
-      tuned.push_back(id);
-  }
-  parallel_compile(tuned.size(), threads, [&](size_t i) {
-    const NodeId id = tuned[i];
-    try {
-      const TunedNode node = tuned_node(graph, id);
-      if (const auto point = schedule_point(node.algorithms, schedule.nodes.at(static_cast<size_t>(id)).knobs))
+  parallel_compile(graph.nodes().size(), threads, [&](size_t id) {
+    try {  // a node that is not tuned has no algorithms, hence no point
+      const TunedNode node = tuned_node(graph, static_cast<NodeId>(id));
+      if (const auto point = schedule_point(node.algorithms, schedule.nodes.at(id).knobs))
         static_cast<void>(point->first->compile(point->second));
     } catch (...) {  // the node's lowering reports what does not fit, naming the node
     }
