@@ -22,6 +22,23 @@ void run_items(const CompiledFunction& compiled, const std::array<float*, kKerne
 
 int64_t team_size(Team team) { return team == Team::calling ? omp_get_num_threads() : omp_get_max_threads(); }
 
+// Teams up to this size share out a call's items by claims; more threads than the machine
+// has processors (a test's oversubscribed team) or than OpenMP's default split statically.
+int max_claiming_threads() { return std::max(omp_get_max_threads(), omp_get_num_procs()); }
+
+/// Calls body(begin, end) on ranges covering [0, items) between the team's threads, each
+/// starting on its own contiguous share (see ItemClaims); returns once all are done.
+template <class Body>
+void share_items(Team team, ItemClaims& claims, int64_t items, const Body& body) {
+  if (team == Team::calling) {
+    claims.run(omp_get_thread_num(), omp_get_num_threads(), items, body);
+#pragma omp barrier
+    return;
+  }
+#pragma omp parallel
+  claims.run(omp_get_thread_num(), omp_get_num_threads(), items, body);
+}
+
 /// Calls body(i) for every i in [0, count), in contiguous ranges over the team's threads:
 /// with count == the team's size, thread t takes i = t, whichever the team.
 template <class Body>
@@ -65,7 +82,8 @@ Kernel::Kernel(std::string name, std::vector<KernelStage> stages, std::vector<in
     : name_(std::move(name)),
       stages_(std::move(stages)),
       scratch_floats_(std::move(scratch_floats)),
-      units_(units) {
+      units_(units),
+      team_claims_(max_claiming_threads()) {
   if (stages_.empty() || stages_.size() > kMaxStages)
     throw KernelError("Kernel " + name_ + ": " + std::to_string(stages_.size()) + " stages (1 to " +
                       std::to_string(kMaxStages) + " are supported)");
@@ -194,14 +212,17 @@ void Kernel::run_stages(const StagePointers& pointers, Team team) const {
   for (size_t s = 0; s < stages_.size(); ++s) {
     const CompiledFunction& compiled = *stages_[s].compiled;
     const Pointers& p = pointers[s];
-    const int64_t items = compiled.work_items;
-    // One contiguous range per thread: work items are equal-sized, and the kernel's item order
-    // decides what a range is: the thread's own output-channel blocks (each core reads half
-    // the weights) or its own rows (each core reads the rows it wrote in the step before).
-    const int64_t chunks = std::min<int64_t>(items, team_size(team));
-    split_over(team, chunks, [&](int64_t chunk) {
-      run_items(compiled, p, items * chunk / chunks, items * (chunk + 1) / chunks);
-    });
+    // Each thread starts on one contiguous range, the kernel's item order deciding what a
+    // range is: the thread's own output-channel blocks (each core reads half the weights) or
+    // its own rows (each core reads the rows it wrote in the step before). A team of its own
+    // claims on the stack: concurrent own-team calls of one Kernel share nothing.
+    const auto run = [&](int64_t begin, int64_t end) { run_items(compiled, p, begin, end); };
+    if (team == Team::calling) {
+      share_items(team, team_claims_, compiled.work_items, run);
+    } else {
+      ItemClaims claims(max_claiming_threads());
+      share_items(team, claims, compiled.work_items, run);
+    }
   }
 }
 

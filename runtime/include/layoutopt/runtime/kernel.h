@@ -26,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "layoutopt/runtime/item_claims.h"
 #include "layoutopt/runtime/page_block.h"
 
 namespace layoutopt::runtime {
@@ -37,7 +38,8 @@ enum class Team {
   /// Every thread of the calling team makes the call, with the same arguments. They split the
   /// work as a team of its own would, and each returns once all of it is done (a barrier).
   /// Such a call never sizes scratch: a call with Team::own at the same thread count must
-  /// come first.
+  /// come first. One team at a time calls a Kernel object so (its threads share the
+  /// object's ItemClaims); copies have claims of their own.
   calling,
 };
 
@@ -129,7 +131,8 @@ class Kernel {
   void use_scratch(const std::shared_ptr<KernelScratch>& shared);
 
   /// Runs all work items of every stage, each stage split into contiguous ranges over the
-  /// team's threads (or, with units, each thread's units through all stages).
+  /// team's threads, which finish each other's when one falls behind (ItemClaims); or, with
+  /// units, each thread's units through all stages.
   void operator()(const KernelArgs& args, Team team = Team::own) const;
   /// Runs work items [begin, end) on the calling thread. Single-function kernels only: a
   /// stage of a pipeline reads all of the previous stage's output.
@@ -173,6 +176,7 @@ class Kernel {
   std::vector<int64_t> scratch_floats_;
   int64_t units_ = 0;
   mutable std::shared_ptr<KernelScratch> scratch_;  // allocated on first use unless shared
+  mutable ItemClaims team_claims_;                  // shared by a calling team's threads
 };
 
 }  // namespace layoutopt::runtime
