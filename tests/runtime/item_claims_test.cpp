@@ -48,14 +48,15 @@ void team_call(ItemClaims& claims, int threads, Tally& tally, int late = -1,
 
 TEST_CASE("a team's claims run every item exactly once, call after call on one ItemClaims") {
   ItemClaims claims(4);
-  // Item counts below, at and far above the team's size; consecutive calls must not see the
-  // previous call's ranges.
+  // Item counts below, at and far above the team's size, and teams of changing sizes (a
+  // network run at 4 threads, then 2, then 3): a call must never see an earlier call's ranges.
   for (int round = 0; round < 40; ++round)
-    for (int64_t items : {0, 1, 3, 4, 7, 64, 1000}) {
-      Tally tally(items);
-      team_call(claims, 4, tally);
-      CHECK(tally.each_once());
-    }
+    for (int threads : {4, 2, 3})
+      for (int64_t items : {0, 1, 3, 4, 7, 64, 1000}) {
+        Tally tally(items);
+        team_call(claims, threads, tally);
+        CHECK(tally.each_once());
+      }
 }
 
 TEST_CASE("the others finish a late thread's range, and its items still run once") {

@@ -7,9 +7,9 @@
 // is slowed (a border tile costs more, the host takes a core away for a while), the others
 // finish its range instead of waiting for it at the step's barrier.
 //
-// Lock-free: one 64-bit word per thread packs its range's front, back and the call it belongs
-// to, so a range left from the previous call is told apart from this call's and a thief can
-// open a range its late owner has not yet started.
+// Lock-free: one 64-bit word per thread packs its range's front and back, or marks it not yet
+// opened for this call, so that a thief can open the range of a late owner. The last thread
+// to run out marks every range unopened again for the next call.
 
 #include <algorithm>
 #include <atomic>
@@ -25,14 +25,20 @@ class ItemClaims {
   // A copy has claims of its own, for as many threads (claims are state of a call, not a value).
   ItemClaims(const ItemClaims& other) : ItemClaims(static_cast<int>(other.ranges_.size())) {}
   ItemClaims& operator=(const ItemClaims& other) {
-    if (this != &other) ranges_ = std::vector<Slot>(other.ranges_.size());
+    if (this != &other) *this = ItemClaims(static_cast<int>(other.ranges_.size()));
+    return *this;
+  }
+  ItemClaims(ItemClaims&& other) noexcept : ranges_(std::move(other.ranges_)) {}
+  ItemClaims& operator=(ItemClaims&& other) noexcept {
+    ranges_ = std::move(other.ranges_);
     return *this;
   }
 
   /// Calls body(begin, end) on disjoint ranges covering [0, items) between them, as thread
   /// `thread` of a team of `threads`. Every thread of the team must make the call, with the
-  /// same `items`, and all of a team's calls in the same order; a call returns when nothing
-  /// is left to claim (other threads may still run theirs: the caller's barrier waits).
+  /// same `items`; a call returns when nothing is left to claim (other threads may still run
+  /// theirs). Consecutive calls on one ItemClaims must be separated by a barrier of the
+  /// whole team (a step's own).
   template <class Body>
   void run(int thread, int threads, int64_t items, const Body& body);
 
@@ -44,27 +50,24 @@ class ItemClaims {
     int64_t begin;
     int64_t end;
   };
-  // A thread's range word: (call << 48) | (front << 24) | back.
+  // A thread's range word: (front << 32) | back, or kUnopened.
   struct alignas(64) Slot {
-    std::atomic<uint64_t> word{0};
-    uint64_t calls = 0;  // calls this slot's thread has made; read by that thread only
+    std::atomic<uint64_t> word{kUnopened};
   };
-  static constexpr int kItemBits = 24;
-  static constexpr uint64_t kItemMask = (uint64_t{1} << kItemBits) - 1;
-  static constexpr uint64_t kCallMask = 0xffff;
+  static constexpr uint64_t kUnopened = ~uint64_t{0};
+  static constexpr int64_t kMaxItems = (int64_t{1} << 31) - 1;
 
   static Range static_range(int thread, int threads, int64_t items) {
     return {items * thread / threads, items * (thread + 1) / threads};
   }
-  static uint64_t pack(uint64_t call, int64_t front, int64_t back) {
-    return ((call & kCallMask) << (2 * kItemBits)) | (static_cast<uint64_t>(front) << kItemBits) |
-           static_cast<uint64_t>(back);
-  }
   // Takes up to `grain` items from the front of `owner`'s range (its own thread) or the back
   // half of it (a thief); empty when nothing is left.
-  Range claim(int owner, int threads, int64_t items, uint64_t call, bool from_front, int64_t grain);
+  Range claim(int owner, int threads, int64_t items, bool from_front, int64_t grain);
+  // Called by each thread once it has found nothing left: the last of the team reopens.
+  void leave(int threads);
 
   std::vector<Slot> ranges_;
+  std::atomic<int> finished_{0};  // threads of the current call that found nothing left
 };
 
 template <class Body>
@@ -74,22 +77,22 @@ void ItemClaims::run(int thread, int threads, int64_t items, const Body& body) {
     if (mine.begin < mine.end) body(mine.begin, mine.end);
     return;
   }
-  const uint64_t call = ++ranges_[static_cast<size_t>(thread)].calls;
   const Range mine = static_range(thread, threads, items);
   // Sixteen grains per range: fine enough that a thread a few grains late leaves some to
   // take, coarse enough that a claim costs nothing beside its grain and a grain's items stay
   // consecutive (a kernel's passes and prefetches work along them).
   constexpr int64_t kGrainsPerRange = 16;
   const int64_t grain = std::max<int64_t>(1, (mine.end - mine.begin + kGrainsPerRange - 1) / kGrainsPerRange);
-  for (Range r = claim(thread, threads, items, call, true, grain); r.begin < r.end;
-       r = claim(thread, threads, items, call, true, grain))
+  for (Range r = claim(thread, threads, items, true, grain); r.begin < r.end;
+       r = claim(thread, threads, items, true, grain))
     body(r.begin, r.end);
   for (int step = 1; step < threads; ++step) {
     const int victim = (thread + step) % threads;
-    for (Range r = claim(victim, threads, items, call, false, 0); r.begin < r.end;
-         r = claim(victim, threads, items, call, false, 0))
+    for (Range r = claim(victim, threads, items, false, 0); r.begin < r.end;
+         r = claim(victim, threads, items, false, 0))
       body(r.begin, r.end);
   }
+  leave(threads);
 }
 
 }  // namespace layoutopt::runtime
