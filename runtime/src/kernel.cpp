@@ -27,14 +27,17 @@ int64_t team_size(Team team) { return team == Team::calling ? omp_get_num_thread
 int max_claiming_threads() { return std::max(omp_get_max_threads(), omp_get_num_procs()); }
 
 /// Calls body(begin, end) on ranges covering [0, items) between the team's threads, each
-/// starting on its own contiguous share (see ItemClaims); returns once all are done.
+/// starting on its own contiguous share (see ItemClaims); returns once all are done. A calling
+/// team shares `team_claims`; a team of its own claims on the stack, so concurrent own-team
+/// calls of one Kernel share nothing.
 template <class Body>
-void share_items(Team team, ItemClaims& claims, int64_t items, const Body& body) {
+void share_items(Team team, ItemClaims& team_claims, int64_t items, const Body& body) {
   if (team == Team::calling) {
-    claims.run(omp_get_thread_num(), omp_get_num_threads(), items, body);
+    team_claims.run(omp_get_thread_num(), omp_get_num_threads(), items, body);
 #pragma omp barrier
     return;
   }
+  ItemClaims claims(max_claiming_threads());
 #pragma omp parallel
   claims.run(omp_get_thread_num(), omp_get_num_threads(), items, body);
 }
@@ -214,15 +217,9 @@ void Kernel::run_stages(const StagePointers& pointers, Team team) const {
     const Pointers& p = pointers[s];
     // Each thread starts on one contiguous range, the kernel's item order deciding what a
     // range is: the thread's own output-channel blocks (each core reads half the weights) or
-    // its own rows (each core reads the rows it wrote in the step before). A team of its own
-    // claims on the stack: concurrent own-team calls of one Kernel share nothing.
-    const auto run = [&](int64_t begin, int64_t end) { run_items(compiled, p, begin, end); };
-    if (team == Team::calling) {
-      share_items(team, team_claims_, compiled.work_items, run);
-    } else {
-      ItemClaims claims(max_claiming_threads());
-      share_items(team, claims, compiled.work_items, run);
-    }
+    // its own rows (each core reads the rows it wrote in the step before).
+    share_items(team, team_claims_, compiled.work_items,
+                [&](int64_t begin, int64_t end) { run_items(compiled, p, begin, end); });
   }
 }
 
