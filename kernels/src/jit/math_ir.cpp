@@ -47,34 +47,37 @@ llvm::Value* at_most(llvm::IRBuilder<>& builder, llvm::Value* x, float bound) {
   return builder.CreateSelect(builder.CreateFCmpOLT(x, b), x, b);
 }
 
-// e^x for x clamped to [kMinInput, kMaxInput]: the part of emit_exp that the activations run
-// for every output, so every operation here counts (in a conv with few input channels a
-// SiLU epilogue outweighs the conv's own arithmetic).
-llvm::Value* exp_of_clamped(llvm::IRBuilder<>& builder, llvm::Value* x) {
+// e^(sign x) for sign x clamped to [kMinInput, kMaxInput], sign +1 or -1: the part of
+// emit_exp that the activations run for every output, so every operation here counts (in a
+// conv with few input channels a SiLU epilogue outweighs the conv's own arithmetic). The
+// sign is folded into the constants, so sigmoid's e^-x costs no negation.
+llvm::Value* exp_of_clamped(llvm::IRBuilder<>& builder, llvm::Value* x, float sign) {
   llvm::Type* type = x->getType();
-  x = at_most(builder, at_least(builder, x, kMinInput), kMaxInput);
-  // x = n ln2 + r with n = round(x / ln2), |r| <= ln2 / 2. Adding 1.5 * 2^23 rounds x / ln2
-  // to an integer held in the low mantissa bits of z, so n needs no floor or conversion.
-  constexpr float kRoundingShift = 12582912.0F;
-  llvm::Value* z = fused_multiply_add(builder, x, splat(type, kLog2e), splat(type, kRoundingShift));
+  x = sign > 0 ? at_most(builder, at_least(builder, x, kMinInput), kMaxInput)
+               : at_most(builder, at_least(builder, x, -kMaxInput), -kMinInput);
+  // sign x = n ln2 + r with n = round(sign x / ln2), |r| <= ln2 / 2. Adding 1.5 * 2^23 rounds
+  // sign x / ln2 to an integer held in the low mantissa bits of z, so n needs no floor or
+  // conversion; the exponent bias 127 rides along in the shift, so z's bits shifted by 23
+  // (the shift's high part drops out) are 2^n's.
+  constexpr float kRoundingShift = 12582912.0F + 127.0F;
+  llvm::Value* z = fused_multiply_add(builder, x, splat(type, sign * kLog2e), splat(type, kRoundingShift));
   llvm::Value* n = builder.CreateFSub(z, splat(type, kRoundingShift));
-  llvm::Value* r = fused_multiply_add(builder, n, splat(type, -kLn2High), x);
-  r = fused_multiply_add(builder, n, splat(type, -kLn2Low), r);
-  // 2^n in the exponent field: z's bits shifted by 23 are n << 23 (the shift's high part
-  // drops out), plus the bias 127 << 23.
+  // u = x - sign n ln2 = sign r.
+  llvm::Value* u = fused_multiply_add(builder, n, splat(type, -sign * kLn2High), x);
+  u = fused_multiply_add(builder, n, splat(type, -sign * kLn2Low), u);
   llvm::Type* int_type = llvm::VectorType::getInteger(llvm::cast<llvm::VectorType>(type));
-  llvm::Value* exponent = builder.CreateShl(builder.CreateBitCast(z, int_type), 23);
-  llvm::Value* two_to_n = builder.CreateBitCast(builder.CreateAdd(exponent, llvm::ConstantInt::get(int_type, 127 << 23)), type);
+  llvm::Value* two_to_n = builder.CreateBitCast(builder.CreateShl(builder.CreateBitCast(z, int_type), 23), type);
   // e^r - 1 = r + r^2 P(r) with Cephes' P, evaluated as Horner's scheme in r^2 over pairs
   // (c r + c'): half the dependent steps, since the activations are bound by this chain's
-  // latency more than by its operation count.
-  llvm::Value* r2 = builder.CreateFMul(r, r);
+  // latency more than by its operation count. With r = sign u, P's odd-degree coefficients
+  // (the pairs' slopes) take the sign.
+  llvm::Value* u2 = builder.CreateFMul(u, u);
   const auto pair = [&](size_t k) {  // kPolynomial[k] r + kPolynomial[k + 1]
-    return fused_multiply_add(builder, splat(type, kPolynomial[k]), r, splat(type, kPolynomial[k + 1]));
+    return fused_multiply_add(builder, splat(type, sign * kPolynomial[k]), u, splat(type, kPolynomial[k + 1]));
   };
-  llvm::Value* high = fused_multiply_add(builder, pair(0), r2, pair(2));
-  llvm::Value* p = fused_multiply_add(builder, high, r2, pair(4));
-  llvm::Value* e_r_minus_1 = fused_multiply_add(builder, p, r2, r);
+  llvm::Value* high = fused_multiply_add(builder, pair(0), u2, pair(2));
+  llvm::Value* p = fused_multiply_add(builder, high, u2, pair(4));
+  llvm::Value* e_r_minus_1 = fused_multiply_add(builder, p, u2, sign > 0 ? u : builder.CreateFNeg(u));
   // 2^n e^r = 2^n (e^r - 1) + 2^n: one rounding.
   return fused_multiply_add(builder, e_r_minus_1, two_to_n, two_to_n);
 }
@@ -139,7 +142,7 @@ llvm::Value* emit_gelu_tanh(llvm::IRBuilder<>& builder, llvm::Value* x) {
 
 llvm::Value* emit_exp(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* type = x->getType();
-  llvm::Value* result = exp_of_clamped(builder, x);
+  llvm::Value* result = exp_of_clamped(builder, x, 1.0F);
   // Outside the clamp range the polynomial's value is wrong; the limits are exact enough.
   result = builder.CreateSelect(builder.CreateFCmpOLT(x, splat(type, kMinInput)), splat(type, 0.0F), result);
   return builder.CreateSelect(builder.CreateFCmpOGT(x, splat(type, kMaxInput)),
@@ -150,10 +153,9 @@ llvm::Value* emit_sigmoid(llvm::IRBuilder<>& builder, llvm::Value* x) {
   llvm::Type* type = x->getType();
   // 1 / (1 + e^-x) with e^-x held finite for the reciprocal; below -kMaxInput the result is
   // 0 (as 1 / (1 + inf) is), above -kMinInput 1 / (1 + tiny) rounds to 1.
-  llvm::Value* minus_x = builder.CreateFNeg(x);
-  llvm::Value* e = exp_of_clamped(builder, minus_x);
+  llvm::Value* e = exp_of_clamped(builder, x, -1.0F);
   llvm::Value* result = reciprocal_of_finite(builder, builder.CreateFAdd(splat(type, 1.0F), e));
-  return builder.CreateSelect(builder.CreateFCmpOGT(minus_x, splat(type, kMaxInput)), splat(type, 0.0F), result);
+  return builder.CreateSelect(builder.CreateFCmpOLT(x, splat(type, -kMaxInput)), splat(type, 0.0F), result);
 }
 
 llvm::Value* emit_tanh(llvm::IRBuilder<>& builder, llvm::Value* x) {
