@@ -26,9 +26,12 @@
 //                           iteration's own pair of blocks
 //   compile_ms              compile time of the chosen kernel
 //   schedules               how many schedules the sweep compiled and timed
+//   beside_GFLOPS           the FMA peak probe's median, run right after the repetition
 // Both sides fuse bias + relu (SiLU in efficientnet_b0). A summary table of the medians is
 // printed at the end, with each layer's share of the FMA peak that `layoutopt cpu` measures
-// (same threads).
+// (same threads), and its share of the peak probed beside it: a shared host's slow stretches
+// slow the register-only probe as they slow the layer, so the second share tells a slow
+// kernel from a layer timed in a slow stretch.
 
 #include <benchmark/benchmark.h>
 #include <omp.h>
@@ -76,6 +79,20 @@ MachinePeak& machine_peak() {
   static MachinePeak peak;
   return peak;
 }
+
+// A short probe of the FMA peak beside each repetition of a layer (about 0.1 s): its median
+// run is what the machine gave the layer's median block in the same stretch.
+double peak_beside_layer_gflops() {
+  layoutopt::timing::TimingPolicy policy = layoutopt::timing::peak_flops_policy();
+  policy.warmup_runs = 2;
+  policy.min_repeats = 5;
+  policy.min_repeat_ms = 30;
+  return layoutopt::timing::measure_peak_flops(policy).median_gflops;
+}
+
+// A layer timed while the probe beside it ran below this share of the session's peak was
+// timed in a slow stretch of the host.
+constexpr double kSlowStretchShare = 0.9;
 
 // ---------------------------------------------------------------------------------------
 // Workloads
@@ -654,6 +671,7 @@ void bench_layer(benchmark::State& state, const Layer& layer) {
   state.counters["ratio"] = median(pair_ratios);
   state.counters["compile_ms"] = s.ours.kernel.compile_ms();
   state.counters["schedules"] = static_cast<double>(s.schedules);
+  state.counters["beside_GFLOPS"] = peak_beside_layer_gflops();
   state.SetLabel(s.ours.schedule + " | " + s.onednn.implementation());
 }
 
@@ -682,20 +700,25 @@ class SummaryReporter : public benchmark::ConsoleReporter {
     for (const Run& run : medians_)
       if (run.run_name.function_name.rfind(prefix, 0) == 0) rows.push_back(&run);
     if (rows.empty()) return;
-    int at_least_onednn = 0;
-    double pct_sum = 0.0;
+    int at_least_onednn = 0, in_slow_stretch = 0;
+    double pct_sum = 0.0, beside_pct_sum = 0.0;
     const MachinePeak& peak = machine_peak();
-    std::printf("\n%-44s %10s %10s %7s %8s %9s  %s\n", (prefix + " (medians)").c_str(), "ours", "oneDNN", "ratio",
-                "%peak", "compile", "schedule");
+    std::printf("\n%-44s %10s %10s %7s %8s %8s %9s  %s\n", (prefix + " (medians)").c_str(), "ours", "oneDNN", "ratio",
+                "%peak", "%beside", "compile", "schedule");
     for (const Run* row : rows) {
       const Run& run = *row;
       const std::string& name = run.run_name.function_name;
       at_least_onednn += counter(run, "ratio") >= 1.0 ? 1 : 0;
       const double pct = 100.0 * counter(run, "ours_GFLOPS") / peak.fma_gflops;
+      const double beside = counter(run, "beside_GFLOPS");
+      const double beside_pct = 100.0 * counter(run, "ours_GFLOPS") / beside;
+      const bool slow = beside < kSlowStretchShare * peak.fma_gflops;
+      in_slow_stretch += slow ? 1 : 0;
       pct_sum += pct;
-      std::printf("%-44s %10.1f %10.1f %7.2f %8.1f %7.1fms  %s\n", name.substr(prefix.size()).c_str(),
-                  counter(run, "ours_GFLOPS"), counter(run, "onednn_GFLOPS"), counter(run, "ratio"),
-                  pct, counter(run, "compile_ms"), run.report_label.c_str());
+      beside_pct_sum += beside_pct;
+      std::printf("%-44s %10.1f %10.1f %7.2f %8.1f %7.1f%s %7.1fms  %s\n", name.substr(prefix.size()).c_str(),
+                  counter(run, "ours_GFLOPS"), counter(run, "onednn_GFLOPS"), counter(run, "ratio"), pct, beside_pct,
+                  slow ? "*" : " ", counter(run, "compile_ms"), run.report_label.c_str());
     }
     const auto layers = static_cast<int>(rows.size());
     const double mean_pct = pct_sum / layers;
@@ -703,6 +726,9 @@ class SummaryReporter : public benchmark::ConsoleReporter {
                 "(%.1f%% of the %.0f GFLOPS FMA + add peak)\n",
                 prefix.c_str(), at_least_onednn, layers, mean_pct, peak.fma_gflops,
                 mean_pct * peak.fma_gflops / peak.fma_and_add_gflops, peak.fma_and_add_gflops);
+    std::printf("%s average %.1f%% of the peak probed beside each layer (the probe's median run after each "
+                "repetition); %d of %d layers (*) timed while it ran below %.0f%% of the peak, in a slow stretch\n",
+                prefix.c_str(), beside_pct_sum / layers, in_slow_stretch, layers, 100.0 * kSlowStretchShare);
   }
 
   std::vector<Run> medians_;
