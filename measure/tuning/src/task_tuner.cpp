@@ -77,15 +77,11 @@ std::vector<int64_t> TaskTuner::propose(int64_t count) {
     }
   }
   const Ranking ranking = this->ranking();
-  const bool use_model = ranking != Ranking::random;
-  const auto explore = use_model ? static_cast<int64_t>(std::floor(options_.epsilon * static_cast<double>(count))) : count;
-  if (use_model) {
-    for (int64_t index : model_ranked(ranking, taken)) {
-      if (static_cast<int64_t>(batch.size()) >= count - explore) break;
+  if (ranking != Ranking::random)
+    for (int64_t index : model_chosen(ranking, count - static_cast<int64_t>(batch.size()), taken)) {
       batch.push_back(index);
       taken.insert(index);
     }
-  }
   for (int64_t index : random_unmeasured(count - static_cast<int64_t>(batch.size()), taken)) batch.push_back(index);
   in_flight_.insert(batch.begin(), batch.end());
   return batch;
@@ -117,25 +113,50 @@ TaskTuner::Ranking TaskTuner::ranking() const {
   return Ranking::random;
 }
 
-std::vector<int64_t> TaskTuner::model_ranked(Ranking ranking, const std::unordered_set<int64_t>& taken) {
+int64_t TaskTuner::exploration_count(int64_t count) const {
+  if (count < 2 || options_.explore_share <= 0) return 0;
+  const auto share = static_cast<int64_t>(std::llround(options_.explore_share * static_cast<double>(count)));
+  return std::clamp<int64_t>(share, 1, count);
+}
+
+std::vector<int64_t> TaskTuner::scored_pool(const std::unordered_set<int64_t>& taken) {
   const int64_t size = task_->op.space().searched_size();
+  if (size - trials() - in_flight() > options_.max_scored) return random_unmeasured(options_.max_scored, taken);
   std::vector<int64_t> pool;
-  if (size - trials() - in_flight() <= options_.max_scored) {
-    for (int64_t index = 0; index < size; ++index)
-      if (proposable(index) && !taken.contains(index)) pool.push_back(index);
-  } else {
-    pool = random_unmeasured(options_.max_scored, taken);
-  }
-  if (pool.empty()) return pool;
+  for (int64_t index = 0; index < size; ++index)
+    if (proposable(index) && !taken.contains(index)) pool.push_back(index);
+  return pool;
+}
+
+std::vector<int64_t> TaskTuner::model_chosen(Ranking ranking, int64_t count, const std::unordered_set<int64_t>& taken) {
+  const std::vector<int64_t> pool = scored_pool(taken);
+  if (pool.empty() || count <= 0) return {};
   TuningExperience& model = ranking == Ranking::own_model ? own_ : *experience_;
-  const std::vector<float> scores = model.predict(config_feature_rows(*task_, pool));
-  std::vector<size_t> order(pool.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return scores[a] > scores[b]; });
-  std::vector<int64_t> ranked;
-  ranked.reserve(pool.size());
-  for (size_t i : order) ranked.push_back(pool[i]);
-  return ranked;
+  const std::vector<float> rows = config_feature_rows(*task_, pool);
+  const std::vector<float> predicted = model.predict(rows);
+  const auto best_first = [&pool](const std::vector<float>& score) {
+    std::vector<size_t> order(pool.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return score[a] > score[b]; });
+    return order;
+  };
+  const int64_t explore = exploration_count(count);
+  std::vector<int64_t> chosen;
+  std::vector<bool> picked(pool.size(), false);
+  for (size_t i : best_first(predicted)) {
+    if (static_cast<int64_t>(chosen.size()) >= count - explore) break;
+    chosen.push_back(pool[i]);
+    picked[i] = true;
+  }
+  if (explore == 0) return chosen;
+  std::vector<float> upper = model.disagreement(rows);
+  for (size_t i = 0; i < upper.size(); ++i)
+    upper[i] = predicted[i] + static_cast<float>(options_.optimism) * upper[i];
+  for (size_t i : best_first(upper)) {
+    if (static_cast<int64_t>(chosen.size()) >= count) break;
+    if (!picked[i]) chosen.push_back(pool[i]);
+  }
+  return chosen;
 }
 
 }  // namespace layoutopt::tuning

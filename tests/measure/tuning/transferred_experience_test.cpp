@@ -73,7 +73,7 @@ TEST_CASE("a fresh task's first batch lands near its optimum when the log holds 
   const std::vector<MeasureRecord> history = tuned_records(small_conv_task(32), 64);
   TunerOptions options;
   options.random_warmup = 8;
-  options.epsilon = 0;
+  options.explore_share = 0;
   options.model.rounds = 20;
   TuningExperience experience(options.model);
   REQUIRE(add_foreign_experience(experience, {fresh}, history, kTarget) == 64);

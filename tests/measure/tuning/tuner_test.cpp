@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <stdexcept>
+#include <vector>
 
 #include "layoutopt/tuning/config_features.h"
 #include "layoutopt/tuning/task_scheduler.h"
@@ -99,7 +100,7 @@ TEST_CASE("a task's first trials go where other tasks' measurements point (share
   const TuningTask fresh = small_conv_task(64);
   TunerOptions options;
   options.random_warmup = 8;
-  options.epsilon = 0;
+  options.explore_share = 0;
   options.model.rounds = 20;
   TuningExperience experience(options.model);
   FakeMeasurer measurer;
@@ -124,6 +125,61 @@ TEST_CASE("shared experience: rows of the wrong width and predictions from nothi
   CHECK(experience.rows() == 0);
   experience.add(row, 0.5F);
   CHECK(experience.predict(row).size() == 1);
+}
+
+TEST_CASE("the model's members disagree where few measurements constrain it, and agree where many do") {
+  // Feature 0 of 200 rows spread over [0, 1) with label x; three rows near 5 whose labels
+  // scatter. A bootstrap member misses some of those three, so the members part there.
+  TuningExperience experience({.rounds = 20});
+  std::vector<float> row(kConfigFeatureCount, 0.0F);
+  for (int i = 0; i < 200; ++i) {
+    row[0] = static_cast<float>(i) / 200.0F;
+    experience.add(row, row[0]);
+  }
+  const float scattered[] = {-2.0F, 3.0F, 0.0F};
+  for (int i = 0; i < 3; ++i) {
+    row[0] = 5.0F + 0.3F * static_cast<float>(i);
+    experience.add(row, scattered[i]);
+  }
+  std::vector<float> rows(2 * kConfigFeatureCount, 0.0F);
+  rows[0] = 0.5F;
+  rows[kConfigFeatureCount] = 5.3F;
+  const std::vector<float> spread = experience.disagreement(rows);
+  REQUIRE(spread.size() == 2);
+  CHECK(spread[1] > 0.5F);
+  CHECK(spread[1] > 10.0F * spread[0]);
+  CHECK(experience.disagreement(rows) == spread);  // the same rows, the same members
+
+  TuningExperience empty;
+  CHECK_THROWS_AS((void)empty.disagreement(rows), std::invalid_argument);
+}
+
+TEST_CASE("a model-ranked batch spends its exploration share on the highest upper bound, not the next best") {
+  const TuningTask task = small_conv_task();
+  TunerOptions greedy_options;
+  greedy_options.random_warmup = 8;
+  greedy_options.model.rounds = 20;
+  greedy_options.explore_share = 0;
+  TunerOptions exploring_options = greedy_options;
+  exploring_options.explore_share = 0.125;
+  exploring_options.optimism = 1e6;  // the upper bound is the disagreement alone
+  TaskTuner greedy(task, greedy_options);
+  TaskTuner exploring(task, exploring_options);
+  FakeMeasurer measurer;
+  for (TaskTuner* tuner : {&greedy, &exploring})  // the same warm-up: the same seed, no model yet
+    for (int64_t index : tuner->propose(16)) tuner->observe(index, measurer.measure(task, index));
+  REQUIRE(greedy.trials() == 16);
+  const std::vector<int64_t> best_only = greedy.propose(8);
+  const std::vector<int64_t> explored = exploring.propose(8);
+  REQUIRE(best_only.size() == 8);
+  REQUIRE(explored.size() == 8);
+  // Seven of eight are the model's best predictions, the eighth is not the next of them.
+  CHECK(std::vector<int64_t>(best_only.begin(), best_only.begin() + 7) ==
+        std::vector<int64_t>(explored.begin(), explored.begin() + 7));
+  CHECK(explored[7] != best_only[7]);
+  CHECK(std::set<int64_t>(explored.begin(), explored.end()).size() == 8);
+  // A batch of one is all exploitation.
+  CHECK(exploring.propose(1).size() == 1);
 }
 
 TEST_CASE("resume: configs in the history are never measured again and retrain the model") {

@@ -4,11 +4,13 @@
 //
 //   - Once a task has `random_warmup` working configs, each proposal trains XGBoost on them
 //     (features: config_features, label: log GFLOPS) and scores the whole unmeasured space
-//     (a random sample of `max_scored` for larger spaces), proposing the best predicted,
-//     plus an `epsilon` share of random configs so the model keeps seeing regions it rates
-//     badly. Before that, the session's shared TuningExperience (other tasks' measurements)
-//     ranks the space the same way once it holds `random_warmup` rows; with neither, the
-//     proposals are random.
+//     (a random sample of `max_scored` for larger spaces), proposing the best predicted.
+//     An `explore_share` of each batch (at least one config of a batch of two or more) goes
+//     where the model is least sure instead: the highest upper bound, prediction plus
+//     `optimism` times the disagreement of its bootstrap members (tuning_experience.h), so
+//     the search looks where a good config could hide rather than at random. Before that,
+//     the session's shared TuningExperience (other tasks' measurements) ranks the space the
+//     same way once it holds `random_warmup` rows; with neither, the proposals are random.
 //   - Configs never repeat: observe() marks them measured, including configs read from a
 //     resumed log, which also train the model; a proposed config not yet observed (being
 //     measured while the next batch is proposed) is not proposed again.
@@ -32,7 +34,8 @@ namespace layoutopt::tuning {
 
 struct TunerOptions {
   int64_t random_warmup = 16;
-  double epsilon = 0.1;
+  double explore_share = 0.125;  ///< of each model-ranked batch, spent where the model is least sure
+  double optimism = 2.0;         ///< disagreements added to a prediction for its upper bound
   int64_t max_scored = 32768;
   int64_t early_stopping = 200;  ///< trials without improvement; 0 disables
   size_t top_k = 3;              ///< candidates kept per layout pair
@@ -86,7 +89,13 @@ class TaskTuner {
   /// else the session's shared one once that has enough, else nothing (random proposals).
   enum class Ranking { random, shared_model, own_model };
   [[nodiscard]] Ranking ranking() const;
-  [[nodiscard]] std::vector<int64_t> model_ranked(Ranking ranking, const std::unordered_set<int64_t>& taken);
+  /// Up to `count` configs chosen by the model: the best predicted, and the exploration
+  /// share by upper bound (see the header).
+  [[nodiscard]] std::vector<int64_t> model_chosen(Ranking ranking, int64_t count,
+                                                  const std::unordered_set<int64_t>& taken);
+  [[nodiscard]] int64_t exploration_count(int64_t count) const;
+  /// The unmeasured configs the model scores: all of them, or a random sample of `max_scored`.
+  [[nodiscard]] std::vector<int64_t> scored_pool(const std::unordered_set<int64_t>& taken);
 
   const TuningTask* task_;
   TunerOptions options_;
