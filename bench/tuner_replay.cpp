@@ -3,7 +3,8 @@
 // other config what an XGBoost model of that task's records predicts. Each setting searches
 // from empty records with a quick budget's trials, over many seeds; the table gives the conv
 // time per inference its best configs promise, over the surrogate's optimum (1.00 = found the
-// best config of every task).
+// best config of every task). The settings are kSettings: the options as shipped first, the
+// others each one change from them.
 //
 //   bench_tuner_replay MODEL LOG [--trials-per-task N] [--seeds N]
 //
@@ -46,15 +47,18 @@ using tuning::TuningTask;
 
 constexpr size_t kMinRecords = 24;
 
+/// A search setting: the session's options as shipped, changed by `apply`.
 struct Setting {
   const char* name;
-  double explore_share;
+  void (*apply)(tuning::SessionOptions&);
 };
 
 constexpr Setting kSettings[] = {
-    {"best predicted only", 0.0},
-    {"1 in 8 by upper bound", 0.125},
-    {"1 in 4 by upper bound", 0.25},
+    {"as shipped", [](tuning::SessionOptions&) {}},
+    {"best predicted only", [](tuning::SessionOptions& o) { o.tuner.explore_share = 0; }},
+    {"1 in 4 by upper bound", [](tuning::SessionOptions& o) { o.tuner.explore_share = 0.25; }},
+    {"own model after 8", [](tuning::SessionOptions& o) { o.tuner.random_warmup = 8; }},
+    {"own model after 32", [](tuning::SessionOptions& o) { o.tuner.random_warmup = 32; }},
 };
 
 /// One task's landscape: measured configs at their logged seconds (the fastest of repeats),
@@ -159,6 +163,61 @@ Replay build_replay(const std::string& model, const std::string& log) {
   return replay;
 }
 
+/// The surrogate's optimum conv time per inference: every task at its fastest config.
+double optimum_latency(const Replay& replay) {
+  tuning::SessionResult best;
+  for (const TaskSurrogate& surrogate : replay.surrogates) {
+    const auto [index, seconds] = surrogate.optimum();
+    tuning::TaskOutcome& outcome = best.tasks.emplace_back();
+    outcome.best_seconds = seconds;
+    if (index >= 0) outcome.best_index = index;
+  }
+  return tuning::estimated_latency(replay.tasks, best);
+}
+
+/// Per setting, per seed: the conv time the search's best configs promise over `optimum`.
+std::vector<std::vector<double>> search_all(const Replay& replay, double optimum, int64_t trials_per_task, int seeds) {
+  std::map<const TuningTask*, const TaskSurrogate*> by_task;
+  for (size_t k = 0; k < replay.tasks.size(); ++k) by_task[&replay.tasks[k]] = &replay.surrogates[k];
+  SurrogateMeasurer measurer(by_task);
+  std::vector<std::vector<double>> found(std::size(kSettings));
+  const size_t runs = std::size(kSettings) * static_cast<size_t>(seeds);
+  timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(false)});
+  for (size_t s = 0; s < std::size(kSettings); ++s)
+    for (int seed = 0; seed < seeds; ++seed) {
+      tuning::SessionOptions options;
+      options.target = replay.target;
+      options.trials = trials_per_task * static_cast<int64_t>(replay.tasks.size());
+      kSettings[s].apply(options);
+      options.tuner.seed = static_cast<uint64_t>(seed) * 1000;
+      const tuning::SessionResult result =
+          tuning::tune_tasks(replay.tasks, {}, measurer, [](const tuning::MeasureRecord&) {}, options);
+      found[s].push_back(tuning::estimated_latency(replay.tasks, result) / optimum);
+      const size_t done = s * static_cast<size_t>(seeds) + static_cast<size_t>(seed) + 1;
+      progress.update(static_cast<double>(done), static_cast<double>(runs),
+                      std::string(kSettings[s].name) + ", seed " + std::to_string(seed));
+    }
+  progress.finish();
+  return found;
+}
+
+/// One row per setting: median and range over seeds, and paired with the first setting's
+/// search of the same seed (median ratio, seeds it beat).
+void print_table(const std::vector<std::vector<double>>& found) {
+  std::printf("%-24s %10s %17s %16s %6s\n", "setting", "found/opt", "range", "vs first (med)", "wins");
+  for (size_t s = 0; s < found.size(); ++s) {
+    std::vector<double> paired;
+    int wins = 0;
+    for (size_t i = 0; i < found[s].size(); ++i) {
+      paired.push_back(found[s][i] / found[0][i]);
+      wins += found[s][i] < found[0][i] ? 1 : 0;
+    }
+    const timing::Summary summary = timing::summarize(found[s]);
+    std::printf("%-24s %10.4f %8.4f-%-8.4f %16.4f %3d/%zu\n", kSettings[s].name, summary.median, summary.min,
+                summary.max, timing::summarize(paired).median, wins, found[s].size());
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -169,56 +228,19 @@ int main(int argc, char** argv) {
     }
     int64_t trials_per_task = 16;
     int seeds = 10;
-    for (int i = 3; i + 1 < argc; i += 2) {
+    for (int i = 3; i < argc; i += 2) {
       const std::string flag = argv[i];
+      if (i + 1 >= argc) throw std::runtime_error(flag + " needs a value");
       if (flag == "--trials-per-task") trials_per_task = std::stoll(argv[i + 1]);
       else if (flag == "--seeds") seeds = std::stoi(argv[i + 1]);
       else throw std::runtime_error("unknown flag " + flag);
     }
+    if (trials_per_task <= 0 || seeds <= 0) throw std::runtime_error("--trials-per-task and --seeds must be positive");
     const Replay replay = build_replay(argv[1], argv[2]);
-    std::map<const TuningTask*, const TaskSurrogate*> by_task;
-    tuning::SessionResult best_possible;
-    for (size_t k = 0; k < replay.tasks.size(); ++k) {
-      by_task[&replay.tasks[k]] = &replay.surrogates[k];
-      const auto [index, seconds] = replay.surrogates[k].optimum();
-      tuning::TaskOutcome& outcome = best_possible.tasks.emplace_back();
-      outcome.best_seconds = seconds;
-      if (index >= 0) outcome.best_index = index;
-    }
-    const double optimum = tuning::estimated_latency(replay.tasks, best_possible);
-    SurrogateMeasurer measurer(by_task);
-    std::printf("%zu tasks, %lld trials each on average, %d seeds; surrogate optimum %.3f ms\n",
-                replay.tasks.size(), static_cast<long long>(trials_per_task), seeds, optimum * 1e3);
-    std::vector<std::vector<double>> found(std::size(kSettings));  // over the optimum, per seed
-    const size_t runs = std::size(kSettings) * static_cast<size_t>(seeds);
-    timing::ProgressReporter progress(std::cerr, {.mode = timing::default_progress_mode(false)});
-    for (size_t s = 0; s < std::size(kSettings); ++s)
-      for (int seed = 0; seed < seeds; ++seed) {
-        tuning::SessionOptions options;
-        options.target = replay.target;
-        options.trials = trials_per_task * static_cast<int64_t>(replay.tasks.size());
-        options.tuner.explore_share = kSettings[s].explore_share;
-        options.tuner.seed = static_cast<uint64_t>(seed) * 1000;
-        const tuning::SessionResult result =
-            tuning::tune_tasks(replay.tasks, {}, measurer, [](const tuning::MeasureRecord&) {}, options);
-        found[s].push_back(tuning::estimated_latency(replay.tasks, result) / optimum);
-        const size_t done = s * static_cast<size_t>(seeds) + static_cast<size_t>(seed) + 1;
-        progress.update(static_cast<double>(done), static_cast<double>(runs),
-                        std::string(kSettings[s].name) + ", seed " + std::to_string(seed));
-      }
-    progress.finish();
-    std::printf("%-24s %10s %17s %16s %6s\n", "setting", "found/opt", "range", "vs first (med)", "wins");
-    for (size_t s = 0; s < std::size(kSettings); ++s) {
-      std::vector<double> paired;
-      int wins = 0;
-      for (size_t i = 0; i < found[s].size(); ++i) {
-        paired.push_back(found[s][i] / found[0][i]);
-        wins += found[s][i] < found[0][i] ? 1 : 0;
-      }
-      const timing::Summary summary = timing::summarize(found[s]);
-      std::printf("%-24s %10.4f %8.4f-%-8.4f %16.4f %3d/%zu\n", kSettings[s].name, summary.median, summary.min,
-                  summary.max, timing::summarize(paired).median, wins, found[s].size());
-    }
+    const double optimum = optimum_latency(replay);
+    std::printf("%zu tasks, %lld trials each on average, %d seeds; surrogate optimum %.3f ms\n", replay.tasks.size(),
+                static_cast<long long>(trials_per_task), seeds, optimum * 1e3);
+    print_table(search_all(replay, optimum, trials_per_task, seeds));
     return 0;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
