@@ -52,8 +52,8 @@ void TuningExperience::refit_members() {
       labels.push_back(labels_[row]);
     }
     // A member only has to part from the others where rows are sparse, not to rank finely:
-    // a quarter of the rounds at twice the learning rate keeps four members' fits cheaper
-    // than the main model's.
+    // a quarter of the rounds at twice the learning rate keeps four members' fits no
+    // costlier than the main model's.
     XGBoostParams params = params_;
     params.rounds = std::max(8, params_.rounds / 4);
     params.eta = std::min(1.0, 2 * params_.eta);
