@@ -25,15 +25,13 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <iostream>
 #include <utility>
 #include <vector>
 
-#include <iostream>
-
+#include "layoutopt/pipeline/load_model.h"
 #include "layoutopt/timing/progress.h"
 #include "layoutopt/timing/statistics.h"
-
-#include "layoutopt/pipeline/load_model.h"
 #include "layoutopt/tuning/config_features.h"
 #include "layoutopt/tuning/record_log.h"
 #include "layoutopt/tuning/transferred_experience.h"
@@ -65,7 +63,7 @@ constexpr Setting kSettings[] = {
 /// failed ones failing, the rest at the model's prediction.
 class TaskSurrogate {
  public:
-  TaskSurrogate(const TuningTask& task, const std::map<int64_t, tuning::MeasureResult>& measured) : task_(&task) {
+  TaskSurrogate(const TuningTask& task, const std::map<int64_t, tuning::MeasureResult>& measured) {
     tuning::TuningExperience model;
     for (const auto& [index, result] : measured) {
       if (!result.ok()) {
@@ -82,8 +80,6 @@ class TaskSurrogate {
     predicted_.resize(all.size());
     for (size_t i = 0; i < all.size(); ++i) predicted_[i] = task.op.flops() * 1e-9 / std::exp(labels[i]);
   }
-
-  [[nodiscard]] size_t working_records() const { return seconds_.size(); }
 
   [[nodiscard]] tuning::MeasureResult measure(int64_t index) const {
     tuning::MeasureResult result;
@@ -107,7 +103,6 @@ class TaskSurrogate {
   }
 
  private:
-  const TuningTask* task_;
   std::map<int64_t, double> seconds_;
   std::set<int64_t> failed_;
   std::vector<double> predicted_;
