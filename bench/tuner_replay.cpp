@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <optional>
@@ -92,6 +93,13 @@ class TaskSurrogate {
     return result;
   }
 
+  /// What the task costs untuned: its default schedule, as the planner runs a task without
+  /// a working tuned config.
+  [[nodiscard]] double untuned_seconds(const TuningTask& task) const {
+    const kernels::ConfigSpace& space = task.op.space();
+    return measure(space.searched_part(task.op.default_index())).seconds();
+  }
+
   /// The fastest config of the whole searched space.
   [[nodiscard]] std::pair<int64_t, double> optimum() const {
     std::pair<int64_t, double> best{-1, std::numeric_limits<double>::infinity()};
@@ -129,6 +137,7 @@ struct Replay {
 Replay build_replay(const std::string& model, const std::string& log) {
   const pipeline::LoadedModel loaded = pipeline::load_prepared_model(model);
   const std::vector<TuningTask> all = tuning::extract_tasks(loaded.graph);
+  if (!std::filesystem::is_regular_file(log)) throw std::runtime_error("no tuning log at " + log);
   const tuning::LoadedLog records = tuning::load_record_log(log);
   if (records.records.empty()) throw std::runtime_error(log + " holds no records");
   Replay replay;
@@ -170,6 +179,18 @@ double optimum_latency(const Replay& replay) {
   return tuning::estimated_latency(replay.tasks, best);
 }
 
+/// Tasks the search left without a working config run their default schedule: priced so,
+/// not left out of the total.
+void price_untuned_tasks(const Replay& replay, tuning::SessionResult& result) {
+  for (size_t k = 0; k < replay.tasks.size(); ++k) {
+    tuning::TaskOutcome& outcome = result.tasks[k];
+    if (outcome.best_index) continue;
+    const TuningTask& task = replay.tasks[k];
+    outcome.best_seconds = replay.surrogates[k].untuned_seconds(task);
+    outcome.best_index = task.op.space().searched_part(task.op.default_index());
+  }
+}
+
 /// Per setting, per seed: the conv time the search's best configs promise over `optimum`.
 std::vector<std::vector<double>> search_all(const Replay& replay, double optimum, int64_t trials_per_task, int seeds) {
   std::map<const TuningTask*, const TaskSurrogate*> by_task;
@@ -185,8 +206,9 @@ std::vector<std::vector<double>> search_all(const Replay& replay, double optimum
       options.trials = trials_per_task * static_cast<int64_t>(replay.tasks.size());
       kSettings[s].apply(options);
       options.tuner.seed = static_cast<uint64_t>(seed) * 1000;
-      const tuning::SessionResult result =
+      tuning::SessionResult result =
           tuning::tune_tasks(replay.tasks, {}, measurer, [](const tuning::MeasureRecord&) {}, options);
+      price_untuned_tasks(replay, result);
       found[s].push_back(tuning::estimated_latency(replay.tasks, result) / optimum);
       const size_t done = s * static_cast<size_t>(seeds) + static_cast<size_t>(seed) + 1;
       progress.update(static_cast<double>(done), static_cast<double>(runs),
