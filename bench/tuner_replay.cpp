@@ -58,6 +58,8 @@ constexpr Setting kSettings[] = {
     {"1 in 4 by upper bound", [](tuning::SessionOptions& o) { o.tuner.explore_share = 0.25; }},
     {"own model after 8", [](tuning::SessionOptions& o) { o.tuner.random_warmup = 8; }},
     {"own model after 32", [](tuning::SessionOptions& o) { o.tuner.random_warmup = 32; }},
+    {"batches of 4", [](tuning::SessionOptions& o) { o.batch_size = 4; }},
+    {"batches of 16", [](tuning::SessionOptions& o) { o.batch_size = 16; }},
 };
 
 /// One task's landscape: measured configs at their logged seconds (the fastest of repeats),
