@@ -14,19 +14,17 @@
 // which flatters model-guided search a little against random search; the settings compared
 // here are all model-guided.
 
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <iostream>
 #include <utility>
 #include <vector>
 
