@@ -206,16 +206,27 @@ double filled_share(const Conv2dDesc& d, const TiledOutput& t) {
   return static_cast<double>(blocks * d.out_h() * d.out_w()) / static_cast<double>(block_slots * pixel_slots);
 }
 
-// The register-filling tile where it wastes no more FMA slots than two vectors per tile (it
-// loads fewer values per FMA), else two vectors: 4-pixel tiles on 17-wide rows (inception's
-// 7x1 convs) leave a 1-pixel tile per row and ran 20% slower, 56-wide rows in 3 + 3 + 2
-// vectors (64 channels) no faster (docs/design/default-schedules.md).
+// Issue slots per output FMA: each reduction step of a tile of V vectors by P pixels issues
+// V * P FMAs and V + P loads (the weight vectors, a broadcast per pixel), and the partly
+// empty tiles (filled_share) cost as much as full ones.
+double slots_per_output_fma(const Conv2dDesc& d, const TiledOutput& t) {
+  const auto vectors = static_cast<double>(t.output.tile_blocks * host_info().vectors_spanning(t.output.block));
+  const auto pixels = static_cast<double>(t.tile.rows * t.tile.columns);
+  return (1.0 + (vectors + pixels) / (vectors * pixels)) / filled_share(d, t);
+}
+
+// The register-filling tile where it issues fewer slots per output FMA than two vectors per
+// tile, else two vectors. On AVX2 (3 x 4 against 2 x 6) that keeps two vectors where 4-pixel
+// tiles leave a 1-pixel tile on 17-wide rows (inception's 7x1 convs, 20% slower) and where
+// 64 channels split 3 + 3 + 2 (no faster); on AVX-512 (4 x 6 against 2 x 14: 10 loads per 24
+// FMAs against 16 per 28) it takes 4 x 6 on 56- and 28-wide rows, which ran resnet-50's
+// untuned default about a fifth faster (docs/design/default-schedules.md).
 TiledOutput default_tiled_output(const Conv2dDesc& d, int64_t lanes) {
   const TiledOutput two = tile_output(d, two_vector_tiling(d, lanes));
   const std::optional<OutputTiling> filling = register_filling_tiling(d, lanes);
   if (!filling) return two;
   const TiledOutput wide = tile_output(d, *filling);
-  return filled_share(d, wide) >= filled_share(d, two) ? wide : two;
+  return slots_per_output_fma(d, wide) <= slots_per_output_fma(d, two) ? wide : two;
 }
 
 // The image a flat schedule computes: one row of all the pixels (conv2d_flattens).

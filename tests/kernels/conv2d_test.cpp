@@ -191,6 +191,14 @@ TEST_CASE("the default conv2d schedule fills the registers with a tile of one-ve
     CHECK(wide_rows.oc_tile_blocks == 1);
     CHECK(wide_rows.ow_bn == 6);
   }
+  // 56-wide rows: AVX-512's 4 x 6 tile (2 rows of 3) leaves 2% of its slots empty but issues
+  // 10 loads per 24 FMAs where two vectors over 14 pixels issue 16 per 28, so it wins there.
+  if (lanes == 16) {
+    const Conv2dSchedule rows_of_56 = conv2d_default_schedule(square_conv(64, 56, 56, 256, 1, 1, 0));
+    CHECK(rows_of_56.oc_bn == lanes);
+    CHECK(rows_of_56.oc_tile_blocks == 4);
+    CHECK(rows_of_56.oh_bn * rows_of_56.ow_bn == 6);
+  }
   // A 3-channel stem computes two vectors of outputs with 8-lane vectors (AVX2), at most one
   // with AVX-512's 16 lanes, over a tile sized for two either way.
   const Conv2dSchedule stem = conv2d_default_schedule(square_conv(3, 32, 32, 2 * lanes, 3, 2, 1));
@@ -481,7 +489,10 @@ TEST_CASE("the default conv2d schedule tiles several one-vector blocks where two
   CHECK(registers_held(s.oc_tile_blocks, s.oh_bn * s.ow_bn) <= host.vector_registers);
   CHECK(s.prefetch_weights);  // two tiles: each fetches the next one's weights
   check_schedule(odd_vectors, s);
-  CHECK(conv2d_default_schedule(square_conv(4 * lanes, 14, 14, 4 * lanes, 1, 1, 0)).oc_tile_blocks == 1);
+  // Four vectors: two tiles of two on AVX2 (two vectors per tile); one tile of four over 2 x 3
+  // pixels on AVX-512, which leaves 7% of its slots empty on 14x14 but loads less per FMA.
+  CHECK(conv2d_default_schedule(square_conv(4 * lanes, 14, 14, 4 * lanes, 1, 1, 0)).oc_tile_blocks ==
+        (host.vector_registers >= 32 ? 4 : 1));
   CHECK(conv2d_default_schedule(square_conv(4 * lanes, 14, 14, lanes, 1, 1, 0)).oc_tile_blocks == 1);  // one block
   Conv2dDesc grouped = square_conv(128, 8, 8, 128, 3, 1, 1);
   grouped.groups = 32;  // one 4-channel block per group: nothing to tile together
@@ -512,9 +523,16 @@ TEST_CASE("the default conv2d schedule tiles 1x1 images as one row where that le
   CHECK(s.flat_pixels == (5 * flat_tiles <= 4 * row_tiles));
   if (lanes == 8) CHECK(s.flat_pixels);  // AVX2: 9 tiles of 6 pixels, not 12 of 2 x 3
   check_schedule(narrow, s);
-  // Fewer than 16 output blocks flatten only in a multiple of 8, which teams of 1, 2, 4 and 8
-  // threads share out evenly: 8 do, 5 and 12 do not.
-  CHECK(conv2d_default_schedule(square_conv(64, 7, 7, 16 * lanes, 1, 1, 0)).flat_pixels == s.flat_pixels);
+  // Fewer than 16 work items (tiles of output blocks) flatten only in a multiple of 8, which
+  // teams of 1, 2, 4 and 8 threads share out evenly: 8 do, 5 and 12 do not. With AVX-512, 256
+  // channels keep 2 x 7 tiles in rows (4 tiles, flat no fewer).
+  for (const int64_t vectors : {int64_t{8}, int64_t{16}, int64_t{20}, int64_t{32}}) {
+    const Conv2dSchedule each = conv2d_default_schedule(square_conv(64, 7, 7, vectors * lanes, 1, 1, 0));
+    const int64_t items = ceil_div(vectors * lanes / each.oc_bn, each.oc_tile_blocks);
+    CAPTURE(vectors);
+    if (each.flat_pixels) CHECK((items >= 16 || items % 8 == 0));
+  }
+  if (lanes == 8) CHECK(conv2d_default_schedule(square_conv(64, 7, 7, 16 * lanes, 1, 1, 0)).flat_pixels);
   CHECK_FALSE(conv2d_default_schedule(square_conv(64, 7, 7, 10 * lanes, 1, 1, 0)).flat_pixels);
   CHECK_FALSE(conv2d_default_schedule(square_conv(64, 7, 7, 24 * lanes, 1, 1, 0)).flat_pixels);
   // 14x14 with 2 x 3 tiles: 33 tiles flat against 35, not worth the rows' items.
