@@ -219,8 +219,8 @@ double slots_per_output_fma(const Conv2dDesc& d, const TiledOutput& t) {
 // tile, else two vectors. On AVX2 (3 x 4 against 2 x 6) that keeps two vectors where 4-pixel
 // tiles leave a 1-pixel tile on 17-wide rows (inception's 7x1 convs, 20% slower) and where
 // 64 channels split 3 + 3 + 2 (no faster); on AVX-512 (4 x 6 against 2 x 14: 10 loads per 24
-// FMAs against 16 per 28) it takes 4 x 6 on 56- and 28-wide rows, which ran resnet-50's
-// untuned default about a fifth faster (docs/design/default-schedules.md).
+// FMAs against 16 per 28) it takes 4 x 6 on 56-, 28- and 14-wide rows
+// (docs/design/default-schedules.md).
 TiledOutput default_tiled_output(const Conv2dDesc& d, int64_t lanes) {
   const TiledOutput two = tile_output(d, two_vector_tiling(d, lanes));
   const std::optional<OutputTiling> filling = register_filling_tiling(d, lanes);
