@@ -55,6 +55,9 @@ bool short_stem_tile(const Conv2dDesc& d, int64_t lanes) {
 // A default's output blocks and how many of them one register tile computes.
 struct OutputTiling {
   int64_t block = 1, tile_blocks = 1;
+
+  /// Weight vectors (and accumulators per pixel) of one register tile.
+  [[nodiscard]] int64_t tile_vectors() const { return tile_blocks * host_info().vectors_spanning(block); }
 };
 
 // Two vectors per tile: a two-vector block where it divides the channels, else two one-vector
@@ -191,7 +194,7 @@ struct TiledOutput {
 TiledOutput tile_output(const Conv2dDesc& d, const OutputTiling& output) {
   // Pixels for two vectors even when the tile is one: a one-vector tile loads a broadcast
   // per FMA whatever its width, and 28 pixels ran slower than 14 (regnet-x's stem, 1.4x).
-  const int64_t vectors = output.tile_blocks * host_info().vectors_spanning(output.block);
+  const int64_t vectors = output.tile_vectors();
   const RegisterTile tile =
       default_register_tile(d, pixels_beside(std::max<int64_t>(vectors, 2), host_info().vector_registers));
   return {output, tile, flat_by_default(d, output.block, output.tile_blocks, tile)};
@@ -210,7 +213,7 @@ double filled_share(const Conv2dDesc& d, const TiledOutput& t) {
 // V * P FMAs and V + P loads (the weight vectors, a broadcast per pixel), and the partly
 // empty tiles (filled_share) cost as much as full ones.
 double slots_per_output_fma(const Conv2dDesc& d, const TiledOutput& t) {
-  const auto vectors = static_cast<double>(t.output.tile_blocks * host_info().vectors_spanning(t.output.block));
+  const auto vectors = static_cast<double>(t.output.tile_vectors());
   const auto pixels = static_cast<double>(t.tile.rows * t.tile.columns);
   return (1.0 + (vectors + pixels) / (vectors * pixels)) / filled_share(d, t);
 }
