@@ -80,6 +80,8 @@ void print_cpu(const timing::CpuInfo& cpu, const timing::PeakFlops& peak, const 
   for (const auto& cache : cpu.caches)
     caches << cache_name(cache) << " " << bytes_text(cache.size_bytes) << " (" << cache.shared_by_cpus
            << (cache.shared_by_cpus == 1 ? " cpu)  " : " cpus)  ");
+  // Some VMs have no cache directory in sysfs; say so rather than print an empty line.
+  if (cpu.caches.empty()) caches << "not reported (no cache directory in sysfs)";
   std::cout << std::left << std::setw(12) << "cpu" << cpu.model_name << " (" << cpu.vendor << ")\n"
             << std::setw(12) << "isa" << isa.str() << "\n"
             << std::setw(12) << "cores" << cpu.physical_cores << " physical, " << cpu.logical_cores << " logical\n"
