@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "layoutopt/costs/network_slowdown.h"
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/planning/plan_schedule.h"
 #include "layoutopt/timing/statistics.h"
@@ -28,6 +29,10 @@ struct StepTimes {
 /// Two profiles of the same network that must agree on the run's time (timing/steady_rounds.h):
 /// a slow spell over one of them is profiled again rather than priced.
 constexpr timing::RoundPolicy kProfileRounds{.rounds = 2, .max_retimed = 2};
+
+/// Times a plan is timed again when its steps that ran before ran slower as a whole: a spell
+/// of seconds passes within two, one of minutes outlasts any number worth waiting for.
+constexpr int kMaxSlowPlanRetimes = 2;
 
 /// The latest of profiles of `network` whose runs agree, and how many were profiled again.
 struct SteadyProfile {
@@ -77,6 +82,12 @@ std::string format_ms(double ms) {
   return out.str();
 }
 
+std::string format_factor(double factor) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(2) << factor << "x";
+  return out.str();
+}
+
 InNetworkTransformTimes by_key(const std::vector<std::pair<TransformKey, double>>& steps) {
   std::map<TransformKey, std::vector<double>> samples;
   for (const auto& [key, ms] : steps) samples[key].push_back(ms);
@@ -85,19 +96,19 @@ InNetworkTransformTimes by_key(const std::vector<std::pair<TransformKey, double>
   return times;
 }
 
-/// Each priced node's in-network time over the isolated price of the candidate that ran (its
-/// plan price before `costs` scaled it), with that candidate. Nodes priced at 0 (not
+/// Each priced node's in-network time and its factor: that time over the isolated price of
+/// the candidate that ran (its plan price before `costs` scaled it). Nodes priced at 0 (not
 /// timed: views and canonical ops) have none.
-std::map<graph::NodeId, std::pair<CandidateId, double>> node_factors(const StepTimes& times, const planning::Plan& plan,
-                                                                     const MeasuredCostSource& costs) {
-  std::map<graph::NodeId, std::pair<CandidateId, double>> factors;
+std::map<graph::NodeId, NodeTiming> node_timings(const StepTimes& times, const planning::Plan& plan,
+                                                 const MeasuredCostSource& costs) {
+  std::map<graph::NodeId, NodeTiming> timings;
   for (const auto& [id, ms] : times.nodes) {
     const planning::PlanNode& ran = plan.nodes.at(static_cast<size_t>(id));
     if (ran.ms <= 0 || ms <= 0) continue;
     const CandidateId candidate = candidate_id(ran);
-    factors[id] = {candidate, ms / (ran.ms / costs.candidate_price_factor(id, candidate))};
+    timings[id] = {candidate, ms / (ran.ms / costs.candidate_price_factor(id, candidate)), ms};
   }
-  return factors;
+  return timings;
 }
 
 /// Whose factors a timed plan gives: a planned plan's also price the candidates that never
@@ -110,12 +121,12 @@ enum class FactorScope { candidates_and_node, own_candidates };
 /// Records each node's factor for the candidate that ran: the fastest round's for that
 /// candidate, and (by `scope`) the latest for the node.
 void record_node_factors(std::map<graph::NodeId, InNetworkNode>& into,
-                         const std::map<graph::NodeId, std::pair<CandidateId, double>>& factors, FactorScope scope) {
-  for (const auto& [id, ran] : factors) {
+                         const std::map<graph::NodeId, NodeTiming>& timings, FactorScope scope) {
+  for (const auto& [id, ran] : timings) {
     InNetworkNode& node = into[id];
-    const auto [known, added] = node.ran.try_emplace(ran.first, ran.second);
-    if (!added) known->second = std::min(known->second, ran.second);
-    if (scope == FactorScope::candidates_and_node) node.latest = ran.second;
+    const auto [known, added] = node.ran.try_emplace(ran.candidate, ran.factor);
+    if (!added) known->second = std::min(known->second, ran.factor);
+    if (scope == FactorScope::candidates_and_node) node.latest = ran.factor;
   }
 }
 
@@ -154,7 +165,8 @@ std::string CalibrationReport::summary() const {
       << " nodes: priced " << first_nodes.priced_ms << " ms, network " << first_nodes.network_ms
       << " ms; its transforms: table " << first_transforms.priced_ms << " ms, network " << first_transforms.network_ms
       << " ms; " << transforms << " transforms timed, the others priced at " << std::setprecision(2) << untimed_factor
-      << "x the table; " << retimed_profiles << " profiles timed again after a swing";
+      << "x the table; " << retimed_profiles << " profiles timed again after a swing, " << retimed_plans
+      << " plans after the whole network slowed";
   return out.str();
 }
 
@@ -173,10 +185,24 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
   // `priced_by` is the source the plan was priced with: a node's isolated price is its plan
   // price over the factor it had then. (The baseline is priced once, before any round;
   // dividing its last timing by the factor its first had given counted that factor twice.)
+  // A plan whose steps that ran before run slower as a whole than they did then was timed in
+  // a slow spell, not priced wrong (network_slowdown.h): it is timed again and the latest
+  // timing kept, so a spell's factors do not price the next round's candidates.
   const auto time_plan = [&](const planning::Plan& plan, kernels::CompiledNetwork& network,
                              const MeasuredCostSource& priced_by, FactorScope scope) {
     StepTimes steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
-    record_node_factors(report.repricing.in_network_nodes, node_factors(steps, plan, priced_by), scope);
+    std::map<graph::NodeId, NodeTiming> timings = node_timings(steps, plan, priced_by);
+    for (int again = 0; again < kMaxSlowPlanRetimes; ++again) {
+      const std::optional<double> slowdown = network_slowdown(timings, report.repricing.in_network_nodes);
+      if (!slowdown || *slowdown <= timing::kRoundSwingTolerance) break;
+      if (progress)
+        progress->note("calibrating in the network: the steps that ran before took " + format_factor(*slowdown) +
+                       " their earlier time, a slow spell; timing the plan again");
+      steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
+      timings = node_timings(steps, plan, priced_by);
+      ++report.retimed_plans;
+    }
+    record_node_factors(report.repricing.in_network_nodes, timings, scope);
     return steps;
   };
   const auto absorb_transforms = [&](const InNetworkTransformTimes& times) {

@@ -63,19 +63,23 @@ struct CalibrationReport {
   /// Profiles taken again because a round's two profiles of its network swung above
   /// timing::kRoundSwingTolerance.
   int retimed_profiles = 0;
+  /// Plans timed again because their steps that ran in an earlier timing ran slower as a
+  /// whole than then, beyond timing::kRoundSwingTolerance (network_slowdown.h).
+  int retimed_plans = 0;
   /// The source's repricing with the transforms and nodes timed in a network: what the next
   /// source is built with.
   Repricing repricing;
   /// ["the baseline plan's nodes: priced X ms, network Y ms; "] "R plans timed in the network; the first plan's nodes: priced X ms, network Y ms; its
   /// transforms: table X ms, network Y ms; T transforms timed, the others priced at Fx the
-  /// table; P profiles timed again after a swing".
+  /// table; P profiles timed again after a swing, Q plans after the whole network slowed".
   [[nodiscard]] std::string summary() const;
 };
 
 /// Each round: `replan` makes the plan from `costs` repriced with the in-network times so
 /// far, its network is compiled and profiled on the calling thread's OpenMP team (twice, and
 /// again while the two profiles' runs swing above timing::kRoundSwingTolerance, at most twice
-/// more; the latest profile is used), every
+/// more; the latest profile is used; and, while the steps that ran in an earlier timing ran
+/// slower as a whole than then, timed again at most twice: network_slowdown.h), every
 /// transform timed so far is priced by its in-network time and every node's candidates by
 /// their in-network factors (repricing.h, InNetworkNode): the fastest of the rounds that
 /// timed them. Why the fastest: a shared host's slow spells (docs/design/slow-spells.md) slow
