@@ -190,16 +190,20 @@ CalibrationReport calibrate_in_network(const graph::Graph& graph, const Measured
   // timing kept, so a spell's factors do not price the next round's candidates.
   const auto time_plan = [&](const planning::Plan& plan, kernels::CompiledNetwork& network,
                              const MeasuredCostSource& priced_by, FactorScope scope) {
-    StepTimes steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
-    std::map<graph::NodeId, NodeTiming> timings = node_timings(steps, plan, priced_by);
+    StepTimes steps;
+    std::map<graph::NodeId, NodeTiming> timings;
+    const auto time_once = [&] {  // the first timing and every retime alike
+      steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
+      timings = node_timings(steps, plan, priced_by);
+    };
+    time_once();
     for (int again = 0; again < kMaxSlowPlanRetimes; ++again) {
       const std::optional<double> slowdown = network_slowdown(timings, report.repricing.in_network_nodes);
       if (!slowdown || *slowdown <= timing::kRoundSwingTolerance) break;
       if (progress)
         progress->note("calibrating in the network: the steps that ran before took " + format_factor(*slowdown) +
                        " their earlier time, a slow spell; timing the plan again");
-      steps = time_steps(network, graph, options.profiled_runs, 3, &report.retimed_profiles);
-      timings = node_timings(steps, plan, priced_by);
+      time_once();
       ++report.retimed_plans;
     }
     record_node_factors(report.repricing.in_network_nodes, timings, scope);
