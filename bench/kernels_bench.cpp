@@ -4,13 +4,14 @@
 //
 //   build/bench/bench_kernels                          # all layers, 5 repetitions
 //   build/bench/bench_kernels --benchmark_filter=resnet50
+//   build/bench/bench_kernels --benchmark_filter=resnext50
 //   build/bench/bench_kernels --benchmark_filter=winograd
 //   build/bench/bench_kernels --benchmark_filter=dilated
 //   build/bench/bench_kernels --benchmark_filter=efficientnet
 //   build/bench/bench_kernels --benchmark_filter=densenet201
 //
-// The resnet50, densenet201 and mobilenet_v2 families compare direct convolution with oneDNN's direct
-// convolution. The winograd family takes the 3x3 stride-1 layers of ResNet-50 and VGG-19 and
+// The resnet50, resnext50 (its grouped convs), densenet201 and mobilenet_v2 families compare
+// direct convolution with oneDNN's direct convolution. The winograd family takes the 3x3 stride-1 layers of ResNet-50 and VGG-19 and
 // compares our Winograd kernel (F(2x2) or F(4x4), best of a sweep) with oneDNN's own choice
 // (algorithm::convolution_auto: its Winograd kernel where it has one and deems it faster).
 // The efficientnet_b0 family fuses SiLU (swish) instead of ReLU on both sides, where the
@@ -218,6 +219,23 @@ std::vector<Layer> efficientnet_b0_layers() {
   };
 }
 
+// The grouped 3x3 convs of ResNeXt-50 32x4d, batch 1, 224x224: 32 groups of 4, 8, 16 and 32
+// channels (the first conv of stages 2-4 strided). Its 1x1 convs are ResNet-50's.
+Conv2dDesc grouped(int64_t c, int64_t hw, int64_t stride) {
+  Conv2dDesc d = conv(c, hw, c, 3, stride);
+  d.groups = 32;
+  return d;
+}
+
+std::vector<Layer> resnext50_layers() {
+  return {
+      {"g3x3_c128_56", grouped(128, 56, 1)},  {"g3x3s2_c256_56", grouped(256, 56, 2)},
+      {"g3x3_c256_28", grouped(256, 28, 1)},  {"g3x3s2_c512_28", grouped(512, 28, 2)},
+      {"g3x3_c512_14", grouped(512, 14, 1)},  {"g3x3s2_c1024_14", grouped(1024, 14, 2)},
+      {"g3x3_c1024_7", grouped(1024, 7, 1)},
+  };
+}
+
 // The 3x3 stride-1 convs of ResNet-50 and VGG-19, batch 1, 224x224: the Winograd family.
 std::vector<Layer> winograd_layers() {
   std::vector<Layer> layers{
@@ -254,6 +272,7 @@ struct Family {
 
 const std::vector<Family>& families() {
   static const std::vector<Family> all{{"resnet50", resnet50_layers()},
+                                       {"resnext50", resnext50_layers()},
                                        {"densenet201", densenet201_layers()},
                                        {"mobilenet_v2", mobilenet_v2_layers()},
                                        {"efficientnet_b0", efficientnet_b0_layers()},
@@ -361,9 +380,16 @@ std::vector<Conv2dSchedule> conv2d_candidates(const Conv2dDesc& d) {
   const ConfigSpace space = conv2d_space(d);  // values() refers into it
   std::vector<Conv2dSchedule> result{conv2d_default_schedule(d)};
   const std::vector<int64_t> one_block{1};
-  for (int64_t oc_bn : block_candidates(d.out_channels_per_group(), lanes))
+  // Blocks of packed groups (wider than a group) as the space offers them; they reduce over
+  // a whole group.
+  std::vector<int64_t> out_blocks = block_candidates(d.out_channels_per_group(), lanes);
+  for (int64_t oc_bn : space.values(knobs::conv2d::tile_oc.name))
+    if (oc_bn > d.out_channels_per_group()) out_blocks.push_back(oc_bn);
+  const std::vector<int64_t> in_blocks = block_candidates(d.in_channels_per_group(), lanes, 8);
+  const std::vector<int64_t> whole_group{d.in_channels_per_group()};
+  for (int64_t oc_bn : out_blocks)
     for (int64_t tile_blocks : oc_bn == lanes ? space.values(knobs::conv2d::tile_oc_blocks.name) : one_block)
-      for (int64_t ic_bn : block_candidates(d.in_channels_per_group(), lanes, 8)) {
+      for (int64_t ic_bn : oc_bn > d.out_channels_per_group() ? whole_group : in_blocks) {
         const int64_t vectors = tile_blocks * host_info().vectors_spanning(oc_bn);
         for (int64_t oh_bn = 1; oh_bn <= max_oh; ++oh_bn) {
           const int64_t max_width = host_info().tile_accumulators() / (vectors * oh_bn);

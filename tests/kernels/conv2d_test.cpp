@@ -562,3 +562,85 @@ TEST_CASE("the default conv2d schedule loops over kernel columns where a group's
   CHECK(conv2d_default_schedule(two_vectors).unroll_kw);
   CHECK(conv2d_default_schedule(square_conv(4 * lanes, 10, 10, 4 * lanes, 3, 1, 1)).unroll_kw);  // not grouped
 }
+
+TEST_CASE("conv2d packs groups narrower than a vector into full blocks") {
+  // ResNeXt's shape in small: groups of 4 channels, blocks of 2, 4 and 8 groups (8, 16 and 32
+  // channels: one chunk, a whole AVX-512 vector, two vectors); tiles that do and do not
+  // divide the width, rolled and unrolled kernel columns (the shuffles shared across taps),
+  // row tiles, both item orders, stride 2, a residual, an input scale, two images.
+  Conv2dDesc d = square_conv(64, 9, 11, 64, 3, 1, 1);
+  d.groups = 16;
+  d.batch = 2;
+  d.epilogue = Epilogue{true, Activation::Relu, true, Activation::None};
+  for (const int64_t block : {8, 16, 32})
+    for (const int64_t ow_bn : {1, 4, 11}) {
+      const Conv2dSchedule schedule{4, block, ow_bn, ow_bn != 4, ow_bn == 1 ? 2 : 1, block == 16};
+      REQUIRE(schedule.packs_groups(d));
+      CHECK(conv2d_layouts(d, schedule).input == layoutopt::layout::Layout::nchwc(block));
+      CHECK(conv2d_layouts(d, schedule).weight == layoutopt::layout::Layout::oihwio(4, block));
+      check_schedule(d, schedule, ow_bn == 4 ? 3 : 1);
+    }
+  Conv2dDesc strided = square_conv(32, 12, 13, 32, 3, 2, 1);
+  strided.groups = 4;  // 8 channels a group
+  strided.input_scale = true;
+  check_schedule(strided, {8, 16, 7, true, 1});
+  check_schedule(strided, {8, 32, 3, false, 2, true});
+  // Read from a wider stored block, stored in a narrower one, 1x1 as one row of pixels.
+  check_schedule(d, {4, 16, 5, true, 1, false, false, 8, 32});
+  Conv2dDesc one_by_one = square_conv(48, 5, 7, 48, 1, 1, 0);
+  one_by_one.groups = 24;  // 2 channels a group, blocks of 12: 6 groups
+  check_schedule(one_by_one, {2, 12, 6, true, 2, false, false, 0, 0, 0, true});
+  Conv2dDesc threes = square_conv(36, 6, 6, 36, 3, 1, 1);
+  threes.groups = 12;
+  check_schedule(threes, {3, 12, 6, true, 1});
+}
+
+TEST_CASE("packed groups: the space offers blocks of whole groups up to a vector, and validation names what is wrong") {
+  Conv2dDesc d = square_conv(128, 14, 14, 128, 3, 1, 1);
+  d.groups = 32;
+  const int64_t lanes = host_info().vector_lanes;
+  std::vector<int64_t> expected{1, 2, 4};
+  for (int64_t block = 8; block <= lanes; block *= 2) expected.push_back(block);
+  CHECK(conv2d_space(d).values("tile_oc") == expected);
+  CHECK_THROWS_WITH_AS(validate_conv2d(d, {2, 8, 4, true, 1}),
+                       doctest::Contains("reduces over a whole group: ic_bn must be 4"), KernelError);
+  CHECK_THROWS_WITH_AS(validate_conv2d(d, {4, 12, 4, true, 1}), doctest::Contains("must hold whole groups of 4 channels"),
+                       KernelError);
+  CHECK_THROWS_WITH_AS(validate_conv2d(d, {4, 8, 4, true, 1, false, false, 0, 4}),
+                       doctest::Contains("reads its input in a multiple of oc_bn"), KernelError);
+  Conv2dDesc widening = square_conv(64, 14, 14, 128, 3, 1, 1);
+  widening.groups = 32;  // 2 input and 4 output channels a group
+  CHECK_THROWS_WITH_AS(validate_conv2d(widening, {2, 8, 4, true, 1}),
+                       doctest::Contains("only where a group has as many input as output channels"), KernelError);
+  CHECK(conv2d_space(widening).values("tile_oc") == std::vector<int64_t>{1, 2, 4});
+  Conv2dDesc threes = square_conv(96, 6, 6, 96, 3, 1, 1);
+  threes.groups = 32;
+  int64_t straddling = 3 * (lanes / 3 + 1);  // whole groups past a vector: 24 with 16 lanes, 12 with 8
+  while (96 % straddling != 0) straddling += 3;
+  CHECK_THROWS_WITH_AS(validate_conv2d(threes, {3, straddling, 4, true, 1}),
+                       doctest::Contains("would straddle two of the host's vectors"), KernelError);
+}
+
+TEST_CASE("the default conv2d schedule packs groups of at most a quarter vector into the activation block") {
+  Conv2dDesc d = square_conv(128, 56, 56, 128, 3, 1, 1);
+  d.groups = 32;  // ResNeXt-50's first stage: 4 channels a group
+  const int64_t lanes = host_info().vector_lanes;
+  const Conv2dSchedule s = conv2d_default_schedule(d);
+  if (4 * 4 <= lanes) {
+    CHECK(s.packs_groups(d));
+    CHECK(s.oc_bn == default_channel_block(128));
+    CHECK(s.ic_bn == 4);
+    CHECK(conv2d_layouts(d, s).input == layoutopt::layout::Layout::nchwc(default_channel_block(128)));
+    CHECK(s.oh_bn == 1);
+    CHECK(s.ow_bn < 14);  // narrow: the shuffles take registers
+  } else {
+    CHECK_FALSE(s.packs_groups(d));
+  }
+  Conv2dDesc eights = square_conv(256, 28, 28, 256, 3, 1, 1);
+  eights.groups = 32;
+  CHECK_FALSE(conv2d_default_schedule(eights).packs_groups(eights));
+  check_schedule(square_conv(64, 9, 11, 64, 3, 1, 1), conv2d_default_schedule(square_conv(64, 9, 11, 64, 3, 1, 1)));
+  Conv2dDesc small = square_conv(64, 9, 11, 64, 3, 1, 1);
+  small.groups = 16;
+  check_schedule(small, conv2d_default_schedule(small));
+}

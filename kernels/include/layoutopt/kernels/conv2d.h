@@ -1,8 +1,9 @@
 #pragma once
 // conv2d in NCHW[x]c, direct algorithm, schedule space after AutoTVM's x86 conv2d_NCHWc
 // template. Handles any stride / padding / dilation and grouped convolution (channel blocks
-// then must divide the per-group channel counts). Depthwise convolution has its own, faster
-// operator in depthwise_conv2d.h.
+// then divide the per-group channel counts, or pack several narrow groups to a block, see
+// Conv2dSchedule::oc_bn). Depthwise convolution has its own, faster operator in
+// depthwise_conv2d.h.
 
 #include <string>
 
@@ -15,7 +16,12 @@ namespace layoutopt::kernels {
 
 struct Conv2dSchedule {
   int64_t ic_bn = 1;        ///< input-channel block the kernel reduces over
-  int64_t oc_bn = 1;        ///< output-channel block the kernel computes in
+  /// Output-channel block the kernel computes in: a divisor of a group's output channels, or,
+  /// where a group's input and output channels are the same count c, a multiple of c that
+  /// packs several groups to a block (packs_groups). A packed block reads the same channels
+  /// of the input (the input is read in blocks of oc_bn) and reduces over all c of a group
+  /// (ic_bn = c), so a 4-channel group computes in full vectors (PackedGroupsReduction).
+  int64_t oc_bn = 1;
   int64_t ow_bn = 1;        ///< register tile along output width (TVM's reg_n)
   bool unroll_kw = true;    ///< unroll the kernel-width loop in the interior tiles
   int64_t oh_bn = 1;        ///< register tile along output height (conv2d_max_tile_rows)
@@ -31,9 +37,10 @@ struct Conv2dSchedule {
   /// into the kernel: each output vector is stored in pieces at its channels' places in the
   /// other blocking, which can beat computing in that block or transforming afterwards.
   int64_t store_bn = 0;
-  /// Channel block the input is read in, NCHW[load_bn]c (0: ic_bn). The layout change on the
-  /// input side: each reduction step finds its ic_bn channels in one stored block (load_bn a
-  /// multiple of ic_bn) or in runs of gcd(ic_bn, load_bn) channels across stored blocks.
+  /// Channel block the input is read in, NCHW[load_bn]c (0: read_block's default). The layout
+  /// change on the input side: each reduction step finds its ic_bn channels in one stored
+  /// block (load_bn a multiple of ic_bn) or in runs of gcd(ic_bn, load_bn) channels across
+  /// stored blocks; a block of packed groups needs its oc_bn channels in one stored block.
   int64_t load_bn = 0;
   /// Input channels reduced per pass (0: all in one). With a chunk, a thread reduces the
   /// first chunk for all its work items, then the next, keeping partial sums in the output,
@@ -56,7 +63,13 @@ struct Conv2dSchedule {
   int64_t oc_tile_blocks = 1;
 
   [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
-  [[nodiscard]] int64_t read_block() const { return load_bn == 0 ? ic_bn : load_bn; }
+  /// True when each output block spans several of `desc`'s groups (see oc_bn).
+  [[nodiscard]] bool packs_groups(const Conv2dDesc& desc) const { return oc_bn > desc.out_channels_per_group(); }
+  /// The input's channel block: load_bn, else the block the kernel reduces over (oc_bn when
+  /// it packs groups, ic_bn otherwise).
+  [[nodiscard]] int64_t read_block(const Conv2dDesc& desc) const {
+    return load_bn != 0 ? load_bn : packs_groups(desc) ? oc_bn : ic_bn;
+  }
   [[nodiscard]] std::string str() const;
   bool operator==(const Conv2dSchedule&) const = default;
 };
@@ -64,7 +77,7 @@ struct Conv2dSchedule {
 /// Layouts a schedule implies. Bias is always a plain vector of out_channels; a residual
 /// has the output's layout.
 struct Conv2dLayouts {
-  layout::Layout input;   ///< NCHW[read_block()]c
+  layout::Layout input;   ///< NCHW[read_block(desc)]c
   layout::Layout weight;  ///< OIHW[ic_bn]i[oc_bn]o
   layout::Layout output;  ///< NCHW[stored_block()]c
 };
