@@ -300,6 +300,12 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
           d.in_h * d.in_w * s.read_block(d)};
 }
 
+conv::PackedGroupsShape packed_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s) {
+  const int64_t read = s.read_block(d);
+  return {d.in_channels_per_group(), s.oc_bn,       s.ic_bn, d.kernel_h, d.kernel_w, read % s.oc_bn == 0 ? 0 : read,
+          d.in_h * d.in_w * read};
+}
+
 // Grouped convs whose groups are one vector of channels loop over the kernel's columns where
 // a tap reduces the group's channels in one straight stretch: with the columns unrolled,
 // LLVM keeps the input columns that neighbouring taps share live across the tap and spills
@@ -311,9 +317,8 @@ bool columns_looped_by_default(const Conv2dDesc& d, const Conv2dSchedule& s, int
 }
 
 // A block of packed groups (Conv2dSchedule::oc_bn): whole groups whose input and output
-// channels are the same count, all of a group's channels reduced at once, its input vector in
-// one stored block, and a group never split across vector chunks (the shuffles stay inside
-// a chunk).
+// channels are the same count, and a group never split across vector chunks (the shuffles
+// stay inside a chunk). Any ic_bn and load_bn valid for the conv serve.
 void validate_packed_groups(const Conv2dDesc& desc, const Conv2dSchedule& s) {
   const int64_t channels = desc.out_channels_per_group();
   const std::string group = std::to_string(channels);
@@ -321,12 +326,9 @@ void validate_packed_groups(const Conv2dDesc& desc, const Conv2dSchedule& s) {
           "oc_bn packs groups only where a group has as many input as output channels");
   require(s.oc_bn % channels == 0 && desc.out_channels % s.oc_bn == 0, desc, s,
           "a block of packed groups must hold whole groups of " + group + " channels and divide out_channels");
-  require(s.ic_bn == channels, desc, s, "a block of packed groups reduces over a whole group: ic_bn must be " + group);
   const int64_t lanes = host_info().vector_lanes;
   require(s.oc_bn <= lanes || lanes % channels == 0, desc, s,
           "a group of " + group + " channels would straddle two of the host's vectors");
-  require(s.load_bn == 0 || s.load_bn % s.oc_bn == 0, desc, s,
-          "a block of packed groups reads its input in a multiple of oc_bn (load_bn)");
 }
 
 }  // namespace
@@ -455,9 +457,7 @@ Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
                 schedule.oc_inner, schedule.prefetch_weights, schedule.stored_block(), schedule.read_block(desc),
                 (schedule.reduce_chunk + schedule.ic_bn - 1) / schedule.ic_bn, tile_blocks(desc, schedule),
                 packed ? 0 : desc.out_channels_per_group() / schedule.oc_bn});
-    if (packed)
-      return conv::compile_direct_conv(
-          geometry, conv::PackedGroupsReduction(schedule.ic_bn, schedule.oc_bn, desc.kernel_h, desc.kernel_w), "conv2d");
+    if (packed) return conv::compile_direct_conv(geometry, conv::PackedGroupsReduction(packed_shape_of(image, schedule)), "conv2d");
     return conv::compile_direct_conv(geometry, conv::BlockedReduction(blocked_shape_of(image, schedule)), "conv2d");
   }));
 }

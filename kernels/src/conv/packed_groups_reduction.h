@@ -4,24 +4,37 @@
 // of P groups of c channels reads the same P * c input channels (input block = output block).
 // Per tap and pixel it loads that input vector once and, for each channel j of a group,
 // shuffles it so every lane holds channel j of its own group, then FMAs it with weight vector
-// j: c shuffles and c full-width FMAs, where the blocked kernel's c-channel blocks fill only
-// c lanes of each FMA. Weights are OIHW[c]i[P*c]o: vector j of a tap holds, in lane l, the
-// weight from channel j of lane l's group. With the kernel's columns unrolled, neighbouring
-// taps load the same input pixel and LLVM shares its shuffles across them.
+// j (lane l: the weight from channel j of lane l's group): c shuffles and c full-width FMAs,
+// where the blocked kernel's c-channel blocks fill only c lanes of each FMA. With the
+// kernel's columns unrolled, neighbouring taps load the same input pixel and LLVM shares its
+// shuffles across them.
 
 #include "conv/direct_conv_emitter.h"
 
 namespace layoutopt::kernels::conv {
 
+struct PackedGroupsShape {
+  int64_t group_channels = 1;  ///< c: input and output channels of one group
+  int64_t block = 1;           ///< output (and input) channels of a block: whole groups
+  /// Weights are OIHW[ic_bn]i[block]o with ic_bn dividing c: vector j lies in input block
+  /// j / ic_bn of the output block's c / ic_bn.
+  int64_t ic_bn = 1;
+  int64_t kernel_h = 1, kernel_w = 1;
+  /// The input's stored block when it does not hold whole blocks (0 otherwise: a block's
+  /// channels are consecutive from the row pointer), and the floats between the same pixel of
+  /// consecutive stored blocks (as BlockedShape's).
+  int64_t load_bn = 0;
+  int64_t load_plane = 0;
+};
+
 class PackedGroupsReduction final : public ConvReduction {
  public:
-  /// `group_channels` (c) must divide every vector chunk of `block` (validate_conv2d).
-  PackedGroupsReduction(int64_t group_channels, int64_t block, int64_t kernel_h, int64_t kernel_w)
-      : group_channels_(group_channels), block_(block), kernel_h_(kernel_h), kernel_w_(kernel_w) {}
+  /// The shape's group_channels must divide every vector chunk of its block (validate_conv2d).
+  explicit PackedGroupsReduction(const PackedGroupsShape& shape) : s_(shape) {}
 
   [[nodiscard]] int64_t outer_steps() const override { return 1; }
   [[nodiscard]] int64_t weights_per_out_block() const override {
-    return kernel_h_ * kernel_w_ * group_channels_ * block_;
+    return s_.kernel_h * s_.kernel_w * s_.group_channels * s_.block;
   }
   [[nodiscard]] llvm::Value* input_block(llvm::IRBuilder<>&, llvm::Value* out_block, llvm::Value*) const override {
     return out_block;
@@ -29,7 +42,15 @@ class PackedGroupsReduction final : public ConvReduction {
   void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const override;
 
  private:
-  int64_t group_channels_, block_, kernel_h_, kernel_w_;
+  /// Offsets from a row pointer of the pieces of the input vector `chunk` (one piece when the
+  /// stored block holds whole blocks, else runs inside stored blocks).
+  [[nodiscard]] jit::VectorPlacement input_pieces(llvm::IRBuilder<>& builder, const Tap& tap,
+                                                  const jit::VectorChunk& chunk) const;
+  /// Weight vector of group channel `channel` at the tap, lanes of `chunk`.
+  [[nodiscard]] llvm::Value* weight_vector(llvm::IRBuilder<>& builder, const Tap& tap, int64_t channel,
+                                           const jit::VectorChunk& chunk) const;
+
+  PackedGroupsShape s_;
 };
 
 }  // namespace layoutopt::kernels::conv

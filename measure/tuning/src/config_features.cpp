@@ -95,8 +95,9 @@ Extent extent_of(const kernels::TunableOp& op, const std::map<std::string, int64
 std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::HostInfo& host, kernels::OpFamily family) {
   const double lanes = host.vector_lanes;
   // A tile of several blocks holds each block's accumulators (a group has at most its
-  // blocks); the other features stay per block, the tile's blocks a feature of their own.
-  const double blocks = std::min(t.blocks, e.out_channels / t.out_block);
+  // blocks, a block of packed groups is one); the other features stay per block, the tile's
+  // blocks a feature of their own.
+  const double blocks = std::max(1.0, std::min(t.blocks, e.out_channels / t.out_block));
   // Vectors per pixel and channel block; along pixels, vectors per channel of the tile.
   const double vectors = std::ceil((t.along_pixels != 0 ? t.ow : t.out_block) / lanes);
   const double accumulators = t.along_pixels != 0 ? vectors * blocks : t.oh * t.ow * vectors * blocks;

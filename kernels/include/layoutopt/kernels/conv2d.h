@@ -19,8 +19,9 @@ struct Conv2dSchedule {
   /// Output-channel block the kernel computes in: a divisor of a group's output channels, or,
   /// where a group's input and output channels are the same count c, a multiple of c that
   /// packs several groups to a block (packs_groups). A packed block reads the same channels
-  /// of the input (the input is read in blocks of oc_bn) and reduces over all c of a group
-  /// (ic_bn = c), so a 4-channel group computes in full vectors (PackedGroupsReduction).
+  /// of the input (by default stored in blocks of oc_bn) and reduces over all c of a group
+  /// in one step, so a 4-channel group computes in full vectors (PackedGroupsReduction); its
+  /// weights keep the OIHW[ic_bn]i[oc_bn]o layout.
   int64_t oc_bn = 1;
   int64_t ow_bn = 1;        ///< register tile along output width (TVM's reg_n)
   bool unroll_kw = true;    ///< unroll the kernel-width loop in the interior tiles
@@ -40,7 +41,7 @@ struct Conv2dSchedule {
   /// Channel block the input is read in, NCHW[load_bn]c (0: read_block's default). The layout
   /// change on the input side: each reduction step finds its ic_bn channels in one stored
   /// block (load_bn a multiple of ic_bn) or in runs of gcd(ic_bn, load_bn) channels across
-  /// stored blocks; a block of packed groups needs its oc_bn channels in one stored block.
+  /// stored blocks (a block of packed groups likewise reads its oc_bn channels in runs).
   int64_t load_bn = 0;
   /// Input channels reduced per pass (0: all in one). With a chunk, a thread reduces the
   /// first chunk for all its work items, then the next, keeping partial sums in the output,
