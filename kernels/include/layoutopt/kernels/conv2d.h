@@ -83,7 +83,8 @@ struct Conv2dLayouts {
   layout::Layout output;  ///< NCHW[stored_block()]c
 };
 
-/// Knobs tile_ic, tile_oc, tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
+/// Knobs tile_ic, tile_oc (a group's divisors, then blocks of whole groups up to a vector
+/// where groups pack), tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
 /// prefetch_weights (0/1), reduce_chunk, flat_pixels (0/1 where conv2d_flattens, else 0),
 /// tile_oc_blocks, and
 /// the derived store_oc and load_ic (0, then every divisor of out_channels or in_channels),
