@@ -368,6 +368,8 @@ std::vector<int64_t> width_candidates(int64_t out_w, int64_t max_width, int wide
   return result;
 }
 
+constexpr int64_t kPackedTileAccumulators = 8;
+
 // Register tiles and blocks of the first sweep stage: the default schedule, every
 // vector-multiple channel block up to 64 for outputs and 128 for inputs (a long reduction
 // block amortises the output loads/stores of 1x1 convs), one-vector output blocks also in
@@ -392,7 +394,11 @@ std::vector<Conv2dSchedule> conv2d_candidates(const Conv2dDesc& d) {
       for (int64_t ic_bn : oc_bn > d.out_channels_per_group() ? whole_group : in_blocks) {
         const int64_t vectors = tile_blocks * host_info().vectors_spanning(oc_bn);
         for (int64_t oh_bn = 1; oh_bn <= max_oh; ++oh_bn) {
-          const int64_t max_width = host_info().tile_accumulators() / (vectors * oh_bn);
+          // Packed groups share each pixel's shuffles across the kernel's columns, which
+          // take registers too: narrower tiles.
+          const int64_t accumulators =
+              oc_bn > d.out_channels_per_group() ? kPackedTileAccumulators : host_info().tile_accumulators();
+          const int64_t max_width = accumulators / (vectors * oh_bn);
           if (max_width < 1) continue;
           for (int64_t ow_bn : width_candidates(d.out_w(), max_width, 3)) {
             Conv2dSchedule s{ic_bn, oc_bn, ow_bn, true, oh_bn};
