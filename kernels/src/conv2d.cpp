@@ -204,7 +204,7 @@ bool flat_by_default(const Conv2dDesc& d, int64_t out_block, int64_t tile_blocks
 
 // Groups of at most a quarter of a vector compute packed by default, in the widest block of
 // whole groups that the input's default block holds: ResNeXt-50's 4-channel groups ran 2.6x
-// faster so than in 4-lane blocks (Zen 4), while its 8-channel groups ran no faster packed
+// faster than in 4-lane blocks (Zen 4), while its 8-channel groups ran no faster packed
 // than in 8-lane vectors, which Zen 4 issues at the full rate (docs/design/default-schedules.md).
 constexpr int64_t kPackedGroupsPerVector = 4;
 
