@@ -51,7 +51,8 @@ INSTALL_HINT = "install the peers with `bash scripts/install-deps.sh --peers`"
 
 
 def fail(message):
-    sys.exit(f"compare_peers: {message}")
+    # Named after the script that runs (compare_plans.py shares these helpers).
+    sys.exit(f"{os.path.splitext(os.path.basename(sys.argv[0]))[0]}: {message}")
 
 
 def check_prerequisites(args):
@@ -117,7 +118,14 @@ def peer_command(args, peer, onnx_path, plan_path):
 
 def time_peer(args, peer, onnx_path, plan_path):
     """Runs one peer once; returns its JSON result."""
-    command = peer_command(args, peer, onnx_path, plan_path)
+    result = time_command(peer_command(args, peer, onnx_path, plan_path), peer, args.threads)
+    result["peer"] = peer
+    return result
+
+
+def time_command(command, label, threads):
+    """Runs one timing command that prints a JSON object with median_ms, q1_ms, q3_ms, runs
+    and threads (`layoutopt bench --json`, bench/peers' scripts); returns that object."""
     process = subprocess.run(command, capture_output=True, text=True)
     if process.returncode != 0:
         fail(f"`{' '.join(command)}` failed with exit code {process.returncode}:\n"
@@ -130,11 +138,10 @@ def time_peer(args, peer, onnx_path, plan_path):
     except (IndexError, ValueError, KeyError, TypeError) as error:
         fail(f"`{' '.join(command)}` printed no JSON object with median_ms, q1_ms, q3_ms, runs and "
              f"threads ({error}); its output:\n{process.stdout[-2000:]}")
-    if int(result["threads"]) != args.threads:
-        fail(f"{peer} ran with {int(result['threads'])} threads, not {args.threads}")
+    if int(result["threads"]) != threads:
+        fail(f"{label} ran with {int(result['threads'])} threads, not {threads}")
     if result["runs"] < 10:
-        print(f"compare_peers: warning: {peer} timed only {int(result['runs'])} runs", file=sys.stderr)
-    result["peer"] = peer
+        print(f"warning: {label} timed only {int(result['runs'])} runs", file=sys.stderr)
     return result
 
 
