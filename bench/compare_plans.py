@@ -5,7 +5,9 @@ against the untuned default, and optionally ONNX Runtime, in alternating rounds.
 A shared host's speed moves 1.5x between minutes, so two plans timed minutes apart say little.
 Here every round times each side once, back to back, starting one side later each round (so
 no side always runs first after a pause), and each side's ratio to the reference side is
-taken per round: slow spells that move a whole round cancel out. Reported per side: the
+taken per round: slow spells that move a whole round cancel out. Every timing is a fresh
+process, and a process keeps one of two speeds for its life on some hosts (bench/HISTORY.md,
+2026-12-04), so single rounds scatter and the medians are the figures. Reported per side: the
 median of its round medians with their range, and the median of its per-round ratios to the
 reference with their range.
 
