@@ -102,8 +102,7 @@ def time_rounds(args, sides, log):
     return medians
 
 
-def report(args, medians, reference):
-    model = os.path.splitext(os.path.basename(args.model))[0]
+def report(args, model, medians, reference):
     lines = [f"# Plans of {model}, batch 1, {args.threads} threads", "",
              f"{machine_description()}; {args.rounds} rounds, each side once per round; "
              f"{datetime.datetime.now().isoformat(timespec='seconds')}; 1-minute load average before the runs "
@@ -123,12 +122,12 @@ def write_svg(path, medians, title):
     bar, left, width, top = 22, 110, 420, 40
     largest = max(max(values) for values in medians.values())
     height = top + len(medians) * bar + 30
+    scale = width / largest
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 110}" height="{height}" '
            'font-family="sans-serif" font-size="12">',
            f'<text x="10" y="20" font-size="14" font-weight="bold">{html.escape(title)}</text>']
     for i, (name, values) in enumerate(medians.items()):
         y = top + i * bar
-        scale = width / largest
         low, high, mid = min(values) * scale, max(values) * scale, statistics.median(values) * scale
         out.append(f'<text x="{left - 8}" y="{y + bar / 2 + 4}" text-anchor="end">{html.escape(name)}</text>'
                    f'<rect x="{left}" y="{y + 3}" width="{mid:.1f}" height="{bar - 6}" fill="#1f77b4"/>'
@@ -154,10 +153,10 @@ def main():
         print(f"warning: the machine is busy (1-minute load average {args.load_before:.2f})", file=sys.stderr)
     with open(os.path.join(args.out, "rounds.jsonl"), "w") as log:
         medians = time_rounds(args, sides, log)
-    table = report(args, medians, reference)
+    model = os.path.splitext(os.path.basename(args.model))[0]
+    table = report(args, model, medians, reference)
     with open(os.path.join(args.out, "plans.md"), "w") as f:
         f.write(table)
-    model = os.path.splitext(os.path.basename(args.model))[0]
     write_svg(os.path.join(args.out, "plans.svg"), medians, f"{model}: batch-1 latency per plan, {args.threads} threads")
     print()
     print(table, end="")
