@@ -111,12 +111,6 @@ std::map<std::string, int64_t> default_dense_knobs(const DenseDesc& d) {
 
 }  // namespace
 
-int64_t default_channel_block(int64_t channels) {
-  for (int64_t block : {16, 8})
-    if (channels % block == 0) return block;
-  return 1;
-}
-
 const char* to_string(OpFamily family) {
   switch (family) {
     case OpFamily::conv2d: return "conv2d";

@@ -128,6 +128,10 @@ bool saves_weight_reads(const Conv2dDesc& d) {
   return 3 * winograd_weight_reads(d) <= 2 * direct_weight_reads(d);
 }
 
+// Blocks of 8 or 16 channels, where Winograd's default was measured; masked blocks (24, 29)
+// would put a partial vector through every transform.
+bool whole_vector_block(int64_t block) { return block == 8 || block == 16; }
+
 }  // namespace
 
 std::string WinogradSchedule::str() const {
@@ -148,8 +152,8 @@ WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m) {
 }
 
 bool winograd_by_default(const Conv2dDesc& d) {
-  return winograd_applicable(d) && default_channel_block(d.in_channels) > 1 && default_channel_block(d.out_channels) > 1 &&
-         (enough_tiles(d, 2) || saves_weight_reads(d));
+  return winograd_applicable(d) && whole_vector_block(default_channel_block(d.in_channels)) &&
+         whole_vector_block(default_channel_block(d.out_channels)) && (enough_tiles(d, 2) || saves_weight_reads(d));
 }
 
 WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {

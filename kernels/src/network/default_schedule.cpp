@@ -24,13 +24,23 @@ bool layout_rigid(const graph::Op& op) {
          std::holds_alternative<graph::BatchMatMul>(op);
 }
 
-NodeSchedule flexible_default(const graph::Graph& graph, graph::NodeId id) {
+// The channel counts a block of `channels` must also divide so that the channel slices read
+// from the output stay whole blocks: each slice's start and width (shufflenet's split of a
+// shuffled 464 into halves of 232, whose own default block is 29 where 464's is 16).
+int64_t with_channel_slices(const graph::Graph& graph, const std::vector<graph::NodeId>& readers, int64_t channels) {
+  for (graph::NodeId reader : readers)
+    if (const auto* slice = std::get_if<graph::Slice>(&graph.node(reader).op); slice && slice->axis == 1 && slice->step == 1)
+      channels = std::gcd(channels, std::gcd(slice->start, slice->end - slice->start));
+  return channels;
+}
+
+NodeSchedule flexible_default(const graph::Graph& graph, graph::NodeId id, const std::vector<graph::NodeId>& readers) {
   const graph::Node& node = graph.node(id);
   const std::vector<graph::ValueId> inputs = graph::activation_inputs(graph, id);
   const graph::Shape& out = graph.value(node.output).type.shape;
   int64_t block = 1;
   if (out.size() == 4 && !layout_rigid(node.op)) {
-    int64_t channels = out[1];
+    int64_t channels = with_channel_slices(graph, readers, out[1]);
     for (graph::ValueId input : inputs) channels = std::gcd(channels, graph.value(input).type.shape[1]);
     block = default_channel_block(channels);
   }
@@ -45,6 +55,7 @@ NodeSchedule flexible_default(const graph::Graph& graph, graph::NodeId id) {
 }  // namespace
 
 NetworkSchedule default_network_schedule(const graph::Graph& graph) {
+  const std::vector<std::vector<graph::NodeId>> readers = graph.consumers();
   NetworkSchedule schedule;
   for (size_t n = 0; n < graph.nodes().size(); ++n) {
     const auto id = static_cast<graph::NodeId>(n);
@@ -54,7 +65,7 @@ NetworkSchedule default_network_schedule(const graph::Graph& graph) {
     else if (std::holds_alternative<graph::Dense>(op))
       schedule.nodes.push_back(tuned_default(graph, id, TunableOp::dense(dense_desc(graph, id))));
     else
-      schedule.nodes.push_back(flexible_default(graph, id));
+      schedule.nodes.push_back(flexible_default(graph, id, readers.at(static_cast<size_t>(graph.node(id).output))));
   }
   return schedule;
 }

@@ -5,9 +5,11 @@
 #include <iterator>
 #include <map>
 #include <set>
+#include <string>
 #include <string_view>
 
 #include "layoutopt/graph/zoo/zoo.h"
+#include "layoutopt/kernels/default_channel_block.h"
 #include "layoutopt/timing/cost_policy.h"
 #include "layoutopt/costs/transform_enumeration.h"
 #include "layoutopt/costs/transform_table.h"
@@ -54,8 +56,10 @@ TEST_CASE("resnet-18 transform enumeration without records: every vector-friendl
   CHECK(shapes == std::set<Shape>{{1, 64, 112, 112}, {1, 64, 56, 56}, {1, 128, 28, 28}, {1, 256, 14, 14},
                                   {1, 512, 7, 7}, {1, 512}, {1, 1000}});
   // Six layouts (plain, 4, 8, 16, 32, 64) give 30 ordered pairs per conv tensor; the
-  // classifier output (1000 channels) only takes blocks 4 and 8.
-  CHECK(keys.size() == 6 * 30 + 6);
+  // classifier output (1000 channels) takes blocks 4 and 8 and the dense default's block
+  // (8, or 25 where 8 lanes run at half the rate).
+  const size_t classifier_layouts = 1 + std::set<int64_t>{4, 8, kernels::default_channel_block(1000)}.size();
+  CHECK(keys.size() == 6 * 30 + classifier_layouts * (classifier_layouts - 1));
   CHECK(contains(keys, key({1, 64, 56, 56}, "NCHW", "NCHW16c")));
   CHECK(contains(keys, key({1, 64, 56, 56}, "NCHW16c", "NCHW")));
   CHECK(contains(keys, key({1, 512, 7, 7}, "NCHW8c", "NCHW64c")));
@@ -71,10 +75,10 @@ TEST_CASE("with tuned candidates only their blocks are enumerated") {
   for (const tuning::TuningTask& task : tuning::extract_tasks(g)) tuned[task.task_key()] = {{16}, {16}};
   const std::vector<TransformKey> keys = enumerate_transforms(g, tuned);
   // Per tensor shape: NCHW <-> NCHW16c only, which is also every default config's block;
-  // the 1000-wide output cannot take 16, but the dense default config writes NC8c.
+  // the 1000-wide output cannot take 16, but the dense default config writes its default block.
   CHECK(contains(keys, key({1, 128, 28, 28}, "NCHW", "NCHW16c")));
   CHECK(contains(keys, key({1, 3, 224, 224}, "NCHW", "NCHW16c")) == false);
-  CHECK(contains(keys, key({1, 1000}, "NC", "NC8c")));
+  CHECK(contains(keys, key({1, 1000}, "NC", "NC" + std::to_string(kernels::default_channel_block(1000)) + "c")));
   CHECK(keys.size() == 2 * 6 + 2);
 }
 

@@ -13,6 +13,10 @@ struct HostInfo {
   /// A core's L2 as the OS reports it (1 MiB where it does not: Zen 4 and 5's size): what a
   /// step's working set must fit in for consecutive work items to re-read it from cache.
   int64_t l2_bytes = int64_t{1} << 20;
+  /// Whether FMAs on half vectors (8 lanes with AVX-512) deliver as many FLOPs per lane as
+  /// full ones. True on Zen 4 alone, which executes each 512-bit FMA as two 256-bit halves;
+  /// Zen 5's and Sapphire Rapids' 512-bit units run an 8-lane FMA at half their rate.
+  bool half_vectors_full_rate = false;
 
   /// Accumulators a conv register tile may hold: the register file less two weight vectors,
   /// a broadcast and a spare (28 of AVX-512's 32 zmm, 12 of AVX2's 16 ymm). A tile sized for

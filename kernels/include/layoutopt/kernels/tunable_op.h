@@ -20,15 +20,12 @@
 
 #include "layoutopt/kernels/config_space.h"
 #include "layoutopt/kernels/conv2d_desc.h"
+#include "layoutopt/kernels/default_channel_block.h"
 #include "layoutopt/kernels/dense.h"
 #include "layoutopt/kernels/kernel.h"
 #include "layoutopt/layout/layout.h"
 
 namespace layoutopt::kernels {
-
-/// The channel block of the untuned default layout: 16 if it divides `channels`, else 8,
-/// else 1 (no blocking).
-[[nodiscard]] int64_t default_channel_block(int64_t channels);
 
 enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, winograd_conv2d, dense, gemm_conv2d };
 [[nodiscard]] const char* to_string(OpFamily family);

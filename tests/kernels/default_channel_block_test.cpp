@@ -1,0 +1,66 @@
+// The default channel block by rule, on the three kinds of vector unit it tells apart.
+
+#include "layoutopt/kernels/default_channel_block.h"
+
+#include <doctest/doctest.h>
+
+#include "layoutopt/kernels/host.h"
+
+using layoutopt::kernels::default_channel_block;
+using layoutopt::kernels::HostInfo;
+
+namespace {
+
+HostInfo host(int lanes, bool half_vectors_full_rate) {
+  HostInfo info;
+  info.vector_lanes = lanes;
+  info.vector_registers = lanes == 16 ? 32 : 16;
+  info.half_vectors_full_rate = half_vectors_full_rate;
+  return info;
+}
+
+const HostInfo kFullWidth = host(16, false);  // Zen 5, Sapphire Rapids
+const HostInfo kSplitWidth = host(16, true);  // Zen 4: 512-bit FMAs as two 256-bit halves
+const HostInfo kAvx2 = host(8, false);
+
+}  // namespace
+
+TEST_CASE("16 channels to a block wherever 16 divides, on every host") {
+  for (const HostInfo& h : {kFullWidth, kSplitWidth, kAvx2})
+    for (const int64_t channels : {16, 64, 464, 2048}) CHECK(default_channel_block(channels, h) == 16);
+}
+
+TEST_CASE("8 channels to a block where 8 lanes run at the full rate, a better-filled block where they do not") {
+  for (const int64_t channels : {24, 40, 232, 1000}) {
+    CAPTURE(channels);
+    CHECK(default_channel_block(channels, kSplitWidth) == 8);
+    CHECK(default_channel_block(channels, kAvx2) == 8);
+  }
+  // With full-width units: 24 in 16 + 8 lanes (3/4 of two vectors, as 12 of 16; the larger
+  // feeds each broadcast to two FMAs), 40 in 20 of 32 (5/8), 232 in 29 of 32, 1000 in 25 of 32,
+  // 440 in 22 of 32 (11/16).
+  CHECK(default_channel_block(24, kFullWidth) == 24);
+  CHECK(default_channel_block(40, kFullWidth) == 20);
+  CHECK(default_channel_block(232, kFullWidth) == 29);
+  CHECK(default_channel_block(1000, kFullWidth) == 25);
+  CHECK(default_channel_block(440, kFullWidth) == 22);
+  // Nothing fills more than half: 8 channels stay in their half vector.
+  CHECK(default_channel_block(8, kFullWidth) == 8);
+}
+
+TEST_CASE("channels no 8 divides: the best-filled block of at most two vectors, else plain") {
+  for (const HostInfo& h : {kFullWidth, kSplitWidth}) {
+    CHECK(default_channel_block(58, h) == 29);   // shufflenet: 29 of 32 lanes
+    CHECK(default_channel_block(116, h) == 29);  // 58 would span four vectors of 16
+  }
+  // With AVX2, 29 spans four vectors: shufflenet's widths stay plain (a GEMM over pixels).
+  CHECK(default_channel_block(58, kAvx2) == 1);
+  for (const HostInfo& h : {kFullWidth, kSplitWidth, kAvx2}) {
+    CHECK(default_channel_block(3, h) == 1);   // an image: 3 of 8 or 16 lanes
+    CHECK(default_channel_block(74, h) == 1);  // 2 x 37: no divisor fills more than half
+  }
+  CHECK(default_channel_block(26, kFullWidth) == 26);  // res2net: 26 of 32, as 13 of 16
+  CHECK(default_channel_block(26, kAvx2) == 13);       // 13 of 16; 26 would span four vectors
+  CHECK(default_channel_block(6, kFullWidth) == 1);    // 6 of 16
+  CHECK(default_channel_block(6, kAvx2) == 6);         // 6 of 8
+}
