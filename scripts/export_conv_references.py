@@ -95,7 +95,7 @@ def conv(cin, cout, k, **kwargs):
 
 
 # name -> (constructor, input shape, what it covers). Channel counts are chosen so the
-# default blocks (16, else 8, else none) leave remainders and spatial sizes are not square.
+# default blocks (default_channel_block: 16, 8, a masked block or none) leave remainders and spatial sizes are not square.
 CASES = {
     # Kernel sizes, strides, paddings.
     "conv1x1": (lambda: conv(12, 20, 1), (1, 12, 7, 9), "1x1, 12 -> 20 channels"),
