@@ -13,7 +13,7 @@ namespace layoutopt::kernels {
 ///  - 8 where it divides them and 8 lanes run at the full rate (AVX2, Zen 4);
 ///  - else the divisor of at most two vectors whose vectors it fills best, the larger on a
 ///    tie, where it fills more than half of them: 29 for shufflenet's 58, 116 and, with
-///    512-bit units, 232; 12 or 24 of 16-lane vectors rather than 8 of them;
+///    512-bit units, 232; there 24 as one block of 16 + 8 lanes rather than three of 8;
 ///  - else 8 where it divides them (half a vector), else 1 (plain NCHW).
 /// Why: a block of part of a vector computes that part of each FMA, and neighbours that
 /// default to different blocks need a transform between them; the masked blocks keep
