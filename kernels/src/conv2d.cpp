@@ -62,18 +62,18 @@ struct OutputTiling {
 };
 
 // Two vectors per tile: a two-vector block where it divides the channels, else two one-vector
-// blocks per tile (each broadcast feeds two FMAs either way); else one block of at most two
-// vectors (one over a stem's few input channels): the activation block (masked: 29 of 32
-// lanes for 58 channels), or the largest part of a vector that divides the channels (a group
-// of 4 channels in 4 lanes), alone, since its FMAs fill part of the lanes however many blocks
-// share a broadcast.
+// blocks per tile (each broadcast feeds two FMAs either way); else one block, alone: the
+// activation block (masked: 58 of 64 lanes for 58 channels) where it is wider than a part of a
+// vector (up to a vector over a stem's few input channels), or the largest part of a vector
+// that divides the channels (a group of 4 channels in 4 lanes), since its FMAs fill part of
+// the lanes however many blocks share a broadcast.
 OutputTiling two_vector_tiling(const Conv2dDesc& d, int64_t lanes) {
   const int64_t channels = d.out_channels_per_group();
   if (!short_stem_tile(d, lanes) && channels % (2 * lanes) == 0) return {2 * lanes, 1};
   if (!short_stem_tile(d, lanes) && channels % lanes == 0) return {lanes, std::min<int64_t>(2, channels / lanes)};
-  const int64_t widest = short_stem_tile(d, lanes) ? lanes : 2 * lanes;
   const int64_t block = default_channel_block(channels);
-  return {block > 1 && block <= widest ? block : largest_divisor_up_to(channels, lanes), 1};
+  const bool fits = block > 1 && (block <= lanes || !short_stem_tile(d, lanes));
+  return {fits ? block : largest_divisor_up_to(channels, lanes), 1};
 }
 
 // Weight vectors of the register tile with the most FMAs per load: a tile of V weight

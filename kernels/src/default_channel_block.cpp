@@ -7,14 +7,18 @@ namespace layoutopt::kernels {
 
 namespace {
 
-// The divisor of `channels`, 2 to two vectors wide, that fills the largest share of the
-// vectors it spans, the larger on a tie (a two-vector block feeds each broadcast to two FMAs);
+// Vectors a default block may span: as many as a register tile holds beside its pixels, 4
+// (by 6 pixels) in AVX-512's 32 registers, 2 in AVX2's 16.
+int64_t widest_block_vectors(const HostInfo& host) { return host.vector_registers >= 32 ? 4 : 2; }
+
+// The divisor of `channels`, from 2 to `widest` channels, that fills the largest share of the
+// vectors it spans, the larger on a tie (a wider block feeds each broadcast to more FMAs);
 // 0 when none fills more than half. Shares compare as cross products, exactly.
-int64_t best_filling_block(int64_t channels, int64_t lanes) {
+int64_t best_filling_block(int64_t channels, int64_t lanes, int64_t widest) {
   int64_t best = 0, best_span = 2;  // fills 1 / 2: the bar a block must pass
   for (int64_t block : divisors(channels)) {
     if (block < 2) continue;
-    if (block > 2 * lanes) break;
+    if (block > widest) break;
     const int64_t span = ceil_div(block, lanes) * lanes;
     const bool fills_more = block * best_span > (best == 0 ? 1 : best) * span;
     const bool ties = best > 0 && block * best_span == best * span;
@@ -32,7 +36,8 @@ int64_t default_channel_block(int64_t channels, const HostInfo& host) {
   if (channels % 16 == 0) return 16;
   const bool eight_at_full_rate = host.vector_lanes <= 8 || host.half_vectors_full_rate;
   if (channels % 8 == 0 && eight_at_full_rate) return 8;
-  if (const int64_t filling = best_filling_block(channels, host.vector_lanes); filling > 0) return filling;
+  const int64_t widest = widest_block_vectors(host) * host.vector_lanes;
+  if (const int64_t filling = best_filling_block(channels, host.vector_lanes, widest); filling > 0) return filling;
   return channels % 8 == 0 ? 8 : 1;
 }
 

@@ -66,13 +66,14 @@ TEST_CASE("gemm_conv2d with a batch, run_range splitting and every epilogue") {
 
 TEST_CASE("gemm_conv2d applies to 1x1, stride-1, unpadded, ungrouped convs and is the default where channels stay plain") {
   CHECK(gemm_conv2d_applicable(pointwise(58, 28, 28, 58)));
-  // 74 = 2 x 37 and 37: no block of at most two vectors fills more than half of them, so the
-  // default keeps both sides plain NCHW (default_channel_block 1).
-  REQUIRE(default_channel_block(74) == 1);
-  CHECK(gemm_conv2d_by_default(pointwise(74, 28, 28, 74)));
-  CHECK(gemm_conv2d_by_default(pointwise(74, 14, 14, 37)));
-  // 58 defaults to masked blocks of 29, which the direct kernel reads and writes as they lie.
-  CHECK_FALSE(gemm_conv2d_by_default(pointwise(58, 28, 28, 58)));
+  // 134 = 2 x 67 and 67: no default block fills more than half of its vectors, so the default
+  // keeps both sides plain NCHW (default_channel_block 1).
+  REQUIRE(default_channel_block(134) == 1);
+  CHECK(gemm_conv2d_by_default(pointwise(134, 28, 28, 134)));
+  CHECK(gemm_conv2d_by_default(pointwise(134, 14, 14, 67)));
+  // With AVX-512, 58 defaults to a masked block of 58, which the direct kernel reads and
+  // writes as it lies.
+  CHECK(gemm_conv2d_by_default(pointwise(58, 28, 28, 58)) == (default_channel_block(58) == 1));
   // Either side in a blocked default layout: the direct kernel reads or writes it as it lies.
   CHECK_FALSE(gemm_conv2d_by_default(pointwise(232, 7, 7, 58)));
   CHECK_FALSE(gemm_conv2d_by_default(pointwise(58, 7, 7, 232)));
@@ -96,7 +97,7 @@ TEST_CASE("gemm_conv2d applies to 1x1, stride-1, unpadded, ungrouped convs and i
 }
 
 TEST_CASE("gemm_conv2d is an algorithm of the conv where it applies, and the default one where the rule says") {
-  const Conv2dDesc desc = pointwise(74, 28, 28, 74);
+  const Conv2dDesc desc = pointwise(134, 28, 28, 134);
   const std::vector<TunableOp> algorithms = TunableOp::conv2d_algorithms(desc);
   REQUIRE(algorithms.size() == 2);
   CHECK(algorithms[1].family() == OpFamily::gemm_conv2d);
