@@ -63,10 +63,10 @@ struct OutputTiling {
 
 // Two vectors per tile: a two-vector block where it divides the channels, else two one-vector
 // blocks per tile (each broadcast feeds two FMAs either way); else one block, alone: the
-// activation block (masked: 58 of 64 lanes for 58 channels) where it is wider than a part of a
-// vector (up to a vector over a stem's few input channels), or the largest part of a vector
-// that divides the channels (a group of 4 channels in 4 lanes), since its FMAs fill part of
-// the lanes however many blocks share a broadcast.
+// activation block (masked: 58 of 64 lanes for 58 channels; at most a vector over a stem's
+// few input channels), else the largest part of a vector that divides the channels (a group
+// of 4 channels in 4 lanes), since its FMAs fill part of the lanes however many blocks share
+// a broadcast.
 OutputTiling two_vector_tiling(const Conv2dDesc& d, int64_t lanes) {
   const int64_t channels = d.out_channels_per_group();
   if (!short_stem_tile(d, lanes) && channels % (2 * lanes) == 0) return {2 * lanes, 1};
