@@ -40,9 +40,9 @@ struct GemmConv2dSchedule {
 /// A task there would take its share of a quick budget for nothing.
 [[nodiscard]] bool gemm_conv2d_offered(const Conv2dDesc& desc);
 /// Whether the untuned default computes `desc` by GEMM: where it applies and both its input
-/// and its output stay plain NCHW by default (default_channel_block 1: no block of at most two
-/// vectors fills more than half of them, as for 74 = 2 x 37 channels, or shufflenet's 58 with
-/// AVX2) and it is offered, so the default network needs no transform for it.
+/// and its output stay plain NCHW by default (default_channel_block 1: no default block fills
+/// more than half of its vectors, as for 134 = 2 x 67 channels, or shufflenet's 58 with AVX2)
+/// and it is offered, so the default network needs no transform for it.
 [[nodiscard]] bool gemm_conv2d_by_default(const Conv2dDesc& desc);
 
 /// Knobs tile_channels and tile_pixels (knob_table.h).
