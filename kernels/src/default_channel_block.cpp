@@ -13,18 +13,19 @@ int64_t widest_block_vectors(const HostInfo& host) { return host.vector_register
 
 // The divisor of `channels`, from 2 to `widest` channels, that fills the largest share of the
 // vectors it spans, the larger on a tie (a wider block feeds each broadcast to more FMAs);
-// 0 when none fills more than half. Shares compare as cross products, exactly.
+// 0 when none fills more than half. Shares (lanes used / lanes spanned) compare as cross
+// products, exactly.
 int64_t best_filling_block(int64_t channels, int64_t lanes, int64_t widest) {
-  int64_t best = 0, best_span = 2;  // fills 1 / 2: the bar a block must pass
+  int64_t best = 0, used = 1, spanned = 2;  // the share to beat: half
   for (int64_t block : divisors(channels)) {
     if (block < 2) continue;
     if (block > widest) break;
     const int64_t span = ceil_div(block, lanes) * lanes;
-    const bool fills_more = block * best_span > (best == 0 ? 1 : best) * span;
-    const bool ties = best > 0 && block * best_span == best * span;
+    const bool fills_more = block * spanned > used * span;
+    const bool ties = best > 0 && block * spanned == used * span;
     if (fills_more || ties) {
-      best = block;
-      best_span = span;
+      best = used = block;
+      spanned = span;
     }
   }
   return best;

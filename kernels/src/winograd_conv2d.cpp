@@ -128,7 +128,7 @@ bool saves_weight_reads(const Conv2dDesc& d) {
   return 3 * winograd_weight_reads(d) <= 2 * direct_weight_reads(d);
 }
 
-// Blocks of 8 or 16 channels, where Winograd's default was measured; masked blocks (24, 29)
+// Blocks of 8 or 16 channels, where Winograd's default was measured; masked blocks (24, 58)
 // would put a partial vector through every transform.
 bool whole_vector_block(int64_t block) { return block == 8 || block == 16; }
 

@@ -26,7 +26,8 @@ bool layout_rigid(const graph::Op& op) {
 
 // The channel counts a block of `channels` must also divide so that the channel slices read
 // from the output stay whole blocks: each slice's start and width (shufflenet's split of a
-// shuffled 464 into halves of 232, whose own default block is 29 where 464's is 16).
+// shuffled 464 into halves of 232, whose own default block is 58 with AVX-512 where 464's is
+// 16).
 int64_t with_channel_slices(const graph::Graph& graph, const std::vector<graph::NodeId>& readers, int64_t channels) {
   for (graph::NodeId reader : readers)
     if (const auto* slice = std::get_if<graph::Slice>(&graph.node(reader).op); slice && slice->axis == 1 && slice->step == 1)

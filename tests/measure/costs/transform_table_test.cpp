@@ -57,7 +57,7 @@ TEST_CASE("resnet-18 transform enumeration without records: every vector-friendl
                                   {1, 512, 7, 7}, {1, 512}, {1, 1000}});
   // Six layouts (plain, 4, 8, 16, 32, 64) give 30 ordered pairs per conv tensor; the
   // classifier output (1000 channels) takes blocks 4 and 8 and the dense default's block
-  // (8, or 25 where 8 lanes run at half the rate).
+  // (8, or 40 where 8 lanes run at half the rate).
   const size_t classifier_layouts = 1 + std::set<int64_t>{4, 8, kernels::default_channel_block(1000)}.size();
   CHECK(keys.size() == 6 * 30 + classifier_layouts * (classifier_layouts - 1));
   CHECK(contains(keys, key({1, 64, 56, 56}, "NCHW", "NCHW16c")));
