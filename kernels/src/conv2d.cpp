@@ -81,7 +81,6 @@ OutputTiling two_vector_tiling(const Conv2dDesc& d, int64_t lanes) {
 // and holds V * P accumulators, the V weights and one broadcast in the vector registers.
 // 3 x 4 fits AVX2's 16 registers (7 loads per 12 FMAs, where 2 x 6 loads 8), 4 x 6 AVX-512's
 // 32 (oneDNN's brgemm tile); kMaxTileBlocks caps V.
-constexpr int64_t kMaxTileBlocks = 4;
 
 // Pixels a tile of `vectors` weight vectors has room for beside them and one broadcast.
 int64_t pixels_beside(int64_t vectors, int registers) {

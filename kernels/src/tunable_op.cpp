@@ -85,6 +85,7 @@ std::map<std::string, int64_t> default_winograd_knobs(const Conv2dDesc& d) {
           {k::oc_inner.name, s.oc_inner ? 1 : 0},
           {k::prefetch_weights.name, s.prefetch_weights ? 1 : 0},
           {k::tile_band.name, s.band_rows},
+          {k::tile_oc_blocks.name, s.oc_tile_blocks},
           {kStoreKnob.name, s.store_bn}};
 }
 

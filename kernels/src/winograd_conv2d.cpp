@@ -67,14 +67,17 @@ Conv2dDesc batched_product_desc(const conv::WinogradGeometry& g) {
 
 /// Its register tile runs along the tiles V holds: at most a band's.
 Conv2dSchedule batched_product_schedule(const conv::WinogradGeometry& g, const WinogradSchedule& s) {
-  return {s.ic_bn, s.oc_bn, std::min(s.tile_t, g.band_tiles()), true, 1, s.oc_inner, s.prefetch_weights};
+  Conv2dSchedule product{s.ic_bn, s.oc_bn, std::min(s.tile_t, g.band_tiles()), true, 1, s.oc_inner, s.prefetch_weights};
+  product.oc_tile_blocks = s.oc_tile_blocks;
+  return product;
 }
 
-/// The tiling whose tile count bounds the register tile: m = 4's, the coarsest there was
-/// when records were first written, so their tile_t stays in the space. Finer tilings hold
-/// more tiles; m = 6's may hold fewer, and its middle stage clamps the register tile to them
-/// as it does to a band's.
-constexpr int64_t kRegisterTileTiling = 4;
+/// The tiling whose tile count bounds the register tile: m = 2's, the finest, so a tile of
+/// several output blocks can span the 16 tiles of 2 on a 7x7 map (4 x 6, where m = 4's 4
+/// tiles would cap it at 4 x 4), and every tile_t recorded when m = 4's count bounded it
+/// stays in the space. Coarser tilings may hold fewer tiles, and their middle stage clamps
+/// the register tile to them as it does to a band's.
+constexpr int64_t kRegisterTileTiling = 2;
 
 /// The widest register tile of the space.
 int64_t widest_register_tile(const Conv2dDesc& d) {
@@ -132,12 +135,36 @@ bool saves_weight_reads(const Conv2dDesc& d) {
 // would put a partial vector through every transform.
 bool whole_vector_block(int64_t block) { return block == 8 || block == 16; }
 
+// The middle stage's register tile: the direct default's for that 1x1 conv (several output
+// blocks per tile where they fill the registers better, each tile as wide as the band's
+// tiles divide well), in s's output blocks. Where that tile is not a whole number of them
+// (AVX2's tiles of 3 one-vector blocks against two-vector blocks of 16), or packs groups,
+// one block per tile as wide as the accumulators allow. Why: one block per tile loads a
+// broadcast of V per FMA; on resnet-50's and inception-v3's layers (AVX-512) tiles of 2-4
+// blocks ran the product 10-30% faster (docs/design/winograd.md).
+void set_product_tile(const Conv2dDesc& d, WinogradSchedule& s) {
+  const HostInfo& host = host_info();
+  const Conv2dDesc product_desc = batched_product_desc(geometry_of(d, s));
+  const Conv2dSchedule product = conv2d_default_schedule(product_desc);
+  const int64_t vectors = product.oc_tile_blocks * host.vectors_spanning(product.oc_bn);
+  const int64_t block_vectors = host.vectors_spanning(s.oc_bn);
+  if (!product.packs_groups(product_desc) && vectors % block_vectors == 0) {
+    s.oc_tile_blocks = vectors / block_vectors;
+    s.tile_t = product.oh_bn * product.ow_bn;
+    return;
+  }
+  // Pixels for two vectors even when the block is one, as the direct default's tile.
+  const int64_t budget = host.tile_accumulators() / std::max<int64_t>(block_vectors, 2);
+  s.tile_t = std::min(budget, widest_register_tile(d));
+}
+
 }  // namespace
 
 std::string WinogradSchedule::str() const {
   return "m" + std::to_string(m) + "_ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_t" +
          std::to_string(tile_t) + (oc_inner ? "_ocin" : "") + (prefetch_weights ? "_pf" : "") +
-         (band_rows > 0 ? "_band" + std::to_string(band_rows) : "") + layout_suffix(kStoreKnob, store_bn);
+         (band_rows > 0 ? "_band" + std::to_string(band_rows) : "") +
+         (oc_tile_blocks > 1 ? "_ocb" + std::to_string(oc_tile_blocks) : "") + layout_suffix(kStoreKnob, store_bn);
 }
 
 bool winograd_applicable(const Conv2dDesc& d) {
@@ -161,13 +188,11 @@ WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {
   s.m = default_tile_size(d);
   s.ic_bn = default_channel_block(d.in_channels);
   s.oc_bn = default_channel_block(d.out_channels);
-  // Pixels for two vectors even when the block is one, as the direct default's tile.
-  const int64_t budget = host_info().tile_accumulators() / std::max<int64_t>(host_info().vectors_spanning(s.oc_bn), 2);
-  s.tile_t = std::min(budget, widest_register_tile(d));
   s.band_rows = winograd_tile_grid(d, s.m).rows >= kWinogradDefaultMinBandedRows ? 1 : 0;
+  set_product_tile(d, s);
   // As the direct default: the weights come from memory on every inference, so the middle
-  // stage fetches the next block's while it multiplies by this one's.
-  s.prefetch_weights = d.out_channels > s.oc_bn;
+  // stage fetches the next blocks' while it multiplies by these.
+  s.prefetch_weights = d.out_channels > s.oc_bn * s.oc_tile_blocks;
   return s;
 }
 
@@ -185,6 +210,7 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   space.add(k::prefetch_weights, {0, 1}, 0);
   // Last, so the configs of records written before it keep their indices.
   space.add(k::tile_band, {0, 1, 2, 4}, 0);
+  space.add(k::tile_oc_blocks, inclusive_range(1, kMaxTileBlocks), 1);
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   return space;
 }
@@ -195,7 +221,8 @@ WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t i
   return {point.at(k::tile_m.name),        point.at(k::tile_ic.name),
           point.at(k::tile_oc.name),       point.at(k::tile_t.name),
           point.at(k::oc_inner.name) != 0, point.at(k::prefetch_weights.name) != 0,
-          point.at(k::tile_band.name),     point.at(kStoreKnob.name)};
+          point.at(k::tile_band.name),     point.at(kStoreKnob.name),
+          point.at(k::tile_oc_blocks.name)};
 }
 
 void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s) {
@@ -208,6 +235,7 @@ void validate_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s)
   require(s.oc_bn > 0 && desc.out_channels % s.oc_bn == 0, desc, s,
           "oc_bn must divide out_channels = " + std::to_string(desc.out_channels));
   require(s.band_rows >= 0, desc, s, "band_rows must not be negative");
+  require(s.oc_tile_blocks > 0, desc, s, "oc_tile_blocks must be positive");
   require(valid_layout_block(s.store_bn, desc.out_channels), desc, s,
           "store_bn must be 0 or divide out_channels = " + std::to_string(desc.out_channels));
   // At most the tiles the kernel computes, or the space's widest tile where that is more.

@@ -289,9 +289,10 @@ TEST_CASE("every point of the winograd space is a valid kernel: register tiles w
   const Conv2dDesc d = make_desc(8, 8, 8, 16, 1);  // m = 4: 2 x 2 tiles, bands of one row hold 2
   check_schedule(d, {4, 8, 16, 4, false, false, 1});
   check_schedule(d, {4, 8, 16, 4, false, false, 2});
-  // The space's widest tile comes from tiles of 4 (16 on 14 x 14); tiles of 6 are 9 there.
+  // The space's widest tile comes from tiles of 2 (49 on 14 x 14, capped at 32); tiles of 6
+  // are 9 there.
   const Conv2dDesc wider = make_desc(8, 14, 14, 16, 1);
-  CHECK(winograd_conv2d_space(wider).values("tile_t").back() == 16);
+  CHECK(winograd_conv2d_space(wider).values("tile_t").back() == 32);
   check_schedule(wider, {6, 8, 16, 16, false, false, 0});
   check_schedule(wider, {6, 8, 16, 16, true, false, 1});
 }
@@ -309,14 +310,17 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
   const Conv2dDesc dilated = make_dilated(8, 10, 9, 8, 2, 4, 2, 4);
   CHECK(winograd_applicable(dilated));
   CHECK(TunableOp::conv2d_algorithms(dilated).size() == 2);
-  // Tiles of m = 4: 4 x 4, phases 2 x 4 (undilated, 3 x 3 would cover 10 x 9).
-  CHECK(winograd_conv2d_space(dilated).values("tile_t").back() == 16);
+  // Tiles of m = 2: 6 x 5, phases 2 x 4 (rows 2 phases of 5: 3 tiles each; columns phases of
+  // 3, 2, 2, 2: 2 + 1 + 1 + 1), where undilated 5 x 5 would cover 10 x 9.
+  CHECK(winograd_conv2d_space(dilated).values("tile_t").back() == 30);
 
   const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);
   const ConfigSpace space = winograd_conv2d_space(d);
   CHECK(space.values("tile_m") == std::vector<int64_t>{2, 4, 6});
-  CHECK(space.values("tile_t").back() == 16);  // 4 x 4 tiles of 4 x 4 cover 14 x 14
-  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 17, false}), doctest::Contains("tile_t"), KernelError);
+  CHECK(space.values("tile_t").back() == 32);  // 7 x 7 tiles of 2 x 2 cover 14 x 14: 49, capped at 32
+  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 33, false}), doctest::Contains("tile_t"), KernelError);
+  CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 4, false, false, 0, 0, 0}),
+                       doctest::Contains("oc_tile_blocks"), KernelError);
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {3, 16, 32, 4, false}), doctest::Contains("2, 4 or 6"), KernelError);
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 5, 32, 4, false}), doctest::Contains("ic_bn"), KernelError);
   CHECK_THROWS_WITH_AS(validate_winograd_conv2d(d, {4, 16, 32, 4, false, false, -1}), doctest::Contains("band_rows"),
@@ -397,7 +401,7 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
     // tile stays within the host's accumulators.
     CHECK(s.ic_bn == default_channel_block(d.in_channels));
     CHECK(s.stored_block() == default_channel_block(d.out_channels));
-    CHECK(s.tile_t * host_info().vectors_spanning(s.oc_bn) <= host_info().tile_accumulators());
+    CHECK(s.tile_t * s.oc_tile_blocks * host_info().vectors_spanning(s.oc_bn) <= host_info().tile_accumulators());
     const TunableOp op = TunableOp::winograd_conv2d(d);
     CHECK(winograd_conv2d_schedule_at(op.space(), op.default_index()) == s);
   }

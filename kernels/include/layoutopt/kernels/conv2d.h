@@ -93,6 +93,10 @@ struct Conv2dLayouts {
 /// Whether output pixel p reads input pixel p alone (a 1x1 kernel, stride 1, no padding), so
 /// the image can be tiled as one row (Conv2dSchedule::flat_pixels).
 [[nodiscard]] bool conv2d_flattens(const Conv2dDesc& desc);
+/// Most output blocks one register tile computes (Conv2dSchedule::oc_tile_blocks, and the
+/// batched product of a Winograd kernel): 4 x 6 fills AVX-512's 32 registers (oneDNN's
+/// brgemm tile), 3 x 4 AVX2's 16; more blocks leave too few pixels beside them.
+inline constexpr int64_t kMaxTileBlocks = 4;
 /// Output width up to which one row holds too few pixels to fill a tile's accumulators.
 inline constexpr int64_t kNarrowOutputWidth = 14;
 /// Tallest register tile conv2d_space offers: up to 4 output rows for 1x1 convs (TVM's

@@ -53,6 +53,9 @@ struct WinogradSchedule {
   /// Channel block of the stored output, NCHW[store_bn]c (0: oc_bn): the output transform
   /// stores in pieces as a direct conv does (Conv2dSchedule::store_bn).
   int64_t store_bn = 0;
+  /// Output blocks one register tile of the middle stage computes, tile_t tiles each
+  /// (Conv2dSchedule::oc_tile_blocks): each broadcast of V feeds that many blocks' FMAs.
+  int64_t oc_tile_blocks = 1;
 
   [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
   [[nodiscard]] std::string str() const;
@@ -97,8 +100,9 @@ inline constexpr int64_t kWinogradSmallMapMinTiles = 16;
 inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
 
 /// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1), tile_band
-/// (band_rows: 0, 1, 2, 4; 0 when a record lacks it), and the derived store_oc (0, then every
-/// divisor of out_channels; see tuning/layout_variants.h). Throws KernelError when the desc
+/// (band_rows: 0, 1, 2, 4; 0 when a record lacks it), tile_oc_blocks (1 .. kMaxTileBlocks; 1
+/// when a record lacks it), and the derived store_oc (0, then every divisor of out_channels;
+/// see tuning/layout_variants.h). Throws KernelError when the desc
 /// is not winograd_applicable.
 [[nodiscard]] ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc);
 [[nodiscard]] WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index);

@@ -77,12 +77,15 @@ namespace winograd_conv2d {
 inline constexpr KnobDecl tile_m{"tile_m", searched, integer, false, "the output tile sizes of the transforms"};
 inline constexpr KnobDecl tile_ic{"tile_ic", searched, integer, true, "divisors of the input channels"};
 inline constexpr KnobDecl tile_oc{"tile_oc", searched, integer, true, "divisors of the output channels"};
-inline constexpr KnobDecl tile_t{"tile_t", searched, integer, false, "1 .. min(fewest tiles, widest register tile)"};
+inline constexpr KnobDecl tile_t{"tile_t", searched, integer, false, "1 .. min(tiles of 2 x 2, widest register tile)"};
 inline constexpr KnobDecl oc_inner{"oc_inner", searched, boolean, false, "0, 1"};
 inline constexpr KnobDecl prefetch_weights{"prefetch_weights", searched, boolean, false, "0, 1 (absent: 0)"};
 inline constexpr KnobDecl tile_band{"tile_band", searched, integer, false, "0, 1, 2, 4 (absent: 0)"};
+inline constexpr KnobDecl tile_oc_blocks{"tile_oc_blocks", searched, integer, false,
+                                         "1 .. 4 output blocks per register tile of the batched product (absent: 1)"};
 inline constexpr KnobDecl store_oc{"store_oc", derived, integer, false, "0, divisors of the output channels"};
-inline constexpr std::array table{tile_m, tile_ic, tile_oc, tile_t, oc_inner, prefetch_weights, tile_band, store_oc};
+inline constexpr std::array table{tile_m,           tile_ic,   tile_oc,        tile_t,  oc_inner,
+                                  prefetch_weights, tile_band, tile_oc_blocks, store_oc};
 }  // namespace winograd_conv2d
 
 /// 1x1 conv2d on plain NCHW activations as a GEMM over pixels (conv2d_nchw_gemm.x86).
