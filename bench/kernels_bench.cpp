@@ -520,22 +520,27 @@ Choice sweep_conv2d(const Conv2dDesc& d, const KernelArgs& args, int64_t& schedu
 
 // Winograd: both tile sizes, whole stages and bands of one tile row (each thread takes a
 // band through all three stages, its intermediates in its L2), vector-multiple blocks up to
-// 64 channels, and the widest balanced register widths over the tiles of a band; then, as
-// for conv2d, the finalists are re-timed with both work-item orders.
+// 64 channels, one-vector blocks also 2 and 4 to a register tile, and the widest balanced
+// register widths over the tiles of a band; the default schedule too; then, as for conv2d,
+// the finalists are re-timed with both work-item orders.
 std::vector<WinogradSchedule> winograd_candidates(const Conv2dDesc& d) {
   const int64_t lanes = host_info().vector_lanes;
-  std::vector<WinogradSchedule> result;
+  std::vector<WinogradSchedule> result{winograd_default_schedule(d)};
   for (int64_t m : {2, 4}) {
     const WinogradTileGrid grid = winograd_tile_grid(d, m);
     const int64_t max_t = winograd_conv2d_space(d).values(knobs::winograd_conv2d::tile_t.name).back();
     for (int64_t band_rows : {0, 1}) {
       const int64_t band_tiles = grid.columns * (band_rows == 0 ? grid.rows : band_rows);
       for (int64_t oc_bn : block_candidates(d.out_channels, lanes))
-        for (int64_t ic_bn : block_candidates(d.in_channels, lanes)) {
-          const int64_t chunks = host_info().vectors_spanning(oc_bn);
-          for (int64_t t : width_candidates(band_tiles, std::min({max_t, band_tiles, host_info().tile_accumulators() / chunks}), 3))
-            result.push_back({.m = m, .ic_bn = ic_bn, .oc_bn = oc_bn, .tile_t = t, .band_rows = band_rows});
-        }
+        for (int64_t ic_bn : block_candidates(d.in_channels, lanes))
+          for (int64_t tile_blocks : {1, 2, 4}) {
+            if (tile_blocks > 1 && (oc_bn != lanes || d.out_channels < tile_blocks * oc_bn)) continue;
+            const int64_t vectors = tile_blocks * host_info().vectors_spanning(oc_bn);
+            const int64_t widest = std::min({max_t, band_tiles, host_info().tile_accumulators() / vectors});
+            for (int64_t t : width_candidates(band_tiles, widest, 3))
+              result.push_back({.m = m, .ic_bn = ic_bn, .oc_bn = oc_bn, .tile_t = t, .band_rows = band_rows,
+                                .oc_tile_blocks = tile_blocks});
+          }
     }
   }
   return result;

@@ -92,10 +92,12 @@ inline constexpr int64_t kWinogradSmallMapMinTiles = 16;
 /// kWinogradDefaultMinTiles of them and they cover no more outputs than tiles of 4 (on
 /// inception-v3's 35 x 35 maps 0.81-0.87x the time of tiles of 4; on maps they cover with
 /// more outputs 1.1-1.6x), else tiles of 4 where that leaves enough, else 2; the default
-/// channel blocks; a register tile of the host's accumulator budget for two vectors; bands
-/// of one tile row on images of at least kWinogradDefaultMinBandedRows tile rows, whose
-/// whole-stage intermediates would go through memory (docs/design/banded-winograd.md); the
-/// next output block's weights prefetched where there is one, as the direct default's.
+/// channel blocks; bands of one tile row on images of at least kWinogradDefaultMinBandedRows
+/// tile rows, whose whole-stage intermediates would go through memory
+/// (docs/design/banded-winograd.md); the batched product's register tile by the direct
+/// default's rule for that 1x1 conv (2-4 one-vector blocks per tile with AVX-512: one block
+/// per tile loads a broadcast per FMA); the next output blocks' weights prefetched where
+/// there are more, as the direct default's.
 [[nodiscard]] WinogradSchedule winograd_default_schedule(const Conv2dDesc& desc);
 inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
 
