@@ -140,8 +140,8 @@ bool whole_vector_block(int64_t block) { return block == 8 || block == 16; }
 // tiles divide well), in s's output blocks. Where that tile is not a whole number of them
 // (AVX2's tiles of 3 one-vector blocks against two-vector blocks of 16), or packs groups,
 // one block per tile as wide as the accumulators allow. Why: one block per tile loads a
-// broadcast of V per FMA; on resnet-50's and inception-v3's layers (AVX-512) tiles of 2-4
-// blocks ran the product 10-30% faster (docs/design/winograd.md).
+// broadcast of V per FMA; on ten layers of resnet-50 and inception-v3 (AVX-512) tiles of 2-4
+// blocks ran the whole kernel in 0.60-0.88x the time (docs/design/default-schedules.md).
 void set_product_tile(const Conv2dDesc& d, WinogradSchedule& s) {
   const HostInfo& host = host_info();
   const Conv2dDesc product_desc = batched_product_desc(geometry_of(d, s));
@@ -208,7 +208,8 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   space.add(k::tile_t, inclusive_range(1, widest_register_tile(desc)));
   space.add(k::oc_inner, {0, 1});
   space.add(k::prefetch_weights, {0, 1}, 0);
-  // Last, so the configs of records written before it keep their indices.
+  // Knobs added after records were written, each with the value a record lacking it means
+  // (records name their knobs; indices are recomputed from them: record-compatibility.md).
   space.add(k::tile_band, {0, 1, 2, 4}, 0);
   space.add(k::tile_oc_blocks, inclusive_range(1, kMaxTileBlocks), 1);
   add_layout_knob(space, kStoreKnob, desc.out_channels);

@@ -104,8 +104,7 @@ inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
 /// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1), tile_band
 /// (band_rows: 0, 1, 2, 4; 0 when a record lacks it), tile_oc_blocks (1 .. kMaxTileBlocks; 1
 /// when a record lacks it), and the derived store_oc (0, then every divisor of out_channels;
-/// see tuning/layout_variants.h). Throws KernelError when the desc
-/// is not winograd_applicable.
+/// see tuning/layout_variants.h). Throws KernelError when the desc is not winograd_applicable.
 [[nodiscard]] ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc);
 [[nodiscard]] WinogradSchedule winograd_conv2d_schedule_at(const ConfigSpace& space, int64_t index);
 /// Throws KernelError naming the problem.
