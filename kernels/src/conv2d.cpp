@@ -76,17 +76,16 @@ OutputTiling two_vector_tiling(const Conv2dDesc& d, int64_t lanes) {
   return {fits ? block : largest_divisor_up_to(channels, lanes), 1};
 }
 
-// Weight vectors of the register tile with the most FMAs per load: a tile of V weight
-// vectors by P pixels loads V + P values (the weights, a broadcast per pixel) for V * P FMAs,
-// and holds V * P accumulators, the V weights and one broadcast in the vector registers.
-// 3 x 4 fits AVX2's 16 registers (7 loads per 12 FMAs, where 2 x 6 loads 8), 4 x 6 AVX-512's
-// 32 (oneDNN's brgemm tile); kMaxTileBlocks caps V.
-
 // Pixels a tile of `vectors` weight vectors has room for beside them and one broadcast.
 int64_t pixels_beside(int64_t vectors, int registers) {
   return std::max<int64_t>(1, (registers - vectors - 1) / vectors);
 }
 
+// Weight vectors of the register tile with the most FMAs per load: a tile of V weight
+// vectors by P pixels loads V + P values (the weights, a broadcast per pixel) for V * P FMAs,
+// and holds V * P accumulators, the V weights and one broadcast in the vector registers.
+// 3 x 4 fits AVX2's 16 registers (7 loads per 12 FMAs, where 2 x 6 loads 8), 4 x 6 AVX-512's
+// 32 (oneDNN's brgemm tile); kMaxTileBlocks caps V.
 int64_t register_filling_vectors(int registers) {
   int64_t best = 1;
   for (int64_t v = 2; v <= kMaxTileBlocks; ++v) {
