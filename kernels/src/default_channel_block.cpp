@@ -2,14 +2,15 @@
 
 #include "ceil_div.h"
 #include "layoutopt/kernels/config_space.h"
+#include "layoutopt/kernels/conv2d.h"
 
 namespace layoutopt::kernels {
 
 namespace {
 
-// Vectors a default block may span: as many as a register tile holds beside its pixels, 4
-// (by 6 pixels) in AVX-512's 32 registers, 2 in AVX2's 16.
-int64_t widest_block_vectors(const HostInfo& host) { return host.vector_registers >= 32 ? 4 : 2; }
+// Vectors a default block may span: as many as a register tile holds beside its pixels,
+// kMaxTileBlocks (4, by 6 pixels) in AVX-512's 32 registers, 2 in AVX2's 16.
+int64_t widest_block_vectors(const HostInfo& host) { return host.vector_registers >= 32 ? kMaxTileBlocks : 2; }
 
 // The divisor of `channels`, from 2 to `widest` channels, that fills the largest share of the
 // vectors it spans, the larger on a tie (a wider block feeds each broadcast to more FMAs);
