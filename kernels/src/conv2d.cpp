@@ -40,6 +40,18 @@ int64_t weight_bytes(const Conv2dDesc& d) {
   return d.weight_floats() * static_cast<int64_t>(sizeof(float));
 }
 
+int64_t input_bytes(const Conv2dDesc& d) {
+  return d.batch * d.in_channels * d.in_h * d.in_w * static_cast<int64_t>(sizeof(float));
+}
+
+// Output blocks inner (oc_inner) re-read all the weights for each row tile, outer re-read
+// the whole input for each output tile: share the input rows where the weights stay cached
+// and the input is the larger of the two. On 7x7 and 8x8 maps (input 0.2-0.3 MB against
+// 0.5-1 MB of weights) output blocks inner ran 1.1-1.5x slower (docs/design/default-schedules.md).
+bool shares_input_rows(const Conv2dDesc& d) {
+  return weight_bytes(d) <= kSharedRowsWeightBytes && input_bytes(d) > weight_bytes(d);
+}
+
 // The layout knob's value that keeps a tensor in `block` when the kernel computes in
 // `computed` (0: as computed).
 int64_t stored_as(int64_t block, int64_t computed) { return block == computed ? 0 : block; }
@@ -95,18 +107,23 @@ int64_t register_filling_vectors(int registers) {
   return best;
 }
 
-// One-vector blocks, the register-filling count per tile evened out over a group's blocks
-// (4 vectors as two tiles of 2, not 3 + 1); nullopt where a vector does not divide the
-// channels, over a stem's few input channels with wide vectors, or where the count is two
-// (two_vector_tiling's).
-std::optional<OutputTiling> register_filling_tiling(const Conv2dDesc& d, int64_t lanes) {
+// One-vector blocks, at most `most_per_tile` to a register tile, the count evened out over a
+// group's blocks (4 vectors as two tiles of 2, not 3 + 1); nullopt where a vector does not
+// divide the channels, over a stem's few input channels with wide vectors, or where the
+// count is two (two_vector_tiling's).
+std::optional<OutputTiling> one_vector_tiling(const Conv2dDesc& d, int64_t lanes, int64_t most_per_tile) {
   const int64_t channels = d.out_channels_per_group();
   if (channels % lanes != 0 || short_stem_tile(d, lanes)) return std::nullopt;
   const int64_t vectors = channels / lanes;
-  const int64_t tiles = ceil_div(vectors, std::min(vectors, register_filling_vectors(host_info().vector_registers)));
+  const int64_t tiles = ceil_div(vectors, std::min(vectors, most_per_tile));
   const int64_t per_tile = ceil_div(vectors, tiles);
   if (per_tile <= 2) return std::nullopt;
   return OutputTiling{lanes, per_tile};
+}
+
+// The register-filling count of one-vector blocks per tile (register_filling_vectors).
+std::optional<OutputTiling> register_filling_tiling(const Conv2dDesc& d, int64_t lanes) {
+  return one_vector_tiling(d, lanes, register_filling_vectors(host_info().vector_registers));
 }
 
 // Input channels reduced per step: the block the input is stored in, so every step reads one
@@ -128,16 +145,22 @@ std::vector<int64_t> reduce_chunk_values(const Conv2dDesc& d) {
 
 // Tiles of several blocks: all counts where one-vector blocks are the widest whole-vector
 // blocks that divide the channels per group; where wider blocks divide them, one block per
-// tile and the register-filling tile of one-vector blocks (register_filling_tiling):
-// every count everywhere would only multiply the space a quick tuning run has a minute to
-// search (shufflenet's quick plan ran 14% slower with them offered everywhere).
+// tile, the register-filling tile of one-vector blocks (register_filling_tiling) and the
+// default's: every count everywhere would only multiply the space a quick tuning run has a
+// minute to search (shufflenet's quick plan ran 14% slower with them offered everywhere).
 std::vector<int64_t> tile_blocks_values(const Conv2dDesc& d) {
   const int64_t lanes = host_info().vector_lanes;
   const int64_t channels = d.out_channels_per_group();
   if (channels % lanes != 0) return {1};
   if (channels % (2 * lanes) != 0) return inclusive_range(1, std::min(kMaxTileBlocks, channels / lanes));
-  const std::optional<OutputTiling> filling = register_filling_tiling(d, lanes);
-  return filling ? std::vector<int64_t>{1, filling->tile_blocks} : std::vector<int64_t>{1};
+  std::vector<int64_t> values{1};
+  if (const std::optional<OutputTiling> filling = register_filling_tiling(d, lanes))
+    values.push_back(filling->tile_blocks);
+  const Conv2dSchedule fallback = conv2d_default_schedule(d);
+  if (fallback.oc_bn == lanes) values.push_back(fallback.oc_tile_blocks);
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
 }
 
 // Blocks of several whole groups, up to a vector, where a group's input and output channels
@@ -262,18 +285,22 @@ double slots_per_output_fma(const Conv2dDesc& d, const TiledOutput& t) {
   return (1.0 + (vectors + pixels) / (vectors * pixels)) / filled_share(d, t);
 }
 
-// The register-filling tile where it issues fewer slots per output FMA than two vectors per
-// tile, else two vectors. On AVX2 (3 x 4 against 2 x 6) that keeps two vectors where 4-pixel
-// tiles leave a 1-pixel tile on 17-wide rows (inception's 7x1 convs, 20% slower) and where
-// 64 channels split 3 + 3 + 2 (no faster); on AVX-512 (4 x 6 against 2 x 14: 10 loads per 24
-// FMAs against 16 per 28) it takes 4 x 6 on 56-, 28- and 14-wide rows
-// (docs/design/default-schedules.md).
+// Of the tiles of one-vector blocks from the register-filling count down to 3 and two
+// vectors per tile, the one that issues the fewest slots per output FMA; ties go to the
+// wider tile. On AVX2 (3 x 4 against 2 x 6) that keeps two vectors where 4-pixel tiles leave
+// a 1-pixel tile on 17-wide rows (inception's 7x1 convs, 20% slower) and where 64 channels
+// split 3 + 3 + 2 (no faster); on AVX-512 (4 x 6, 3 x 9 or 3 x 7, 2 x 14) it takes 4 x 6 on
+// 56-, 28- and 14-wide rows, and 3 x 7 on 7x7 maps, where 4 x 6 leaves 49 pixels in 54
+// slots (docs/design/default-schedules.md).
 TiledOutput default_tiled_output(const Conv2dDesc& d, int64_t lanes) {
-  const TiledOutput two = tile_output(d, two_vector_tiling(d, lanes));
-  const std::optional<OutputTiling> filling = register_filling_tiling(d, lanes);
-  if (!filling) return two;
-  const TiledOutput wide = tile_output(d, *filling);
-  return slots_per_output_fma(d, wide) <= slots_per_output_fma(d, two) ? wide : two;
+  std::vector<TiledOutput> candidates;
+  for (int64_t v = register_filling_vectors(host_info().vector_registers); v >= 3; --v)
+    if (const std::optional<OutputTiling> tiling = one_vector_tiling(d, lanes, v))
+      candidates.push_back(tile_output(d, *tiling));
+  candidates.push_back(tile_output(d, two_vector_tiling(d, lanes)));
+  return *std::min_element(candidates.begin(), candidates.end(), [&](const TiledOutput& a, const TiledOutput& b) {
+    return slots_per_output_fma(d, a) < slots_per_output_fma(d, b);
+  });
 }
 
 // The image a flat schedule computes: one row of all the pixels (conv2d_flattens).
@@ -401,8 +428,7 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
     s.ow_bn = tiled.tile.columns;
     s.flat_pixels = tiled.flat;
   }
-  // Consecutive items share input rows when the weights they cycle through stay cached.
-  s.oc_inner = weight_bytes(desc) <= kSharedRowsWeightBytes;
+  s.oc_inner = shares_input_rows(desc);
   // Weights come from memory on every inference; fetch the next block's while this one runs.
   s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn * s.oc_tile_blocks;
   // One reduction pass: passes matched or lost to it inside networks

@@ -178,7 +178,12 @@ TEST_CASE("the default conv2d schedule fills the registers with a tile of one-ve
   // The activations keep their block: the tile's blocks are the weights' business.
   CHECK(schedule.stored_block() == default_channel_block(even.out_channels));
   CHECK(schedule.prefetch_weights);  // several tiles: each fetches the next one's weights
-  CHECK(schedule.oc_inner);          // small weights stay cached across items
+  // Output blocks inner where the weights stay cached and the input is larger: 12x12 x 64
+  // inputs (36 KB) against 49 KB of weights keep blocks outer; 56x56 x 64 (800 KB) against
+  // 16 KB share input rows; 7x7 x 1024 (200 KB) against 1 MB do not.
+  CHECK_FALSE(schedule.oc_inner);
+  CHECK(conv2d_default_schedule(square_conv(64, 56, 56, 64, 1, 1, 0)).oc_inner);
+  CHECK_FALSE(conv2d_default_schedule(square_conv(1024, 7, 7, 256, 1, 1, 0)).oc_inner);
   check_schedule(even, schedule);
   const Conv2dDesc large_weights = square_conv(512, 7, 7, 512, 3, 1, 1);  // 9.4 MB
   CHECK_FALSE(conv2d_default_schedule(large_weights).oc_inner);
@@ -198,6 +203,19 @@ TEST_CASE("the default conv2d schedule fills the registers with a tile of one-ve
     CHECK(rows_of_56.oc_bn == lanes);
     CHECK(rows_of_56.oc_tile_blocks == 4);
     CHECK(rows_of_56.oh_bn * rows_of_56.ow_bn == 6);
+  }
+  // 7x7 maps: 4 x 6 tiles hold 49 pixels in 54 slots, 3 x 7 in 49 (32 blocks in 11 tiles of
+  // 3, 33 slots), fewer slots per output FMA; the space offers the default's count.
+  if (lanes == 16) {
+    const Conv2dDesc seven = square_conv(2048, 7, 7, 512, 1, 1, 0);
+    const Conv2dSchedule rows_of_7 = conv2d_default_schedule(seven);
+    CHECK(rows_of_7.oc_bn == lanes);
+    CHECK(rows_of_7.oc_tile_blocks == 3);
+    CHECK(rows_of_7.oh_bn * rows_of_7.ow_bn == 7);
+    const std::vector<int64_t> counts = conv2d_space(seven).values("tile_oc_blocks");
+    CHECK(std::find(counts.begin(), counts.end(), 3) != counts.end());
+    CHECK(std::find(counts.begin(), counts.end(), 4) != counts.end());
+    check_schedule(seven, rows_of_7);
   }
   // A 3-channel stem computes two vectors of outputs with 8-lane vectors (AVX2), at most one
   // with AVX-512's 16 lanes, over a tile sized for two either way.

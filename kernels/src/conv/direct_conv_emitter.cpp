@@ -353,21 +353,18 @@ class DirectConvEmitter : private jit::IndexArithmetic {
 void WeightPrefetch::emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm::Value* slot) const {
   if (lines_per_slot == 0) return;
   Value* first = builder.CreateNSWAdd(first_line, builder.CreateNSWMul(slot, builder.getInt64(lines_per_slot)));
-  jit::emit_if_else(
-      builder, builder.CreateICmpSLT(first, builder.getInt64(lines)),
-      [&] {
-        for (int64_t i = 0; i < lines_per_slot; ++i) {
-          Value* line = builder.CreateBinaryIntrinsic(
-              llvm::Intrinsic::smin, builder.CreateNSWAdd(first, builder.getInt64(i)), builder.getInt64(lines - 1));
-          Value* offset =
-              builder.CreateNSWAdd(block_start, builder.CreateNSWMul(line, builder.getInt64(kFloatsPerCacheLine)));
-          Value* address = builder.CreateGEP(builder.getFloatTy(), weight, offset);
-          // llvm.prefetch(address, read, locality 2 = prefetcht1, toward L2; data cache)
-          builder.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
-                                  {address, builder.getInt32(0), builder.getInt32(2), builder.getInt32(1)});
-        }
-      },
-      [] {});
+  // Branch-free: slots past the last line fetch it again (cached, nearly free). A branch around
+  // them splits the unrolled reduction, and LLVM then hoists and spills its weight vectors
+  // (docs/design/weight-prefetch.md).
+  for (int64_t i = 0; i < lines_per_slot; ++i) {
+    Value* line = builder.CreateBinaryIntrinsic(llvm::Intrinsic::smin, builder.CreateNSWAdd(first, builder.getInt64(i)),
+                                                builder.getInt64(lines - 1));
+    Value* offset = builder.CreateNSWAdd(block_start, builder.CreateNSWMul(line, builder.getInt64(kFloatsPerCacheLine)));
+    Value* address = builder.CreateGEP(builder.getFloatTy(), weight, offset);
+    // llvm.prefetch(address, read, locality 2 = prefetcht1, toward L2; data cache)
+    builder.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
+                            {address, builder.getInt32(0), builder.getInt32(2), builder.getInt32(1)});
+  }
 }
 
 CompiledFunction compile_direct_conv(const DirectConvGeometry& geometry, const ConvReduction& reduction,

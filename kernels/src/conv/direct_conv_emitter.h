@@ -34,7 +34,7 @@ struct WeightPrefetch {
   llvm::Value* block_start = nullptr;  ///< float offset of the next tile's weights
   llvm::Value* first_line = nullptr;   ///< line of that tile the tap's slot 0 fetches first
   int64_t lines_per_slot = 0;          ///< 0 = no prefetch
-  int64_t lines = 0;                   ///< lines of one tile; slots past them fetch nothing
+  int64_t lines = 0;                   ///< lines of one tile; slots past them refetch the last
 
   /// Emits the prefetches of the tap's slot `slot` (nothing when lines_per_slot is 0).
   void emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm::Value* slot) const;
