@@ -56,13 +56,14 @@ bool shares_input_rows(const Conv2dDesc& d) {
 // `computed` (0: as computed).
 int64_t stored_as(int64_t block, int64_t computed) { return block == computed ? 0 : block; }
 
-// Over fewer input channels than a vector holds (a 3-channel stem) several vectors per tile
-// only with 8-lane vectors: on AVX2 (Zen 3) they ran stems 21-27% faster, while with
-// AVX-512's 16 lanes regnet-x's stem ran 2x slower so (Zen 5; docs/design/default-schedules.md).
-constexpr int64_t kStemTwoVectorLanes = 8;
+// Over fewer input channels than a vector holds (a 3-channel stem) a block wider than a
+// vector only with 8-lane vectors: with 16 lanes shufflenet's 3 -> 24 stem ran 1.14x slower in
+// one block of 24 (a vector and a half-masked one) than in blocks of 12 (Zen 5;
+// docs/design/default-schedules.md).
+constexpr int64_t kStemWideBlockLanes = 8;
 
-bool short_stem_tile(const Conv2dDesc& d, int64_t lanes) {
-  return d.in_channels_per_group() < lanes && lanes > kStemTwoVectorLanes;
+bool narrow_stem_blocks(const Conv2dDesc& d, int64_t lanes) {
+  return d.in_channels_per_group() < lanes && lanes > kStemWideBlockLanes;
 }
 
 // A default's output blocks and how many of them one register tile computes.
@@ -81,10 +82,10 @@ struct OutputTiling {
 // a broadcast.
 OutputTiling two_vector_tiling(const Conv2dDesc& d, int64_t lanes) {
   const int64_t channels = d.out_channels_per_group();
-  if (!short_stem_tile(d, lanes) && channels % (2 * lanes) == 0) return {2 * lanes, 1};
-  if (!short_stem_tile(d, lanes) && channels % lanes == 0) return {lanes, std::min<int64_t>(2, channels / lanes)};
+  if (channels % (2 * lanes) == 0) return {2 * lanes, 1};
+  if (channels % lanes == 0) return {lanes, std::min<int64_t>(2, channels / lanes)};
   const int64_t block = default_channel_block(channels);
-  const bool fits = block > 1 && (block <= lanes || !short_stem_tile(d, lanes));
+  const bool fits = block > 1 && (block <= lanes || !narrow_stem_blocks(d, lanes));
   return {fits ? block : largest_divisor_up_to(channels, lanes), 1};
 }
 
@@ -109,11 +110,10 @@ int64_t register_filling_vectors(int registers) {
 
 // One-vector blocks, at most `most_per_tile` to a register tile, the count evened out over a
 // group's blocks (4 vectors as two tiles of 2, not 3 + 1); nullopt where a vector does not
-// divide the channels, over a stem's few input channels with wide vectors, or where the
-// count is two (two_vector_tiling's).
+// divide the channels, or where the count is two (two_vector_tiling's).
 std::optional<OutputTiling> one_vector_tiling(const Conv2dDesc& d, int64_t lanes, int64_t most_per_tile) {
   const int64_t channels = d.out_channels_per_group();
-  if (channels % lanes != 0 || short_stem_tile(d, lanes)) return std::nullopt;
+  if (channels % lanes != 0) return std::nullopt;
   const int64_t vectors = channels / lanes;
   const int64_t tiles = ceil_div(vectors, std::min(vectors, most_per_tile));
   const int64_t per_tile = ceil_div(vectors, tiles);

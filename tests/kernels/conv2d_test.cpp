@@ -217,12 +217,22 @@ TEST_CASE("the default conv2d schedule fills the registers with a tile of one-ve
     CHECK(std::find(counts.begin(), counts.end(), 4) != counts.end());
     check_schedule(seven, rows_of_7);
   }
-  // A 3-channel stem computes two vectors of outputs with 8-lane vectors (AVX2), at most one
-  // with AVX-512's 16 lanes, over a tile sized for two either way.
+  // A 3-channel stem tiles its outputs as any conv does: two vectors of them, or four
+  // one-vector blocks by 6 pixels for 64 channels with AVX-512; a block wider than a vector
+  // only with 8-lane vectors (a 3 -> 24 stem with AVX-512 computes blocks of 12).
   const Conv2dSchedule stem = conv2d_default_schedule(square_conv(3, 32, 32, 2 * lanes, 3, 2, 1));
-  CHECK(stem.oc_bn == (lanes == 8 ? 2 * lanes : lanes));
+  CHECK(stem.oc_bn * stem.oc_tile_blocks == 2 * lanes);
   CHECK(stem.ow_bn == std::min<int64_t>(16, two_vector_pixels));
   check_schedule(square_conv(3, 32, 32, 2 * lanes, 3, 2, 1), stem);
+  if (lanes == 16) {
+    const Conv2dDesc seven_by_seven = square_conv(3, 64, 64, 64, 7, 2, 3);
+    const Conv2dSchedule wide = conv2d_default_schedule(seven_by_seven);
+    CHECK(wide.oc_bn == lanes);
+    CHECK(wide.oc_tile_blocks == 4);
+    CHECK(wide.ow_bn == 6);
+    check_schedule(seven_by_seven, wide);
+    CHECK(conv2d_default_schedule(square_conv(3, 32, 32, 24, 3, 2, 1)).oc_bn == 12);
+  }
   // A 3x3 conv on 7-wide rows, whose space offers taller tiles: the tile fits the registers
   // whichever tiling wins.
   const Conv2dDesc narrow_3x3 = square_conv(4 * lanes, 7, 7, 12 * lanes, 3, 1, 1);

@@ -32,6 +32,13 @@ void BlockedReduction::accumulate(llvm::IRBuilder<>& builder, const Tap& tap, co
   panel = builder.CreateNSWAdd(builder.CreateNSWMul(panel, builder.getInt64(s_.kernel_w)), tap.kw);
   llvm::Value* weights = builder.CreateInBoundsGEP(builder.getFloatTy(), tap.weight,
                                                    builder.CreateNSWMul(panel, builder.getInt64(s_.ic_bn * s_.oc_bn)));
+  // Taps unrolled one after another in straight-line code read some input values twice (a
+  // column's pixel at kw is the next column's at kw - 1 with stride 1), and LLVM would keep
+  // such broadcasts in registers from one tap to the next: beside a tile that fills the
+  // registers that spills (a 3-channel 7x7 stem in 4 x 6 tiles: 560 spills, 1.4x the time).
+  // Each tap starts afresh instead; the weight prefetches, which LLVM cannot move loads
+  // across either, used to do this by accident (docs/design/default-schedules.md).
+  jit::emit_compiler_fence(builder);
   const ReductionStretches plan = stretches();
   const int64_t unroll = plan.unroll;
   const int64_t stride = plan.prefetch_stride;

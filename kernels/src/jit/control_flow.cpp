@@ -1,5 +1,7 @@
 #include "jit/control_flow.h"
 
+#include <llvm/IR/InlineAsm.h>
+
 namespace layoutopt::kernels::jit {
 
 namespace {
@@ -53,6 +55,12 @@ void emit_loop(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, int64_t s
 
 void emit_unrolled(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const LoopBody& body) {
   for (int64_t i = begin; i < end; ++i) body(builder.getInt64(i));
+}
+
+void emit_compiler_fence(llvm::IRBuilder<>& builder) {
+  // An empty asm statement with side effects that clobbers memory, as C's asm volatile("" ::: "memory").
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), false);
+  builder.CreateCall(llvm::InlineAsm::get(type, "", "~{memory}", /*hasSideEffects=*/true));
 }
 
 void emit_if_else(llvm::IRBuilder<>& builder, llvm::Value* condition, const std::function<void()>& then_body,

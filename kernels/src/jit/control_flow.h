@@ -24,6 +24,10 @@ void emit_loop(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, int64_t s
 /// Emits body(i) for every i in [begin, end) as straight-line code (full unroll).
 void emit_unrolled(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const LoopBody& body);
 
+/// A compiler fence: no memory access moves across it and no load is merged with an equal one
+/// on the other side. Emits no instruction.
+void emit_compiler_fence(llvm::IRBuilder<>& builder);
+
 /// if (condition) then_body() else else_body().
 void emit_if_else(llvm::IRBuilder<>& builder, llvm::Value* condition, const std::function<void()>& then_body,
                   const std::function<void()>& else_body);
