@@ -1,5 +1,8 @@
 #include "conv/winograd_transform_emitter.h"
 
+#include <cassert>
+#include <functional>
+#include <map>
 #include <vector>
 
 #include "conv/stored_output.h"
@@ -10,6 +13,7 @@
 #include "jit/jit_engine.h"
 #include "jit/kernel_module.h"
 #include "jit/vector_ops.h"
+#include "layoutopt/kernels/host.h"
 
 namespace layoutopt::kernels::conv {
 
@@ -17,8 +21,6 @@ namespace {
 
 using llvm::Value;
 using Matrix = std::vector<std::vector<double>>;
-/// A tile of vectors, [row][column].
-using Tile = std::vector<std::vector<Value*>>;
 
 /// sum_i coefficients[i] * values[i], with the coefficients folded in: terms with 0 vanish,
 /// +-1 become adds and subtracts, the rest fused multiply-adds.
@@ -39,31 +41,6 @@ Value* combine(llvm::IRBuilder<>& b, const std::vector<double>& coefficients, co
   return sum != nullptr ? sum : llvm::Constant::getNullValue(values.front()->getType());
 }
 
-/// tile * matrix^T: result[r][a] = sum_s matrix[a][s] * tile[r][s].
-Tile transform_rows(llvm::IRBuilder<>& b, const Matrix& matrix, const Tile& tile) {
-  Tile result(tile.size());
-  for (size_t r = 0; r < tile.size(); ++r)
-    for (const std::vector<double>& row : matrix) result[r].push_back(combine(b, row, tile[r]));
-  return result;
-}
-
-/// matrix * tile: result[a][s] = sum_r matrix[a][r] * tile[r][s].
-Tile transform_columns(llvm::IRBuilder<>& b, const Matrix& matrix, const Tile& tile) {
-  Tile result(matrix.size());
-  for (size_t a = 0; a < matrix.size(); ++a)
-    for (size_t s = 0; s < tile.front().size(); ++s) {
-      std::vector<Value*> column;
-      for (const std::vector<Value*>& row : tile) column.push_back(row[s]);
-      result[a].push_back(combine(b, matrix[a], column));
-    }
-  return result;
-}
-
-/// X^T t X for a transform matrix X^T (B^T for the input, A^T for the output).
-Tile sandwich(llvm::IRBuilder<>& b, const Matrix& transposed, const Tile& tile) {
-  return transform_columns(b, transposed, transform_rows(b, transposed, tile));
-}
-
 /// What both stages share: decoding a work item (n, band, channel block, row within the
 /// band), the vector chunks of the channel block, and where a tile's transformed values live
 /// in V or M (see WinogradGeometry for both orders).
@@ -82,7 +59,8 @@ class TileRowEmitter : protected jit::IndexArithmetic {
         t_(winograd_matrices(geometry.m)),
         module_(module),
         b_(module.builder()),
-        chunks_(jit::vector_chunks(block, jit::JitEngine::instance().host().vector_lanes)) {}
+        chunks_(jit::vector_chunks(block, jit::JitEngine::instance().host().vector_lanes)),
+        in_passes_(geometry.alpha * geometry.alpha >= 2 * host_info().vector_registers) {}
 
   /// Item index = ((n * bands + band) * blocks + block) * rows_per_band + band_row.
   Item decode(Value* index, int64_t blocks) {
@@ -116,11 +94,84 @@ class TileRowEmitter : protected jit::IndexArithmetic {
     return add(mul(group, axis.group_span()), phase);
   }
 
+  /// X^T t X (X^T: B^T for the input, A^T for the output) of one chunk's alpha x alpha tile
+  /// t (row r from load_row(r)): the first `rows` values of each of the first `columns`
+  /// columns are handed to use_column(c, values).
+  void transform(const Matrix& transposed, int64_t lanes, int64_t rows, int64_t columns,
+                 const std::function<std::vector<Value*>(int64_t)>& load_row,
+                 const std::function<void(int64_t, const std::vector<Value*>&)>& use_column) {
+    if (in_passes_) {
+      transform_in_passes(transposed, lanes, rows, columns, load_row, use_column);
+      return;
+    }
+    std::vector<std::vector<Value*>> t_x;  // t X, [row][column]
+    for (int64_t r = 0; r < g_.alpha; ++r) {
+      const std::vector<Value*> row = load_row(r);
+      t_x.emplace_back();
+      for (int64_t c = 0; c < columns; ++c) t_x.back().push_back(combine(b_, transposed[static_cast<size_t>(c)], row));
+    }
+    for (int64_t c = 0; c < columns; ++c) {
+      std::vector<Value*> column;
+      for (const std::vector<Value*>& row : t_x) column.push_back(row[static_cast<size_t>(c)]);
+      use_column(c, combine_rows(transposed, rows, column));
+    }
+  }
+
+  /// Whether `transform` goes through memory (see transform_in_passes).
+  [[nodiscard]] bool in_passes() const { return in_passes_; }
+
   const WinogradGeometry& g_;
   const WinogradMatrices& t_;
   jit::KernelModule& module_;
   llvm::IRBuilder<>& b_;
   std::vector<jit::VectorChunk> chunks_;
+
+ private:
+  /// The first `rows` rows of X^T times `column`.
+  std::vector<Value*> combine_rows(const Matrix& transposed, int64_t rows, const std::vector<Value*>& column) {
+    std::vector<Value*> results;
+    for (int64_t a = 0; a < rows; ++a) results.push_back(combine(b_, transposed[static_cast<size_t>(a)], column));
+    return results;
+  }
+
+  /// `transform` in two passes through a stack buffer: each row of t X, then each column of
+  /// X^T (t X). Why: a tile and its transform held in registers at once (128 vectors for
+  /// F(6x6)) spilled wherever LLVM chose; a pass keeps a row or a column and its results live,
+  /// and the buffer stays in L1. The fences keep the buffer in memory and each row and column
+  /// apart. Only for tiles of at least twice the vector registers: F(4x4)'s 36-vector tiles
+  /// ran their output transform 1.2x slower so with AVX-512 (docs/design/winograd.md).
+  void transform_in_passes(const Matrix& transposed, int64_t lanes, int64_t rows, int64_t columns,
+                           const std::function<std::vector<Value*>(int64_t)>& load_row,
+                           const std::function<void(int64_t, const std::vector<Value*>&)>& use_column) {
+    assert(columns <= g_.alpha);
+    Value* buffer = staging(lanes);
+    const auto slot = [&](int64_t r, int64_t c) { return constant((r * columns + c) * lanes); };
+    for (int64_t r = 0; r < g_.alpha; ++r) {
+      const std::vector<Value*> row = load_row(r);
+      for (int64_t c = 0; c < columns; ++c)
+        jit::store_vector(b_, combine(b_, transposed[static_cast<size_t>(c)], row), buffer, slot(r, c));
+      jit::emit_compiler_fence(b_, buffer);
+    }
+    for (int64_t c = 0; c < columns; ++c) {
+      std::vector<Value*> column;
+      for (int64_t r = 0; r < g_.alpha; ++r) column.push_back(jit::load_vector(b_, buffer, slot(r, c), lanes));
+      use_column(c, combine_rows(transposed, rows, column));
+      jit::emit_compiler_fence(b_, buffer);
+    }
+  }
+
+  // The stack buffer of the two passes: alpha x alpha vectors of `lanes` floats (at most
+  // alpha columns are kept), one for each lane count (a chunk of a masked block may be narrower).
+  Value* staging(int64_t lanes) {
+    Value*& buffer = staging_[lanes];
+    if (buffer == nullptr)
+      buffer = module_.entry_slot(llvm::ArrayType::get(b_.getFloatTy(), static_cast<uint64_t>(g_.alpha * g_.alpha * lanes)),
+                                  "staging");
+    return buffer;
+  }
+
+  bool in_passes_;
+  std::map<int64_t, Value*> staging_;
 };
 
 class InputTransformEmitter : private TileRowEmitter {
@@ -137,35 +188,34 @@ class InputTransformEmitter : private TileRowEmitter {
 
  private:
   void emit_tile(const Item& item, Value* column) {
-    for (const jit::VectorChunk& chunk : chunks_) {
-      const Tile v = sandwich(b_, t_.BT, load_tile(item, column, chunk));
-      for (int64_t k = 0; k < g_.alpha; ++k)
-        for (int64_t l = 0; l < g_.alpha; ++l)
-          jit::store_vector(b_, v[k][l], module_.output(),
-                            transformed_offset(item, g_.in_blocks(), k * g_.alpha + l, tile_index(item, column),
-                                               g_.ic_bn, chunk.offset));
-    }
+    for (const jit::VectorChunk& chunk : chunks_)
+      transform(
+          t_.BT, chunk.lanes, g_.alpha, g_.alpha, [&](int64_t r) { return load_row(item, column, chunk, r); },
+          [&](int64_t s, const std::vector<Value*>& values) {
+            for (int64_t k = 0; k < g_.alpha; ++k)
+              jit::store_vector(b_, values[static_cast<size_t>(k)], module_.output(),
+                                transformed_offset(item, g_.in_blocks(), k * g_.alpha + s, tile_index(item, column),
+                                                   g_.ic_bn, chunk.offset));
+          });
   }
 
-  // The alpha x alpha input pixels of the tile, dilation apart; those outside the input
+  // Row r of the tile's alpha x alpha input pixels, dilation apart; those outside the input
   // (padding, or past the last row or column) read zeros.
-  Tile load_tile(const Item& item, Value* column, const jit::VectorChunk& chunk) {
+  std::vector<Value*> load_row(const Item& item, Value* column, const jit::VectorChunk& chunk, int64_t r) {
     Value* plane = add(mul(item.batch, g_.in_blocks()), item.block);
-    Tile d(static_cast<size_t>(g_.alpha));
-    for (int64_t r = 0; r < g_.alpha; ++r) {
-      Value* ih = add(tile_origin(item.tile_row, g_.rows()), r * g_.dilation_h - g_.pad_top);
-      Value* row_inside = b_.CreateICmpULT(ih, constant(g_.in_h));
-      Value* row = mul(add(mul(plane, g_.in_h), ih), g_.in_w);
-      for (int64_t s = 0; s < g_.alpha; ++s) {
-        Value* iw = add(tile_origin(column, g_.columns()), s * g_.dilation_w - g_.pad_left);
-        Value* inside = b_.CreateAnd(row_inside, b_.CreateICmpULT(iw, constant(g_.in_w)));
-        Value* offset = add(mul(add(row, iw), g_.ic_bn), chunk.offset);
-        // Plain (not inbounds) GEP: outside the input the address is computed but never read.
-        Value* pointer = b_.CreateSelect(inside, b_.CreateGEP(b_.getFloatTy(), module_.input(), offset), zeros_);
-        d[r].push_back(jit::load_vector(b_, pointer, constant(0), chunk.lanes));
-      }
+    Value* ih = add(tile_origin(item.tile_row, g_.rows()), r * g_.dilation_h - g_.pad_top);
+    Value* row_inside = b_.CreateICmpULT(ih, constant(g_.in_h));
+    Value* row = mul(add(mul(plane, g_.in_h), ih), g_.in_w);
+    std::vector<Value*> values;
+    for (int64_t s = 0; s < g_.alpha; ++s) {
+      Value* iw = add(tile_origin(column, g_.columns()), s * g_.dilation_w - g_.pad_left);
+      Value* inside = b_.CreateAnd(row_inside, b_.CreateICmpULT(iw, constant(g_.in_w)));
+      Value* offset = add(mul(add(row, iw), g_.ic_bn), chunk.offset);
+      // Plain (not inbounds) GEP: outside the input the address is computed but never read.
+      Value* pointer = b_.CreateSelect(inside, b_.CreateGEP(b_.getFloatTy(), module_.input(), offset), zeros_);
+      values.push_back(jit::load_vector(b_, pointer, constant(0), chunk.lanes));
     }
-    return d;
+    return values;
   }
 
   Value* zeros_;
@@ -221,34 +271,44 @@ class OutputTransformEmitter : private TileRowEmitter {
           b_, run.first, run.end, 1, [&](Value* column) { emit_tile(item, column, rows, run.stored); }, "tile");
   }
 
+  // In registers the whole tile's epilogues at once: their dependent chains (an exp and a
+  // reciprocal in SiLU) bound the tile's time when emitted one after another
+  // (docs/results/kernels.md); in passes each column's, which keeps the registers for them.
   void emit_tile(const Item& item, Value* column, int64_t rows, int64_t columns) {
     const StoredOutput stored{g_.out_channels, g_.out_h, g_.out_w, g_.oc_bn, g_.store_bn};
     for (const jit::VectorChunk& chunk : chunks_) {
-      const Tile y = sandwich(b_, t_.AT, load_tile(item, column, chunk));
       std::vector<Value*> outputs;
       std::vector<jit::EpilogueOperands> operands;
-      for (int64_t a = 0; a < rows; ++a) {
-        Value* oh = add(tile_origin(item.tile_row, g_.rows()), a * g_.dilation_h);
-        for (int64_t c = 0; c < columns; ++c) {
-          Value* ow = add(tile_origin(column, g_.columns()), c * g_.dilation_w);
-          outputs.push_back(y[a][c]);
-          operands.push_back({module_.bias(), add(mul(item.block, g_.oc_bn), chunk.offset), module_.residual(),
-                              output_placement(b_, stored, item.batch, item.block, oh, ow, chunk)});
-        }
-      }
-      jit::store_with_epilogues(b_, g_.epilogue, std::move(outputs), operands, module_.output());
+      const auto store = [&] {
+        jit::store_with_epilogues(b_, g_.epilogue, std::move(outputs), operands, module_.output());
+        outputs.clear();
+        operands.clear();
+      };
+      transform(
+          t_.AT, chunk.lanes, rows, columns, [&](int64_t r) { return load_row(item, column, chunk, r); },
+          [&](int64_t c, const std::vector<Value*>& values) {
+            Value* ow = add(tile_origin(column, g_.columns()), c * g_.dilation_w);
+            for (int64_t a = 0; a < rows; ++a) {
+              Value* oh = add(tile_origin(item.tile_row, g_.rows()), a * g_.dilation_h);
+              outputs.push_back(values[static_cast<size_t>(a)]);
+              operands.push_back({module_.bias(), add(mul(item.block, g_.oc_bn), chunk.offset), module_.residual(),
+                                  output_placement(b_, stored, item.batch, item.block, oh, ow, chunk)});
+            }
+            if (in_passes()) store();
+          });
+      if (!outputs.empty()) store();
     }
   }
 
-  Tile load_tile(const Item& item, Value* column, const jit::VectorChunk& chunk) {
-    Tile m(static_cast<size_t>(g_.alpha));
-    for (int64_t k = 0; k < g_.alpha; ++k)
-      for (int64_t l = 0; l < g_.alpha; ++l)
-        m[k].push_back(jit::load_vector(
-            b_, module_.input(),
-            transformed_offset(item, g_.out_blocks(), k * g_.alpha + l, tile_index(item, column), g_.oc_bn, chunk.offset),
-            chunk.lanes));
-    return m;
+  // Row r of the tile's alpha x alpha transformed outputs in M.
+  std::vector<Value*> load_row(const Item& item, Value* column, const jit::VectorChunk& chunk, int64_t r) {
+    std::vector<Value*> values;
+    for (int64_t l = 0; l < g_.alpha; ++l)
+      values.push_back(jit::load_vector(
+          b_, module_.input(),
+          transformed_offset(item, g_.out_blocks(), r * g_.alpha + l, tile_index(item, column), g_.oc_bn, chunk.offset),
+          chunk.lanes));
+    return values;
   }
 };
 

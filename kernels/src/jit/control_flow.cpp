@@ -57,10 +57,16 @@ void emit_unrolled(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const
   for (int64_t i = begin; i < end; ++i) body(builder.getInt64(i));
 }
 
-void emit_compiler_fence(llvm::IRBuilder<>& builder) {
-  // An empty asm statement with side effects that clobbers memory, as C's asm volatile("" ::: "memory").
-  auto* type = llvm::FunctionType::get(builder.getVoidTy(), false);
-  builder.CreateCall(llvm::InlineAsm::get(type, "", "~{memory}", /*hasSideEffects=*/true));
+void emit_compiler_fence(llvm::IRBuilder<>& builder, llvm::Value* escaping) {
+  // An empty asm statement with side effects that clobbers memory, as C's asm volatile("" ::: "memory"),
+  // taking `escaping` as an operand as asm volatile("" :: "r"(p) : "memory") does.
+  if (escaping == nullptr) {
+    auto* type = llvm::FunctionType::get(builder.getVoidTy(), false);
+    builder.CreateCall(llvm::InlineAsm::get(type, "", "~{memory}", /*hasSideEffects=*/true));
+    return;
+  }
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), {escaping->getType()}, false);
+  builder.CreateCall(llvm::InlineAsm::get(type, "", "r,~{memory}", /*hasSideEffects=*/true), {escaping});
 }
 
 void emit_if_else(llvm::IRBuilder<>& builder, llvm::Value* condition, const std::function<void()>& then_body,

@@ -25,8 +25,9 @@ void emit_loop(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, int64_t s
 void emit_unrolled(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const LoopBody& body);
 
 /// A compiler fence: no memory access moves across it and no load is merged with an equal one
-/// on the other side. Emits no instruction.
-void emit_compiler_fence(llvm::IRBuilder<>& builder);
+/// on the other side. Emits no instruction. With `escaping`, that pointer's memory counts as
+/// read and written there, so a stack buffer stays in memory instead of becoming registers.
+void emit_compiler_fence(llvm::IRBuilder<>& builder, llvm::Value* escaping = nullptr);
 
 /// if (condition) then_body() else else_body().
 void emit_if_else(llvm::IRBuilder<>& builder, llvm::Value* condition, const std::function<void()>& then_body,
