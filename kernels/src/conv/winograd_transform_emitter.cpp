@@ -96,28 +96,44 @@ class TileRowEmitter : protected jit::IndexArithmetic {
 
   /// X^T t X (X^T: B^T for the input, A^T for the output) of one chunk's alpha x alpha tile
   /// t (row r from load_row(r)): the first `rows` values of each of the first `columns`
-  /// columns are handed to use_column(c, values).
+  /// columns are handed to use_column(c, values). Each row of t X first, then each column of
+  /// X^T (t X); in registers, or with in_passes_ through a stack buffer. Why the buffer: a
+  /// tile and its transform held in registers at once (128 vectors for F(6x6)) spilled
+  /// wherever LLVM chose; a pass keeps a row or a column and its results live, and the buffer
+  /// stays in L1. The fences keep the buffer in memory and each row and column apart. Only
+  /// for tiles of at least twice the vector registers: F(4x4)'s 36-vector tiles ran their
+  /// output transform 1.2x slower so with AVX-512 (docs/design/winograd.md).
   void transform(const Matrix& transposed, int64_t lanes, int64_t rows, int64_t columns,
                  const std::function<std::vector<Value*>(int64_t)>& load_row,
                  const std::function<void(int64_t, const std::vector<Value*>&)>& use_column) {
-    if (in_passes_) {
-      transform_in_passes(transposed, lanes, rows, columns, load_row, use_column);
-      return;
-    }
-    std::vector<std::vector<Value*>> t_x;  // t X, [row][column]
+    assert(columns <= g_.alpha);
+    Value* buffer = in_passes_ ? staging(lanes) : nullptr;
+    std::vector<std::vector<Value*>> t_x(static_cast<size_t>(g_.alpha));  // t X in registers, [row][column]
+    const auto slot = [&](int64_t r, int64_t c) { return constant((r * columns + c) * lanes); };
     for (int64_t r = 0; r < g_.alpha; ++r) {
       const std::vector<Value*> row = load_row(r);
-      t_x.emplace_back();
-      for (int64_t c = 0; c < columns; ++c) t_x.back().push_back(combine(b_, transposed[static_cast<size_t>(c)], row));
+      for (int64_t c = 0; c < columns; ++c) {
+        Value* value = combine(b_, transposed[static_cast<size_t>(c)], row);
+        if (buffer != nullptr)
+          jit::store_vector(b_, value, buffer, slot(r, c));
+        else
+          t_x[static_cast<size_t>(r)].push_back(value);
+      }
+      if (buffer != nullptr) jit::emit_compiler_fence(b_, buffer);
     }
     for (int64_t c = 0; c < columns; ++c) {
       std::vector<Value*> column;
-      for (const std::vector<Value*>& row : t_x) column.push_back(row[static_cast<size_t>(c)]);
-      use_column(c, combine_rows(transposed, rows, column));
+      for (int64_t r = 0; r < g_.alpha; ++r)
+        column.push_back(buffer != nullptr ? jit::load_vector(b_, buffer, slot(r, c), lanes)
+                                           : t_x[static_cast<size_t>(r)][static_cast<size_t>(c)]);
+      std::vector<Value*> results;
+      for (int64_t a = 0; a < rows; ++a) results.push_back(combine(b_, transposed[static_cast<size_t>(a)], column));
+      use_column(c, results);
+      if (buffer != nullptr) jit::emit_compiler_fence(b_, buffer);
     }
   }
 
-  /// Whether `transform` goes through memory (see transform_in_passes).
+  /// Whether `transform` goes through memory.
   [[nodiscard]] bool in_passes() const { return in_passes_; }
 
   const WinogradGeometry& g_;
@@ -127,39 +143,6 @@ class TileRowEmitter : protected jit::IndexArithmetic {
   std::vector<jit::VectorChunk> chunks_;
 
  private:
-  /// The first `rows` rows of X^T times `column`.
-  std::vector<Value*> combine_rows(const Matrix& transposed, int64_t rows, const std::vector<Value*>& column) {
-    std::vector<Value*> results;
-    for (int64_t a = 0; a < rows; ++a) results.push_back(combine(b_, transposed[static_cast<size_t>(a)], column));
-    return results;
-  }
-
-  /// `transform` in two passes through a stack buffer: each row of t X, then each column of
-  /// X^T (t X). Why: a tile and its transform held in registers at once (128 vectors for
-  /// F(6x6)) spilled wherever LLVM chose; a pass keeps a row or a column and its results live,
-  /// and the buffer stays in L1. The fences keep the buffer in memory and each row and column
-  /// apart. Only for tiles of at least twice the vector registers: F(4x4)'s 36-vector tiles
-  /// ran their output transform 1.2x slower so with AVX-512 (docs/design/winograd.md).
-  void transform_in_passes(const Matrix& transposed, int64_t lanes, int64_t rows, int64_t columns,
-                           const std::function<std::vector<Value*>(int64_t)>& load_row,
-                           const std::function<void(int64_t, const std::vector<Value*>&)>& use_column) {
-    assert(columns <= g_.alpha);
-    Value* buffer = staging(lanes);
-    const auto slot = [&](int64_t r, int64_t c) { return constant((r * columns + c) * lanes); };
-    for (int64_t r = 0; r < g_.alpha; ++r) {
-      const std::vector<Value*> row = load_row(r);
-      for (int64_t c = 0; c < columns; ++c)
-        jit::store_vector(b_, combine(b_, transposed[static_cast<size_t>(c)], row), buffer, slot(r, c));
-      jit::emit_compiler_fence(b_, buffer);
-    }
-    for (int64_t c = 0; c < columns; ++c) {
-      std::vector<Value*> column;
-      for (int64_t r = 0; r < g_.alpha; ++r) column.push_back(jit::load_vector(b_, buffer, slot(r, c), lanes));
-      use_column(c, combine_rows(transposed, rows, column));
-      jit::emit_compiler_fence(b_, buffer);
-    }
-  }
-
   // The stack buffer of the two passes: alpha x alpha vectors of `lanes` floats (at most
   // alpha columns are kept), one for each lane count (a chunk of a masked block may be narrower).
   Value* staging(int64_t lanes) {

@@ -2,6 +2,8 @@
 
 #include <llvm/IR/InlineAsm.h>
 
+#include <vector>
+
 namespace layoutopt::kernels::jit {
 
 namespace {
@@ -60,13 +62,15 @@ void emit_unrolled(llvm::IRBuilder<>& builder, int64_t begin, int64_t end, const
 void emit_compiler_fence(llvm::IRBuilder<>& builder, llvm::Value* escaping) {
   // An empty asm statement with side effects that clobbers memory, as C's asm volatile("" ::: "memory"),
   // taking `escaping` as an operand as asm volatile("" :: "r"(p) : "memory") does.
-  if (escaping == nullptr) {
-    auto* type = llvm::FunctionType::get(builder.getVoidTy(), false);
-    builder.CreateCall(llvm::InlineAsm::get(type, "", "~{memory}", /*hasSideEffects=*/true));
-    return;
+  std::vector<llvm::Type*> parameters;
+  std::vector<llvm::Value*> arguments;
+  if (escaping != nullptr) {
+    parameters.push_back(escaping->getType());
+    arguments.push_back(escaping);
   }
-  auto* type = llvm::FunctionType::get(builder.getVoidTy(), {escaping->getType()}, false);
-  builder.CreateCall(llvm::InlineAsm::get(type, "", "r,~{memory}", /*hasSideEffects=*/true), {escaping});
+  auto* type = llvm::FunctionType::get(builder.getVoidTy(), parameters, false);
+  const char* constraints = escaping != nullptr ? "r,~{memory}" : "~{memory}";
+  builder.CreateCall(llvm::InlineAsm::get(type, "", constraints, /*hasSideEffects=*/true), arguments);
 }
 
 void emit_if_else(llvm::IRBuilder<>& builder, llvm::Value* condition, const std::function<void()>& then_body,
