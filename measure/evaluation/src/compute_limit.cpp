@@ -76,6 +76,13 @@ double executed_flops(const graph::Graph& graph, const planning::Plan* plan, gra
   return flops_of(graph, id, winograd_run(graph, plan, id));
 }
 
+std::optional<int64_t> winograd_weight_floats(const graph::Graph& graph, const planning::Plan* plan,
+                                              graph::NodeId id) {
+  const std::optional<WinogradRun> winograd = winograd_run(graph, plan, id);
+  if (!winograd) return std::nullopt;
+  return winograd->op.buffer_sizes(winograd->config_index).weight;
+}
+
 ComputeLimit compute_limit(const graph::Graph& graph, const planning::Plan* plan, const timing::PeakFlops& peak) {
   assert((plan == nullptr || plan->nodes.size() == graph.nodes().size()) && "validate_plan: one plan node per graph node");
   ComputeLimit limit = at_peak(peak);

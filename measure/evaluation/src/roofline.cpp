@@ -4,6 +4,7 @@
 #include <cassert>
 #include <iomanip>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "layoutopt/evaluation/compute_limit.h"
@@ -28,10 +29,14 @@ double value_bytes(const graph::Graph& graph, graph::ValueId id) {
   return static_cast<double>(graph::element_count(type.shape)) * element_bytes(type.dtype);
 }
 
-/// Weights and input activations read, the output written.
-double moved_bytes(const graph::Graph& graph, const graph::Node& node) {
+/// Weights and input activations read, the output written; a conv run as Winograd reads its
+/// transformed weights instead of the graph's (its second input).
+double moved_bytes(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id) {
+  const graph::Node& node = graph.node(id);
   double bytes = value_bytes(graph, node.output);
   for (graph::ValueId input : node.inputs) bytes += value_bytes(graph, input);
+  if (const std::optional<int64_t> transformed = winograd_weight_floats(graph, plan, id))
+    bytes += static_cast<double>(*transformed) * sizeof(float) - value_bytes(graph, node.inputs.at(1));
   return bytes;
 }
 
@@ -116,7 +121,7 @@ Roofline roofline(const graph::Graph& graph, const planning::Plan* plan, const t
     result.steps.push_back({.node = id,
                             .type = operator_type(graph, node),
                             .compute_ms = ms_at(executed_flops(graph, plan, id) / 1e9, peak.gflops),
-                            .memory_ms = ms_at(moved_bytes(graph, node) / 1e9, bandwidth.read_gbps)});
+                            .memory_ms = ms_at(moved_bytes(graph, plan, id) / 1e9, bandwidth.read_gbps)});
   }
   return result;
 }

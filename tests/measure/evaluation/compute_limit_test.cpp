@@ -65,6 +65,15 @@ TEST_CASE("a conv the plan runs as Winograd counts its batched product, alpha^2 
   CHECK(limit.summary().find("Winograd on 1 of the convs") != std::string::npos);
 }
 
+TEST_CASE("a conv the plan runs as Winograd reads its transformed weights, alpha^2 per 3 x 3; others none") {
+  const graph::Graph g = testing::tiny_graph();
+  const planning::Plan plan = plan_with_winograd_conv1(g);
+  // conv1: 16 -> 32 channels; F(2x2) transforms each 3 x 3 filter into 4 x 4.
+  CHECK(evaluation::winograd_weight_floats(g, &plan, *g.find_node("conv1")) == 32 * 16 * 4 * 4);
+  for (const graph::Node& node : g.nodes())
+    if (node.name != "conv1") CHECK_FALSE(evaluation::winograd_weight_floats(g, &plan, *g.find_node(node.name)));
+}
+
 TEST_CASE("without a plan, a conv the untuned default runs as Winograd counts the default's batched product") {
   // A 64 -> 64 3x3 conv on 56 x 56: 196 tiles of 4 x 4, so the default runs F(4x4, 3x3); a
   // limit of its direct FLOPs would be beaten 4x by the default itself.

@@ -10,6 +10,8 @@
 // do the convs the untuned default runs as Winograd (kernels::winograd_by_default), since a
 // limit counted directly would be beaten by the default's own Winograd steps.
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "layoutopt/graph/graph.h"
@@ -38,6 +40,12 @@ struct ComputeLimit {
 /// The FLOPs node `id` executes as `plan` runs it (null: as the untuned default runs it): 2 per
 /// multiply-add, a Winograd conv its batched product.
 [[nodiscard]] double executed_flops(const graph::Graph& graph, const planning::Plan* plan, graph::NodeId id);
+
+/// The weight floats node `id`'s kernel reads per run where `plan` (null: the untuned default)
+/// runs it as Winograd: its transformed weights, alpha^2 for every 3 x 3 the graph holds (16/9,
+/// 4 or 64/9 as many); nothing where the node reads the graph's weights as they are.
+[[nodiscard]] std::optional<int64_t> winograd_weight_floats(const graph::Graph& graph, const planning::Plan* plan,
+                                                            graph::NodeId id);
 
 /// The limit of `graph` as `plan` runs it (null: as the untuned default runs it), at `peak`.
 /// A plan must fit the graph (validate_plan).

@@ -2,7 +2,8 @@
 // The roofline: the least time a network can take on this host when every step is held to
 // whichever of its two ceilings binds, its FLOPs at the measured FMA peak or the bytes it
 // moves at the measured read bandwidth (timing/memory_bandwidth.h). A step moves the weights
-// it reads and its input and output activations, in their element type; the network's
+// it reads (a Winograd conv its transformed ones, up to 64/9 as many: on small maps they bind)
+// and its input and output activations, in their element type; the network's
 // roofline is the sum over its steps, each at its own ceiling, so a memory-bound dense layer
 // does not hide behind the network's total FLOPs.
 //
