@@ -14,7 +14,8 @@ machine's speed, which move all peers of a round together, cancel out.
     bench/compare_peers.py [--models M ...] [--threads 2] [--rounds 3] [--budget quick]
                            [--out out/peers] [--replan] [--skip-layoutopt]
 
-Per model it first exports out/peers/models/MODEL.onnx (if missing) and plans it once
+Per model it first exports out/peers/models/MODEL.onnx (if missing; any other ONNX file
+placed there as MODEL.onnx is timed as it is) and plans it once
 (skipped if out/peers/MODEL.plan.json exists, unless --replan):
     layoutopt optimize MODEL.onnx --budget B --records out/peers/MODEL.tune.jsonl
         --transforms out/peers/MODEL.transforms.json --threads N -o out/peers/MODEL.plan.json
@@ -228,6 +229,9 @@ def write_reports(args, models, peers, rounds, summary, notes):
     lines += ["", "Ratios below 1 mean layoutopt is faster; each is the median of the rounds' own ratios "
               "(their range in parentheses).", peer_note + "."]
     lines += [f"Outputs of {model}: {note}." for model, note in notes.items() if note]
+    untimed = [m for m in models if "pytorch" in peers and summary[m].get("pytorch") is None]
+    if untimed:
+        lines.append(f"PyTorch rebuilds the torchvision networks by name; it did not time {', '.join(untimed)}.")
     if "layoutopt" not in peers:
         lines.append("layoutopt was skipped (--skip-layoutopt).")
     table = "\n".join(lines) + "\n"
@@ -318,18 +322,29 @@ def main():
     check_prerequisites(args)
     models_dir = os.path.join(args.out, "models")
     os.makedirs(models_dir, exist_ok=True)
-    export = subprocess.run([TORCH_PYTHON, os.path.join(PEERS_DIR, "export_models.py"), "--out", models_dir]
-                            + args.models)
-    if export.returncode != 0:
-        fail("exporting the models failed (see above)")
+    # A model already in the models folder (a user's own export) is used as it is.
+    missing = [m for m in args.models if not os.path.exists(os.path.join(models_dir, m + ".onnx"))]
+    if missing:
+        export = subprocess.run([TORCH_PYTHON, os.path.join(PEERS_DIR, "export_models.py"), "--out", models_dir]
+                                + missing)
+        if export.returncode != 0:
+            fail("exporting the models failed (see above)")
     onnx_paths = {m: os.path.join(models_dir, m + ".onnx") for m in args.models}
     plans = {m: plan(args, m, onnx_paths[m]) for m in args.models} if "layoutopt" in peers else {}
+    # PyTorch runs the torchvision network of the same name, so it times only those.
+    rebuilt = set(subprocess.run([TORCH_PYTHON, os.path.join(PEERS_DIR, "export_models.py"), "--list"],
+                                 capture_output=True, text=True, check=True).stdout.split())
+    peers_of = {m: [p for p in peers if p != "pytorch" or m in rebuilt] for m in args.models}
+    unrebuilt = [m for m in args.models if m not in rebuilt]
+    if "pytorch" in peers and unrebuilt:
+        print(f"compare_peers: PyTorch times only the networks it rebuilds by name; not {', '.join(unrebuilt)}",
+              file=sys.stderr)
 
     rounds, latest = [], {m: {} for m in args.models}
     with open(os.path.join(args.out, "rounds.jsonl"), "w") as raw:
         for number in range(1, args.rounds + 1):
             for model in args.models:
-                for peer in peers:
+                for peer in peers_of[model]:
                     result = time_peer(args, peer, onnx_paths[model], plans.get(model))
                     result.update(round=number, model=model)
                     rounds.append(result)
@@ -341,7 +356,7 @@ def main():
                           flush=True)
 
     summary = {m: {p: statistics.median(r["median_ms"] for r in rounds if r["model"] == m and r["peer"] == p)
-                   for p in peers} for m in args.models}
+                   for p in peers_of[m]} for m in args.models}
     notes = {m: outputs_agree(latest[m]) for m in args.models}
     print()
     print(write_reports(args, args.models, peers, rounds, summary, notes), end="")

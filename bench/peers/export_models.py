@@ -119,7 +119,11 @@ def main():
                         help=f"torchvision networks (known: {', '.join(MODELS)})")
     parser.add_argument("--out", default=DEFAULT_OUT, help="output directory (default out/peers/models/)")
     parser.add_argument("--force", action="store_true", help="re-export files that exist")
+    parser.add_argument("--list", action="store_true", help="print the known networks, one per line, and stop")
     args = parser.parse_args()
+    if args.list:
+        print("\n".join(MODELS))
+        return
     unknown = [name for name in args.models if name not in MODELS]
     if unknown:
         sys.exit(f"export_models: unknown model(s) {', '.join(unknown)} (known: {', '.join(MODELS)})")
