@@ -86,7 +86,6 @@ void BlockedReduction::accumulate_channel(llvm::IRBuilder<>& builder, const Tap&
   }
   for (size_t r = 0; r < tap.rows.size(); ++r)
     for (const TapColumn& column : tap.columns) {
-      jit::emit_compiler_fence(builder);
       llvm::Value* offset = builder.CreateNSWAdd(column.offset, input_offset);
       for (size_t c = 0; c < chunks.size(); ++c) {
         llvm::Value* x = jit::broadcast(builder, tap.rows[r], offset, chunks[c].lanes);
