@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <atomic>
 
+#include <omp.h>
+
 #include "ceil_div.h"
 #include "conv/accumulator_tile.h"
 #include "conv/winograd_geometry.h"
@@ -21,6 +23,8 @@ namespace {
 
 // What winograd_applicable asks of a convolution, for the errors that reject one.
 constexpr const char* kApplicability = "needs a 3x3 kernel, stride 1, groups 1 and no input scale";
+// The tuner's values of band_rows (0: whole stages).
+const std::vector<int64_t> kBandRows{0, 1, 2, 4};
 
 void require(bool ok, const Conv2dDesc& desc, const WinogradSchedule& schedule, const std::string& what) {
   if (!ok) throw KernelError("invalid winograd conv2d schedule " + schedule.str() + " for " + desc.str() + ": " + what);
@@ -131,9 +135,33 @@ bool saves_weight_reads(const Conv2dDesc& d) {
   return 3 * winograd_weight_reads(d) <= 2 * direct_weight_reads(d);
 }
 
+// Bands of one tile row on images of at least kWinogradDefaultMinBandedRows tile rows. On
+// smaller images a band per thread of the team (OpenMP's thread count, which tuning, planning
+// and running share; the band_rows of the space that cut as many bands) where each thread
+// gets at least kWinogradMinBandTiles tiles: every
+// thread then reads all the transformed weights, but its V and M never leave its core, and
+// its product still does 8 or more FLOPs per weight byte, about the machine balance of
+// current x86 servers. Whole stages split V's channels and M's positions between threads, so
+// half of each crosses cores: resnet-50's 7 x 7 tiles of 128 and 256 channels ran 0.82x and
+// 0.93x the time in two bands (AVX-512, Zen 5; docs/design/banded-winograd.md).
+int64_t default_band_rows(const Conv2dDesc& d, int64_t m) {
+  const WinogradTileGrid grid = winograd_tile_grid(d, m);
+  if (grid.rows >= kWinogradDefaultMinBandedRows) return 1;
+  const int64_t threads = omp_get_max_threads();
+  if (threads < 2 || grid.tiles() < threads * kWinogradMinBandTiles) return 0;
+  for (int64_t rows : kBandRows)  // a point of the space
+    if (rows > 0 && ceil_div(grid.rows, rows) == threads) return rows;
+  return 0;
+}
+
 // Blocks of 8 or 16 channels, where Winograd's default was measured; masked blocks (24, 58)
 // would put a partial vector through every transform.
 bool whole_vector_block(int64_t block) { return block == 8 || block == 16; }
+
+// The narrowest register tile that covers `tiles` in as few tiles as `width` does: a band of
+// 25 tiles in 5 tiles of 5, not 4 of 6 and one of 1 (which loads every weight for one tile;
+// resnet-50's 7 x 7 tiles in two bands ran 0.92-0.94x the time so, AVX-512, Zen 5).
+int64_t evenly_wide(int64_t width, int64_t tiles) { return ceil_div(tiles, ceil_div(tiles, std::min(width, tiles))); }
 
 // The middle stage's register tile: the direct default's for that 1x1 conv (several output
 // blocks per tile where they fill the registers better, each tile as wide as the band's
@@ -150,7 +178,7 @@ void set_product_tile(const Conv2dDesc& d, WinogradSchedule& s) {
   const int64_t block_vectors = host.vectors_spanning(s.oc_bn);
   if (!product.packs_groups(product_desc) && vectors % block_vectors == 0) {
     s.oc_tile_blocks = vectors / block_vectors;
-    s.tile_t = product.oh_bn * product.ow_bn;
+    s.tile_t = evenly_wide(product.oh_bn * product.ow_bn, product_desc.in_w);
     return;
   }
   // Pixels for two vectors even when the block is one, as the direct default's tile.
@@ -188,7 +216,7 @@ WinogradSchedule winograd_default_schedule(const Conv2dDesc& d) {
   s.m = default_tile_size(d);
   s.ic_bn = default_channel_block(d.in_channels);
   s.oc_bn = default_channel_block(d.out_channels);
-  s.band_rows = winograd_tile_grid(d, s.m).rows >= kWinogradDefaultMinBandedRows ? 1 : 0;
+  s.band_rows = default_band_rows(d, s.m);
   set_product_tile(d, s);
   // As the direct default: the weights come from memory on every inference, so the middle
   // stage fetches the next blocks' while it multiplies by these.
@@ -210,7 +238,7 @@ ConfigSpace winograd_conv2d_space(const Conv2dDesc& desc) {
   space.add(k::prefetch_weights, {0, 1}, 0);
   // Knobs added after records were written, each with the value a record lacking it means
   // (records name their knobs; indices are recomputed from them: record-compatibility.md).
-  space.add(k::tile_band, {0, 1, 2, 4}, 0);
+  space.add(k::tile_band, kBandRows, 0);
   space.add(k::tile_oc_blocks, inclusive_range(1, kMaxTileBlocks), 1);
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   return space;

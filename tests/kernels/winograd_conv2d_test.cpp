@@ -9,6 +9,7 @@
 
 #include <omp.h>
 
+#include <optional>
 #include <random>
 #include <utility>
 
@@ -285,6 +286,24 @@ TEST_CASE("a banded winograd kernel keeps a copy of its intermediates per thread
     CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, band_rows}) == std::vector<size_t>{36 * 16 * 16, 36 * 16 * 32});
 }
 
+TEST_CASE("banded winograd conv2d: the bands share the tiles evenly, starting and ending inside tile rows") {
+  // 28 x 28 in tiles of 4: 7 x 7 tiles. Bands of about 4 rows: 25 and 24 tiles (not 28 and
+  // 21), each V and M a band of 25; of about 2 rows: four bands of 13 (13, 13, 13, 10).
+  Conv2dDesc d = make_desc(16, 28, 28, 16, 1);
+  d.epilogue = {true, Activation::Relu, true, Activation::None};
+  CHECK(compile_winograd_conv2d(d, {4, 16, 16, 5, false, false, 4}).units() == 2);
+  CHECK(scratch_sizes(d, {4, 16, 16, 5, false, false, 4}) ==
+        std::vector<size_t>{36 * 25 * 16 * static_cast<size_t>(omp_get_max_threads()),
+                            36 * 25 * 16 * static_cast<size_t>(omp_get_max_threads())});
+  CHECK(compile_winograd_conv2d(d, {4, 16, 16, 5, false, false, 2}).units() == 4);
+  for (int64_t band_rows : {2, 4}) {
+    check_schedule(d, {4, 8, 16, 5, false, true, band_rows});
+    check_schedule(d, {4, 16, 8, 13, true, false, band_rows});
+  }
+  // A band longer than a row: 5 x 3 tiles of 2 in bands of about 4 rows, 8 and 7 tiles.
+  check_schedule(make_desc(8, 10, 6, 8, 1), {2, 8, 8, 4, false, false, 4});
+}
+
 TEST_CASE("every point of the winograd space is a valid kernel: register tiles wider than a band are clamped to it") {
   const Conv2dDesc d = make_desc(8, 8, 8, 16, 1);  // m = 4: 2 x 2 tiles, bands of one row hold 2
   check_schedule(d, {4, 8, 16, 4, false, false, 1});
@@ -334,10 +353,12 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
   CHECK(winograd.knobs(index).at("tile_m") == 2);  // tiles of 4 would leave 16, too few
   // Records written before bands existed name whole-stage kernels, at the indices they had.
   std::map<std::string, int64_t> unbanded = winograd.knobs(index);
-  CHECK(unbanded.at("tile_band") == 0);
+  unbanded["tile_band"] = 0;
+  const std::optional<int64_t> unbanded_index = winograd.index_of(unbanded);
+  REQUIRE(unbanded_index.has_value());
   unbanded.erase("tile_band");
-  CHECK(winograd.index_of(unbanded) == index);
-  CHECK(index < space.size() / 4);
+  CHECK(winograd.index_of(unbanded) == unbanded_index);
+  CHECK(*unbanded_index < space.size() / 4);
   CHECK(winograd.buffer_sizes(index).weight == 16 * 32 * 16);  // alpha^2 = 16 for m = 2
   CHECK(winograd.pack_weights(index, std::vector<float>(32 * 16 * 9, 1.0F)).size() == 16 * 32 * 16);
   // The direct algorithm's knobs are no point of the Winograd space and vice versa.
@@ -372,10 +393,22 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
   // x 28 (tiles of 6 would cover 30 x 30).
   CHECK(winograd_default_schedule(make_desc(64, 35, 35, 96, 1)).m == 6);
   CHECK(winograd_default_schedule(make_desc(64, 24, 24, 64, 1)).m == 4);
-  // Bands of one tile row where the image has 8 or more (56 / 4 = 14), whole stages below.
+  // Bands of one tile row where the image has 8 or more (56 / 4 = 14); below, a band per
+  // thread where each gets 16 tiles or more (7 x 7 tiles: 25 and 24 on two threads), else
+  // whole stages (7 x 7 on four threads; one thread).
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(2);
+  CHECK(winograd_default_schedule(layer1).band_rows == 1);
+  CHECK(winograd_default_schedule(layer2).band_rows == 4);
+  CHECK(winograd_default_schedule(layer3).band_rows == 4);
+  // Its register tile covers a band evenly: 25 tiles in 5 of 5, not 4 of 6 and one of 1.
+  CHECK(25 % winograd_default_schedule(layer2).tile_t == 0);
+  omp_set_num_threads(4);
   CHECK(winograd_default_schedule(layer1).band_rows == 1);
   CHECK(winograd_default_schedule(layer2).band_rows == 0);
-  CHECK(winograd_default_schedule(layer3).band_rows == 0);
+  omp_set_num_threads(1);
+  CHECK(winograd_default_schedule(layer2).band_rows == 0);
+  omp_set_num_threads(before);
   // The middle stage fetches the next output block's weights, as the direct default does,
   // wherever there is a next one: not for an output of a single block.
   CHECK(winograd_default_schedule(layer1).prefetch_weights);
@@ -409,6 +442,9 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
 
 TEST_CASE("a pipeline names the scratch it uses; a single function has none") {
   const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);
+  // One thread: the default computes whole stages (no band per thread), one copy of each.
+  const int before = omp_get_max_threads();
+  omp_set_num_threads(1);
   const std::vector<TunableOp> algorithms = TunableOp::conv2d_algorithms(d);
   REQUIRE(algorithms.size() == 2);
   CHECK(algorithms[0].compile(algorithms[0].default_index()).scratch_regions().empty());
@@ -426,4 +462,5 @@ TEST_CASE("a pipeline names the scratch it uses; a single function has none") {
   // input channels' tiles, then the output channels' products.
   CHECK(regions[0].size() == 16 * 49 * 16);
   CHECK(regions[1].size() == 16 * 49 * 32);
+  omp_set_num_threads(before);
 }

@@ -10,13 +10,16 @@
 // V and M are NCHW[x]c tensors whose channel is (tile position xi) * C + c, so the middle
 // stage is exactly a 1x1 convolution with alpha^2 groups over a 1 x T image.
 //
-// Banded (band_rows > 0): the image's tile rows are cut into bands of band_rows, and V and M
-// hold one band of one image ([1][alpha^2 * C / ic_bn][1][band_rows * tiles_w][ic_bn]), so
-// a thread runs all three stages on a band while its V and M stay in its own cache. The
-// stages' work items are then ordered (n, band, channel block, row within the band), so a
-// unit (n, band) is a contiguous range of them. Unbanded, the same formulas hold with one
-// band of all tile rows and V / M spanning the batch.
+// Banded (band_rows > 0): the image's tiles, in row-major order, are cut into bands of about
+// band_rows tile rows, and V and M hold one band of one image ([1][alpha^2 * C / ic_bn][1]
+// [band_tiles][ic_bn]), so a thread runs all three stages on a band while its V and M stay in
+// its own cache. The bands share the tiles evenly, so they may start and end inside a tile
+// row: 7 tile rows in bands of 4 are 25 and 24 tiles, not 28 and 21, which left one thread
+// idle a seventh of the time. The stages' work items are ordered (n, band, channel block, row
+// the band touches), so a unit (n, band) is a contiguous range of them. Unbanded, the same
+// formulas hold with one band of all tiles and V / M spanning the batch.
 
+#include <algorithm>
 #include <cstdint>
 
 #include "conv/winograd_axis.h"
@@ -45,13 +48,25 @@ struct WinogradGeometry {
   [[nodiscard]] int64_t in_blocks() const { return in_channels / ic_bn; }
   [[nodiscard]] int64_t out_blocks() const { return out_channels / oc_bn; }
   [[nodiscard]] bool banded() const { return band_rows > 0; }
-  /// Tile rows per band, and bands per image (the last may reach past the image's tile rows).
-  [[nodiscard]] int64_t rows_per_band() const { return banded() ? band_rows : tiles_h(); }
-  [[nodiscard]] int64_t bands() const { return (tiles_h() + rows_per_band() - 1) / rows_per_band(); }
+  /// Bands per image: one when unbanded.
+  [[nodiscard]] int64_t bands() const { return banded() ? (tiles_h() + band_rows - 1) / band_rows : 1; }
+  /// Tiles per band (of V and M per image plane): the image's tiles shared evenly by its bands
+  /// (the last band may hold fewer, or reach past the image's last tile row).
+  [[nodiscard]] int64_t band_tiles() const { return (tiles() + bands() - 1) / bands(); }
+  /// True when every band starts on a tile row: then each covers whole rows, all columns.
+  [[nodiscard]] bool bands_whole_rows() const { return band_tiles() % tiles_w() == 0; }
+  /// Tile rows a band touches, at most: a band's work items per channel block.
+  [[nodiscard]] int64_t rows_per_band() const {
+    if (bands_whole_rows()) return band_tiles() / tiles_w();
+    int64_t rows = 0;
+    for (int64_t first = 0; first < tiles(); first += band_tiles()) {
+      const int64_t last = std::min(first + band_tiles(), tiles()) - 1;
+      rows = std::max(rows, last / tiles_w() - first / tiles_w() + 1);
+    }
+    return rows;
+  }
   /// Units of a banded kernel: (image, band) pairs.
   [[nodiscard]] int64_t units() const { return batch * bands(); }
-  /// Tiles of V and M per image plane: a band's when banded.
-  [[nodiscard]] int64_t band_tiles() const { return rows_per_band() * tiles_w(); }
   /// Images V and M hold: one when banded (one band of one image), else the batch.
   [[nodiscard]] int64_t buffered_images() const { return banded() ? 1 : batch; }
   /// Floats of V and of M.

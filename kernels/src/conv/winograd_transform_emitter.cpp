@@ -41,16 +41,20 @@ Value* combine(llvm::IRBuilder<>& b, const std::vector<double>& coefficients, co
   return sum != nullptr ? sum : llvm::Constant::getNullValue(values.front()->getType());
 }
 
-/// What both stages share: decoding a work item (n, band, channel block, row within the
-/// band), the vector chunks of the channel block, and where a tile's transformed values live
-/// in V or M (see WinogradGeometry for both orders).
+/// What both stages share: decoding a work item (n, band, channel block, row the band
+/// touches), the vector chunks of the channel block, and where a tile's transformed values
+/// live in V or M (see WinogradGeometry for both orders).
 class TileRowEmitter : protected jit::IndexArithmetic {
  protected:
   struct Item {
     Value* batch = nullptr;     ///< image n
     Value* block = nullptr;     ///< channel block
     Value* tile_row = nullptr;  ///< in the image (past its last tile row in a banded kernel's last band)
-    Value* band_row = nullptr;  ///< within the band
+    /// The row's tile columns in the band, [first_column, end_column): all of them unless
+    /// the band starts or ends inside the row (then possibly none: a row past the band's).
+    Value* first_column = nullptr;
+    Value* end_column = nullptr;
+    Value* row_in_band = nullptr;  ///< tile index in the band of the row's column 0 (may be negative)
   };
 
   TileRowEmitter(const WinogradGeometry& geometry, int64_t block, jit::KernelModule& module)
@@ -69,8 +73,25 @@ class TileRowEmitter : protected jit::IndexArithmetic {
     Value* rest = b_.CreateUDiv(index, constant(rows));
     Value* unit = b_.CreateUDiv(rest, constant(blocks));
     Value* band = b_.CreateURem(unit, constant(g_.bands()));
-    return {b_.CreateUDiv(unit, constant(g_.bands())), b_.CreateURem(rest, constant(blocks)),
-            add(mul(band, rows), band_row), band_row};
+    Item item{b_.CreateUDiv(unit, constant(g_.bands())), b_.CreateURem(rest, constant(blocks))};
+    if (g_.bands_whole_rows()) {
+      item.tile_row = add(mul(band, rows), band_row);
+      item.first_column = constant(0);
+      item.end_column = constant(g_.tiles_w());
+      item.row_in_band = mul(band_row, g_.tiles_w());
+      return item;
+    }
+    // The band is tiles [start, end) of the image in row-major order.
+    Value* start = mul(band, g_.band_tiles());
+    Value* end = b_.CreateSelect(b_.CreateICmpEQ(band, constant(g_.bands() - 1)), constant(g_.tiles()),
+                                 add(start, g_.band_tiles()));
+    item.tile_row = add(b_.CreateUDiv(start, constant(g_.tiles_w())), band_row);
+    item.row_in_band = b_.CreateNSWSub(mul(item.tile_row, g_.tiles_w()), start);
+    Value* from_start = b_.CreateNeg(item.row_in_band);  // start - row's first tile
+    Value* to_end = b_.CreateNSWSub(end, mul(item.tile_row, g_.tiles_w()));
+    item.first_column = smax(from_start, constant(0));
+    item.end_column = smin(to_end, constant(g_.tiles_w()));
+    return item;
   }
 
   /// Offset of (channel block `position * blocks + block`, tile t of the band) of the item's
@@ -83,7 +104,10 @@ class TileRowEmitter : protected jit::IndexArithmetic {
   }
 
   /// A tile's index within its band.
-  Value* tile_index(const Item& item, Value* tile_column) { return add(mul(item.band_row, g_.tiles_w()), tile_column); }
+  Value* tile_index(const Item& item, Value* tile_column) { return add(item.row_in_band, tile_column); }
+
+  Value* smax(Value* a, Value* b) { return b_.CreateSelect(b_.CreateICmpSGT(a, b), a, b); }
+  Value* smin(Value* a, Value* b) { return b_.CreateSelect(b_.CreateICmpSLT(a, b), a, b); }
 
   /// The first output row or column of a tile along `axis` (see WinogradAxis): tile * m when
   /// undilated, so that path emits no division.
@@ -165,7 +189,7 @@ class InputTransformEmitter : private TileRowEmitter {
   void emit() {
     jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* index) {
       const Item item = decode(index, g_.in_blocks());
-      jit::emit_loop(b_, 0, g_.tiles_w(), 1, [&](Value* column) { emit_tile(item, column); }, "tile");
+      jit::emit_loop(b_, item.first_column, item.end_column, 1, [&](Value* column) { emit_tile(item, column); }, "tile");
     }, "item");
   }
 
@@ -212,11 +236,12 @@ class OutputTransformEmitter : private TileRowEmitter {
   void emit() {
     jit::emit_loop(b_, module_.begin(), module_.end(), 1, [this](Value* index) {
       const Item item = decode(index, g_.out_blocks());
-      if (g_.bands() * g_.rows_per_band() == g_.tiles_h()) {
+      // Bands of whole rows: the last band's rows past the image's last tile row have nothing
+      // to store. Other bands end on the image's last tile (their rows past it have no columns).
+      if (!g_.bands_whole_rows() || g_.bands() * g_.rows_per_band() == g_.tiles_h()) {
         emit_item(item);
         return;
       }
-      // The last band's rows past the image's last tile row have nothing to store.
       jit::emit_if_else(b_, b_.CreateICmpULT(item.tile_row, constant(g_.tiles_h())), [&] { emit_item(item); }, [] {});
     }, "item");
   }
@@ -249,9 +274,12 @@ class OutputTransformEmitter : private TileRowEmitter {
 
   // Each run of tile columns stores its count of columns (a run of one tile emits no loop).
   void emit_rows(const Item& item, int64_t rows) {
-    for (const TileRun& run : g_.columns().runs())
+    for (const TileRun& run : g_.columns().runs()) {
+      Value* first = g_.bands_whole_rows() ? constant(run.first) : smax(item.first_column, constant(run.first));
+      Value* end = g_.bands_whole_rows() ? constant(run.end) : smin(item.end_column, constant(run.end));
       jit::emit_loop(
-          b_, run.first, run.end, 1, [&](Value* column) { emit_tile(item, column, rows, run.stored); }, "tile");
+          b_, first, end, 1, [&](Value* column) { emit_tile(item, column, rows, run.stored); }, "tile");
+    }
   }
 
   // In registers the whole tile's epilogues at once: their dependent chains (an exp and a

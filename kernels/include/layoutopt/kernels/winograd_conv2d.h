@@ -93,13 +93,15 @@ inline constexpr int64_t kWinogradSmallMapMinTiles = 16;
 /// inception-v3's 35 x 35 maps 0.81-0.87x the time of tiles of 4; on maps they cover with
 /// more outputs 1.1-1.6x), else tiles of 4 where that leaves enough, else 2; the default
 /// channel blocks; bands of one tile row on images of at least kWinogradDefaultMinBandedRows
-/// tile rows, whose whole-stage intermediates would go through memory
-/// (docs/design/banded-winograd.md); the batched product's register tile by the direct
+/// tile rows, whose whole-stage intermediates would go through memory, and on smaller images
+/// one band per thread where each gets kWinogradMinBandTiles tiles or more, so that V and M
+/// stay in their core (docs/design/banded-winograd.md); the batched product's register tile by the direct
 /// default's rule for that 1x1 conv (2-4 one-vector blocks per tile with AVX-512: one block
 /// per tile loads a broadcast per FMA); the next output blocks' weights prefetched where
 /// there are more, as the direct default's.
 [[nodiscard]] WinogradSchedule winograd_default_schedule(const Conv2dDesc& desc);
 inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
+inline constexpr int64_t kWinogradMinBandTiles = 16;
 
 /// Knobs tile_m, tile_ic, tile_oc, tile_t, oc_inner (0/1), prefetch_weights (0/1), tile_band
 /// (band_rows: 0, 1, 2, 4; 0 when a record lacks it), tile_oc_blocks (1 .. kMaxTileBlocks; 1
