@@ -138,10 +138,9 @@ bool saves_weight_reads(const Conv2dDesc& d) {
 // Bands of one tile row on images of at least kWinogradDefaultMinBandedRows tile rows. On
 // smaller images a band per thread of the team (OpenMP's thread count, which tuning, planning
 // and running share; the band_rows of the space that cut as many bands) where each thread
-// gets at least kWinogradMinBandTiles tiles: every
-// thread then reads all the transformed weights, but its V and M never leave its core, and
-// its product still does 8 or more FLOPs per weight byte, about the machine balance of
-// current x86 servers. Whole stages split V's channels and M's positions between threads, so
+// gets at least kWinogradMinBandTiles tiles: every thread then reads all the transformed
+// weights, but its V and M never leave its core, and its product still does 8 or more FLOPs
+// per weight byte, about the machine balance of current x86 servers. Whole stages split V's channels and M's positions between threads, so
 // half of each crosses cores: resnet-50's 7 x 7 tiles of 128 and 256 channels ran 0.82x and
 // 0.93x the time in two bands (AVX-512, Zen 5; docs/design/banded-winograd.md).
 int64_t default_band_rows(const Conv2dDesc& d, int64_t m) {

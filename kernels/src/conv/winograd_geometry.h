@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "ceil_div.h"
 #include "conv/winograd_axis.h"
 #include "layoutopt/kernels/epilogue.h"
 
@@ -49,10 +50,10 @@ struct WinogradGeometry {
   [[nodiscard]] int64_t out_blocks() const { return out_channels / oc_bn; }
   [[nodiscard]] bool banded() const { return band_rows > 0; }
   /// Bands per image: one when unbanded.
-  [[nodiscard]] int64_t bands() const { return banded() ? (tiles_h() + band_rows - 1) / band_rows : 1; }
+  [[nodiscard]] int64_t bands() const { return banded() ? ceil_div(tiles_h(), band_rows) : 1; }
   /// Tiles per band (of V and M per image plane): the image's tiles shared evenly by its bands
   /// (the last band may hold fewer, or reach past the image's last tile row).
-  [[nodiscard]] int64_t band_tiles() const { return (tiles() + bands() - 1) / bands(); }
+  [[nodiscard]] int64_t band_tiles() const { return ceil_div(tiles(), bands()); }
   /// True when every band starts on a tile row: then each covers whole rows, all columns.
   [[nodiscard]] bool bands_whole_rows() const { return band_tiles() % tiles_w() == 0; }
   /// Tile rows a band touches, at most: a band's work items per channel block.

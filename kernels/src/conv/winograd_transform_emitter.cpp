@@ -272,11 +272,12 @@ class OutputTransformEmitter : private TileRowEmitter {
     return b_.CreateICmpULT(b_.CreateSub(tile, constant(run.first)), constant(run.end - run.first));
   }
 
-  // Each run of tile columns stores its count of columns (a run of one tile emits no loop).
+  // Each run of tile columns, clipped to the item's, stores its count of columns (a run of one
+  // tile emits no loop: with bands of whole rows the clipped bounds fold to constants).
   void emit_rows(const Item& item, int64_t rows) {
     for (const TileRun& run : g_.columns().runs()) {
-      Value* first = g_.bands_whole_rows() ? constant(run.first) : smax(item.first_column, constant(run.first));
-      Value* end = g_.bands_whole_rows() ? constant(run.end) : smin(item.end_column, constant(run.end));
+      Value* first = smax(item.first_column, constant(run.first));
+      Value* end = smin(item.end_column, constant(run.end));
       jit::emit_loop(
           b_, first, end, 1, [&](Value* column) { emit_tile(item, column, rows, run.stored); }, "tile");
     }
