@@ -1,10 +1,12 @@
 #include "layoutopt/kernels/conv2d.h"
 
 #include <algorithm>
+#include <cassert>
 #include <limits>
 #include <optional>
 
 #include "ceil_div.h"
+#include "conv2d_stage.h"
 #include "conv/accumulator_tile.h"
 #include "conv/blocked_reduction.h"
 #include "conv/direct_conv_emitter.h"
@@ -472,23 +474,35 @@ Conv2dLayouts conv2d_layouts(const Conv2dDesc& desc, const Conv2dSchedule& sched
           layout::Layout::nchwc(schedule.stored_block())};
 }
 
-Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
+std::shared_ptr<const CompiledFunction> compile_conv2d_stage(const Conv2dDesc& desc, const Conv2dSchedule& schedule,
+                                                             GroupPadding padding) {
   validate_conv2d(desc, schedule);
-  return Kernel(jit::cached_kernel("conv2d|" + desc.str() + "|" + schedule.str(), [&] {
+  const bool packed = schedule.packs_groups(desc);
+  const bool padded = padding.input > 0 || padding.output > 0;
+  assert(!padded || (desc.groups > 1 && !packed && schedule.read_block(desc) == schedule.ic_bn &&
+                     schedule.stored_block() == schedule.oc_bn));
+  const std::string key = "conv2d|" + desc.str() + "|" + schedule.str() +
+                          (padded ? "|gp" + std::to_string(padding.input) + "," + std::to_string(padding.output) : "");
+  return jit::cached_kernel(key, [&] {
     // A flat schedule computes the same memory as one row of pixels, its tile's pixels in a
     // row of their own.
     const Conv2dDesc image = schedule.flat_pixels ? flat_view(desc) : desc;
     const int64_t oh_bn = schedule.flat_pixels ? 1 : schedule.oh_bn;
     const int64_t ow_bn = schedule.flat_pixels ? schedule.oh_bn * schedule.ow_bn : schedule.ow_bn;
-    const bool packed = schedule.packs_groups(desc);
-    const conv::DirectConvGeometry geometry = conv::make_geometry(
+    conv::DirectConvGeometry geometry = conv::make_geometry(
         image, {packed ? schedule.oc_bn : schedule.ic_bn, schedule.oc_bn, oh_bn, ow_bn, schedule.unroll_kw,
                 schedule.oc_inner, schedule.prefetch_weights, schedule.stored_block(), schedule.read_block(desc),
                 (schedule.reduce_chunk + schedule.ic_bn - 1) / schedule.ic_bn, tile_blocks(desc, schedule),
                 packed ? 0 : desc.out_channels_per_group() / schedule.oc_bn});
+    geometry.in_group_pad = padding.input;
+    geometry.out_group_pad = padding.output;
     if (packed) return conv::compile_direct_conv(geometry, conv::PackedGroupsReduction(packed_shape_of(image, schedule)), "conv2d");
     return conv::compile_direct_conv(geometry, conv::BlockedReduction(blocked_shape_of(image, schedule)), "conv2d");
-  }));
+  });
+}
+
+Kernel compile_conv2d(const Conv2dDesc& desc, const Conv2dSchedule& schedule) {
+  return Kernel(compile_conv2d_stage(desc, schedule));
 }
 
 }  // namespace layoutopt::kernels

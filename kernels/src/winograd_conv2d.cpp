@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include "ceil_div.h"
+#include "conv2d_stage.h"
 #include "conv/accumulator_tile.h"
 #include "conv/winograd_geometry.h"
 #include "conv/winograd_matrices.h"
@@ -299,11 +300,12 @@ Kernel compile_winograd_conv2d(const Conv2dDesc& desc, const WinogradSchedule& s
   const std::string key = desc.str() + "|" + s.str();
   const auto to_tiles = jit::cached_kernel("winograd_input|" + key, [&] { return conv::compile_winograd_input_transform(g); });
   const auto from_tiles = jit::cached_kernel("winograd_output|" + key, [&] { return conv::compile_winograd_output_transform(g); });
-  const Kernel product = compile_conv2d(batched_product_desc(g), batched_product_schedule(g, s));
+  const auto product = compile_conv2d_stage(batched_product_desc(g), batched_product_schedule(g, s),
+                                            {g.position_pad(g.in_channels), g.position_pad(g.out_channels)});
   using enum StageOperand;
   // Banded, the middle stage multiplies one band's V (all its items) for every unit.
   std::vector<KernelStage> stages{{to_tiles, {input, none, none, none, scratch0, none}},
-                                  {product.stages().front().compiled, {scratch0, weight, none, none, scratch1, none},
+                                  {product, {scratch0, weight, none, none, scratch1, none},
                                    g.banded()},
                                   {from_tiles, {scratch1, none, bias, residual, output, none}}};
   static std::atomic<int64_t> serial{0};  // as the JIT's symbols: layoutopt_<kind>_<n>

@@ -13,6 +13,7 @@
 #include <random>
 #include <utility>
 
+#include "conv/winograd_geometry.h"
 #include "conv/winograd_matrices.h"
 #include "kernel_check.h"
 #include "layoutopt/kernels/error.h"
@@ -131,6 +132,14 @@ TEST_CASE("winograd conv2d with batch > 1 and both work-item orders") {
   for (bool oc_inner : {false, true}) {
     check_schedule(d, {2, 8, 16, 4, oc_inner});
     check_schedule(d, {4, 4, 8, 2, oc_inner, true});
+  }
+  // Tiles of 2 on 8 x 8: 16 tiles, so V's 16 channels and M's 32 are 16 and 32 lines per
+  // position, each padded by a line, per image; M's 24 channels are 24 lines, unpadded.
+  for (int64_t out_channels : {32, 24}) {
+    Conv2dDesc padded = make_desc(16, 8, 8, out_channels, 1);
+    padded.batch = 2;
+    check_schedule(padded, {2, 16, 8, 6, false});
+    check_schedule(padded, {2, 8, out_channels, 4, true, true});
   }
 }
 
@@ -263,27 +272,49 @@ std::vector<size_t> scratch_sizes(const Conv2dDesc& d, const WinogradSchedule& s
   return sizes;
 }
 
+TEST_CASE("V and M pad each tile position's planes by a cache line where their lines are a multiple of 16") {
+  conv::WinogradGeometry g{.in_channels = 256, .out_channels = 48, .in_h = 14, .in_w = 14, .out_h = 14, .out_w = 14,
+                           .m = 4, .alpha = 6, .ic_bn = 16, .oc_bn = 16};
+  REQUIRE(g.band_tiles() == 16);
+  // 256 channels x 16 tiles: 256 lines, one more; 48 x 16: 48 lines, one more.
+  CHECK(g.position_pitch(256) == 257 * 16);
+  CHECK(g.position_pad(256) == 16);
+  CHECK(g.position_pitch(48) == 49 * 16);
+  CHECK(g.transformed_input_floats() == 36 * 257 * 16);
+  CHECK(g.transformed_output_floats() == 36 * 49 * 16);
+  // 25 lines or 56 (8 of L1's sets): no padding.
+  CHECK(g.position_pitch(25) == 25 * 16);
+  CHECK(g.position_pad(25) == 0);
+  CHECK(g.position_pitch(56) == 56 * 16);
+  // Banded: a band's tiles (4 of a row here); part of a line rounds up to one.
+  g.band_rows = 1;
+  CHECK(g.position_pitch(256) == 65 * 16);
+  CHECK(g.position_pitch(3) == 16);
+}
+
 TEST_CASE("a banded winograd kernel keeps a copy of its intermediates per thread, each a band's") {
   const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);  // m = 4: 4 x 4 tiles
   const auto threads = static_cast<size_t>(omp_get_max_threads());
   // A band of one row: 4 tiles, 6 x 6 points each, for every input (then output) channel.
-  CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, 1}) == std::vector<size_t>{36 * 4 * 16 * threads, 36 * 4 * 32 * threads});
+  constexpr size_t v_band = 36 * 4 * 16, m_band = 36 * 4 * 32;
+  CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, 1}) == std::vector<size_t>{v_band * threads, m_band * threads});
   // Threads added after use_scratch: the regions grow with them, inside the shared buffers.
   const int before = omp_get_max_threads();
   omp_set_num_threads(1);
   Kernel kernel = compile_winograd_conv2d(d, {4, 16, 32, 4, false, false, 1});
   const auto shared = std::make_shared<KernelScratch>();
   kernel.use_scratch(shared);
-  CHECK(shared->bytes() == static_cast<int64_t>((36 * 4 * 16 + 36 * 4 * 32) * sizeof(float)));
+  CHECK(shared->bytes() == static_cast<int64_t>((v_band + m_band) * sizeof(float)));
   omp_set_num_threads(3);
   const std::vector<std::span<float>> regions = kernel.scratch_regions();
   omp_set_num_threads(before);
   REQUIRE(regions.size() == 2);
-  CHECK(regions[0].size() == 36 * 4 * 16 * 3);
+  CHECK(regions[0].size() == v_band * 3);
   CHECK(shared->bytes() >= static_cast<int64_t>((regions[0].size() + regions[1].size()) * sizeof(float)));
-  // Bands of the image's 4 tile rows or more are its whole stages: all 16 tiles, one copy.
+  // Bands of the image's 4 tile rows or more are its whole stages: all 16 tiles (16 lines per
+  // point in V, 32 in M, each one more), one copy.
   for (int64_t band_rows : {0, 4, 8})
-    CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, band_rows}) == std::vector<size_t>{36 * 16 * 16, 36 * 16 * 32});
+    CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, band_rows}) == std::vector<size_t>{36 * 17 * 16, 36 * 33 * 16});
 }
 
 TEST_CASE("banded winograd conv2d: the bands share the tiles evenly, starting and ending inside tile rows") {

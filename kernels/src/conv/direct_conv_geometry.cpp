@@ -36,6 +36,7 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.steps_per_pass = t.steps_per_pass;
   g.epilogue = d.epilogue;
   g.input_scale = d.input_scale;
+  g.groups = d.groups;
   return g;
 }
 

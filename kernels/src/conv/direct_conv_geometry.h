@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "conv/cache_line.h"
 #include "layoutopt/kernels/conv2d_desc.h"
 
 namespace layoutopt::kernels::conv {
@@ -34,6 +35,12 @@ struct DirectConvGeometry {
   int64_t steps_per_pass = 0;
   Epilogue epilogue;
   bool input_scale = false;      ///< conv(input * scale): see Conv2dDesc::input_scale
+  int64_t groups = 1;
+  /// Floats of padding after each group's planes in the input and in the output (groups of
+  /// whole stored blocks); 0: planes back to back. Only the Winograd product pads: its
+  /// groups are V's and M's tile positions, kept an odd count of cache lines apart
+  /// (winograd_geometry.h).
+  int64_t in_group_pad = 0, out_group_pad = 0;
 
   [[nodiscard]] int64_t row_tiles() const { return (out_h + oh_bn - 1) / oh_bn; }
   [[nodiscard]] int64_t tiles_per_run() const { return (run_blocks + tile_blocks - 1) / tile_blocks; }
@@ -91,7 +98,6 @@ struct ColumnSegment {
 /// Splits [0, out_w) into border tiles, one interior run and the remainder tile, in order.
 [[nodiscard]] std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& geometry);
 
-inline constexpr int64_t kFloatsPerCacheLine = 16;
 
 /// How a kernel with prefetch_weights fetches the next output tile's weights (tile_blocks
 /// consecutive blocks, contiguous) while it computes the current one. One tile's fetch is

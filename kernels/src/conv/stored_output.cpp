@@ -41,7 +41,10 @@ class PlacementEmitter : private jit::IndexArithmetic {
   llvm::Value* pixel_offset(llvm::Value* batch, llvm::Value* block, llvm::Value* row, llvm::Value* column,
                             int64_t block_size) {
     llvm::Value* plane = mul(add(mul(batch, o_.channels / block_size), block), o_.out_h);
-    return mul(add(mul(add(plane, row), o_.out_w), column), block_size);
+    llvm::Value* offset = mul(add(mul(add(plane, row), o_.out_w), column), block_size);
+    if (o_.group_pad == 0) return offset;
+    llvm::Value* group = b_.CreateUDiv(block, constant(o_.channels / block_size / o_.groups));
+    return add(offset, mul(add(mul(batch, o_.groups), group), o_.group_pad));
   }
 
   llvm::IRBuilder<>& b_;

@@ -12,12 +12,15 @@
 namespace layoutopt::kernels::conv {
 
 /// An output of `channels` channels computed in blocks of `out_bn` and stored as
-/// [N][channels / store_bn][out_h][out_w][store_bn].
+/// [N][channels / store_bn][out_h][out_w][store_bn], with `group_pad` floats after each of
+/// `groups` runs of stored blocks (the Winograd product's M; 0 elsewhere).
 struct StoredOutput {
   int64_t channels = 1;
   int64_t out_h = 1, out_w = 1;
   int64_t out_bn = 1;
   int64_t store_bn = 1;
+  int64_t groups = 1;
+  int64_t group_pad = 0;
 };
 
 /// Where the lanes of output vector `chunk` of computed block `out_block` at (batch, row,

@@ -8,7 +8,8 @@
 //   M       [N][alpha^2 * K / oc_bn][1][T][oc_bn]            V times the transformed filters
 //   output  [N][K / store_bn][OH][OW][store_bn]              (NCHW[store_bn]c)
 // V and M are NCHW[x]c tensors whose channel is (tile position xi) * C + c, so the middle
-// stage is exactly a 1x1 convolution with alpha^2 groups over a 1 x T image.
+// stage is exactly a 1x1 convolution with alpha^2 groups over a 1 x T image, except that a
+// position's planes may be followed by a cache line of padding (position_pitch).
 //
 // Banded (band_rows > 0): the image's tiles, in row-major order, are cut into bands of about
 // band_rows tile rows, and V and M hold one band of one image ([1][alpha^2 * C / ic_bn][1]
@@ -23,10 +24,14 @@
 #include <cstdint>
 
 #include "ceil_div.h"
+#include "conv/cache_line.h"
 #include "conv/winograd_axis.h"
 #include "layoutopt/kernels/epilogue.h"
 
 namespace layoutopt::kernels::conv {
+
+/// Pitches of a multiple of this many cache lines crowd a tile's positions into few L1 sets.
+inline constexpr int64_t kSetCrowdingLines = 16;
 
 struct WinogradGeometry {
   int64_t batch = 1;
@@ -70,9 +75,23 @@ struct WinogradGeometry {
   [[nodiscard]] int64_t units() const { return batch * bands(); }
   /// Images V and M hold: one when banded (one band of one image), else the batch.
   [[nodiscard]] int64_t buffered_images() const { return banded() ? 1 : batch; }
+  /// Floats from one tile position's planes of V (channels = C) or M (K) to the next: the
+  /// position's channels x tiles in whole cache lines, one line more where that count is a
+  /// multiple of 16. Why: the transforms store (load) a tile's alpha^2 values one pitch
+  /// apart, and a pitch of 16k lines puts them in at most 4 of L1's 64 sets (every x86 L1D
+  /// has 64): 256 channels x 16 tiles (resnet-50's 14 x 14 maps) put all 36 in one set of 12
+  /// ways, and the input transform ran 3.3x slower, the output transform 1.4x. Pitches that
+  /// spread them over 8 sets or more stay unpadded: padded, resnet-50's 56 x 56 maps in
+  /// bands (56 lines, 8 sets) ran 6% slower (AVX-512, Zen 5; docs/design/winograd.md).
+  [[nodiscard]] int64_t position_pitch(int64_t channels) const {
+    const int64_t lines = ceil_div(channels * band_tiles(), kFloatsPerCacheLine);
+    return (lines % kSetCrowdingLines == 0 ? lines + 1 : lines) * kFloatsPerCacheLine;
+  }
+  /// Floats of padding after each position's planes.
+  [[nodiscard]] int64_t position_pad(int64_t channels) const { return position_pitch(channels) - channels * band_tiles(); }
   /// Floats of V and of M.
-  [[nodiscard]] int64_t transformed_input_floats() const { return buffered_images() * positions() * in_channels * band_tiles(); }
-  [[nodiscard]] int64_t transformed_output_floats() const { return buffered_images() * positions() * out_channels * band_tiles(); }
+  [[nodiscard]] int64_t transformed_input_floats() const { return buffered_images() * positions() * position_pitch(in_channels); }
+  [[nodiscard]] int64_t transformed_output_floats() const { return buffered_images() * positions() * position_pitch(out_channels); }
 };
 
 }  // namespace layoutopt::kernels::conv

@@ -95,12 +95,12 @@ class TileRowEmitter : protected jit::IndexArithmetic {
   }
 
   /// Offset of (channel block `position * blocks + block`, tile t of the band) of the item's
-  /// image in V or M, whose channel block is `lanes` wide.
+  /// image in V or M, whose channel block is `lanes` wide (positions position_pitch apart).
   Value* transformed_offset(const Item& item, int64_t blocks, int64_t position, Value* tile, int64_t lanes,
                             int64_t chunk_offset) {
     Value* image = g_.banded() ? constant(0) : item.batch;
-    Value* plane = add(add(mul(image, g_.positions() * blocks), position * blocks), item.block);
-    return add(mul(add(mul(plane, g_.band_tiles()), tile), lanes), chunk_offset);
+    Value* first_plane = mul(add(mul(image, g_.positions()), position), g_.position_pitch(blocks * lanes));
+    return add(add(first_plane, mul(add(mul(item.block, g_.band_tiles()), tile), lanes)), chunk_offset);
   }
 
   /// A tile's index within its band.
