@@ -3,7 +3,6 @@
 // loading refuses every kind of bad artifact with a message that says which.
 
 #include <doctest/doctest.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,6 +20,7 @@
 #include "layoutopt/runtime/layoutopt.h"
 #include "layoutopt/runtime/layoutopt.hpp"
 #include "layoutopt/runtime/session.h"
+#include "support/omp_threads.h"
 
 namespace layoutopt::testing {
 
@@ -59,14 +59,15 @@ const Compiled& squeezenet() {
 
 /// The JIT's outputs for `input`, at kThreads threads.
 std::vector<kernels::reference::HostTensor> jit_outputs(const Compiled& c, const std::vector<float>& input) {
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(kThreads);
-  kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(c.graph, c.schedule);
-  kernels::reference::HostTensor tensor(c.graph.value(c.graph.inputs()[0]).type.shape);
-  tensor.data = input;
-  std::vector<kernels::reference::HostTensor> first = network.run({tensor});
-  std::vector<kernels::reference::HostTensor> second = network.run({tensor});  // in one team
-  omp_set_num_threads(saved);
+  std::vector<kernels::reference::HostTensor> first, second;
+  {
+    const layoutopt::testing::OmpThreads threads(kThreads);
+    kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(c.graph, c.schedule);
+    kernels::reference::HostTensor tensor(c.graph.value(c.graph.inputs()[0]).type.shape);
+    tensor.data = input;
+    first = network.run({tensor});
+    second = network.run({tensor});  // in one team
+  }
   REQUIRE(first.size() == second.size());
   for (size_t o = 0; o < first.size(); ++o) CHECK(first[o].data == second[o].data);
   return second;

@@ -13,6 +13,7 @@
 #include "layoutopt/kernels/reference/host_tensor.h"
 #include "layoutopt/layout/transform.h"
 #include "support/tolerances.h"
+#include "support/omp_threads.h"
 
 namespace layoutopt::kernels::testing {
 
@@ -108,13 +109,11 @@ std::vector<float> run_packed(const Kernel& kernel, const Problem& p, const Bloc
 std::vector<float> run_packed_in_team(const Kernel& kernel, const Problem& p, const BlockedLayouts& layouts,
                                       const std::vector<float>& weight, int threads) {
   return run_with(p, layouts, weight, [&](const KernelArgs& args, std::vector<float>& output) {
-    const int before = omp_get_max_threads();
-    omp_set_num_threads(threads);
+    const layoutopt::testing::OmpThreads team(threads);
     kernel(args);  // sizes the scratch for the team
     std::fill(output.begin(), output.end(), std::nanf(""));
 #pragma omp parallel
     kernel(args, Team::calling);
-    omp_set_num_threads(before);
   });
 }
 

@@ -21,6 +21,7 @@
 #include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
 #include "support/tolerances.h"
+#include "support/omp_threads.h"
 
 namespace {
 
@@ -299,15 +300,16 @@ TEST_CASE("a banded winograd kernel keeps a copy of its intermediates per thread
   constexpr size_t v_band = 36 * 4 * 16, m_band = 36 * 4 * 32;
   CHECK(scratch_sizes(d, {4, 16, 32, 4, false, false, 1}) == std::vector<size_t>{v_band * threads, m_band * threads});
   // Threads added after use_scratch: the regions grow with them, inside the shared buffers.
-  const int before = omp_get_max_threads();
-  omp_set_num_threads(1);
-  Kernel kernel = compile_winograd_conv2d(d, {4, 16, 32, 4, false, false, 1});
   const auto shared = std::make_shared<KernelScratch>();
-  kernel.use_scratch(shared);
-  CHECK(shared->bytes() == static_cast<int64_t>((v_band + m_band) * sizeof(float)));
-  omp_set_num_threads(3);
-  const std::vector<std::span<float>> regions = kernel.scratch_regions();
-  omp_set_num_threads(before);
+  std::vector<std::span<float>> regions;
+  {
+    const layoutopt::testing::OmpThreads team(1);
+    Kernel kernel = compile_winograd_conv2d(d, {4, 16, 32, 4, false, false, 1});
+    kernel.use_scratch(shared);
+    CHECK(shared->bytes() == static_cast<int64_t>((v_band + m_band) * sizeof(float)));
+    team.set(3);
+    regions = kernel.scratch_regions();
+  }
   REQUIRE(regions.size() == 2);
   CHECK(regions[0].size() == v_band * 3);
   CHECK(shared->bytes() >= static_cast<int64_t>((regions[0].size() + regions[1].size()) * sizeof(float)));
@@ -427,19 +429,19 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
   // Bands of one tile row where the image has 8 or more (56 / 4 = 14); below, a band per
   // thread where each gets 16 tiles or more (7 x 7 tiles: 25 and 24 on two threads), else
   // whole stages (7 x 7 on four threads; one thread).
-  const int before = omp_get_max_threads();
-  omp_set_num_threads(2);
-  CHECK(winograd_default_schedule(layer1).band_rows == 1);
-  CHECK(winograd_default_schedule(layer2).band_rows == 4);
-  CHECK(winograd_default_schedule(layer3).band_rows == 4);
-  // Its register tile covers a band evenly: 25 tiles in 5 of 5, not 4 of 6 and one of 1.
-  CHECK(25 % winograd_default_schedule(layer2).tile_t == 0);
-  omp_set_num_threads(4);
-  CHECK(winograd_default_schedule(layer1).band_rows == 1);
-  CHECK(winograd_default_schedule(layer2).band_rows == 0);
-  omp_set_num_threads(1);
-  CHECK(winograd_default_schedule(layer2).band_rows == 0);
-  omp_set_num_threads(before);
+  {
+    const layoutopt::testing::OmpThreads team(2);
+    CHECK(winograd_default_schedule(layer1).band_rows == 1);
+    CHECK(winograd_default_schedule(layer2).band_rows == 4);
+    CHECK(winograd_default_schedule(layer3).band_rows == 4);
+    // Its register tile covers a band evenly: 25 tiles in 5 of 5, not 4 of 6 and one of 1.
+    CHECK(25 % winograd_default_schedule(layer2).tile_t == 0);
+    team.set(4);
+    CHECK(winograd_default_schedule(layer1).band_rows == 1);
+    CHECK(winograd_default_schedule(layer2).band_rows == 0);
+    team.set(1);
+    CHECK(winograd_default_schedule(layer2).band_rows == 0);
+  }
   // The middle stage fetches the next output block's weights, as the direct default does,
   // wherever there is a next one: not for an output of a single block.
   CHECK(winograd_default_schedule(layer1).prefetch_weights);
@@ -474,8 +476,7 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
 TEST_CASE("a pipeline names the scratch it uses; a single function has none") {
   const Conv2dDesc d = make_desc(16, 14, 14, 32, 1);
   // One thread: the default computes whole stages (no band per thread), one copy of each.
-  const int before = omp_get_max_threads();
-  omp_set_num_threads(1);
+  const layoutopt::testing::OmpThreads one(1);
   const std::vector<TunableOp> algorithms = TunableOp::conv2d_algorithms(d);
   REQUIRE(algorithms.size() == 2);
   CHECK(algorithms[0].compile(algorithms[0].default_index()).scratch_regions().empty());
@@ -493,5 +494,4 @@ TEST_CASE("a pipeline names the scratch it uses; a single function has none") {
   // input channels' tiles, then the output channels' products.
   CHECK(regions[0].size() == 16 * 49 * 16);
   CHECK(regions[1].size() == 16 * 49 * 32);
-  omp_set_num_threads(before);
 }

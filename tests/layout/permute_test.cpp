@@ -4,7 +4,6 @@
 // permuted axes), and back again to the original bytes.
 
 #include <doctest/doctest.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <numeric>
@@ -14,6 +13,7 @@
 
 #include "layoutopt/layout/transform.h"
 #include "reference_offsets.h"
+#include "support/omp_threads.h"
 
 using layoutopt::layout::canonical_data_layout;
 using layoutopt::layout::Layout;
@@ -116,15 +116,14 @@ TEST_CASE("a channel-blocked source transposes exactly, its blocks split out of 
 TEST_CASE("permutations give the same bytes on one thread and on two") {
   const std::vector<int64_t> shape{3, 17, 5, 19, 33};
   const std::vector<float> input = tagged_tensor(shape, permuted_offset(shape, identity_perm(shape.size())));
-  const int saved = omp_get_max_threads();
+  const layoutopt::testing::OmpThreads threads(1);
   for (const std::vector<int64_t>& perm : {std::vector<int64_t>{0, 2, 1, 3, 4}, {4, 0, 3, 1, 2}}) {
     const LayoutTransform transform =
         LayoutTransform::for_activation(shape, canonical_data_layout(shape.size()), transposed_layout(perm));
-    omp_set_num_threads(1);
+    threads.set(1);
     const std::vector<float> serial = transform.apply(input);
-    omp_set_num_threads(2);
+    threads.set(2);
     CHECK(transform.apply(input) == serial);
     CHECK(count_misplaced(shape, permuted_offset(shape, perm), serial) == 0);
   }
-  omp_set_num_threads(saved);
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "reference_offsets.h"
+#include "support/omp_threads.h"
 
 using layoutopt::layout::Layout;
 using layoutopt::layout::LayoutError;
@@ -126,16 +127,15 @@ TEST_CASE("layouts outside the channel-blocked family permute digits or gather, 
 TEST_CASE("results do not depend on the thread count") {
   const std::vector<int64_t> shape{1, 96, 23, 29};
   const std::vector<float> input = tagged_tensor(shape, nchwc_offset(shape, 1));
-  const int saved = omp_get_max_threads();
+  const layoutopt::testing::OmpThreads threads(1);
   for (const auto& [from, to] : {std::pair<int64_t, int64_t>{1, 16}, {16, 1}, {8, 32}}) {
     const LayoutTransform transform =
         LayoutTransform::for_activation(shape, blocked(shape, from).layout, blocked(shape, to).layout);
-    omp_set_num_threads(1);
+    threads.set(1);
     const std::vector<float> serial = transform.apply(input);
-    omp_set_num_threads(2);
+    threads.set(2);
     CHECK(transform.apply(input) == serial);
   }
-  omp_set_num_threads(saved);
 }
 
 TEST_CASE("bytes moved counts one read and one write of every element") {

@@ -1,7 +1,8 @@
 #include "layoutopt/timing/random_fill.h"
 
+#include "layoutopt/timing/thread_scope.h"
+
 #include <doctest/doctest.h>
-#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
@@ -29,12 +30,14 @@ TEST_CASE("fill_random covers [-1, 1) with ordinary numbers") {
 
 TEST_CASE("fill_random is deterministic per seed and independent of threads") {
   std::vector<float> first(200000), second(200000), other(200000);
-  const int saved = omp_get_max_threads();
-  omp_set_num_threads(1);
-  fill_random(first, 7);
-  omp_set_num_threads(2);
-  fill_random(second, 7);
-  omp_set_num_threads(saved);
+  {
+    const layoutopt::timing::ThreadScope one(1);
+    fill_random(first, 7);
+  }
+  {
+    const layoutopt::timing::ThreadScope two(2);
+    fill_random(second, 7);
+  }
   fill_random(other, 8);
   CHECK(first == second);
   CHECK(first != other);
