@@ -76,16 +76,17 @@ struct WinogradGeometry {
   /// Images V and M hold: one when banded (one band of one image), else the batch.
   [[nodiscard]] int64_t buffered_images() const { return banded() ? 1 : batch; }
   /// Floats from one tile position's planes of V (channels = C) or M (K) to the next: the
-  /// position's channels x tiles in whole cache lines, one line more where that count is a
-  /// multiple of 16. Why: the transforms store (load) a tile's alpha^2 values one pitch
-  /// apart, and a pitch of 16k lines puts them in at most 4 of L1's 64 sets (every x86 L1D
-  /// has 64): 256 channels x 16 tiles (resnet-50's 14 x 14 maps) put all 36 in one set of 12
-  /// ways, and the input transform ran 3.3x slower, the output transform 1.4x. Pitches that
-  /// spread them over 8 sets or more stay unpadded: padded, resnet-50's 56 x 56 maps in
-  /// bands (56 lines, 8 sets) ran 6% slower (AVX-512, Zen 5; docs/design/winograd.md).
+  /// position's channels x tiles in whole cache lines, one line more in whole stages where
+  /// that count is a multiple of 16. Why: the transforms store (load) a tile's alpha^2
+  /// values one pitch apart, and a pitch of 16k lines puts them in at most 4 of L1's 64 sets
+  /// (every x86 L1D has 64): 256 channels x 16 tiles (resnet-50's 14 x 14 maps) put all 36
+  /// in one set of 12 ways, and the input transform ran 3.3x slower, the output transform
+  /// 1.4x. Bands, whose V and M stay in their thread's cache, and pitches that spread a tile
+  /// over 8 sets or more ran 3-6% slower padded (AVX-512, Zen 5; docs/design/winograd.md).
   [[nodiscard]] int64_t position_pitch(int64_t channels) const {
     const int64_t lines = ceil_div(channels * band_tiles(), kFloatsPerCacheLine);
-    return (lines % kSetCrowdingLines == 0 ? lines + 1 : lines) * kFloatsPerCacheLine;
+    const bool crowded = !banded() && lines % kSetCrowdingLines == 0;
+    return (crowded ? lines + 1 : lines) * kFloatsPerCacheLine;
   }
   /// Floats of padding after each position's planes.
   [[nodiscard]] int64_t position_pad(int64_t channels) const { return position_pitch(channels) - channels * band_tiles(); }
