@@ -38,8 +38,7 @@ struct DirectConvGeometry {
   int64_t groups = 1;
   /// Floats of padding after each group's planes in the input and in the output (groups of
   /// whole stored blocks); 0: planes back to back. Only the Winograd product pads: its
-  /// groups are V's and M's tile positions, kept an odd count of cache lines apart
-  /// (winograd_geometry.h).
+  /// groups are V's and M's tile positions (WinogradGeometry::position_pitch).
   int64_t in_group_pad = 0, out_group_pad = 0;
 
   [[nodiscard]] int64_t row_tiles() const { return (out_h + oh_bn - 1) / oh_bn; }
@@ -97,7 +96,6 @@ struct ColumnSegment {
 
 /// Splits [0, out_w) into border tiles, one interior run and the remainder tile, in order.
 [[nodiscard]] std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& geometry);
-
 
 /// How a kernel with prefetch_weights fetches the next output tile's weights (tile_blocks
 /// consecutive blocks, contiguous) while it computes the current one. One tile's fetch is
