@@ -141,9 +141,10 @@ bool saves_weight_reads(const Conv2dDesc& d) {
 // and running share; the band_rows of the space that cut as many bands) where each thread
 // gets at least kWinogradMinBandTiles tiles: every thread then reads all the transformed
 // weights, but its V and M never leave its core, and its product still does 8 or more FLOPs
-// per weight byte, about the machine balance of current x86 servers. Whole stages split V's channels and M's positions between threads, so
-// half of each crosses cores: resnet-50's 7 x 7 tiles of 128 and 256 channels ran 0.82x and
-// 0.93x the time in two bands (AVX-512, Zen 5; docs/design/banded-winograd.md).
+// per weight byte, about the machine balance of current x86 servers. Whole stages split V's
+// channels and M's positions between threads, so half of each crosses cores: resnet-50's
+// 7 x 7 tiles of 128 and 256 channels ran 0.82x and 0.93x the time in two bands (AVX-512,
+// Zen 5; docs/design/banded-winograd.md).
 int64_t default_band_rows(const Conv2dDesc& d, int64_t m) {
   const WinogradTileGrid grid = winograd_tile_grid(d, m);
   if (grid.rows >= kWinogradDefaultMinBandedRows) return 1;

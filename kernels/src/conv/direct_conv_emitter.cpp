@@ -300,11 +300,12 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   std::vector<Value*> row_pointers(const Item& item, Value* in_block, int64_t rows, Value* kh) {
     const auto [stored_block, lane] = stored_position(in_block);
     Value* plane = mul(add(mul(item.batch, g_.load_blocks), stored_block), g_.in_h);
+    Value* input = group_input(item);
     std::vector<Value*> pointers;
     for (int64_t r = 0; r < rows; ++r) {
       Value* ih = add(add(mul(add(item.first_row, r), g_.stride_h), mul(kh, g_.dilation_h)), -g_.pad_top);
       Value* offset = b_.CreateAdd(b_.CreateMul(b_.CreateAdd(plane, ih), constant(g_.in_w * g_.load_bn)), lane);
-      Value* pointer = b_.CreateGEP(b_.getFloatTy(), group_input(item), offset);
+      Value* pointer = b_.CreateGEP(b_.getFloatTy(), input, offset);
       if (zeros_ != nullptr) pointer = b_.CreateSelect(b_.CreateICmpULT(ih, constant(g_.in_h)), pointer, zeros_);
       pointers.push_back(pointer);
     }

@@ -97,8 +97,8 @@ inline constexpr int64_t kWinogradSmallMapMinTiles = 16;
 /// one band per thread where each gets kWinogradMinBandTiles tiles or more, so that V and M
 /// stay in their core (docs/design/banded-winograd.md); the batched product's register tile
 /// by the direct default's rule for that 1x1 conv (2-4 one-vector blocks per tile with
-/// AVX-512: one block per tile loads a broadcast per FMA), narrowed to cover a band evenly; the next output blocks' weights prefetched where
-/// there are more, as the direct default's.
+/// AVX-512: one block per tile loads a broadcast per FMA), narrowed to cover a band evenly;
+/// the next output blocks' weights prefetched where there are more, as the direct default's.
 [[nodiscard]] WinogradSchedule winograd_default_schedule(const Conv2dDesc& desc);
 inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
 inline constexpr int64_t kWinogradMinBandTiles = 16;
