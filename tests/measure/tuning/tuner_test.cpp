@@ -287,9 +287,9 @@ TEST_CASE("the task scheduler gives more trials to the heavier task") {
 }
 
 TEST_CASE("a budget that ends soon after the warm-up still goes mostly to the costliest task") {
-  // A quick budget on a network of many small tasks and one large one: 20 tasks, 12 batches'
-  // worth of trials each on average, handed out in batches of 8 as tune_tasks does. A warm-up
-  // of two batches per task would spend the whole budget round-robin (12 trials each).
+  // A quick budget on a network of many small tasks and one large one: 20 tasks, 12 trials
+  // each on average, handed out in batches of 8 as tune_tasks does. A warm-up of two batches
+  // per task would spend the whole budget round-robin (8 or 16 trials each).
   std::vector<TaskStatus> tasks(20, TaskStatus{1.0, {}, false});
   const auto cost = [](size_t task) { return task == 7 ? 1.5e-3 : 4e-5; };  // no improvement
   for (int batch = 0; batch < 30; ++batch) {

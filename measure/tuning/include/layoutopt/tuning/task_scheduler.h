@@ -3,11 +3,11 @@
 // time budget goes where it most reduces the estimated end-to-end latency
 // sum_i weight_i * best_i (a greedy form of Ansor's gradient-based task scheduler, §6).
 //
-//   1. Warm-up, round-robin: a task with fewer than `warmup_trials` trials (one batch of the
-//      session, its default schedule among them), or no working config yet, goes first
-//      (fewest trials first). One batch, not more: a quick budget ends inside a longer
-//      warm-up, which would spread it evenly over tasks whatever their cost (docs/design/
-//      task-scheduling.md).
+//   1. Warm-up, round-robin: a task with fewer than `warmup_trials` trials (8, one batch of
+//      tune_tasks' default size, its default schedule among them), or no working config
+//      yet, goes first (fewest trials first). One batch, not more: a quick budget ends
+//      inside a longer warm-up, which would spread it evenly over tasks whatever their cost
+//      (docs/design/task-scheduling.md).
 //   2. Then the task with the largest estimated gain per trial:
 //        weight * best * (recent_rate + exploration / trials)
 //      recent_rate is the relative improvement of its best cost per trial over its last
