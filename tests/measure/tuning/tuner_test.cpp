@@ -295,7 +295,7 @@ TEST_CASE("a budget that ends soon after the warm-up still goes mostly to the co
   for (int batch = 0; batch < 30; ++batch) {
     const auto next = pick_next_task(tasks);
     REQUIRE(next.has_value());
-    for (int trial = 0; trial < 8; ++trial) tasks[*next].best_history.push_back(cost(*next));
+    for (int64_t trial = 0; trial < kTrialsPerBatch; ++trial) tasks[*next].best_history.push_back(cost(*next));
   }
   for (size_t i = 0; i < tasks.size(); ++i) {
     CAPTURE(i);

@@ -3,8 +3,8 @@
 // time budget goes where it most reduces the estimated end-to-end latency
 // sum_i weight_i * best_i (a greedy form of Ansor's gradient-based task scheduler, §6).
 //
-//   1. Warm-up, round-robin: a task with fewer than `warmup_trials` trials (8, one batch of
-//      tune_tasks' default size, its default schedule among them), or no working config
+//   1. Warm-up, round-robin: a task with fewer than `warmup_trials` trials (one batch of
+//      kTrialsPerBatch, its default schedule among them), or no working config
 //      yet, goes first (fewest trials first). One batch, not more: a quick budget ends
 //      inside a longer warm-up, which would spread it evenly over tasks whatever their cost
 //      (docs/design/task-scheduling.md).
@@ -39,8 +39,11 @@ struct TaskStatus {
   int64_t in_flight = 0;  ///< proposed configs not yet measured
 };
 
+/// Trials a task is given per scheduling decision, unless a session asks for other batches.
+inline constexpr int64_t kTrialsPerBatch = 8;
+
 struct SchedulerOptions {
-  int64_t warmup_trials = 8;
+  int64_t warmup_trials = kTrialsPerBatch;
   int64_t window = 32;
   double exploration = 0.2;
 };

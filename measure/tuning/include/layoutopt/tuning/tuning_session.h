@@ -27,7 +27,7 @@ struct SessionOptions {
   std::string target;        ///< records of other targets are ignored
   int64_t trials = 0;        ///< new measurements in this run; 0 = no trial limit
   double time_budget_s = 0;  ///< wall-clock limit of this run; 0 = no time limit
-  int64_t batch_size = 8;    ///< trials given to a task per scheduling decision
+  int64_t batch_size = kTrialsPerBatch;  ///< trials given to a task per scheduling decision
   TunerOptions tuner;
   SchedulerOptions scheduler;
 };
