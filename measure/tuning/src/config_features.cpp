@@ -149,6 +149,13 @@ std::vector<float> config_features(const TuningTask& task, int64_t index) {
   return features_of(tile, extent, kernels::host_info(), task.op.family());
 }
 
+bool tile_far_beyond_registers(const TuningTask& task, std::span<const float> features) {
+  const kernels::OpFamily family = task.op.family();
+  if (family != kernels::OpFamily::conv2d && family != kernels::OpFamily::group_conv2d) return false;
+  const double limit = kMaxTileOverRegisters * kernels::host_info().tile_accumulators();
+  return features[kAccumulatorsFeature] > limit;
+}
+
 std::vector<float> config_feature_rows(const TuningTask& task, const std::vector<int64_t>& indices) {
   std::vector<float> rows;
   rows.reserve(indices.size() * kConfigFeatureCount);

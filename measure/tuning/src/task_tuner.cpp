@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <span>
 
 #include "layoutopt/tuning/config_features.h"
 #include "layoutopt/tuning/transferred_experience.h"
@@ -41,6 +42,7 @@ void TaskTuner::observe(int64_t index, const MeasureResult& result) {
   }
   last_seconds_ = seconds;
   in_flight_.erase(index);
+  screened_out_.erase(index);  // measured anyway (a resumed log): counted once, as a trial
   const bool first_time = measured_.insert(index).second;
   if (result.ok()) candidates_.add({index, seconds, task_->op.layouts(index)});
   if (!first_time) return;
@@ -63,7 +65,7 @@ bool TaskTuner::early_stopped() const {
 }
 
 std::vector<int64_t> TaskTuner::propose(int64_t count) {
-  const int64_t left = task_->op.space().searched_size() - trials() - in_flight();
+  const int64_t left = task_->op.space().searched_size() - unproposable();
   count = std::min(count, left);
   if (count <= 0) return {};
   std::unordered_set<int64_t> taken;
@@ -87,20 +89,31 @@ std::vector<int64_t> TaskTuner::propose(int64_t count) {
   return batch;
 }
 
-std::vector<int64_t> TaskTuner::random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken) {
+bool TaskTuner::passes_screen(int64_t index) {
+  if (!tile_far_beyond_registers(*task_, config_features(*task_, index))) return true;
+  screened_out_.insert(index);
+  return false;
+}
+
+std::vector<int64_t> TaskTuner::random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken,
+                                                  bool screen) {
   const int64_t size = task_->op.space().searched_size();
   std::uniform_int_distribution<int64_t> any(0, size - 1);
   std::unordered_set<int64_t> chosen;
   std::vector<int64_t> result;
+  const auto wanted = [&](int64_t index) {
+    return proposable(index) && !taken.contains(index) && !chosen.contains(index) && (!screen || passes_screen(index));
+  };
   for (int64_t draw = 0; static_cast<int64_t>(result.size()) < count && draw < kDrawsPerConfig * count; ++draw) {
     const int64_t index = any(rng_);
-    if (!proposable(index) || taken.contains(index) || !chosen.insert(index).second) continue;
+    if (!wanted(index)) continue;
+    chosen.insert(index);
     result.push_back(index);
   }
   if (static_cast<int64_t>(result.size()) == count) return result;
   std::vector<int64_t> pool;
   for (int64_t index = 0; index < size; ++index)
-    if (proposable(index) && !taken.contains(index) && !chosen.contains(index)) pool.push_back(index);
+    if (wanted(index)) pool.push_back(index);
   for (int64_t index : shuffled_prefix(std::move(pool), count - static_cast<int64_t>(result.size()), rng_))
     result.push_back(index);
   return result;
@@ -121,7 +134,7 @@ int64_t TaskTuner::exploration_count(int64_t count) const {
 
 std::vector<int64_t> TaskTuner::scored_pool(const std::unordered_set<int64_t>& taken) {
   const int64_t size = task_->op.space().searched_size();
-  if (size - trials() - in_flight() > options_.max_scored) return random_unmeasured(options_.max_scored, taken);
+  if (size - unproposable() > options_.max_scored) return random_unmeasured(options_.max_scored, taken, false);
   std::vector<int64_t> pool;
   for (int64_t index = 0; index < size; ++index)
     if (proposable(index) && !taken.contains(index)) pool.push_back(index);
@@ -134,6 +147,14 @@ std::vector<int64_t> TaskTuner::model_chosen(Ranking ranking, int64_t count, con
   TuningExperience& model = ranking == Ranking::own_model ? own_ : *experience_;
   const std::vector<float> rows = config_feature_rows(*task_, pool);
   const std::vector<float> predicted = model.predict(rows);
+  // Screened out configs are never chosen (marked picked), whatever their score.
+  std::vector<bool> picked(pool.size(), false);
+  for (size_t i = 0; i < pool.size(); ++i) {
+    const std::span<const float> row(rows.data() + i * kConfigFeatureCount, kConfigFeatureCount);
+    if (!tile_far_beyond_registers(*task_, row)) continue;
+    screened_out_.insert(pool[i]);
+    picked[i] = true;
+  }
   const auto best_first = [&pool](const std::vector<float>& score) {
     std::vector<size_t> order(pool.size());
     std::iota(order.begin(), order.end(), size_t{0});
@@ -142,9 +163,9 @@ std::vector<int64_t> TaskTuner::model_chosen(Ranking ranking, int64_t count, con
   };
   const int64_t explore = exploration_count(count);
   std::vector<int64_t> chosen;
-  std::vector<bool> picked(pool.size(), false);
   for (size_t i : best_first(predicted)) {
     if (static_cast<int64_t>(chosen.size()) >= count - explore) break;
+    if (picked[i]) continue;
     chosen.push_back(pool[i]);
     picked[i] = true;
   }

@@ -54,12 +54,78 @@ TEST_CASE("the tuner proposes distinct unmeasured configs and exhausts the searc
       tuner.observe(index, measurer.measure(task, index));
     }
   }
-  // Every searched config, and none with a derived knob set (the store block): those are
-  // variants that store_variants.h derives.
-  CHECK(static_cast<int64_t>(seen.size()) == task.op.space().searched_size());
+  // Every searched config but those screened out (tiles far beyond the registers, which a
+  // host with few registers has even here), and none with a derived knob set (the store
+  // block): those are variants that store_variants.h derives.
+  CHECK(static_cast<int64_t>(seen.size()) + tuner.screened_out() == task.op.space().searched_size());
   CHECK(task.op.space().searched_size() < task.op.space().size());
   CHECK(std::ranges::all_of(seen, [&](int64_t index) { return task.op.space().searched(index); }));
   CHECK(tuner.propose(3).empty());
+}
+
+namespace {
+
+/// The searched configs of `task` whose register tile is far beyond the registers.
+std::set<int64_t> far_beyond_registers(const TuningTask& task) {
+  std::set<int64_t> far;
+  for (int64_t index = 0; index < task.op.space().size(); ++index)
+    if (task.op.space().searched(index) && tile_far_beyond_registers(task, config_features(task, index)))
+      far.insert(index);
+  return far;
+}
+
+}  // namespace
+
+TEST_CASE("random search never proposes a tile far beyond the registers and still exhausts the space") {
+  const TuningTask task = small_conv_task(64, 1, 4);  // tiles of up to 4 vectors x 4 x 4 pixels
+  const std::set<int64_t> far = far_beyond_registers(task);
+  REQUIRE_FALSE(far.empty());
+  REQUIRE(static_cast<int64_t>(far.size()) < task.op.space().searched_size());
+  struct Failing : Measurer {  // no working config: the search stays random throughout
+    MeasureResult measure(const TuningTask&, int64_t) override {
+      MeasureResult r;
+      r.error_no = static_cast<int>(MeasureErrorNo::compile_host);
+      return r;
+    }
+  } measurer;
+  TunerOptions options;
+  options.early_stopping = 0;
+  TaskTuner tuner(task, options);
+  int64_t proposed = 0;
+  while (!tuner.exhausted()) {
+    const std::vector<int64_t> batch = tuner.propose(8);
+    REQUIRE_FALSE(batch.empty());
+    for (int64_t index : batch) {
+      CHECK_FALSE(far.contains(index));
+      tuner.observe(index, measurer.measure(task, index));
+    }
+    proposed += static_cast<int64_t>(batch.size());
+  }
+  CHECK(tuner.screened_out() == static_cast<int64_t>(far.size()));
+  CHECK(proposed + tuner.screened_out() == task.op.space().searched_size());
+  CHECK(tuner.propose(8).empty());
+}
+
+TEST_CASE("model-ranked search screens its pool: exploration does not reach for tiles beyond the registers") {
+  const TuningTask task = small_conv_task(64, 1, 4);
+  const std::set<int64_t> far = far_beyond_registers(task);
+  REQUIRE_FALSE(far.empty());
+  TunerOptions options;
+  options.random_warmup = 8;
+  options.model.rounds = 20;
+  options.explore_share = 0.5;  // half of each batch where the model is least sure
+  options.optimism = 1e6;       // the upper bound is the disagreement alone
+  TaskTuner tuner(task, options);
+  FakeMeasurer measurer;
+  for (int round = 0; round < 6; ++round) {
+    const std::vector<int64_t> batch = tuner.propose(8);
+    REQUIRE(batch.size() == 8);
+    for (int64_t index : batch) {
+      CHECK_FALSE(far.contains(index));
+      tuner.observe(index, measurer.measure(task, index));
+    }
+  }
+  CHECK(tuner.screened_out() > 0);  // the model's pools held some, all left out
 }
 
 TEST_CASE("a fresh task's first trial is its default schedule as search sees it, and only the first") {

@@ -9,6 +9,7 @@
 // from every task of a session (TuningExperience).
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "layoutopt/tuning/tuning_task.h"
@@ -27,6 +28,17 @@ inline constexpr size_t kPassesFeature = 23;
 inline constexpr size_t kFlatPixelsFeature = 24;
 /// Output blocks per register tile (kernels::Conv2dSchedule::oc_tile_blocks).
 inline constexpr size_t kTileBlocksFeature = 25;
+
+/// How far past the registers a direct conv's register tile may reach and still be searched:
+/// a tile needing more than this many times the accumulators the host's registers hold
+/// (kernels::HostInfo::tile_accumulators) spills around every FMA, is never near its task's
+/// best, and can take LLVM tens of seconds to compile (docs/design/register-tile-bound.md).
+inline constexpr double kMaxTileOverRegisters = 2.0;
+
+/// Whether a config with these features (a config_features row) is a direct conv (conv2d or
+/// group_conv2d) whose register tile needs more than kMaxTileOverRegisters times the host's
+/// accumulator registers. Other families size their tiles differently and are never so.
+[[nodiscard]] bool tile_far_beyond_registers(const TuningTask& task, std::span<const float> features);
 
 /// Features of config `index`, kConfigFeatureCount values.
 [[nodiscard]] std::vector<float> config_features(const TuningTask& task, int64_t index);

@@ -14,6 +14,8 @@
 //   - Configs never repeat: observe() marks them measured, including configs read from a
 //     resumed log, which also train the model; a proposed config not yet observed (being
 //     measured while the next batch is proposed) is not proposed again.
+//   - Configs whose register tile is far larger than the registers (tile_far_beyond_registers)
+//     are screened out as they are drawn or scored: never proposed, never compiled.
 //   - Early stopping: no improvement of the best config in `early_stopping` trials.
 //   - The best configs per (input, output) layout pair are kept for the graph solver.
 
@@ -67,8 +69,10 @@ class TaskTuner {
   /// was written (a knob no record names), whose new part the search has not looked at.
   void reopen() { last_improvement_trial_ = trials(); }
 
-  /// Every searched config measured or being measured.
-  [[nodiscard]] bool exhausted() const { return trials() + in_flight() >= task_->op.space().searched_size(); }
+  /// Every searched config measured, being measured or screened out.
+  [[nodiscard]] bool exhausted() const { return unproposable() >= task_->op.space().searched_size(); }
+  /// Configs screened out so far (see the header): found as they were drawn or scored.
+  [[nodiscard]] int64_t screened_out() const { return static_cast<int64_t>(screened_out_.size()); }
   [[nodiscard]] bool early_stopped() const;
   [[nodiscard]] bool finished() const { return exhausted() || early_stopped(); }
 
@@ -83,8 +87,16 @@ class TaskTuner {
   [[nodiscard]] const LayoutCandidates& candidates() const { return candidates_; }
 
  private:
-  [[nodiscard]] bool proposable(int64_t index) const { return !measured(index) && !in_flight_.contains(index); }
-  [[nodiscard]] std::vector<int64_t> random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken);
+  [[nodiscard]] bool proposable(int64_t index) const {
+    return !measured(index) && !in_flight_.contains(index) && !screened_out_.contains(index);
+  }
+  [[nodiscard]] int64_t unproposable() const { return trials() + in_flight() + screened_out(); }
+  /// Whether a proposable config passes the screen; one that fails is remembered as such.
+  bool passes_screen(int64_t index);
+  /// Up to `count` random proposable configs not in `taken`; with `screen`, only those that
+  /// pass the screen (the model's pool is screened by its rows' features instead).
+  [[nodiscard]] std::vector<int64_t> random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken,
+                                                       bool screen = true);
   /// What ranks this task's configs now: its own model once it has enough measurements,
   /// else the session's shared one once that has enough, else nothing (random proposals).
   enum class Ranking { random, shared_model, own_model };
@@ -105,6 +117,7 @@ class TaskTuner {
 
   std::unordered_set<int64_t> measured_;
   std::unordered_set<int64_t> in_flight_;
+  std::unordered_set<int64_t> screened_out_;
   double best_seconds_ = std::numeric_limits<double>::infinity();
   std::optional<int64_t> best_index_;
   double last_seconds_ = std::numeric_limits<double>::infinity();
