@@ -13,13 +13,15 @@ namespace layoutopt::pipeline {
 
 namespace {
 
-// Sweeps a task's whole space: a tuner with no model (random order) and no early stop
-// visits every config exactly once.
+// Sweeps a task's whole space: a tuner with no model (random order), no early stop and no
+// screen visits every config exactly once, hopeless register tiles included (a sweep is
+// ground truth).
 tuning::SessionOptions exhaustive_options(tuning::SessionOptions options, const tuning::TuningTask& task) {
   options.trials = task.op.space().searched_size();
   options.time_budget_s = 0;
   options.tuner.random_warmup = options.trials + 1;
   options.tuner.early_stopping = 0;
+  options.tuner.screen_far_tiles = false;
   return options;
 }
 

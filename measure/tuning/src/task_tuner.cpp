@@ -90,7 +90,7 @@ std::vector<int64_t> TaskTuner::propose(int64_t count) {
 }
 
 bool TaskTuner::passes_screen(int64_t index) {
-  if (!tile_far_beyond_registers(*task_, config_features(*task_, index))) return true;
+  if (!options_.screen_far_tiles || !tile_far_beyond_registers(*task_, config_features(*task_, index))) return true;
   screened_out_.insert(index);
   return false;
 }
@@ -149,7 +149,7 @@ std::vector<int64_t> TaskTuner::model_chosen(Ranking ranking, int64_t count, con
   const std::vector<float> predicted = model.predict(rows);
   // Screened out configs are never chosen (marked picked), whatever their score.
   std::vector<bool> picked(pool.size(), false);
-  for (size_t i = 0; i < pool.size(); ++i) {
+  for (size_t i = 0; i < pool.size() && options_.screen_far_tiles; ++i) {
     const std::span<const float> row(rows.data() + i * kConfigFeatureCount, kConfigFeatureCount);
     if (!tile_far_beyond_registers(*task_, row)) continue;
     screened_out_.insert(pool[i]);

@@ -76,7 +76,7 @@ std::set<int64_t> far_beyond_registers(const TuningTask& task) {
 
 }  // namespace
 
-TEST_CASE("random search never proposes a tile far beyond the registers and still exhausts the space") {
+TEST_CASE("random search never proposes a tile far beyond the registers and still exhausts the space; a sweep does") {
   const TuningTask task = small_conv_task(64, 1, 4);  // tiles of up to 4 vectors x 4 x 4 pixels
   const std::set<int64_t> far = far_beyond_registers(task);
   REQUIRE_FALSE(far.empty());
@@ -104,6 +104,19 @@ TEST_CASE("random search never proposes a tile far beyond the registers and stil
   CHECK(tuner.screened_out() == static_cast<int64_t>(far.size()));
   CHECK(proposed + tuner.screened_out() == task.op.space().searched_size());
   CHECK(tuner.propose(8).empty());
+
+  // Without the screen (a sweep of the whole space) they are proposed like any other.
+  options.screen_far_tiles = false;
+  TaskTuner sweeping(task, options);
+  std::set<int64_t> swept;
+  while (!sweeping.exhausted())
+    for (int64_t index : sweeping.propose(8)) {
+      swept.insert(index);
+      sweeping.observe(index, measurer.measure(task, index));
+    }
+  CHECK(sweeping.screened_out() == 0);
+  CHECK(static_cast<int64_t>(swept.size()) == task.op.space().searched_size());
+  CHECK(std::ranges::includes(swept, far));
 }
 
 TEST_CASE("model-ranked search screens its pool: exploration does not reach for tiles beyond the registers") {

@@ -15,7 +15,8 @@
 //     resumed log, which also train the model; a proposed config not yet observed (being
 //     measured while the next batch is proposed) is not proposed again.
 //   - Configs whose register tile is far larger than the registers (tile_far_beyond_registers)
-//     are screened out as they are drawn or scored: never proposed, never compiled.
+//     are screened out as they are drawn or scored: never proposed, never compiled (unless
+//     `screen_far_tiles` is off).
 //   - Early stopping: no improvement of the best config in `early_stopping` trials.
 //   - The best configs per (input, output) layout pair are kept for the graph solver.
 
@@ -40,6 +41,9 @@ struct TunerOptions {
   double optimism = 2.0;         ///< disagreements added to a prediction for its upper bound
   int64_t max_scored = 32768;
   int64_t early_stopping = 200;  ///< trials without improvement; 0 disables
+  /// Leave out configs whose register tile is far beyond the registers (see the header);
+  /// off for a sweep of the whole space (`tune --exhaustive`).
+  bool screen_far_tiles = true;
   size_t top_k = 3;              ///< candidates kept per layout pair
   uint64_t seed = 0;
   XGBoostParams model;
