@@ -89,10 +89,14 @@ std::vector<int64_t> TaskTuner::propose(int64_t count) {
   return batch;
 }
 
-bool TaskTuner::passes_screen(int64_t index) {
-  if (!options_.screen_far_tiles || !tile_far_beyond_registers(*task_, config_features(*task_, index))) return true;
+bool TaskTuner::screen_out(int64_t index, std::span<const float> features) {
+  if (!tile_far_beyond_registers(*task_, features)) return false;
   screened_out_.insert(index);
-  return false;
+  return true;
+}
+
+bool TaskTuner::passes_screen(int64_t index) {
+  return !options_.screen_far_tiles || !screen_out(index, config_features(*task_, index));
 }
 
 std::vector<int64_t> TaskTuner::random_unmeasured(int64_t count, const std::unordered_set<int64_t>& taken,
@@ -149,12 +153,8 @@ std::vector<int64_t> TaskTuner::model_chosen(Ranking ranking, int64_t count, con
   const std::vector<float> predicted = model.predict(rows);
   // Screened out configs are never chosen (marked picked), whatever their score.
   std::vector<bool> picked(pool.size(), false);
-  for (size_t i = 0; i < pool.size() && options_.screen_far_tiles; ++i) {
-    const std::span<const float> row(rows.data() + i * kConfigFeatureCount, kConfigFeatureCount);
-    if (!tile_far_beyond_registers(*task_, row)) continue;
-    screened_out_.insert(pool[i]);
-    picked[i] = true;
-  }
+  for (size_t i = 0; i < pool.size() && options_.screen_far_tiles; ++i)
+    picked[i] = screen_out(pool[i], std::span<const float>(rows).subspan(i * kConfigFeatureCount, kConfigFeatureCount));
   const auto best_first = [&pool](const std::vector<float>& score) {
     std::vector<size_t> order(pool.size());
     std::iota(order.begin(), order.end(), size_t{0});

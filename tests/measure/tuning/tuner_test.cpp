@@ -68,9 +68,8 @@ namespace {
 /// The searched configs of `task` whose register tile is far beyond the registers.
 std::set<int64_t> far_beyond_registers(const TuningTask& task) {
   std::set<int64_t> far;
-  for (int64_t index = 0; index < task.op.space().size(); ++index)
-    if (task.op.space().searched(index) && tile_far_beyond_registers(task, config_features(task, index)))
-      far.insert(index);
+  for (int64_t index = 0; index < task.op.space().searched_size(); ++index)  // searched configs come first
+    if (tile_far_beyond_registers(task, config_features(task, index))) far.insert(index);
   return far;
 }
 

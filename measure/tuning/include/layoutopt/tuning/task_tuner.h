@@ -24,6 +24,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <span>
 #include <unordered_set>
 #include <vector>
 
@@ -95,7 +96,10 @@ class TaskTuner {
     return !measured(index) && !in_flight_.contains(index) && !screened_out_.contains(index);
   }
   [[nodiscard]] int64_t unproposable() const { return trials() + in_flight() + screened_out(); }
-  /// Whether a proposable config passes the screen; one that fails is remembered as such.
+  /// Whether config `index`, of these features, fails the screen; one that fails is
+  /// remembered (screened_out_).
+  bool screen_out(int64_t index, std::span<const float> features);
+  /// Whether a proposable config passes the screen, or the screen is off.
   bool passes_screen(int64_t index);
   /// Up to `count` random proposable configs not in `taken`; with `screen`, only those that
   /// pass the screen (the model's pool is screened by its rows' features instead).
