@@ -36,6 +36,7 @@
 #include "scheduled_model.h"
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/costs/network_timing.h"
+#include "layoutopt/costs/side_by_side.h"
 #include "layoutopt/evaluation/compute_limit.h"
 #include "layoutopt/evaluation/peer_output.h"
 #include "layoutopt/evaluation/prediction_check.h"
@@ -82,8 +83,16 @@ struct BenchFlags {
   int threads = 0;
   double min_seconds = 2.0;
   bool profile = false;
+  bool side_by_side = false;
   bool json = false;
 };
+
+/// Steps the forks run side by side, over all forks.
+size_t forked_steps(const std::vector<runtime::Fork>& forks) {
+  size_t steps = 0;
+  for (const runtime::Fork& fork : forks) steps += fork.lanes.size();
+  return steps;
+}
 
 std::string megabytes(int64_t bytes) {
   std::ostringstream text;
@@ -245,6 +254,11 @@ void bench(const BenchFlags& flags) {
   const timing::ThreadScope scope(threads);
   pipeline::warn_if_passive_openmp_wait();
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
+  std::vector<runtime::Fork> forks;
+  if (flags.side_by_side) {
+    forks = costs::plan_side_by_side(network, threads, kProfiledRuns);
+    network = kernels::CompiledNetwork::compile(graph, scheduled.schedule, forks);
+  }
   const RoundedTiming timing = time_in_rounds(network, graph, costs::network_policy(threads, flags.min_seconds * 1e3));
   const timing::Summary& ms = timing.middle.ms;
   const kernels::CompileSummary& compiled = network.summary();
@@ -266,7 +280,9 @@ void bench(const BenchFlags& flags) {
                                                                            : nlohmann::json(nullptr)},
                                {"kernels", compiled.kernels},
                                {"transforms", compiled.transforms},
-                               {"fallbacks", compiled.fallbacks}};
+                               {"fallbacks", compiled.fallbacks},
+                               {"forks", forks.size()},
+                               {"forked_steps", forked_steps(forks)}};
     // What the peers compute on the same input (bench/compare_peers.py compares them).
     if (graph.inputs().size() == 1) out["output_head"] = evaluation::peer_output_head(network, graph);
     if (flags.profile) {
@@ -282,6 +298,9 @@ void bench(const BenchFlags& flags) {
   std::cout << "model:      " << graph.name() << " (" << scheduled.model.source << ")\n"
             << "schedule:   " << scheduled.schedule_source << "\n";
   print_compile(compiled);
+  if (flags.side_by_side)
+    std::cout << "side by side: " << forks.size() << " forks run " << forked_steps(forks) << " of "
+              << network.steps().size() << " steps in lanes of one thread each\n";
   std::cout << std::fixed << std::setprecision(3) << "latency:    median " << ms.median << " ms (quartiles " << ms.q1
             << " - " << ms.q3 << ", min " << ms.min << ", " << ms.count << " runs, " << threads << " threads)\n"
             << "rounds:     the middle of " << timing.rounds.kept.size() << " rounds "
@@ -311,6 +330,9 @@ void add_bench_command(CLI::App& app) {
       ->check(positive_number())
       ->capture_default_str();
   command->add_flag("--profile", flags->profile, "also show where the time goes, per step");
+  command->add_flag("--side-by-side", flags->side_by_side,
+                    "run independent steps side by side, one thread each, where the network's own step times "
+                    "(with all threads and with one) say it pays; a profile still times them one by one");
   command->add_flag("--json", flags->json, "print one JSON object (for scripts)");
   command->callback([flags] { bench(*flags); });
 }

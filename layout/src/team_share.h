@@ -12,9 +12,14 @@ namespace layoutopt::layout::detail {
 
 /// Calls body(begin, end) once per thread with its contiguous share of [0, count) (none when
 /// the share is empty), as schedule(static) would. With TransformTeam::calling every thread
-/// of the current team must call this; it returns once all have finished their share.
+/// of the current team must call this; it returns once all have finished their share. With
+/// TransformTeam::alone the calling thread does all of it.
 template <class Body>
 void for_each_share(int64_t count, TransformTeam team, const Body& body) {
+  if (team == TransformTeam::alone) {
+    if (count > 0) body(0, count);
+    return;
+  }
   const auto share = [&] {
     const int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
     const int64_t begin = count * thread / threads, end = count * (thread + 1) / threads;

@@ -105,6 +105,13 @@ void write_network(ByteWriter& w, const NetworkSpec& spec) {
   for (const StepSpec& step : spec.steps) write_step(w, step);
   write_tensors(w, spec.inputs);
   write_tensors(w, spec.outputs);
+  w.count(spec.forks.size());
+  for (const Fork& fork : spec.forks) {
+    w.integer(fork.begin);
+    w.integer(fork.end);
+    w.count(fork.lanes.size());
+    for (int32_t lane : fork.lanes) w.integer(lane);
+  }
 }
 
 // ---- reading ----
@@ -215,6 +222,13 @@ NetworkSpec read_network(ByteReader& r) {
   }
   spec.inputs = read_tensors(r);
   spec.outputs = read_tensors(r);
+  spec.forks.resize(r.count("forks"));
+  for (Fork& fork : spec.forks) {
+    fork.begin = r.integer<int32_t>("fork begin");
+    fork.end = r.integer<int32_t>("fork end");
+    fork.lanes.resize(r.count("fork lanes"));
+    for (int32_t& lane : fork.lanes) lane = r.integer<int32_t>("fork lane");
+  }
   return spec;
 }
 

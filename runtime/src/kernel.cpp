@@ -20,7 +20,14 @@ void run_items(const CompiledFunction& compiled, const std::array<float*, kKerne
   compiled.function(p[0], p[1], p[2], p[3], p[4], p[5], begin, end);
 }
 
-int64_t team_size(Team team) { return team == Team::calling ? omp_get_num_threads() : omp_get_max_threads(); }
+int64_t team_size(Team team) {
+  switch (team) {
+    case Team::own: return omp_get_max_threads();
+    case Team::calling: return omp_get_num_threads();
+    case Team::alone: return 1;
+  }
+  return 1;
+}
 
 // Teams up to this size share out a call's items by claims; more threads than the machine
 // has processors (a test's oversubscribed team) or than OpenMP's default split statically.
@@ -32,6 +39,10 @@ int max_claiming_threads() { return std::max(omp_get_max_threads(), omp_get_num_
 /// calls of one Kernel share nothing.
 template <class Body>
 void share_items(Team team, ItemClaims& team_claims, int64_t items, const Body& body) {
+  if (team == Team::alone) {
+    if (items > 0) body(0, items);
+    return;
+  }
   if (team == Team::calling) {
     team_claims.run(omp_get_thread_num(), omp_get_num_threads(), items, body);
 #pragma omp barrier
@@ -46,6 +57,10 @@ void share_items(Team team, ItemClaims& team_claims, int64_t items, const Body& 
 /// with count == the team's size, thread t takes i = t, whichever the team.
 template <class Body>
 void split_over(Team team, int64_t count, const Body& body) {
+  if (team == Team::alone) {
+    for (int64_t i = 0; i < count; ++i) body(i);
+    return;
+  }
   if (team == Team::calling) {
 #pragma omp for schedule(static)
     for (int64_t i = 0; i < count; ++i) body(i);
@@ -153,7 +168,12 @@ Kernel::Pointers Kernel::resolve(const KernelStage& stage, const KernelArgs& arg
         if (team == Team::calling && !scratch_fits(team_size(team)))
           throw KernelError(name_ + ": called by a team of " + std::to_string(team_size(team)) +
                             " threads before a call of its own at that count sized its scratch");
-        pointers[i] = (team == Team::calling ? *scratch_ : ensure_scratch()).data(buffer);
+        if (team == Team::alone && !can_run_alone())
+          throw KernelError(name_ + ": its one scratch copy is the whole team's, so no thread can run it alone");
+        if (team == Team::alone && !scratch_fits(omp_get_num_threads()))
+          throw KernelError(name_ + ": run alone in a team of " + std::to_string(omp_get_num_threads()) +
+                            " threads before a call of its own at that count sized its scratch");
+        pointers[i] = (team == Team::own ? ensure_scratch() : *scratch_).data(buffer);
         break;
       }
     }
@@ -223,22 +243,35 @@ void Kernel::run_stages(const StagePointers& pointers, Team team) const {
   }
 }
 
-Kernel::Pointers Kernel::in_copy(const KernelStage& stage, Pointers pointers, int64_t copy) const {
+Kernel::Pointers Kernel::in_copy(const KernelStage& stage, Pointers pointers, int64_t copy,
+                                 const CopyPitch& pitch) const {
   for (size_t i = 0; i < pointers.size(); ++i) {
     const StageOperand source = stage.operands[i];
     if (source == StageOperand::scratch0 || source == StageOperand::scratch1)
-      pointers[i] += copy * scratch_floats_[source == StageOperand::scratch0 ? 0 : 1];
+      pointers[i] += copy * pitch[source == StageOperand::scratch0 ? 0 : 1];
   }
   return pointers;
 }
 
+Kernel::CopyPitch Kernel::copy_pitch(Team team) const {
+  CopyPitch pitch{};
+  for (size_t i = 0; i < scratch_floats_.size(); ++i)
+    // Alone, kernels of other sizes run beside this one in the same buffers: copies then
+    // sit at the buffer's share per thread of the team, which every kernel's copy fits
+    // (the team's first run sized the buffers for each kernel's copies).
+    pitch[i] = team == Team::alone ? scratch_->floats(i) / omp_get_num_threads() : scratch_floats_[i];
+  return pitch;
+}
+
 void Kernel::run_units(const StagePointers& first_copy, Team team) const {
   // Contiguous units per thread, as run_stages' ranges: a thread's bands are the rows it
-  // wrote in the step before.
+  // wrote in the step before. A thread running alone takes every unit in its own copy.
   const int64_t threads = std::min<int64_t>(units_, team_size(team));
+  const int64_t alone_copy = team == Team::alone ? omp_get_thread_num() : 0;
+  const CopyPitch pitch = copy_pitch(team);
   split_over(team, threads, [&](int64_t thread) {
     StagePointers own{};
-    for (size_t s = 0; s < stages_.size(); ++s) own[s] = in_copy(stages_[s], first_copy[s], thread);
+    for (size_t s = 0; s < stages_.size(); ++s) own[s] = in_copy(stages_[s], first_copy[s], thread + alone_copy, pitch);
     for (int64_t unit = units_ * thread / threads; unit < units_ * (thread + 1) / threads; ++unit)
       for (size_t s = 0; s < stages_.size(); ++s) {
         const KernelStage& stage = stages_[s];

@@ -117,6 +117,15 @@ class Materializer {
     return spec_.storage_offsets[static_cast<size_t>(slot.storage)] + slot.offset;
   }
 
+  static layout::TransformTeam transform_team(Team team) {
+    switch (team) {
+      case Team::own: return layout::TransformTeam::own;
+      case Team::calling: return layout::TransformTeam::calling;
+      case Team::alone: return layout::TransformTeam::alone;
+    }
+    return layout::TransformTeam::own;
+  }
+
   static StepBody transform_step(const TransformStep& s) {
     const layout::LayoutTransform transform = [&] {
       try {
@@ -127,7 +136,7 @@ class Materializer {
     }();
     return [transform, in = static_cast<size_t>(s.input), out = static_cast<size_t>(s.output)](
                const SlotAddresses& a, Team team) {
-      transform.run(a[in], a[out], team == Team::calling ? layout::TransformTeam::calling : layout::TransformTeam::own);
+      transform.run(a[in], a[out], transform_team(team));
     };
   }
 

@@ -20,6 +20,15 @@ Network::Network(NetworkSpec spec, std::shared_ptr<const PageBlock> weights, con
   steps_ = materialize(spec_, resolve, image, scratch_, reference);  // validates the spec first
   for (const SlotSpec& slot : spec_.slots)
     addresses_.push_back(arena_.data() + spec_.storage_offsets[static_cast<size_t>(slot.storage)] + slot.offset);
+  fork_starting_.assign(steps_.size(), -1);
+  for (size_t f = 0; f < spec_.forks.size(); ++f)
+    fork_starting_[static_cast<size_t>(spec_.forks[f].begin)] = static_cast<int32_t>(f);
+}
+
+void Network::run_lane(const Fork& fork) const {
+  const int lane = omp_get_thread_num();
+  for (int32_t s = fork.begin; s < fork.end; ++s)
+    if (fork.lanes[static_cast<size_t>(s - fork.begin)] == lane) steps_[static_cast<size_t>(s)].run(addresses_, Team::alone);
 }
 
 void Network::set_input(size_t index, std::span<const float> values) {
@@ -63,9 +72,19 @@ void Network::execute(const StepDone& step_done) {
     size_t end = next;
     while (end < steps_.size() && steps_[end].shares_team) ++end;
 #pragma omp parallel
-    for (size_t s = next; s < end; ++s) {
+    for (size_t s = next; s < end;) {
+      // Every thread takes the same branch: the test reads nothing a thread owns.
+      const int32_t f = step_done ? -1 : fork_starting_[s];
+      if (f >= 0 && spec_.forks[static_cast<size_t>(f)].lane_count() <= omp_get_num_threads() &&
+          static_cast<size_t>(spec_.forks[static_cast<size_t>(f)].end) <= end) {
+        run_lane(spec_.forks[static_cast<size_t>(f)]);
+#pragma omp barrier
+        s = static_cast<size_t>(spec_.forks[static_cast<size_t>(f)].end);
+        continue;
+      }
       steps_[s].run(addresses_, Team::calling);  // returns once the whole team has finished it
       if (step_done && omp_get_thread_num() == 0) step_done(s);
+      ++s;
     }
     next = end;
   }

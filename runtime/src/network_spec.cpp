@@ -212,6 +212,7 @@ void validate(const NetworkSpec& spec) {
         fail("tensor '" + tensor.name + "' has " + std::to_string(count) + " elements, its slot " +
              std::to_string(spec.slots[static_cast<size_t>(tensor.slot)].floats));
     }
+  validate_forks(spec);
 }
 
 }  // namespace layoutopt::runtime

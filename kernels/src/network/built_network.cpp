@@ -18,10 +18,32 @@ constexpr int64_t kAlignment = 64;
 // project conv just read on both cores. Evidence: docs/design/step-outputs.md.
 constexpr int kRestSteps = 2;
 
-/// One buffer per storage, alive from its first to its last step. Throws KernelError naming
-/// the tensor whose byte size overflows int64.
-std::vector<BufferLifetime> storage_buffers(const graph::Graph& graph, const Program& program) {
-  const std::vector<StorageLifetime> lifetimes = storage_lifetimes(program);
+/// Widens the lifetime of every storage a fork's steps touch to the whole fork: its lanes
+/// run at once, so what one lane holds must not be memory the other lane reuses.
+void span_forks(const Program& program, std::span<const runtime::Fork> forks, std::vector<StorageLifetime>& lifetimes) {
+  for (const runtime::Fork& fork : forks) {
+    if (fork.begin < 0 || fork.end > static_cast<int32_t>(program.steps.size()) || fork.begin >= fork.end)
+      throw KernelError("a fork of steps " + std::to_string(fork.begin) + " to " + std::to_string(fork.end) +
+                        " does not fit the network's " + std::to_string(program.steps.size()) + " steps");
+    const auto widen = [&](SlotId slot) {
+      StorageLifetime& l = lifetimes[static_cast<size_t>(program.slots[static_cast<size_t>(slot)].storage)];
+      l.first = std::min(l.first, static_cast<int>(fork.begin));
+      l.last = std::max(l.last, static_cast<int>(fork.end) - 1);
+    };
+    for (int32_t s = fork.begin; s < fork.end; ++s) {
+      const Step& step = program.steps[static_cast<size_t>(s)];
+      for (SlotId read : step.reads) widen(read);
+      widen(step.write);
+    }
+  }
+}
+
+/// One buffer per storage, alive from its first to its last step (widened over forks).
+/// Throws KernelError naming the tensor whose byte size overflows int64.
+std::vector<BufferLifetime> storage_buffers(const graph::Graph& graph, const Program& program,
+                                            std::span<const runtime::Fork> forks) {
+  std::vector<StorageLifetime> lifetimes = storage_lifetimes(program);
+  span_forks(program, forks, lifetimes);
   std::vector<BufferLifetime> buffers(lifetimes.size());
   for (size_t s = 0; s < lifetimes.size(); ++s) buffers[s] = {0, lifetimes[s].first, lifetimes[s].last};
   for (const Slot& slot : program.slots) {
@@ -54,9 +76,10 @@ StepKind step_kind(const Step& step) {
   return StepKind::kernel;
 }
 
-BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& schedule) {
+BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& schedule,
+                           std::span<const runtime::Fork> forks) {
   Program program = build_program(graph, schedule);
-  const std::vector<BufferLifetime> buffers = storage_buffers(graph, program);
+  const std::vector<BufferLifetime> buffers = storage_buffers(graph, program, forks);
   const ArenaPlan plan = plan_arena(buffers, kAlignment, {kRestSteps, host_info().l2_bytes});
 
   BuiltNetwork built;
@@ -74,6 +97,7 @@ BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& sch
   }
   spec.inputs = tensors(graph, program, program.inputs);
   spec.outputs = tensors(graph, program, program.outputs);
+  spec.forks.assign(forks.begin(), forks.end());  // checked with the rest of the spec (runtime::validate)
 
   CompileSummary& summary = built.summary;
   for (const StepKind kind : built.step_kinds) {

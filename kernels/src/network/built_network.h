@@ -6,6 +6,7 @@
 
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -28,8 +29,12 @@ struct BuiltNetwork {
   CompileSummary summary;
 };
 
-/// Throws KernelError naming the node when the schedule does not fit the graph.
-[[nodiscard]] BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& schedule);
+/// Throws KernelError naming the node when the schedule does not fit the graph, or when
+/// `forks` (plan_forks of a network built from the same graph and schedule) do not fit its
+/// steps. Every storage a fork's steps touch stays alive over the whole fork, so the
+/// lanes' tensors never share memory.
+[[nodiscard]] BuiltNetwork build_network(const graph::Graph& graph, const NetworkSchedule& schedule,
+                                         std::span<const runtime::Fork> forks = {});
 
 
 }  // namespace layoutopt::kernels::network

@@ -71,11 +71,12 @@ CompiledNetwork::CompiledNetwork(CompiledNetwork&&) noexcept = default;
 CompiledNetwork& CompiledNetwork::operator=(CompiledNetwork&&) noexcept = default;
 CompiledNetwork::~CompiledNetwork() = default;
 
-CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const NetworkSchedule& schedule) {
+CompiledNetwork CompiledNetwork::compile(const graph::Graph& graph, const NetworkSchedule& schedule,
+                                         std::span<const runtime::Fork> forks) {
   const Clock::time_point start = Clock::now();
   auto impl = std::make_unique<Impl>();
   impl->graph = &graph;
-  network::BuiltNetwork built = network::build_network(graph, schedule);
+  network::BuiltNetwork built = network::build_network(graph, schedule, forks);
   for (size_t s = 0; s < built.spec.steps.size(); ++s)
     impl->steps.push_back(step_info(graph, built.spec.steps[s], built.step_kinds[s], built.step_nodes[s]));
   // The same materialization as an ahead-of-time artifact's, with symbols from the JIT.

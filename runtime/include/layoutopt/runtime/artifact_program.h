@@ -20,7 +20,7 @@
 
 namespace layoutopt::runtime {
 
-inline constexpr uint32_t kProgramVersion = 1;
+inline constexpr uint32_t kProgramVersion = 2;
 
 /// The CPU the kernels were compiled for, as LLVM names it.
 struct TargetSpec {

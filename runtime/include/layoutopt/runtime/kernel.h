@@ -41,6 +41,12 @@ enum class Team {
   /// come first. One team at a time calls a Kernel object so (its threads share the
   /// object's ItemClaims); copies have claims of their own.
   calling,
+  /// The calling thread alone does all of the call's work, inside a parallel region whose
+  /// other threads run other steps at the same time (a lane of a Fork): no claims, no
+  /// barrier. A kernel of units uses the scratch copy of the calling thread's number; a kernel
+  /// whose one scratch copy the whole team shares cannot run so (Kernel::can_run_alone). Like
+  /// a calling team, it never sizes scratch.
+  alone,
 };
 
 /// Pointers in the layouts the kernel's schedule implies. weight / bias / residual / scale may
@@ -150,6 +156,9 @@ class Kernel {
   [[nodiscard]] const std::vector<KernelStage>& stages() const { return stages_; }
   [[nodiscard]] const std::vector<int64_t>& scratch_floats() const { return scratch_floats_; }
   [[nodiscard]] int64_t units() const { return units_; }
+  /// Whether a thread may run this kernel with Team::alone while others run other kernels
+  /// that share its scratch: it has none, or a copy per thread (a kernel of units).
+  [[nodiscard]] bool can_run_alone() const { return scratch_floats_.empty() || units_ > 0; }
 
  private:
   using Pointers = std::array<float*, kKernelPointers>;
@@ -165,8 +174,11 @@ class Kernel {
   KernelScratch& ensure_scratch() const;
   /// The stage's pointers, scratch ones into the first copy (sized first unless a team calls).
   [[nodiscard]] Pointers resolve(const KernelStage& stage, const KernelArgs& args, Team team) const;
+  /// Floats between consecutive copies of each scratch buffer.
+  using CopyPitch = std::array<int64_t, 2>;
+  [[nodiscard]] CopyPitch copy_pitch(Team team) const;
   /// `pointers` of the stage with its scratch ones moved to copy `copy`.
-  [[nodiscard]] Pointers in_copy(const KernelStage& stage, Pointers pointers, int64_t copy) const;
+  [[nodiscard]] Pointers in_copy(const KernelStage& stage, Pointers pointers, int64_t copy, const CopyPitch& pitch) const;
   void check(const KernelStage& stage, const Pointers& pointers) const;
   void run_stages(const StagePointers& pointers, Team team) const;
   void run_units(const StagePointers& first_copy, Team team) const;

@@ -32,7 +32,9 @@ class Network {
   /// Runs every step on the inputs set last (they stay valid: runs can be repeated), calling
   /// `step_done` (if set) on this thread after each. Runs of steps that share a team run in
   /// one OpenMP team (see Team::calling), except in the first run at a thread count, where
-  /// each step forks its own. Call it outside any parallel region.
+  /// each step forks its own. In that team each of the spec's forks runs its lanes side by
+  /// side (one thread per lane), unless the team has fewer threads than lanes or
+  /// `step_done` is set: a profile times steps one by one. Call it outside any parallel region.
   void execute(const StepDone& step_done = {});
 
   [[nodiscard]] const NetworkSpec& spec() const { return spec_; }
@@ -44,7 +46,11 @@ class Network {
   PageBlock arena_;
   SlotAddresses addresses_;  // by slot
   std::shared_ptr<KernelScratch> scratch_ = std::make_shared<KernelScratch>();
+  /// Runs the steps of `fork` in the calling thread's lane, alone.
+  void run_lane(const Fork& fork) const;
+
   std::vector<RunnableStep> steps_;
+  std::vector<int32_t> fork_starting_;  // by step: the fork that starts there, or -1
   int sized_for_threads_ = 0;  // the thread count of the last complete run (see execute)
 };
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "layoutopt/layout/layout.h"
+#include "layoutopt/runtime/fork.h"
 #include "layoutopt/runtime/kernel.h"
 
 namespace layoutopt::runtime {
@@ -136,6 +137,7 @@ struct NetworkSpec {
   int64_t weight_floats = 0;  ///< size of the weight image the constants index
   std::vector<StepSpec> steps;
   std::vector<TensorSpec> inputs, outputs;
+  std::vector<Fork> forks;  ///< stretches of steps run side by side, in step order
   bool operator==(const NetworkSpec&) const = default;
 };
 
@@ -144,8 +146,8 @@ struct NetworkSpec {
 /// The slot a step writes.
 [[nodiscard]] SlotId step_write(const StepAction& action);
 
-/// Throws KernelError naming the first index out of range, size mismatch or malformed
-/// kernel, so that materialize() and every run stay inside the arena and the weight image.
+/// Throws KernelError naming the first index out of range, size mismatch, malformed kernel
+/// or fork that could race (validate_forks), so that materialize() and every run stay inside the arena and the weight image.
 /// What a generated function does with its pointers is beyond data: a spec is trusted as far
 /// as its kernels are.
 void validate(const NetworkSpec& spec);

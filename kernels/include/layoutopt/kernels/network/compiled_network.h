@@ -30,6 +30,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -85,7 +86,10 @@ class CompiledNetwork {
   /// node when the schedule does not fit the graph: wrong node or input count, knobs that
   /// are not a point of the node's schedule space, layouts that contradict the knobs or do
   /// not divide a tensor's channels.
-  [[nodiscard]] static CompiledNetwork compile(const graph::Graph& graph, const NetworkSchedule& schedule);
+  /// `forks` (runtime::plan_forks over a network compiled from the same graph and
+  /// schedule) run stretches of steps side by side; KernelError when they do not fit.
+  [[nodiscard]] static CompiledNetwork compile(const graph::Graph& graph, const NetworkSchedule& schedule,
+                                               std::span<const runtime::Fork> forks = {});
 
   CompiledNetwork(CompiledNetwork&&) noexcept;
   CompiledNetwork& operator=(CompiledNetwork&&) noexcept;
