@@ -156,8 +156,9 @@ std::vector<Fork> plan_forks(const NetworkSpec& spec, std::span<const double> te
       if (e - b < 2) continue;
       const LaneDeal deal = stretch.deal(lane_ms, lanes);
       if (deal.groups < 2) continue;
-      const double forked = best[static_cast<size_t>(b)] + deal.longest_ms;
-      if (forked + costs.min_saving_ms < best[static_cast<size_t>(e)]) {
+      // A fork pays its saving threshold as a cost, so two forks must save more than one.
+      const double forked = best[static_cast<size_t>(b)] + deal.longest_ms + costs.min_saving_ms;
+      if (forked < best[static_cast<size_t>(e)]) {
         best[static_cast<size_t>(e)] = forked;
         fork_from[static_cast<size_t>(e)] = b;
       }

@@ -1,5 +1,7 @@
 #include "layoutopt/costs/side_by_side.h"
 
+#include <algorithm>
+
 #include "layoutopt/costs/network_timing.h"
 #include "layoutopt/timing/thread_scope.h"
 
@@ -20,6 +22,49 @@ std::vector<runtime::Fork> plan_side_by_side(kernels::CompiledNetwork& network, 
   const std::vector<double> team_ms = step_ms_on(network, threads, runs);
   const std::vector<double> alone_ms = step_ms_on(network, 1, runs);
   return runtime::plan_forks(network.network().spec(), team_ms, alone_ms, threads);
+}
+
+namespace {
+
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const size_t mid = values.size() / 2;
+  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+std::vector<double> ratios(const SideBySideRounds& rounds) {
+  std::vector<double> out;
+  for (size_t r = 0; r < rounds.team_ms.size() && r < rounds.forked_ms.size(); ++r)
+    out.push_back(rounds.forked_ms[r] / rounds.team_ms[r]);
+  return out;
+}
+
+}  // namespace
+
+double SideBySideRounds::team_median() const { return median_of(team_ms); }
+double SideBySideRounds::forked_median() const { return median_of(forked_ms); }
+double SideBySideRounds::ratio_median() const { return median_of(ratios(*this)); }
+std::pair<double, double> SideBySideRounds::ratio_range() const {
+  const std::vector<double> r = ratios(*this);
+  if (r.empty()) return {0, 0};
+  const auto [low, high] = std::minmax_element(r.begin(), r.end());
+  return {*low, *high};
+}
+
+SideBySideRounds time_side_by_side(kernels::CompiledNetwork& team, kernels::CompiledNetwork& forked,
+                                   const graph::Graph& graph, const timing::TimingPolicy& policy, int rounds) {
+  SideBySideRounds timed;
+  for (int r = 0; r < rounds; ++r) {
+    // Which side goes first alternates too, so neither always follows the other's warm caches.
+    const bool team_first = r % 2 == 0;
+    for (int side = 0; side < 2; ++side) {
+      const bool team_side = (side == 0) == team_first;
+      const timing::Timing t = time_network(team_side ? team : forked, graph, policy);
+      (team_side ? timed.team_ms : timed.forked_ms).push_back(t.ms.median);
+    }
+  }
+  return timed;
 }
 
 }  // namespace layoutopt::costs

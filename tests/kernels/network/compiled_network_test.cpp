@@ -9,6 +9,7 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 
 #include <doctest/doctest.h>
+#include <omp.h>
 
 #include <algorithm>
 
@@ -34,6 +35,7 @@
 #include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/kernels/tunable_op.h"
 #include "layoutopt/kernels/winograd_conv2d.h"
+#include "layoutopt/runtime/fork.h"
 #include "support/tolerances.h"
 
 using namespace layoutopt;
@@ -269,6 +271,39 @@ TEST_CASE("every zoo network runs like the reference with the default schedule")
       CHECK((step.detail == "reference transpose" || step.detail == "reference concat"));
     }
   }
+}
+
+TEST_CASE("inception-v3 with its independent branches run side by side runs like the reference") {
+  // Forks wherever plan_forks finds independent steps at equal times (every stretch it can),
+  // under random schedules: transforms, Winograd in bands (kernels of units, run alone in
+  // their own scratch copy) and whole stages (which the planner keeps out of forks).
+  graph::Graph g = prepared_zoo("inception-v3", 75);
+  const ReferenceRuns reference = reference_runs(g);
+  std::mt19937 rng(7);
+  const int previous = omp_get_max_threads();
+  omp_set_num_threads(2);
+  for (int trial = 0; trial < 3; ++trial) {
+    CAPTURE(trial);
+    const NetworkSchedule schedule = trial == 0 ? kernels::default_network_schedule(g) : random_schedule(g, rng);
+    const auto sequential = kernels::CompiledNetwork::compile(g, schedule);
+    const std::vector<double> ms(sequential.steps().size(), 1.0);
+    const std::vector<runtime::Fork> forks = runtime::plan_forks(sequential.network().spec(), ms, ms, 2, {1.0, 0.0, 48});
+    CHECK(forks.size() >= 10);  // each of the 11 blocks has branches
+    auto network = kernels::CompiledNetwork::compile(g, schedule, forks);
+    CHECK(network.network().spec().forks == forks);
+    check_runs(network, reference);
+  }
+  omp_set_num_threads(previous);
+}
+
+TEST_CASE("forks that do not fit the network are refused") {
+  graph::Graph g = prepared_zoo("squeezenet-1.1", 56);
+  const NetworkSchedule schedule = kernels::default_network_schedule(g);
+  const std::vector<runtime::Fork> past_the_end{{0, 100000, {0, 1}}};
+  CHECK_THROWS_AS((void)kernels::CompiledNetwork::compile(g, schedule, past_the_end), kernels::KernelError);
+  const std::vector<runtime::Fork> racing{{0, 2, {0, 1}}};  // the first two steps are a chain
+  CHECK_THROWS_WITH_AS((void)kernels::CompiledNetwork::compile(g, schedule, racing),
+                       doctest::Contains("one writes memory the other touches"), kernels::KernelError);
 }
 
 TEST_CASE("the default schedule runs 3x3 stride-1 convs on large enough images by winograd, with no transform") {

@@ -26,9 +26,12 @@ struct Fork {
 /// What side-by-side running costs, beside the steps' own times.
 struct ForkCosts {
   /// A step run alone beside the other lanes takes its time alone on an idle machine times
-  /// this: the lanes share the last-level cache and the memory bandwidth.
-  double contention = 1.10;
-  /// Milliseconds a fork must save over running its steps with the whole team.
+  /// this: the lanes share the last-level cache and the memory bandwidth, and a lane's first
+  /// step reads what the whole team wrote. 1.1 planned forks that measured a third of the
+  /// saving planned (docs/design/side-by-side.md).
+  double contention = 1.30;
+  /// Milliseconds a fork must save over running its steps with the whole team; counted as
+  /// the fork's own cost, so of two plans that save alike the one with fewer forks wins.
   double min_saving_ms = 0.005;
   /// The longest stretch a fork may span.
   int32_t max_steps = 48;
