@@ -12,10 +12,11 @@ median of its round medians with their range, and the median of its per-round ra
 reference with their range.
 
     bench/compare_plans.py MODEL.onnx --plan quick=Q.plan.json --plan normal=N.plan.json
-                           [--default] [--ort] [--reference NAME] [--rounds 5] [--threads 2]
+                           [--default] [--ort] [--side-by-side] [--reference NAME] [--rounds 5] [--threads 2]
                            [--layoutopt build/apps/layoutopt] --out DIR [--force]
 
 Sides: each --plan NAME=PATH runs `layoutopt bench MODEL --plan PATH --threads N --json`;
+--side-by-side adds each plan again as NAME+sbs, run with `--side-by-side` (docs/design/side-by-side.md);
 --default adds the untuned default (`layoutopt bench MODEL`); --ort adds ONNX Runtime
 (bench/peers/ort_bench.js, installed by `bash scripts/install-deps.sh --peers`). The
 reference is the first side unless --reference names another. Writes DIR/plans.md (the
@@ -42,6 +43,8 @@ def parse_args():
     parser.add_argument("--plan", action="append", default=[], metavar="NAME=PATH", help="a plan to time (repeatable)")
     parser.add_argument("--default", action="store_true", help="also time the untuned default schedule")
     parser.add_argument("--ort", action="store_true", help="also time ONNX Runtime")
+    parser.add_argument("--side-by-side", action="store_true",
+                        help="also time each plan with independent steps side by side (NAME+sbs: bench --side-by-side)")
     parser.add_argument("--reference", help="the side the ratios divide by (default: the first)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--threads", type=int, default=2)
@@ -67,6 +70,8 @@ def sides_of(args):
         if not os.path.isfile(path):
             fail(f"plan '{name}': no file {path}")
         sides.append((name, bench + ["--plan", path]))
+        if args.side_by_side:
+            sides.append((name + "+sbs", bench + ["--plan", path, "--side-by-side"]))
     if args.default:
         sides.append(("default", bench))
     if args.ort:

@@ -28,6 +28,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -78,6 +79,9 @@ RoundedTiming time_in_rounds(kernels::CompiledNetwork& network, const graph::Gra
   return {*kept[kept.size() / 2], rounds};
 }
 
+// Alternating rounds of the network with and without forks under --side-by-side.
+constexpr int kSideBySideRounds = 6;
+
 struct BenchFlags {
   ScheduledModelArgument scheduled;
   int threads = 0;
@@ -87,10 +91,17 @@ struct BenchFlags {
   bool json = false;
 };
 
+/// Each fork as {"begin", "end", "lanes"}: steps [begin, end) and each one's lane.
+nlohmann::ordered_json fork_json(const std::vector<kernels::Fork>& forks) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const kernels::Fork& fork : forks) out.push_back({{"begin", fork.begin}, {"end", fork.end}, {"lanes", fork.lanes}});
+  return out;
+}
+
 /// Steps the forks run side by side, over all forks.
-size_t forked_steps(const std::vector<runtime::Fork>& forks) {
+size_t forked_steps(const std::vector<kernels::Fork>& forks) {
   size_t steps = 0;
-  for (const runtime::Fork& fork : forks) steps += fork.lanes.size();
+  for (const kernels::Fork& fork : forks) steps += fork.lanes.size();
   return steps;
 }
 
@@ -254,10 +265,14 @@ void bench(const BenchFlags& flags) {
   const timing::ThreadScope scope(threads);
   pipeline::warn_if_passive_openmp_wait();
   kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(graph, scheduled.schedule);
-  std::vector<runtime::Fork> forks;
+  std::vector<kernels::Fork> forks;
+  std::optional<costs::SideBySideRounds> against_team;
   if (flags.side_by_side) {
     forks = costs::plan_side_by_side(network, threads, kProfiledRuns);
-    network = kernels::CompiledNetwork::compile(graph, scheduled.schedule, forks);
+    kernels::CompiledNetwork forked = kernels::CompiledNetwork::compile(graph, scheduled.schedule, forks);
+    timing::TimingPolicy per_round = costs::network_policy(threads, flags.min_seconds * 1e3 / kSideBySideRounds);
+    against_team = costs::time_side_by_side(network, forked, graph, per_round, kSideBySideRounds);
+    network = std::move(forked);
   }
   const RoundedTiming timing = time_in_rounds(network, graph, costs::network_policy(threads, flags.min_seconds * 1e3));
   const timing::Summary& ms = timing.middle.ms;
@@ -283,6 +298,11 @@ void bench(const BenchFlags& flags) {
                                {"fallbacks", compiled.fallbacks},
                                {"forks", forks.size()},
                                {"forked_steps", forked_steps(forks)}};
+    if (against_team)
+      out["side_by_side"] = {{"forked_ms", against_team->forked_ms},
+                             {"team_ms", against_team->team_ms},
+                             {"ratio_median", against_team->ratio_median()},
+                             {"forks", fork_json(forks)}};
     // What the peers compute on the same input (bench/compare_peers.py compares them).
     if (graph.inputs().size() == 1) out["output_head"] = evaluation::peer_output_head(network, graph);
     if (flags.profile) {
@@ -298,9 +318,14 @@ void bench(const BenchFlags& flags) {
   std::cout << "model:      " << graph.name() << " (" << scheduled.model.source << ")\n"
             << "schedule:   " << scheduled.schedule_source << "\n";
   print_compile(compiled);
-  if (flags.side_by_side)
+  if (against_team) {
+    const auto [low, high] = against_team->ratio_range();
     std::cout << "side by side: " << forks.size() << " forks run " << forked_steps(forks) << " of "
-              << network.steps().size() << " steps in lanes of one thread each\n";
+              << network.steps().size() << " steps in lanes of one thread each; " << kSideBySideRounds
+              << " alternating rounds: " << std::fixed << std::setprecision(3) << against_team->forked_median()
+              << " ms against " << against_team->team_median() << " ms without, ratio " << std::setprecision(3)
+              << against_team->ratio_median() << " (" << std::setprecision(2) << low << "-" << high << ")\n";
+  }
   std::cout << std::fixed << std::setprecision(3) << "latency:    median " << ms.median << " ms (quartiles " << ms.q1
             << " - " << ms.q3 << ", min " << ms.min << ", " << ms.count << " runs, " << threads << " threads)\n"
             << "rounds:     the middle of " << timing.rounds.kept.size() << " rounds "

@@ -1,6 +1,7 @@
 #include "layoutopt/runtime/fork.h"
 
 #include <algorithm>
+#include <cassert>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -67,6 +68,7 @@ class StepGroups {
     return s;
   }
   void join(size_t a, size_t b) { parent_[find(a)] = find(b); }
+  [[nodiscard]] size_t size() const { return parent_.size(); }
 
  private:
   std::vector<size_t> parent_;
@@ -86,9 +88,10 @@ class Stretch {
   Stretch(const std::vector<std::vector<Extent>>& extents, int32_t end, int32_t max_steps)
       : extents_(extents), end_(end), begin_(end), groups_(static_cast<size_t>(max_steps)) {}
 
-  /// Adds the step just before the stretch.
+  /// Adds the step just before the stretch, which must stay within max_steps.
   void add_front() {
     --begin_;
+    assert(end_ - begin_ <= static_cast<int32_t>(groups_.size()));
     for (int32_t later = begin_ + 1; later < end_; ++later)
       if (conflict(extents_[static_cast<size_t>(begin_)], extents_[static_cast<size_t>(later)]))
         groups_.join(index(begin_), index(later));

@@ -1,5 +1,5 @@
 #pragma once
-// Which stretches of a compiled network run side by side (runtime::Fork), from the network's
+// Which stretches of a compiled network run side by side (kernels::Fork), from the network's
 // own step times: each step profiled with the whole team and with one thread, on the
 // inputs set last. Measured rather than priced: how well a step splits over threads depends
 // on its size and on what the step before left in which core's cache, which no isolated
@@ -12,15 +12,15 @@
 #include "layoutopt/timing/timing.h"
 
 #include "layoutopt/kernels/network/compiled_network.h"
-#include "layoutopt/runtime/fork.h"
+#include "layoutopt/kernels/network/forks.h"
 
 namespace layoutopt::costs {
 
 /// Step times of `network` with `threads` threads and with one, over `runs` profiled runs
-/// each (profile_network), and the forks runtime::plan_forks makes of them for `threads`
+/// each (profile_network), and the forks kernels::plan_forks makes of them for `threads`
 /// lanes. None for fewer than two threads. Compile the network again with them
 /// (CompiledNetwork::compile's forks) to run them.
-[[nodiscard]] std::vector<runtime::Fork> plan_side_by_side(kernels::CompiledNetwork& network, int threads, int runs);
+[[nodiscard]] std::vector<kernels::Fork> plan_side_by_side(kernels::CompiledNetwork& network, int threads, int runs);
 
 /// The same network without forks and with them, timed in alternating rounds (time_network
 /// under `policy`, its min_repeat_ms per round and side), so a slow spell of the host falls
