@@ -1,4 +1,4 @@
-// `layoutopt compile MODEL [--plan plan.json] -o DIR [--threads N]`: compiles the model for
+// `layoutopt compile MODEL [--plan plan.json] -o DIR [--threads N] [--side-by-side]`: compiles the model for
 // its plan (or the default schedule) ahead of time into an artifact folder that the runtime
 // library loads without LLVM (network.so, program.bin, weights.bin).
 
@@ -19,6 +19,7 @@ struct CompileFlags {
   std::string directory;
   int threads = 0;
   bool quiet = false;
+  bool side_by_side = false;
   bool force = false;
 };
 
@@ -31,11 +32,13 @@ void compile(const CompileFlags& flags) {
        .directory = flags.directory,
        .threads = flags.threads,
        .quiet = flags.quiet,
+       .side_by_side = flags.side_by_side,
        .force = flags.force});
   std::cout << "schedule:  " << scheduled.schedule_source << "\n"
             << "artifact:  " << flags.directory << " (" << result.steps << " steps, " << result.transforms
             << " transforms, " << result.symbols << " kernel functions, " << result.weight_bytes / (1 << 20)
-            << " MiB of weights)\n"
+            << " MiB of weights" << (flags.side_by_side ? ", " + std::to_string(result.forks) + " forks side by side" : "")
+            << ")\n"
             << "cpu:       " << result.cpu << ", " << result.cpu_features.size() << " CPU features recorded (checked at load)\n"
             << "time:      " << result.seconds << " s\n";
 }
@@ -50,6 +53,9 @@ void add_compile_command(CLI::App& app) {
       ->required();
   add_threads_option(*command, flags->threads, "the artifact's default thread count");
   command->add_flag("--force", flags->force, "replace an artifact already in the folder (its three files only)");
+  command->add_flag("--side-by-side", flags->side_by_side,
+                    "run independent steps side by side in the artifact, one thread each, where this host's step "
+                    "times (profiled with all threads and with one) say it pays");
   add_quiet_flag(*command, flags->quiet);
   command->callback([flags] { compile(*flags); });
 }

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "layoutopt/costs/side_by_side.h"
 #include "layoutopt/pipeline/output_path.h"
 #include "layoutopt/pipeline/progress.h"
 #include "layoutopt/pipeline/threads.h"
@@ -10,6 +11,9 @@
 namespace layoutopt::pipeline {
 
 namespace {
+
+// Profiled runs per thread count behind the forks of `compile --side-by-side` (as bench's profile).
+constexpr int kSideBySideProfiledRuns = 20;
 
 /// The CPU name of a target string ("llvm -mcpu=znver4 -num-cores=2" -> "znver4").
 std::string target_cpu(const std::string& target) {
@@ -32,6 +36,11 @@ kernels::AheadOfTimeResult compile_model(const CompileRequest& request) {
   kernels::AheadOfTimeOptions options{.directory = request.directory,
                                       .threads = threads,
                                       .progress = [&progress](const std::string& what) { progress.note(what); }};
+  if (request.side_by_side) {
+    progress.note("timing every step with " + std::to_string(threads) + " threads and with one, to plan forks");
+    kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(request.graph, request.schedule);
+    options.forks = costs::plan_side_by_side(network, request.graph, threads, kSideBySideProfiledRuns);
+  }
   kernels::AheadOfTimeResult result = kernels::compile_ahead_of_time(request.graph, request.schedule, options);
   progress.finish();
   return result;

@@ -17,6 +17,7 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 #include "layoutopt/runtime/artifact_program.h"
 #include "layoutopt/cpu/features.h"
+#include "layoutopt/kernels/network/forks.h"
 #include "layoutopt/runtime/layoutopt.h"
 #include "layoutopt/runtime/layoutopt.hpp"
 #include "layoutopt/runtime/session.h"
@@ -155,6 +156,30 @@ TEST_CASE("squeezenet with transforms, concats, pooling, Winograd and GEMM convs
     return k != nullptr && k->kernel.stages.front().symbol.find("gemm_conv2d") != std::string::npos;
   }));
   check_bit_identical(c);
+}
+
+TEST_CASE("squeezenet's fire modules run side by side from an artifact, bit-identical to the JIT without forks") {
+  // Forks wherever plan_forks finds independent steps at equal times: each fire module's
+  // two expand convs, and whatever else the random configs leave independent.
+  const Compiled& c = squeezenet();
+  const kernels::CompiledNetwork sequential = kernels::CompiledNetwork::compile(c.graph, c.schedule);
+  const std::vector<double> ms(sequential.steps().size(), 1.0);
+  const std::vector<kernels::Fork> forks =
+      kernels::plan_forks(sequential.network().spec(), ms, ms, kThreads, {1.0, 0.0, 48});
+  REQUIRE(forks.size() >= 8);  // one per fire module at least
+  ScratchFolder folder("squeezenet-forks");
+  const kernels::AheadOfTimeResult result =
+      kernels::compile_ahead_of_time(c.graph, c.schedule, {.directory = folder.path(), .threads = kThreads, .forks = forks});
+  CHECK(result.forks == forks.size());
+  CHECK(runtime::read_program_file(folder.path() / runtime::kProgramFile).network.forks == forks);
+  const std::vector<float> input = c.input();
+  const std::vector<kernels::reference::HostTensor> expected = jit_outputs(c, input);
+  const std::vector<std::vector<float>> actual = c_api_outputs(folder.path(), input);
+  REQUIRE(actual.size() == expected.size());
+  for (size_t o = 0; o < actual.size(); ++o) {
+    REQUIRE(actual[o].size() == expected[o].data.size());
+    CHECK(std::memcmp(actual[o].data(), expected[o].data.data(), actual[o].size() * sizeof(float)) == 0);
+  }
 }
 
 TEST_CASE("the C++ wrapper and the runtime Session give the C API's outputs") {

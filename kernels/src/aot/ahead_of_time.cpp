@@ -93,7 +93,7 @@ AheadOfTimeResult compile_ahead_of_time(const graph::Graph& graph, const Network
   const auto start = std::chrono::steady_clock::now();
   const RetainedIr retained;
   tell(options, "compiling the kernels of '" + graph.name() + "'");
-  network::BuiltNetwork built = network::build_network(graph, schedule);
+  network::BuiltNetwork built = network::build_network(graph, schedule, options.forks);
   refuse_reference_steps(built.spec);
   const std::set<std::string> symbols = kernel_symbols(built.spec);
 
@@ -123,6 +123,7 @@ AheadOfTimeResult compile_ahead_of_time(const graph::Graph& graph, const Network
   result.steps = program.network.steps.size();
   result.transforms = built.summary.transforms;
   result.symbols = symbols.size();
+  result.forks = program.network.forks.size();
   result.weight_bytes = static_cast<int64_t>(built.weights.size() * sizeof(float));
   result.cpu = host.cpu;
   result.cpu_features = program.target.features;

@@ -17,8 +17,10 @@ std::vector<double> step_ms_on(kernels::CompiledNetwork& network, int threads, i
 
 }  // namespace
 
-std::vector<kernels::Fork> plan_side_by_side(kernels::CompiledNetwork& network, int threads, int runs) {
+std::vector<kernels::Fork> plan_side_by_side(kernels::CompiledNetwork& network, const graph::Graph& graph, int threads,
+                                             int runs) {
   if (threads < 2) return {};
+  set_random_inputs(network, graph);
   const std::vector<double> team_ms = step_ms_on(network, threads, runs);
   const std::vector<double> alone_ms = step_ms_on(network, 1, runs);
   return kernels::plan_forks(network.network().spec(), team_ms, alone_ms, threads);

@@ -20,6 +20,10 @@ struct CompileRequest {
   std::filesystem::path directory;
   int threads = 0;            ///< the artifact's default thread count; 0: OpenMP's default here
   bool quiet = false;
+  /// Run independent steps side by side where this host's step times say it pays: the
+  /// network is JIT-compiled and profiled with `threads` threads and with one first
+  /// (costs::plan_side_by_side), and the artifact carries the forks.
+  bool side_by_side = false;
   bool force = false;               ///< replace an artifact already in `directory`
   std::string force_hint = "--force";  ///< how the caller's user says `force`, for the refusal
 };

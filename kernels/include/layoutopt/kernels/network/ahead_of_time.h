@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "layoutopt/graph/graph.h"
+#include "layoutopt/kernels/network/forks.h"
 #include "layoutopt/kernels/network/network_schedule.h"
 
 namespace layoutopt::kernels {
@@ -24,12 +25,16 @@ struct AheadOfTimeOptions {
   int threads = 0;                  ///< recorded as the artifact's default thread count (0: OpenMP's)
   std::string linker = "cc";        ///< the C compiler driver that links the shared object
   std::function<void(const std::string&)> progress;  ///< told each phase, if set
+  /// Stretches of steps the artifact runs side by side (plan_forks over a CompiledNetwork of
+  /// the same graph and schedule); carried in program.bin.
+  std::vector<Fork> forks;
 };
 
 struct AheadOfTimeResult {
   size_t steps = 0;
   size_t transforms = 0;
   size_t symbols = 0;          ///< distinct kernel functions in network.so
+  size_t forks = 0;            ///< stretches run side by side
   int64_t weight_bytes = 0;    ///< size of the weight image
   std::string cpu;
   std::vector<std::string> cpu_features;  ///< what the code needs of a CPU

@@ -16,11 +16,12 @@
 
 namespace layoutopt::costs {
 
-/// Step times of `network` with `threads` threads and with one, over `runs` profiled runs
-/// each (profile_network), and the forks kernels::plan_forks makes of them for `threads`
-/// lanes. None for fewer than two threads. Compile the network again with them
-/// (CompiledNetwork::compile's forks) to run them.
-[[nodiscard]] std::vector<kernels::Fork> plan_side_by_side(kernels::CompiledNetwork& network, int threads, int runs);
+/// Step times of `network` (compiled from `graph`) on random inputs with `threads` threads
+/// and with one, over `runs` profiled runs each (profile_network), and the forks
+/// kernels::plan_forks makes of them for `threads` lanes. None for fewer than two threads.
+/// Compile the network again with them (CompiledNetwork::compile's forks) to run them.
+[[nodiscard]] std::vector<kernels::Fork> plan_side_by_side(kernels::CompiledNetwork& network, const graph::Graph& graph,
+                                                           int threads, int runs);
 
 /// The same network without forks and with them, timed in alternating rounds (time_network
 /// under `policy`, its min_repeat_ms per round and side), so a slow spell of the host falls
