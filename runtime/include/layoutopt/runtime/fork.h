@@ -2,9 +2,9 @@
 // Fork: a stretch of a network's steps run side by side. Each thread of the team runs its
 // lane's steps alone (Team::alone), in program order, while the others run theirs; the team
 // meets at one barrier at the stretch's end. Why: a step of a small map splits badly over
-// threads (hrnet's branches, inception's 8x8 convs ran at 0.6-0.8 of their one-thread speed
-// per thread), while independent branches each fill a core. Forks are data of the
-// NetworkSpec, chosen by plan_forks from measured step times and checked by validate.
+// threads, while independent branches each fill a core (docs/design/side-by-side.md). Forks
+// are data of the NetworkSpec, chosen by plan_forks from measured step times and checked by
+// validate.
 
 #include <cstdint>
 #include <span>
@@ -43,9 +43,9 @@ struct ForkCosts {
 /// groups of steps go to lanes longest first. Steps are independent when neither writes
 /// memory the other touches, judged on storages as the builder made them: before the arena,
 /// so a network built with these forks must keep every storage a fork touches alive over
-/// the whole fork (build_network does). Only steps that can run alone join a fork (no reference fallbacks,
-/// no kernel whose one scratch copy the team shares). Throws KernelError for time lists of
-/// the wrong length or fewer than 2 lanes.
+/// the whole fork (build_network does). Only steps that can run alone join a fork (no
+/// reference fallbacks, no kernel whose one scratch copy the team shares). Throws
+/// KernelError for time lists of the wrong length or fewer than 2 lanes.
 [[nodiscard]] std::vector<Fork> plan_forks(const NetworkSpec& spec, std::span<const double> team_ms,
                                            std::span<const double> alone_ms, int32_t lanes, const ForkCosts& costs = {});
 
