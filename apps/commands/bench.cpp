@@ -268,7 +268,7 @@ void bench(const BenchFlags& flags) {
   std::vector<kernels::Fork> forks;
   std::optional<costs::SideBySideRounds> against_team;
   if (flags.side_by_side) {
-    forks = costs::plan_side_by_side(network, graph, threads, kProfiledRuns);
+    forks = costs::plan_side_by_side(network, graph, threads, costs::kSideBySideProfiledRuns);
     kernels::CompiledNetwork forked = kernels::CompiledNetwork::compile(graph, scheduled.schedule, forks);
     timing::TimingPolicy per_round = costs::network_policy(threads, flags.min_seconds * 1e3 / kSideBySideRounds);
     against_team = costs::time_side_by_side(network, forked, graph, per_round, kSideBySideRounds);

@@ -12,9 +12,6 @@ namespace layoutopt::pipeline {
 
 namespace {
 
-// Profiled runs per thread count behind the forks of `compile --side-by-side` (as bench's profile).
-constexpr int kSideBySideProfiledRuns = 20;
-
 /// The CPU name of a target string ("llvm -mcpu=znver4 -num-cores=2" -> "znver4").
 std::string target_cpu(const std::string& target) {
   const size_t start = target.find("-mcpu=");
@@ -39,7 +36,7 @@ kernels::AheadOfTimeResult compile_model(const CompileRequest& request) {
   if (request.side_by_side) {
     progress.note("timing every step with " + std::to_string(threads) + " threads and with one, to plan forks");
     kernels::CompiledNetwork network = kernels::CompiledNetwork::compile(request.graph, request.schedule);
-    options.forks = costs::plan_side_by_side(network, request.graph, threads, kSideBySideProfiledRuns);
+    options.forks = costs::plan_side_by_side(network, request.graph, threads, costs::kSideBySideProfiledRuns);
   }
   kernels::AheadOfTimeResult result = kernels::compile_ahead_of_time(request.graph, request.schedule, options);
   progress.finish();

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
-#include <limits>
 #include <numeric>
 #include <string>
 
@@ -49,7 +48,7 @@ bool conflict(const std::vector<Extent>& a, const std::vector<Extent>& b) {
   return false;
 }
 
-bool kernel_runs_alone(const KernelSpec& kernel) { return kernel.scratch_floats.empty() || kernel.units > 0; }
+bool kernel_runs_alone(const KernelSpec& kernel) { return can_run_alone(kernel.scratch_floats, kernel.units); }
 
 /// Whether a thread may run the step with Team::alone (see Kernel::can_run_alone).
 bool runs_alone(const StepSpec& step) {

@@ -1,8 +1,7 @@
 #include "layoutopt/costs/side_by_side.h"
 
-#include <algorithm>
-
 #include "layoutopt/costs/network_timing.h"
+#include "layoutopt/timing/statistics.h"
 #include "layoutopt/timing/thread_scope.h"
 
 namespace layoutopt::costs {
@@ -28,12 +27,7 @@ std::vector<kernels::Fork> plan_side_by_side(kernels::CompiledNetwork& network, 
 
 namespace {
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const size_t mid = values.size() / 2;
-  return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
+double median_of(const std::vector<double>& values) { return values.empty() ? 0.0 : timing::summarize(values).median; }
 
 std::vector<double> ratios(const SideBySideRounds& rounds) {
   std::vector<double> out;
@@ -50,8 +44,8 @@ double SideBySideRounds::ratio_median() const { return median_of(ratios(*this));
 std::pair<double, double> SideBySideRounds::ratio_range() const {
   const std::vector<double> r = ratios(*this);
   if (r.empty()) return {0, 0};
-  const auto [low, high] = std::minmax_element(r.begin(), r.end());
-  return {*low, *high};
+  const timing::Summary summary = timing::summarize(r);
+  return {summary.min, summary.max};
 }
 
 SideBySideRounds time_side_by_side(kernels::CompiledNetwork& team, kernels::CompiledNetwork& forked,

@@ -89,6 +89,13 @@ enum class StageOperand { none, input, weight, bias, residual, output, scale, sc
 /// Pointer arguments of every generated function.
 inline constexpr size_t kKernelPointers = 6;
 
+/// Whether a thread may run a kernel with these scratch buffers and units with Team::alone
+/// while others run other kernels that share its scratch: it has none, or a copy per thread
+/// (a kernel of units).
+inline bool can_run_alone(const std::vector<int64_t>& scratch_floats, int64_t units) {
+  return scratch_floats.empty() || units > 0;
+}
+
 /// Intermediate buffers of multi-stage kernels, in page blocks like every other operand
 /// (aligned: a plain vector's 16-byte offset would split every 64-byte access in two).
 /// Kernels that never run at the same time (the steps of one network run one after
@@ -156,9 +163,7 @@ class Kernel {
   [[nodiscard]] const std::vector<KernelStage>& stages() const { return stages_; }
   [[nodiscard]] const std::vector<int64_t>& scratch_floats() const { return scratch_floats_; }
   [[nodiscard]] int64_t units() const { return units_; }
-  /// Whether a thread may run this kernel with Team::alone while others run other kernels
-  /// that share its scratch: it has none, or a copy per thread (a kernel of units).
-  [[nodiscard]] bool can_run_alone() const { return scratch_floats_.empty() || units_ > 0; }
+  [[nodiscard]] bool can_run_alone() const { return runtime::can_run_alone(scratch_floats_, units_); }
 
  private:
   using Pointers = std::array<float*, kKernelPointers>;

@@ -16,6 +16,9 @@
 
 namespace layoutopt::costs {
 
+/// Profiled runs per thread count behind a network's forks (as many as `bench --profile`).
+inline constexpr int kSideBySideProfiledRuns = 20;
+
 /// Step times of `network` (compiled from `graph`) on random inputs with `threads` threads
 /// and with one, over `runs` profiled runs each (profile_network), and the forks
 /// kernels::plan_forks makes of them for `threads` lanes. None for fewer than two threads.
