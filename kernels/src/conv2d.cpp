@@ -369,13 +369,17 @@ std::string Conv2dSchedule::str() const {
   return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
          (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "") +
          (prefetch_weights ? "_pf" : "") + (reduce_chunk > 0 ? "_rc" + std::to_string(reduce_chunk) : "") +
-         (flat_pixels ? "_flat" : "") + (oc_tile_blocks > 1 ? "_ocb" + std::to_string(oc_tile_blocks) : "") +
+         (flat_pixels ? "_flat" : "") + (oc_tile_blocks > 1 ? "_ocb" + std::to_string(oc_tile_blocks) : "") + (prefetch_input ? "_pfi" : "") +
          layout_suffix(kStoreKnob, store_bn) + layout_suffix(kLoadKnob, load_bn);
 }
 
 bool conv2d_flattens(const Conv2dDesc& desc) {
   return desc.kernel_h == 1 && desc.kernel_w == 1 && desc.stride_h == 1 && desc.stride_w == 1 && desc.pad_top == 0 &&
          desc.pad_left == 0 && desc.pad_bottom == 0 && desc.pad_right == 0;
+}
+
+bool conv2d_strides_wide_kernel(const Conv2dDesc& desc) {
+  return (desc.stride_h > 1 || desc.stride_w > 1) && desc.kernel_h * desc.kernel_w > 1;
 }
 
 int64_t conv2d_max_tile_rows(const Conv2dDesc& desc) {
@@ -397,6 +401,7 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   space.add(k::reduce_chunk, reduce_chunk_values(desc), 0);
   space.add(k::flat_pixels, conv2d_flattens(desc) ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
   space.add(k::tile_oc_blocks, tile_blocks_values(desc), 1);
+  space.add(k::prefetch_input, conv2d_strides_wide_kernel(desc) ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   add_layout_knob(space, kLoadKnob, desc.in_channels);
   return space;
@@ -410,7 +415,8 @@ Conv2dSchedule conv2d_schedule_at(const ConfigSpace& space, int64_t index) {
           point.at(k::tile_oh.name),         point.at(k::oc_inner.name) != 0,
           point.at(k::prefetch_weights.name) != 0, point.at(kStoreKnob.name),
           point.at(kLoadKnob.name),          point.at(k::reduce_chunk.name),
-          point.at(k::flat_pixels.name) != 0, point.at(k::tile_oc_blocks.name)};
+          point.at(k::flat_pixels.name) != 0, point.at(k::tile_oc_blocks.name),
+          point.at(k::prefetch_input.name) != 0};
 }
 
 Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
@@ -433,6 +439,7 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   s.oc_inner = shares_input_rows(desc);
   // Weights come from memory on every inference; fetch the next block's while this one runs.
   s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn * s.oc_tile_blocks;
+  s.prefetch_input = conv2d_strides_wide_kernel(desc);
   // One reduction pass: passes matched or lost to it inside networks
   // (docs/design/reduction-passes.md).
   s.reduce_chunk = 0;
@@ -493,7 +500,7 @@ std::shared_ptr<const CompiledFunction> compile_conv2d_stage(const Conv2dDesc& d
         image, {packed ? schedule.oc_bn : schedule.ic_bn, schedule.oc_bn, oh_bn, ow_bn, schedule.unroll_kw,
                 schedule.oc_inner, schedule.prefetch_weights, schedule.stored_block(), schedule.read_block(desc),
                 (schedule.reduce_chunk + schedule.ic_bn - 1) / schedule.ic_bn, tile_blocks(desc, schedule),
-                packed ? 0 : desc.out_channels_per_group() / schedule.oc_bn});
+                packed ? 0 : desc.out_channels_per_group() / schedule.oc_bn, schedule.prefetch_input});
     geometry.in_group_pad = padding.input;
     geometry.out_group_pad = padding.output;
     if (packed) return conv::compile_direct_conv(geometry, conv::PackedGroupsReduction(packed_shape_of(image, schedule)), "conv2d");

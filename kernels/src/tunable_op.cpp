@@ -72,6 +72,7 @@ std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {
           {k::reduce_chunk.name, s.reduce_chunk},
           {k::flat_pixels.name, s.flat_pixels ? 1 : 0},
           {k::tile_oc_blocks.name, s.oc_tile_blocks},
+          {k::prefetch_input.name, s.prefetch_input ? 1 : 0},
           {kStoreKnob.name, s.store_bn},      {kLoadKnob.name, s.load_bn}};
 }
 

@@ -48,6 +48,9 @@ std::vector<Conv2dSchedule> schedules_for(const Conv2dDesc& d) {
   for (int64_t oh_bn : {2, 3})
     if (oh_bn <= d.out_h())
       result.push_back({ic.back(), oc.back(), std::min<int64_t>(ow, 5), true, oh_bn, oh_bn == 3, oh_bn == 2});
+  // Input prefetching changes no result, only where the rows come from: every third schedule
+  // fetches the next step's rows (a period prime to the other knobs' alternations).
+  for (size_t i = 0; i < result.size(); i += 3) result[i].prefetch_input = true;
   return result;
 }
 
@@ -339,6 +342,21 @@ TEST_CASE("conv2d stores its output in another channel block than it computes in
   check_schedule(one_by_one, {16, 8, 6, true, 3, true, false, 20});
 }
 
+TEST_CASE("the default conv2d schedule prefetches input rows for strided convs wider than a pixel") {
+  CHECK(conv2d_default_schedule(square_conv(64, 28, 28, 128, 3, 2, 1)).prefetch_input);
+  CHECK(conv2d_default_schedule(square_conv(3, 32, 32, 16, 7, 2, 3)).prefetch_input);
+  CHECK_FALSE(conv2d_default_schedule(square_conv(64, 28, 28, 128, 3, 1, 1)).prefetch_input);  // stride 1
+  CHECK_FALSE(conv2d_default_schedule(square_conv(64, 28, 28, 128, 1, 2, 0)).prefetch_input);  // 1x1
+  // The knob names the kernel: the schedule string, and the space offers both values.
+  Conv2dSchedule s = conv2d_default_schedule(square_conv(64, 28, 28, 128, 3, 2, 1));
+  CHECK(s.str().find("_pfi") != std::string::npos);
+  s.prefetch_input = false;
+  CHECK(s.str().find("_pfi") == std::string::npos);
+  // Only strided convs search it: stride-1 ones gained nothing from it.
+  CHECK(conv2d_space(square_conv(64, 28, 28, 128, 3, 2, 1)).values("prefetch_input") == std::vector<int64_t>{0, 1});
+  CHECK(conv2d_space(square_conv(64, 28, 28, 128, 3, 1, 1)).values("prefetch_input") == std::vector<int64_t>{0});
+}
+
 TEST_CASE("conv2d reads its input in another channel block than it reduces over") {
   // Read block a multiple of ic_bn (a reduction block inside one stored block, at a lane
   // offset), a divisor (a reduction block spans stored blocks), neither (runs of their gcd,
@@ -351,6 +369,7 @@ TEST_CASE("conv2d reads its input in another channel block than it reduces over"
     for (const int64_t load_bn : {1, 2, 4, 8, 12, 24}) {
       if (load_bn == ic_bn) continue;
       Conv2dSchedule schedule{ic_bn, 16, 4, ic_bn != 8, 1, load_bn % 4 == 0, false, 0, load_bn};
+      schedule.prefetch_input = load_bn % 2 == 0;
       CHECK(conv2d_layouts(d, schedule).input == layoutopt::layout::Layout::nchwc(load_bn));
       check_schedule(d, schedule, load_bn == 2 ? 3 : 1);
     }

@@ -33,6 +33,7 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.unroll_kw = t.unroll_kw;
   g.out_block_inner = t.out_block_inner;
   g.prefetch_weights = t.prefetch_weights;
+  g.prefetch_input = t.prefetch_input;
   g.steps_per_pass = t.steps_per_pass;
   g.epilogue = d.epilogue;
   g.input_scale = d.input_scale;

@@ -31,6 +31,7 @@ struct DirectConvGeometry {
   bool unroll_kw = true;
   bool out_block_inner = false;  ///< work items (batch, row tile, out tile) instead of (batch, out tile, row tile)
   bool prefetch_weights = false; ///< stream the next out block's weights toward L2 (see the emitter)
+  bool prefetch_input = false;   ///< fetch the next reduction step's input rows into L1 (see the emitter)
   /// Reduction steps (input blocks) per pass over the work items; 0: all in one pass.
   int64_t steps_per_pass = 0;
   Epilogue epilogue;
@@ -79,6 +80,7 @@ struct TileShape {
   int64_t steps_per_pass = 0;  ///< 0: one pass
   int64_t tile_blocks = 1;     ///< output blocks per register tile
   int64_t run_blocks = 0;      ///< blocks tiles never straddle (a group's); 0: all
+  bool prefetch_input = false;
 };
 
 /// The geometry of `desc` under a tiling (the desc must be valid and the blocks divide it).

@@ -19,11 +19,13 @@ struct Tile {
   double flat = 0;          ///< the image tiled as one row of pixels (Conv2dSchedule::flat_pixels)
   double blocks = 1;        ///< output blocks per register tile (Conv2dSchedule::oc_tile_blocks)
   double along_pixels = 0;  ///< vectors run along the tile's pixels, not its channels (gemm_conv2d)
+  double prefetch_input = 0;  ///< Conv2dSchedule::prefetch_input
 };
 
 // The workload dimensions the tile is judged against.
 struct Extent {
   double batch = 1, in_channels = 1, out_channels = 1, out_h = 1, out_w = 1, kernel_h = 1, kernel_w = 1;
+  double strides = 1;  ///< stride_h x stride_w: input pixels per output pixel
 };
 
 double knob(const std::map<std::string, int64_t>& knobs, const kernels::KnobDecl& decl, double fallback) {
@@ -50,7 +52,8 @@ Tile tile_of(const std::map<std::string, int64_t>& k) {
           knob(k, conv::reduce_chunk, 0),
           along_pixels ? 1.0 : knob(k, conv::flat_pixels, 0),
           knob(k, conv::tile_oc_blocks, knob(k, gemm::tile_channels, 1)),
-          along_pixels ? 1.0 : 0.0};
+          along_pixels ? 1.0 : 0.0,
+          knob(k, conv::prefetch_input, 0)};
 }
 
 // A flat schedule's tile is oh x ow consecutive pixels of a one-row image: judged as such,
@@ -87,7 +90,8 @@ Extent extent_of(const kernels::TunableOp& op, const std::map<std::string, int64
           as_double(d.out_h()),
           as_double(d.out_w()),
           as_double(d.kernel_h),
-          as_double(d.kernel_w)};
+          as_double(d.kernel_w),
+          as_double(d.stride_h * d.stride_w)};
 }
 
 // `host` gives the vector width and the accumulators a tile holds before it spills (28 with
@@ -135,7 +139,10 @@ std::vector<float> features_of(const Tile& t, const Extent& e, const kernels::Ho
       std::log2(pass_channels * t.out_block * e.kernel_h * e.kernel_w * 4),
       std::ceil(e.in_channels / pass_channels),
       t.flat,
-      blocks};
+      blocks,
+      // Prefetching input rows pays off where each FMA needs much input: it depends on the stride.
+      t.prefetch_input,
+      e.strides};
   return {f.begin(), f.end()};
 }
 

@@ -242,6 +242,29 @@ TEST_CASE("tiles of several output blocks: older records compute one, the featur
   CHECK(pair[tuning::kAccumulatorsFeature] == 2 * single[tuning::kAccumulatorsFeature]);
 }
 
+TEST_CASE("input prefetching: older records name the kernel without it, the features see it and the stride") {
+  kernels::Conv2dDesc d;
+  d.in_channels = 64;
+  d.out_channels = 64;
+  d.in_h = d.in_w = 14;
+  d.kernel_h = d.kernel_w = 3;
+  d.stride_h = d.stride_w = 2;
+  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = 1;
+  const TuningTask task = tuning::make_task(kernels::TunableOp::conv2d(d));
+  const kernels::TunableOp& op = task.op;
+  std::map<std::string, int64_t> off = op.knobs(op.default_index());
+  REQUIRE(off.at("prefetch_input") == 1);  // the default fetches ahead for a strided 3x3
+  off["prefetch_input"] = 0;
+  // A record written before prefetch_input existed names the kernel that does not prefetch.
+  std::map<std::string, int64_t> without = off;
+  without.erase("prefetch_input");
+  CHECK(op.index_of(without) == op.index_of(off));
+  const std::vector<float> plain = tuning::config_features(task, *op.index_of(off));
+  const std::vector<float> fetching = tuning::config_features(task, op.default_index());
+  CHECK(plain != fetching);
+  CHECK(plain[tuning::kConfigFeatureCount - 1] == 4.0F);  // 2 x 2 input pixels per output pixel
+}
+
 TEST_CASE("a workload with a number no integer holds names no task, never a cast out of range") {
   // Found by fuzz/records_fuzz.cpp: a dilation of 1.2e102 was cast to int64 reading the task
   // key (fuzz/regressions/records/).

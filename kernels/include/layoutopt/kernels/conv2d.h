@@ -62,6 +62,11 @@ struct Conv2dSchedule {
   /// narrower; more blocks than a group has compute all of them in one tile. Weights and
   /// activations keep oc_bn's layouts.
   int64_t oc_tile_blocks = 1;
+  /// Fetch the input rows of the next reduction step into L1 while this one computes. Pays
+  /// off where each FMA needs much input (stride-2 convs read 4x a stride-1 conv's input per
+  /// output); where the hardware prefetchers keep up it costs issue slots, hence a knob
+  /// (docs/design/input-prefetch.md).
+  bool prefetch_input = false;
 
   [[nodiscard]] int64_t stored_block() const { return store_bn == 0 ? oc_bn : store_bn; }
   /// True when each output block spans several of `desc`'s groups (see oc_bn).
@@ -86,13 +91,17 @@ struct Conv2dLayouts {
 /// Knobs tile_ic, tile_oc (a group's divisors, then blocks of whole groups up to a vector
 /// where groups pack), tile_ow, unroll_kw (0/1), tile_oh, oc_inner (0/1),
 /// prefetch_weights (0/1), reduce_chunk, flat_pixels (0/1 where conv2d_flattens, else 0),
-/// tile_oc_blocks, and
+/// tile_oc_blocks, prefetch_input (0/1), and
 /// the derived store_oc and load_ic (0, then every divisor of out_channels or in_channels),
 /// which search leaves at 0 (see tuning/fused_layout_variants.h).
 [[nodiscard]] ConfigSpace conv2d_space(const Conv2dDesc& desc);
 /// Whether output pixel p reads input pixel p alone (a 1x1 kernel, stride 1, no padding), so
 /// the image can be tiled as one row (Conv2dSchedule::flat_pixels).
 [[nodiscard]] bool conv2d_flattens(const Conv2dDesc& desc);
+/// Whether `desc` strides a kernel wider than a pixel: such convs read more input per FMA than
+/// the hardware prefetchers bring in time, so they fetch input rows ahead by default and
+/// search Conv2dSchedule::prefetch_input; elsewhere it stays off (docs/design/input-prefetch.md).
+[[nodiscard]] bool conv2d_strides_wide_kernel(const Conv2dDesc& desc);
 /// Most output blocks one register tile computes (Conv2dSchedule::oc_tile_blocks, and the
 /// batched product of a Winograd kernel): 4 x 6 fills AVX-512's 32 registers (oneDNN's
 /// brgemm tile), 3 x 4 AVX2's 16; more blocks leave too few pixels beside them.

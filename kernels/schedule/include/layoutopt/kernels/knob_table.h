@@ -51,11 +51,13 @@ inline constexpr KnobDecl tile_oc_blocks{"tile_oc_blocks", searched, integer, fa
                                          "1 .. 4 output blocks per register tile where the channels per group divide by "
                                          "a vector but not by two; where they divide by two, 1 and the register-filling "
                                          "count if over 2 (3 on AVX2, 4 with AVX-512); else 1 (absent: 1)"};
+inline constexpr KnobDecl prefetch_input{"prefetch_input", searched, boolean, false,
+                                         "0, 1 for strided convs with kernels wider than a pixel, else 0 (absent: 0)"};
 inline constexpr KnobDecl store_oc{"store_oc", derived, integer, false, "0, divisors of the output channels"};
 inline constexpr KnobDecl load_ic{"load_ic", derived, integer, false, "0, divisors of the input channels"};
 inline constexpr std::array table{tile_ic,      tile_oc,          tile_ow,      unroll_kw,   tile_oh,
                                   oc_inner,     prefetch_weights, reduce_chunk, flat_pixels, tile_oc_blocks,
-                                  store_oc,     load_ic};
+                                  prefetch_input, store_oc,       load_ic};
 }  // namespace conv2d
 
 /// Depthwise conv2d (depthwise_conv2d_NCHWc.x86).

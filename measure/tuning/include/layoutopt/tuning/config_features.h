@@ -3,7 +3,8 @@
 // NCHW[x]c convolutions fast or slow on SIMD CPUs (accumulator registers in use and whether
 // they spill, vector-lane utilisation of the output block, remainder tiles along the width,
 // weight-tile footprint, parallel work items and their order, the whole weight tensor's
-// size and whether the kernel prefetches it), and the kernel family. The
+// size and whether the kernel prefetches it, the stride and whether it prefetches its input
+// rows), and the kernel family. The
 // same layout for every family: depthwise and dense configs map onto the conv knobs (tile_c
 // is both channel blocks, dense is a 1x1 conv over a 1x1 image), so one model can learn
 // from every task of a session (TuningExperience).
@@ -16,7 +17,7 @@
 
 namespace layoutopt::tuning {
 
-inline constexpr size_t kConfigFeatureCount = 26;
+inline constexpr size_t kConfigFeatureCount = 28;
 /// Where two features sit: the accumulators a tile holds, and 1 when they exceed the host's
 /// budget (kernels::HostInfo::tile_accumulators) so the tile spills, else 0.
 inline constexpr size_t kAccumulatorsFeature = 6;
