@@ -20,11 +20,13 @@
 namespace layoutopt::testing {
 
 /// A 3x3 conv, `channels` -> `channels` on `image` x `image` pixels (32 on 14 x 14 by default).
-inline tuning::TuningTask small_conv_task(int64_t channels = 32, int64_t weight = 1, int64_t image = 14) {
+inline tuning::TuningTask small_conv_task(int64_t channels = 32, int64_t weight = 1, int64_t image = 14,
+                                          int64_t stride = 1) {
   kernels::Conv2dDesc d;
   d.in_channels = d.out_channels = channels;
   d.in_h = d.in_w = image;
   d.kernel_h = d.kernel_w = 3;
+  d.stride_h = d.stride_w = stride;
   d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = 1;
   return tuning::make_task(kernels::TunableOp::conv2d(d), weight);
 }

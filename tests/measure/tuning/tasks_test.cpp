@@ -243,14 +243,7 @@ TEST_CASE("tiles of several output blocks: older records compute one, the featur
 }
 
 TEST_CASE("input prefetching: older records name the kernel without it, the features see it and the stride") {
-  kernels::Conv2dDesc d;
-  d.in_channels = 64;
-  d.out_channels = 64;
-  d.in_h = d.in_w = 14;
-  d.kernel_h = d.kernel_w = 3;
-  d.stride_h = d.stride_w = 2;
-  d.pad_top = d.pad_left = d.pad_bottom = d.pad_right = 1;
-  const TuningTask task = tuning::make_task(kernels::TunableOp::conv2d(d));
+  const TuningTask task = testing::small_conv_task(64, 1, 14, 2);
   const kernels::TunableOp& op = task.op;
   std::map<std::string, int64_t> off = op.knobs(op.default_index());
   REQUIRE(off.at("prefetch_input") == 1);  // the default fetches ahead for a strided 3x3
