@@ -369,7 +369,8 @@ std::string Conv2dSchedule::str() const {
   return "ic" + std::to_string(ic_bn) + "_oc" + std::to_string(oc_bn) + "_ow" + std::to_string(ow_bn) + "_kw" +
          (unroll_kw ? "1" : "0") + "_oh" + std::to_string(oh_bn) + (oc_inner ? "_ocin" : "") +
          (prefetch_weights ? "_pf" : "") + (reduce_chunk > 0 ? "_rc" + std::to_string(reduce_chunk) : "") +
-         (flat_pixels ? "_flat" : "") + (oc_tile_blocks > 1 ? "_ocb" + std::to_string(oc_tile_blocks) : "") + (prefetch_input ? "_pfi" : "") +
+         (flat_pixels ? "_flat" : "") + (oc_tile_blocks > 1 ? "_ocb" + std::to_string(oc_tile_blocks) : "") +
+         (prefetch_input ? "_pfi" : "") +
          layout_suffix(kStoreKnob, store_bn) + layout_suffix(kLoadKnob, load_bn);
 }
 
@@ -401,7 +402,8 @@ ConfigSpace conv2d_space(const Conv2dDesc& desc) {
   space.add(k::reduce_chunk, reduce_chunk_values(desc), 0);
   space.add(k::flat_pixels, conv2d_flattens(desc) ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
   space.add(k::tile_oc_blocks, tile_blocks_values(desc), 1);
-  space.add(k::prefetch_input, conv2d_strides_wide_kernel(desc) ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
+  space.add(k::prefetch_input,
+            conv2d_strides_wide_kernel(desc) ? std::vector<int64_t>{0, 1} : std::vector<int64_t>{0}, 0);
   add_layout_knob(space, kStoreKnob, desc.out_channels);
   add_layout_knob(space, kLoadKnob, desc.in_channels);
   return space;
@@ -439,7 +441,9 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   s.oc_inner = shares_input_rows(desc);
   // Weights come from memory on every inference; fetch the next block's while this one runs.
   s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn * s.oc_tile_blocks;
-  s.prefetch_input = conv2d_strides_wide_kernel(desc);
+  // Measured on blocked reductions only; packed groups read their input in runs of a group
+  // and keep it off until timed (docs/design/input-prefetch.md).
+  s.prefetch_input = conv2d_strides_wide_kernel(desc) && !s.packs_groups(desc);
   // One reduction pass: passes matched or lost to it inside networks
   // (docs/design/reduction-passes.md).
   s.reduce_chunk = 0;
