@@ -459,21 +459,19 @@ double median_block_seconds(const Run& run, double one_run_seconds) {
 // What the second stage tries on each finalist: both work-item orders, and for direct convs
 // every reduction pass length the space offers (reduce_chunk, 0 = one pass), for 1x1
 // stride-1 convs the image tiled as one row of pixels, and for strided convs input rows
-// fetched ahead or not (where the default fetches them, docs/design/input-prefetch.md).
+// fetched ahead or not (docs/design/input-prefetch.md).
 std::vector<Conv2dSchedule> second_stage_variants(const Conv2dSchedule& finalist, const Conv2dDesc& d) {
   const ConfigSpace space = conv2d_space(d);  // values() refers into it
-  const std::vector<bool> prefetch_input =
-      conv2d_default_schedule(d).prefetch_input ? std::vector<bool>{false, true} : std::vector<bool>{false};
   std::vector<Conv2dSchedule> result;
   for (bool oc_inner : {false, true})
     for (int64_t chunk : space.values(knobs::conv2d::reduce_chunk.name))
       for (int64_t flat : space.values(knobs::conv2d::flat_pixels.name))
-        for (bool fetch : prefetch_input) {
+        for (int64_t fetch : space.values(knobs::conv2d::prefetch_input.name)) {
           Conv2dSchedule s = finalist;
           s.oc_inner = oc_inner;
           s.reduce_chunk = chunk;
           s.flat_pixels = flat != 0;
-          s.prefetch_input = fetch;
+          s.prefetch_input = fetch != 0;
           result.push_back(s);
         }
   return result;

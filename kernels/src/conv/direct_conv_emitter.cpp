@@ -16,10 +16,9 @@ namespace {
 
 using llvm::Value;
 
-// Most input bytes a reduction step fetches ahead for the next: a quarter of the smallest L1
+// Most input floats a reduction step fetches ahead for the next: a quarter of the smallest L1
 // data cache of current x86 cores (32 KiB), so the fetched rows do not evict the ones in use.
-constexpr int64_t kInputPrefetchBytes = 8 << 10;
-constexpr int64_t kCacheLineBytes = 64;
+constexpr int64_t kInputPrefetchFloats = (8 << 10) / sizeof(float);
 
 // Coordinates of one work item.
 struct Item {
@@ -173,13 +172,13 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   void prefetch_next_step_rows(const Item& item, Value* step, int64_t rows, Value* kh, Value* first_column,
                                int64_t width) {
     if (!g_.prefetch_input || g_.load_bn % g_.in_bn != 0) return;
+    const int64_t span = (width - 1) * g_.stride_w + (g_.kernel_w - 1) * g_.dilation_w + 1;
+    const int64_t lines = (span * g_.load_bn + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine + 1;
+    if (g_.kernel_h * rows * lines * kFloatsPerCacheLine > kInputPrefetchFloats) return;
     Value* next = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, add(step, 1), constant(reduction_.outer_steps() - 1));
     Value* in_block = reduction_.input_block(b_, item.out_block, next);
     Value* first_iw = b_.CreateBinaryIntrinsic(
         llvm::Intrinsic::smax, add(mul(first_column, g_.stride_w), -g_.pad_left), constant(0));
-    const int64_t span = (width - 1) * g_.stride_w + (g_.kernel_w - 1) * g_.dilation_w + 1;
-    const int64_t lines = (span * g_.load_bn + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine + 1;
-    if (g_.kernel_h * rows * lines * kCacheLineBytes > kInputPrefetchBytes) return;
     for (Value* row : row_pointers(item, in_block, rows, kh)) {
       Value* start = b_.CreateGEP(b_.getFloatTy(), row, mul(first_iw, g_.load_bn));
       for (int64_t line = 0; line < lines; ++line) {
