@@ -227,11 +227,11 @@ bool flat_by_default(const Conv2dDesc& d, int64_t out_block, int64_t tile_blocks
   return 5 * pixel_tiles(d, tile, true) <= 4 * pixel_tiles(d, tile, false);
 }
 
-// Groups of at most a quarter of a vector compute packed by default, in the widest block of
-// whole groups that the input's default block holds: ResNeXt-50's 4-channel groups ran 2.6x
-// faster than in 4-lane blocks (Zen 4), while its 8-channel groups ran no faster packed
-// than in 8-lane vectors, which Zen 4 issues at the full rate (docs/design/default-schedules.md).
-constexpr int64_t kPackedGroupsPerVector = 4;
+// Groups of at most half a vector compute packed by default, in the widest block of whole
+// groups that the input's default block holds: ResNeXt-50's 4-channel groups ran 2.6x faster
+// than in 4-lane blocks (Zen 4), its 8-channel groups 1.5x faster than in 8-lane vectors
+// (Zen 5, whose FMAs are 16 lanes wide; docs/design/default-schedules.md).
+constexpr int64_t kPackedGroupsPerVector = 2;
 
 std::optional<int64_t> default_packed_block(const Conv2dDesc& d, int64_t lanes) {
   if (kPackedGroupsPerVector * d.out_channels_per_group() > lanes) return std::nullopt;
@@ -241,12 +241,13 @@ std::optional<int64_t> default_packed_block(const Conv2dDesc& d, int64_t lanes) 
   return widest;
 }
 
-// One output row of packed groups, as wide as the registers left beside the weight vectors
-// of a kernel row and the input's shuffles that its columns share (a group's channels each),
-// in the fewest tiles that budget allows.
+// One output row of packed groups, as wide as the registers a kernel row's taps leave
+// (conv::packed_row_registers), in the fewest tiles that budget allows.
 int64_t packed_tile_columns(const Conv2dDesc& d) {
-  const int64_t shared = 2 * d.in_channels_per_group() * d.kernel_w;
-  const int64_t budget = std::clamp<int64_t>(host_info().vector_registers - shared - 2, 1, conv::kMaxTileWidth);
+  const HostInfo& host = host_info();
+  const int64_t kept =
+      conv::packed_row_registers(d.in_channels_per_group(), d.kernel_w, host.vector_lanes, host.vector_registers);
+  const int64_t budget = std::clamp<int64_t>(host.vector_registers - kept, 1, conv::kMaxTileWidth);
   return ceil_div(d.out_w(), ceil_div(d.out_w(), budget));
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "conv/packed_row_registers.h"
 #include "kernel_check.h"
 #include "layoutopt/kernels/conv2d.h"
 #include "layoutopt/kernels/depthwise_conv2d.h"
@@ -642,6 +643,12 @@ TEST_CASE("conv2d packs groups narrower than a vector into full blocks") {
   strided.input_scale = true;
   check_schedule(strided, {8, 16, 7, true, 1});
   check_schedule(strided, {8, 32, 3, false, 2, true});
+  // A kernel row's taps read each pixel once: dilated taps share pixels two columns apart.
+  Conv2dDesc dilated = square_conv(32, 12, 13, 32, 3, 1, 2);
+  dilated.groups = 4;
+  dilated.dilation_h = dilated.dilation_w = 2;
+  check_schedule(dilated, {8, 16, 5, true, 1});
+  check_schedule(dilated, {8, 32, 13, true, 1, true});
   // Weights in input blocks narrower than a group; read from a wider stored block, from
   // narrower ones (runs of 8, 4 and 2 channels, and 8 out of 24-channel blocks), stored in a
   // narrower one; 1x1 as one row of pixels.
@@ -684,28 +691,35 @@ TEST_CASE("packed groups: the space offers blocks of whole groups up to a vector
                        doctest::Contains("would straddle two of the host's vectors"), KernelError);
 }
 
-TEST_CASE("the default conv2d schedule packs groups of at most a quarter vector into the activation block") {
-  Conv2dDesc d = square_conv(128, 56, 56, 128, 3, 1, 1);
-  d.groups = 32;  // ResNeXt-50's first stage: 4 channels a group
+TEST_CASE("the default conv2d schedule packs groups of at most half a vector into the activation block") {
   const int64_t lanes = host_info().vector_lanes;
-  const Conv2dSchedule s = conv2d_default_schedule(d);
-  if (4 * 4 <= lanes) {
+  const int64_t registers = host_info().vector_registers;
+  for (const int64_t channels : {int64_t{4}, int64_t{8}}) {
+    // ResNeXt-50's first and second stages: 4 and 8 channels a group.
+    const int64_t width = channels == 4 ? 56 : 28;
+    Conv2dDesc d = square_conv(32 * channels, width, width, 32 * channels, 3, 1, 1);
+    d.groups = 32;
+    const Conv2dSchedule s = conv2d_default_schedule(d);
+    CAPTURE(channels);
+    if (2 * channels > lanes) {
+      CHECK_FALSE(s.packs_groups(d));
+      continue;
+    }
     CHECK(s.packs_groups(d));
-    CHECK(s.oc_bn == default_channel_block(128));
-    CHECK(s.ic_bn == 4);
-    CHECK(conv2d_layouts(d, s).input == layoutopt::layout::Layout::nchwc(default_channel_block(128)));
+    CHECK(s.oc_bn == default_channel_block(d.out_channels));
+    CHECK(s.ic_bn == channels);
+    CHECK(s.unroll_kw);  // a kernel row's taps share each pixel's shuffles
+    CHECK(conv2d_layouts(d, s).input == layoutopt::layout::Layout::nchwc(default_channel_block(d.in_channels)));
     CHECK(s.oh_bn == 1);
-    CHECK(s.ow_bn < 14);  // narrow: the shuffles take registers
-  } else {
-    CHECK_FALSE(s.packs_groups(d));
+    // One row in even tiles whose accumulators fit beside what the kernel row keeps.
+    CHECK(width % s.ow_bn == 0);
+    CHECK(s.ow_bn + conv::packed_row_registers(channels, 3, lanes, registers) <= registers);
+    CHECK(2 * s.ow_bn + conv::packed_row_registers(channels, 3, lanes, registers) > registers);
+    Conv2dDesc small = square_conv(4 * channels, 9, 11, 4 * channels, 3, 1, 1);
+    small.groups = 4;
+    check_schedule(small, conv2d_default_schedule(small));
   }
-  Conv2dDesc eights = square_conv(256, 28, 28, 256, 3, 1, 1);
-  eights.groups = 32;
-  CHECK_FALSE(conv2d_default_schedule(eights).packs_groups(eights));
-  // A group narrower than a vector, not packed: a row of all the pixels one vector leaves room for.
-  if (lanes > 8) CHECK(conv2d_default_schedule(eights).ow_bn == 28);
-  check_schedule(square_conv(64, 9, 11, 64, 3, 1, 1), conv2d_default_schedule(square_conv(64, 9, 11, 64, 3, 1, 1)));
-  Conv2dDesc small = square_conv(64, 9, 11, 64, 3, 1, 1);
-  small.groups = 16;
-  check_schedule(small, conv2d_default_schedule(small));
+  // The kernel row keeps 4-channel groups' 12 weight vectors in registers, not 8-channel ones' 24.
+  CHECK(conv::packed_row_keeps_weights(4, 3, 32));
+  CHECK_FALSE(conv::packed_row_keeps_weights(8, 3, 32));
 }

@@ -250,17 +250,26 @@ class DirectConvEmitter : private jit::IndexArithmetic {
 
   void emit_kernel_columns(Tap& tap, const Item& item, Value* first_column, std::optional<int64_t> known_column,
                            int64_t width) {
-    const auto one_kw = [&](Value* kw) {
+    const auto kw_tap = [&](Value* kw) {
       tap.kw = kw;
       tap.prefetch = weight_prefetch(item, tap, first_column);
       tap.columns = tap_columns(first_column, known_column, width, kw);
-      if (!tap.columns.empty()) reduction_.accumulate(b_, tap, acc_);
+      return tap;
     };
     // Border tiles always unroll kw: dropping padding taps needs a constant kw.
-    if (known_column || g_.unroll_kw)
-      jit::emit_unrolled(b_, 0, g_.kernel_w, one_kw);
-    else
-      jit::emit_loop(b_, 0, g_.kernel_w, 1, one_kw, "kw");
+    if (known_column || g_.unroll_kw) {
+      std::vector<Tap> taps;
+      jit::emit_unrolled(b_, 0, g_.kernel_w, [&](Value* kw) { taps.push_back(kw_tap(kw)); });
+      reduction_.accumulate_kernel_row(b_, taps, acc_);
+      return;
+    }
+    jit::emit_loop(
+        b_, 0, g_.kernel_w, 1,
+        [&](Value* kw) {
+          const Tap& one = kw_tap(kw);
+          if (!one.columns.empty()) reduction_.accumulate(b_, one, acc_);
+        },
+        "kw");
   }
 
   // Streams the next output tile's weights toward L2 while this tile computes (see
@@ -286,13 +295,16 @@ class DirectConvEmitter : private jit::IndexArithmetic {
                                      Value* kw) {
     std::vector<TapColumn> columns;
     for (int64_t w = 0; w < width; ++w) {
+      // Known only where kw is (unrolled taps); a kw loop shares no pixels between taps.
+      const auto* constant_kw = llvm::dyn_cast<llvm::ConstantInt>(kw);
+      const int64_t input_column = w * g_.stride_w + (constant_kw ? constant_kw->getSExtValue() * g_.dilation_w : 0);
       if (known_column) {
-        const int64_t iw = g_.input_column(*known_column + w, llvm::cast<llvm::ConstantInt>(kw)->getSExtValue());
-        if (iw >= 0 && iw < g_.in_w) columns.push_back({w, constant(iw * g_.load_bn)});
+        const int64_t iw = g_.input_column(*known_column + w, constant_kw->getSExtValue());
+        if (iw >= 0 && iw < g_.in_w) columns.push_back({w, constant(iw * g_.load_bn), input_column});
         continue;
       }
       Value* iw = add(add(mul(add(first_column, w), g_.stride_w), mul(kw, g_.dilation_w)), -g_.pad_left);
-      columns.push_back({w, mul(iw, g_.load_bn)});
+      columns.push_back({w, mul(iw, g_.load_bn), input_column});
     }
     return columns;
   }

@@ -26,6 +26,10 @@ namespace layoutopt::kernels::conv {
 struct TapColumn {
   int64_t column = 0;            ///< position in the register tile
   llvm::Value* offset = nullptr; ///< element offset of its input pixel within the input row
+  /// Its input pixel's column counted from the tile's first output column's pixel at kw = 0
+  /// (column * stride_w + kw * dilation_w): columns of two taps of one kernel row with the
+  /// same value read the same pixel.
+  int64_t input_column = 0;
 };
 
 /// The share of the next output tile's weights one tap fetches toward L2, spread over the
@@ -75,6 +79,14 @@ class ConvReduction {
                                                  llvm::Value* step) const = 0;
   /// Emits acc += input * weight for one tap; with tap.scales, acc += input * scale * weight.
   virtual void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const = 0;
+  /// The taps of one kernel row (kw = 0, 1, ... unrolled, the same kh, rows and step): by
+  /// default each tap's accumulate in turn. A flavour that pays per input pixel read (a
+  /// shuffle) overrides it to read each pixel once for all the taps that use it.
+  virtual void accumulate_kernel_row(llvm::IRBuilder<>& builder, const std::vector<Tap>& taps,
+                                     const AccumulatorTile& acc) const {
+    for (const Tap& tap : taps)
+      if (!tap.columns.empty()) accumulate(builder, tap, acc);
+  }
 };
 
 /// Emits and JIT-compiles the kernel. `kind` names the symbol ("conv2d", "depthwise", ...).

@@ -6,10 +6,11 @@
 // shuffles it so every lane holds channel j of its own group, then FMAs it with weight vector
 // j (lane l: the weight from channel j of lane l's group): c shuffles and c full-width FMAs,
 // where the blocked kernel's c-channel blocks fill only c lanes of each FMA. With the
-// kernel's columns unrolled, neighbouring taps load the same input pixel and LLVM shares its
-// shuffles across them.
+// kernel's columns unrolled, a kernel row's taps go pixel by pixel: each input pixel is
+// loaded and shuffled once for every tap that reads it (docs/design/default-schedules.md).
 
 #include "conv/direct_conv_emitter.h"
+#include "conv/packed_row_registers.h"
 
 namespace layoutopt::kernels::conv {
 
@@ -40,12 +41,18 @@ class PackedGroupsReduction final : public ConvReduction {
     return out_block;
   }
   void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const override;
+  /// Pixel by pixel: each input pixel of the row is loaded and spread once, then FMAed into
+  /// every (tap, column) that reads it.
+  void accumulate_kernel_row(llvm::IRBuilder<>& builder, const std::vector<Tap>& taps,
+                             const AccumulatorTile& acc) const override;
 
  private:
   /// Offsets from a row pointer of the pieces of the input vector `chunk` (one piece when the
   /// stored block holds whole blocks, else runs inside stored blocks).
   [[nodiscard]] jit::VectorPlacement input_pieces(llvm::IRBuilder<>& builder, const Tap& tap,
                                                   const jit::VectorChunk& chunk) const;
+  /// The input vector `x` with channel `channel` of each group in all of the group's lanes.
+  [[nodiscard]] llvm::Value* spread(llvm::IRBuilder<>& builder, llvm::Value* x, int64_t channel, int64_t lanes) const;
   /// Weight vector of group channel `channel` at the tap, lanes of `chunk`.
   [[nodiscard]] llvm::Value* weight_vector(llvm::IRBuilder<>& builder, const Tap& tap, int64_t channel,
                                            const jit::VectorChunk& chunk) const;
