@@ -227,14 +227,14 @@ bool flat_by_default(const Conv2dDesc& d, int64_t out_block, int64_t tile_blocks
   return 5 * pixel_tiles(d, tile, true) <= 4 * pixel_tiles(d, tile, false);
 }
 
-// Groups of at most half a vector compute packed by default, in the widest block of whole
-// groups that the input's default block holds: ResNeXt-50's 4-channel groups ran 2.6x faster
-// than in 4-lane blocks (Zen 4), its 8-channel groups 1.5x faster than in 8-lane vectors
-// (Zen 5, whose FMAs are 16 lanes wide; docs/design/default-schedules.md).
-constexpr int64_t kPackedGroupsPerVector = 2;
-
+// Groups of at most a quarter vector compute packed by default, and of half a vector where
+// a half vector's FMA runs at half the rate, in the widest block of whole groups that the
+// input's default block holds: ResNeXt-50's 4-channel groups ran 2.6x faster than in 4-lane
+// blocks (Zen 4), its 8-channel groups 1.5x faster than in 8-lane vectors on Zen 5 and no
+// faster on Zen 4, which runs 8-lane FMAs at the full rate (docs/design/default-schedules.md).
 std::optional<int64_t> default_packed_block(const Conv2dDesc& d, int64_t lanes) {
-  if (kPackedGroupsPerVector * d.out_channels_per_group() > lanes) return std::nullopt;
+  const int64_t groups_per_vector = host_info().half_vectors_full_rate ? 4 : 2;
+  if (groups_per_vector * d.out_channels_per_group() > lanes) return std::nullopt;
   std::optional<int64_t> widest;
   for (int64_t block : packed_group_blocks(d, lanes))
     if (default_channel_block(d.in_channels) % block == 0) widest = block;

@@ -691,9 +691,11 @@ TEST_CASE("packed groups: the space offers blocks of whole groups up to a vector
                        doctest::Contains("would straddle two of the host's vectors"), KernelError);
 }
 
-TEST_CASE("the default conv2d schedule packs groups of at most half a vector into the activation block") {
+TEST_CASE("the default conv2d schedule packs narrow groups into the activation block") {
+  // Groups of at most a quarter vector, or half a vector where half vectors run at half rate.
   const int64_t lanes = host_info().vector_lanes;
   const int64_t registers = host_info().vector_registers;
+  const int64_t groups_per_vector = host_info().half_vectors_full_rate ? 4 : 2;
   for (const int64_t channels : {int64_t{4}, int64_t{8}}) {
     // ResNeXt-50's first and second stages: 4 and 8 channels a group.
     const int64_t width = channels == 4 ? 56 : 28;
@@ -701,7 +703,7 @@ TEST_CASE("the default conv2d schedule packs groups of at most half a vector int
     d.groups = 32;
     const Conv2dSchedule s = conv2d_default_schedule(d);
     CAPTURE(channels);
-    if (2 * channels > lanes) {
+    if (groups_per_vector * channels > lanes) {
       CHECK_FALSE(s.packs_groups(d));
       continue;
     }
