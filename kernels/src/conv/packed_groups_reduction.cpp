@@ -115,10 +115,12 @@ void PackedGroupsReduction::accumulate_kernel_row(llvm::IRBuilder<>& builder, co
   const int64_t accumulators = rows * width * static_cast<int64_t>(chunks.size());
   // Weights kept in registers beside a full tile spill; read from L1 as FMA operands instead,
   // with a fence after each pixel so LLVM does not merge those reads across pixels.
-  const int64_t registers = host_info().vector_registers;
-  const bool reload_weights = !packed_row_keeps_weights(s_.group_channels, static_cast<int64_t>(taps.size()), registers) ||
-                              accumulators + packed_row_registers(s_.group_channels, static_cast<int64_t>(taps.size()),
-                                                                  host_info().vector_lanes, registers) > registers;
+  const HostInfo& host = host_info();
+  const auto kernel_w = static_cast<int64_t>(taps.size());
+  const bool keep_weights =
+      packed_row_keeps_weights(s_.group_channels, kernel_w, host.vector_registers) &&
+      accumulators + packed_row_registers(s_.group_channels, kernel_w, host.vector_lanes, host.vector_registers) <=
+          host.vector_registers;
   for (size_t c = 0; c < chunks.size(); ++c) {
     const jit::VectorChunk& chunk = chunks[c];
     assert(chunk.lanes % s_.group_channels == 0 && chunk.offset % s_.group_channels == 0);
@@ -135,7 +137,7 @@ void PackedGroupsReduction::accumulate_kernel_row(llvm::IRBuilder<>& builder, co
           for (const auto& [tap, column] : pixel_readers)
             acc.add_product(builder, r, column->column, c, spread_j, weight_vector(builder, *tap, j, chunk));
         }
-        if (reload_weights) jit::emit_compiler_fence(builder);
+        if (!keep_weights) jit::emit_compiler_fence(builder);
       }
   }
 }
