@@ -230,7 +230,7 @@ bool flat_by_default(const Conv2dDesc& d, int64_t out_block, int64_t tile_blocks
 // Groups of at most a quarter vector compute packed by default, and of half a vector where
 // a half vector's FMA runs at half the rate, in the widest block of whole groups that the
 // input's default block holds: ResNeXt-50's 4-channel groups ran 2.6x faster than in 4-lane
-// blocks (Zen 4), its 8-channel groups 1.5x faster than in 8-lane vectors on Zen 5 and no
+// blocks (Zen 4), its 8-channel groups 1.3x faster than in 8-lane vectors on Zen 5 and no
 // faster on Zen 4, which runs 8-lane FMAs at the full rate (docs/design/default-schedules.md).
 std::optional<int64_t> default_packed_block(const Conv2dDesc& d, int64_t lanes) {
   const int64_t groups_per_vector = host_info().half_vectors_full_rate ? 4 : 2;
