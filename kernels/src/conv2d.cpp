@@ -442,8 +442,7 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   s.oc_inner = shares_input_rows(desc);
   // Weights come from memory on every inference; fetch the next block's while this one runs.
   s.prefetch_weights = desc.out_channels_per_group() > s.oc_bn * s.oc_tile_blocks;
-  // Measured on blocked reductions only; packed groups read their input in runs of a group
-  // and keep it off until timed (docs/design/input-prefetch.md).
+  // Packed groups gained nothing clear from it when timed (docs/design/input-prefetch.md).
   s.prefetch_input = conv2d_strides_wide_kernel(desc) && !s.packs_groups(desc);
   // One reduction pass: passes matched or lost to it inside networks
   // (docs/design/reduction-passes.md).

@@ -294,9 +294,9 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   std::vector<TapColumn> tap_columns(Value* first_column, std::optional<int64_t> known_column, int64_t width,
                                      Value* kw) {
     std::vector<TapColumn> columns;
+    // Known only where kw is (unrolled taps); a kw loop shares no pixels between taps.
+    const auto* constant_kw = llvm::dyn_cast<llvm::ConstantInt>(kw);
     for (int64_t w = 0; w < width; ++w) {
-      // Known only where kw is (unrolled taps); a kw loop shares no pixels between taps.
-      const auto* constant_kw = llvm::dyn_cast<llvm::ConstantInt>(kw);
       const int64_t input_column = w * g_.stride_w + (constant_kw ? constant_kw->getSExtValue() * g_.dilation_w : 0);
       if (known_column) {
         const int64_t iw = g_.input_column(*known_column + w, constant_kw->getSExtValue());

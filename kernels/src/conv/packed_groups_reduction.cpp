@@ -77,25 +77,7 @@ Value* PackedGroupsReduction::weight_vector(llvm::IRBuilder<>& builder, const Ta
 }
 
 void PackedGroupsReduction::accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const {
-  const auto& chunks = acc.chunks();
-  for (size_t c = 0; c < chunks.size(); ++c) {
-    const jit::VectorChunk& chunk = chunks[c];
-    assert(chunk.lanes % s_.group_channels == 0 && chunk.offset % s_.group_channels == 0);
-    std::vector<Value*> weights;
-    for (int64_t j = 0; j < s_.group_channels; ++j) weights.push_back(weight_vector(builder, tap, j, chunk));
-    Value* scales =
-        tap.scales == nullptr ? nullptr : jit::load_vector(builder, tap.scales, builder.getInt64(chunk.offset), chunk.lanes);
-    const jit::VectorPlacement pieces = input_pieces(builder, tap, chunk);
-    for (size_t r = 0; r < tap.rows.size(); ++r)
-      for (const TapColumn& column : tap.columns) {
-        Value* x = jit::load_placed(builder, tap.rows[r], shifted(builder, pieces, column.offset));
-        if (scales != nullptr) x = builder.CreateFMul(x, scales);
-        for (int64_t j = 0; j < s_.group_channels; ++j) {
-          acc.add_product(builder, static_cast<int64_t>(r), column.column, c, spread(builder, x, j, chunk.lanes),
-                          weights[static_cast<size_t>(j)]);
-        }
-      }
-  }
+  accumulate_kernel_row(builder, {tap}, acc);
 }
 
 void PackedGroupsReduction::accumulate_kernel_row(llvm::IRBuilder<>& builder, const std::vector<Tap>& taps,
