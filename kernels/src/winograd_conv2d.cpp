@@ -95,12 +95,31 @@ int64_t batch_tiles(const Conv2dDesc& d, int64_t m) { return d.batch * winograd_
 /// Whether tiles of m x m leave enough of them for the default to run Winograd with.
 bool enough_tiles(const Conv2dDesc& d, int64_t m) { return batch_tiles(d, m) >= kWinogradDefaultMinTiles; }
 
+/// Bytes of the product's transformed weights with tiles of m: (m + 2)^2 positions of
+/// out_channels x in_channels.
+int64_t product_weight_bytes(const Conv2dDesc& d, int64_t m) {
+  return (m + 2) * (m + 2) * d.out_channels * d.in_channels * static_cast<int64_t>(sizeof(float));
+}
+
+/// Whether tiles of 4 serve an image that leaves too few of them for enough_tiles: where
+/// they still leave kWinogradSmallMapMinTiles, multiply fewer tile positions than tiles of 2
+/// (14x14: 16 x 36 against 49 x 16), and tiles of 2's weights exceed L2. Why: there tiles of
+/// 2 go through the product in bands, each rereading every weight once per register tile
+/// from beyond L2, where tiles of 4 take two passes over theirs: inside the networks
+/// resnet-50's 256 -> 256 convs on 14x14 took 0.91-0.96x the time and vgg-19's 512 -> 512
+/// 0.85-0.96x. With weights in L2 (densenet's 128 -> 32) tiles of 4 ran 1.25x slower alone
+/// (docs/design/winograd.md).
+bool few_tiles_of_4_save_passes(const Conv2dDesc& d) {
+  return batch_tiles(d, 4) >= kWinogradSmallMapMinTiles && batch_tiles(d, 4) * 6 * 6 < batch_tiles(d, 2) * 4 * 4 &&
+         product_weight_bytes(d, 2) > host_info().l2_bytes;
+}
+
 /// The largest output tile that leaves enough tiles; 6 only where its tiles cover no more
 /// outputs than tiles of 4 (35 x 35 maps: 36 x 36 either way), since the outputs past the
 /// image cost as much as the others and F(6x6)'s weights are larger.
 int64_t default_tile_size(const Conv2dDesc& d) {
   if (enough_tiles(d, 6) && batch_tiles(d, 6) * 6 * 6 <= batch_tiles(d, 4) * 4 * 4) return 6;
-  return enough_tiles(d, 4) ? 4 : 2;
+  return enough_tiles(d, 4) || few_tiles_of_4_save_passes(d) ? 4 : 2;
 }
 
 /// Floats of weights the direct default reads per image: its weights once per register tile
@@ -164,6 +183,26 @@ bool whole_vector_block(int64_t block) { return block == 8 || block == 16; }
 // resnet-50's 7 x 7 tiles in two bands ran 0.92-0.94x the time so, AVX-512, Zen 5).
 int64_t evenly_wide(int64_t width, int64_t tiles) { return ceil_div(tiles, ceil_div(tiles, std::min(width, tiles))); }
 
+// Passes a register tile t tiles wide makes over the product's weights on `tiles` tiles.
+int64_t weight_passes(int64_t t, int64_t tiles) { return ceil_div(tiles, std::min(t, tiles)); }
+
+// The two-vector register tile as wide as the accumulators allow, evened out over the
+// image's tiles, where it passes over the weights fewer times than s's tile. Why: a whole
+// image's product rereads every weight once per register tile along its tiles, from beyond
+// L2 when they exceed it, and two vectors by 8 tiles cover 16 tiles in two passes where 4 by
+// 6 take three: inside the networks resnet-50's 512 -> 512 convs on 7x7 took 0.73-0.94x the
+// time and inception-v3's 448 -> 384 on 8x8 0.81-0.83x (docs/design/winograd.md).
+void take_fewer_weight_passes(const conv::WinogradGeometry& g, WinogradSchedule& s) {
+  const HostInfo& host = host_info();
+  const int64_t block_vectors = host.vectors_spanning(s.oc_bn);
+  if (2 % block_vectors != 0) return;
+  const int64_t tiles = g.band_tiles();
+  const int64_t wide = evenly_wide(host.tile_accumulators() / 2, tiles);
+  if (weight_passes(wide, tiles) >= weight_passes(s.tile_t, tiles)) return;
+  s.oc_tile_blocks = 2 / block_vectors;
+  s.tile_t = wide;
+}
+
 // The middle stage's register tile: the direct default's for that 1x1 conv (several output
 // blocks per tile where they fill the registers better, each tile as wide as the band's
 // tiles divide well), in s's output blocks. Where that tile is not a whole number of them
@@ -173,13 +212,15 @@ int64_t evenly_wide(int64_t width, int64_t tiles) { return ceil_div(tiles, ceil_
 // blocks ran the whole kernel in 0.60-0.88x the time (docs/design/default-schedules.md).
 void set_product_tile(const Conv2dDesc& d, WinogradSchedule& s) {
   const HostInfo& host = host_info();
-  const Conv2dDesc product_desc = batched_product_desc(geometry_of(d, s));
+  const conv::WinogradGeometry g = geometry_of(d, s);
+  const Conv2dDesc product_desc = batched_product_desc(g);
   const Conv2dSchedule product = conv2d_default_schedule(product_desc);
   const int64_t vectors = product.oc_tile_blocks * host.vectors_spanning(product.oc_bn);
   const int64_t block_vectors = host.vectors_spanning(s.oc_bn);
   if (!product.packs_groups(product_desc) && vectors % block_vectors == 0) {
     s.oc_tile_blocks = vectors / block_vectors;
     s.tile_t = evenly_wide(product.oh_bn * product.ow_bn, product_desc.in_w);
+    if (!g.banded() && product_weight_bytes(d, s.m) > host.l2_bytes) take_fewer_weight_passes(g, s);
     return;
   }
   // Pixels for two vectors even when the block is one, as the direct default's tile.

@@ -400,8 +400,9 @@ TEST_CASE("winograd space: applicability, knobs, validation and packing sizes") 
 }
 
 TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enough tiles") {
-  // ResNet-50's 3x3 stride-1 convs: tiles of 4 on 56 and 28 pixels (196 and 49 tiles), of 2
-  // on 14 (49; tiles of 4 would leave 16) and on 7 where its weights decide (16 tiles of 2).
+  // ResNet-50's 3x3 stride-1 convs: tiles of 4 on 56 and 28 pixels (196 and 49 tiles) and on
+  // 14 (16, since tiles of 2's 4.2 MB of weights exceed L2), of 2 on 7 where its weights
+  // decide (16 tiles of 2).
   const Conv2dDesc layer1 = make_desc(64, 56, 56, 64, 1);
   const Conv2dDesc layer2 = make_desc(128, 28, 28, 128, 1);
   const Conv2dDesc layer3 = make_desc(256, 14, 14, 256, 1);
@@ -410,17 +411,19 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
   CHECK(winograd_by_default(layer2));
   CHECK(winograd_by_default(layer3));
   // On 7x7 only where the product reads at most two thirds of the weight bytes the direct
-  // default reads: these 9.4 MB exceed any L2, and AVX2's register tiles of 2 x 3 pixels are
-  // 12 per output block against the product's 4 reads of 16.8 MB (7.1 direct weights' worth);
-  // AVX-512's tiles of 2 x 7 are 4.
-  CHECK(winograd_by_default(layer4) == (host_info().vector_lanes == 8));
+  // default reads: these 9.4 MB exceed any L2, and the direct register tiles are 7 or more
+  // per output block against the product's 2 or 3 reads of 16.8 MB (3.6 or 5.4 direct
+  // weights' worth).
+  CHECK(winograd_by_default(layer4));
   // Weights that fit in L2 (densenet-201's 128 -> 32 on 7x7, 147 KB) stay direct, and so do
   // images of fewer than 16 tiles of 2 (5x5: 9).
   CHECK_FALSE(winograd_by_default(make_desc(128, 7, 7, 32, 1)));
   CHECK_FALSE(winograd_by_default(make_desc(512, 5, 5, 512, 1)));
   CHECK(winograd_default_schedule(layer1).m == 4);
   CHECK(winograd_default_schedule(layer2).m == 4);
-  CHECK(winograd_default_schedule(layer3).m == 2);
+  CHECK(winograd_default_schedule(layer3).m == 4);
+  // With weights in L2 (densenet-201's 128 -> 32, 262 KB in tiles of 2) 14x14 keeps tiles of 2.
+  CHECK(winograd_default_schedule(make_desc(128, 14, 14, 32, 1)).m == 2);
   // Tiles of 6 where they cover no more outputs than tiles of 4 and are enough: inception-v3's
   // 35 x 35 maps (36 tiles of 6, both tilings 36 x 36), not 24 x 24 (16 of 6, too few) or 28
   // x 28 (tiles of 6 would cover 30 x 30).
@@ -433,7 +436,7 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
     const layoutopt::testing::OmpThreads team(2);
     CHECK(winograd_default_schedule(layer1).band_rows == 1);
     CHECK(winograd_default_schedule(layer2).band_rows == 4);
-    CHECK(winograd_default_schedule(layer3).band_rows == 4);
+    CHECK(winograd_default_schedule(layer3).band_rows == 0);  // 16 tiles of 4
     // Its register tile covers a band evenly: 25 tiles in 5 of 5, not 4 of 6 and one of 1.
     CHECK(25 % winograd_default_schedule(layer2).tile_t == 0);
     team.set(4);
@@ -442,6 +445,21 @@ TEST_CASE("the default computes 3x3 stride-1 convs by winograd on images of enou
     team.set(1);
     CHECK(winograd_default_schedule(layer2).band_rows == 0);
   }
+  // A whole image's product whose weights exceed L2 rereads them once per register tile, so
+  // its 16 tiles go in two-vector tiles as wide as the accumulators allow, evened out: 2
+  // passes of 8 with AVX-512, 3 of 6, 5 and 5 with AVX2 (4 by 6 or 3 by 4 would take 3 or 4).
+  for (const Conv2dDesc& d : {layer3, layer4}) {
+    CAPTURE(d.str());
+    const WinogradSchedule s = winograd_default_schedule(d);
+    CHECK(s.oc_tile_blocks * host_info().vectors_spanning(s.oc_bn) == 2);
+    const auto ceil_div = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+    const int64_t passes = ceil_div(16, host_info().tile_accumulators() / 2);
+    CHECK(s.tile_t == ceil_div(16, passes));
+  }
+  // Where a two-vector tile would take as many passes, the direct rule's tile stays (hrnet's
+  // 144 channels, 9 blocks, on 7x7: 3 blocks by 8 tiles with AVX-512).
+  if (host_info().vector_registers >= 32)
+    CHECK(winograd_default_schedule(make_desc(144, 7, 7, 144, 1)).oc_tile_blocks == 3);
   // The middle stage fetches the next output block's weights, as the direct default does,
   // wherever there is a next one: not for an output of a single block.
   CHECK(winograd_default_schedule(layer1).prefetch_weights);

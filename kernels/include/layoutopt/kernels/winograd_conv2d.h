@@ -82,7 +82,7 @@ struct WinogradTileGrid {
 /// kWinogradSmallMapMinTiles tiles of 2 whose weights exceed L2, where the product would read
 /// at most two thirds of the bytes of weights the direct default's register tiles read: there
 /// the direct kernel reads its weights from beyond L2 once per register tile (resnet-50's
-/// 7x7 and inception-v3's 8x8 convs of 384-512 channels on AVX2).
+/// 7x7 and inception-v3's 8x8 convs of 384-512 channels).
 [[nodiscard]] bool winograd_by_default(const Conv2dDesc& desc);
 inline constexpr int64_t kWinogradDefaultMinTiles = 32;
 inline constexpr int64_t kWinogradSmallMapMinTiles = 16;
@@ -91,13 +91,17 @@ inline constexpr int64_t kWinogradSmallMapMinTiles = 16;
 /// first trial of every Winograd tuning task): tiles of 6 where that leaves at least
 /// kWinogradDefaultMinTiles of them and they cover no more outputs than tiles of 4 (on
 /// inception-v3's 35 x 35 maps 0.81-0.87x the time of tiles of 4; on maps they cover with
-/// more outputs 1.1-1.6x), else tiles of 4 where that leaves enough, else 2; the default
+/// more outputs 1.1-1.6x), else tiles of 4 where that leaves enough, or at least
+/// kWinogradSmallMapMinTiles with fewer tile positions than tiles of 2 whose weights exceed L2
+/// (14x14 maps of 256-512 channels), else 2; the default
 /// channel blocks; bands of one tile row on images of at least kWinogradDefaultMinBandedRows
 /// tile rows, whose whole-stage intermediates would go through memory, and on smaller images
 /// one band per thread where each gets kWinogradMinBandTiles tiles or more, so that V and M
 /// stay in their core (docs/design/banded-winograd.md); the batched product's register tile
 /// by the direct default's rule for that 1x1 conv (2-4 one-vector blocks per tile with
-/// AVX-512: one block per tile loads a broadcast per FMA), narrowed to cover a band evenly;
+/// AVX-512: one block per tile loads a broadcast per FMA), narrowed to cover a band evenly,
+/// or two vectors as wide as the accumulators allow where a whole image's product rereads
+/// weights beyond L2 in fewer passes so (16 tiles in 2 passes of 8, not 3 of 6);
 /// the next output blocks' weights prefetched where there are more, as the direct default's.
 [[nodiscard]] WinogradSchedule winograd_default_schedule(const Conv2dDesc& desc);
 inline constexpr int64_t kWinogradDefaultMinBandedRows = 8;
