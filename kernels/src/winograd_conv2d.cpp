@@ -95,10 +95,17 @@ int64_t batch_tiles(const Conv2dDesc& d, int64_t m) { return d.batch * winograd_
 /// Whether tiles of m x m leave enough of them for the default to run Winograd with.
 bool enough_tiles(const Conv2dDesc& d, int64_t m) { return batch_tiles(d, m) >= kWinogradDefaultMinTiles; }
 
-/// Bytes of the product's transformed weights with tiles of m: (m + 2)^2 positions of
+/// Tile positions (alpha^2 each) the product multiplies with tiles of m over the batch.
+int64_t tile_positions(const Conv2dDesc& d, int64_t m) {
+  const int64_t alpha = conv::winograd_matrices(m).alpha;
+  return batch_tiles(d, m) * alpha * alpha;
+}
+
+/// Bytes of the product's transformed weights with tiles of m: alpha^2 positions of
 /// out_channels x in_channels.
 int64_t product_weight_bytes(const Conv2dDesc& d, int64_t m) {
-  return (m + 2) * (m + 2) * d.out_channels * d.in_channels * static_cast<int64_t>(sizeof(float));
+  const int64_t alpha = conv::winograd_matrices(m).alpha;
+  return alpha * alpha * d.out_channels * d.in_channels * static_cast<int64_t>(sizeof(float));
 }
 
 /// Whether tiles of 4 serve an image that leaves too few of them for enough_tiles: where
@@ -110,7 +117,7 @@ int64_t product_weight_bytes(const Conv2dDesc& d, int64_t m) {
 /// 0.85-0.96x. With weights in L2 (densenet's 128 -> 32) tiles of 4 ran 1.25x slower alone
 /// (docs/design/winograd.md).
 bool few_tiles_of_4_save_passes(const Conv2dDesc& d) {
-  return batch_tiles(d, 4) >= kWinogradSmallMapMinTiles && batch_tiles(d, 4) * 6 * 6 < batch_tiles(d, 2) * 4 * 4 &&
+  return batch_tiles(d, 4) >= kWinogradSmallMapMinTiles && tile_positions(d, 4) < tile_positions(d, 2) &&
          product_weight_bytes(d, 2) > host_info().l2_bytes;
 }
 
@@ -178,13 +185,13 @@ int64_t default_band_rows(const Conv2dDesc& d, int64_t m) {
 // would put a partial vector through every transform.
 bool whole_vector_block(int64_t block) { return block == 8 || block == 16; }
 
+// Register tiles t tiles wide along `tiles` tiles: the product's passes over its weights.
+int64_t weight_passes(int64_t t, int64_t tiles) { return ceil_div(tiles, std::min(t, tiles)); }
+
 // The narrowest register tile that covers `tiles` in as few tiles as `width` does: a band of
 // 25 tiles in 5 tiles of 5, not 4 of 6 and one of 1 (which loads every weight for one tile;
 // resnet-50's 7 x 7 tiles in two bands ran 0.92-0.94x the time so, AVX-512, Zen 5).
-int64_t evenly_wide(int64_t width, int64_t tiles) { return ceil_div(tiles, ceil_div(tiles, std::min(width, tiles))); }
-
-// Passes a register tile t tiles wide makes over the product's weights on `tiles` tiles.
-int64_t weight_passes(int64_t t, int64_t tiles) { return ceil_div(tiles, std::min(t, tiles)); }
+int64_t evenly_wide(int64_t width, int64_t tiles) { return ceil_div(tiles, weight_passes(width, tiles)); }
 
 // The two-vector register tile as wide as the accumulators allow, evened out over the
 // image's tiles, where it passes over the weights fewer times than s's tile. Why: a whole
