@@ -36,6 +36,7 @@ std::string node_label(const Graph& graph, const Node& node) {
   if (const auto* c = std::get_if<Conv2d>(&node.op)) {
     label += window_summary(c->kernel, c->stride, c->groups);
     if (c->input_scale) label += " (x*scale)";
+    if (c->prologue) label += " (bn+act(x))";
   }
   if (const auto* t = std::get_if<ConvTranspose2d>(&node.op)) label += window_summary(t->kernel, t->stride, t->groups);
   if (const auto* shuffle = std::get_if<ChannelShuffle>(&node.op)) label += " g" + std::to_string(shuffle->groups);

@@ -125,6 +125,11 @@ class AttrReader {
   }
   /// Absent in graphs written before the flag existed (or written false): off.
   bool optional_flag(const char* key) const { return attrs_.contains(key) && get<bool>(key); }
+  /// {"activation": name}; absent in graphs without one (and written before it existed).
+  std::optional<InputPrologue> optional_prologue(const char* key) const {
+    if (!attrs_.contains(key)) return std::nullopt;
+    return InputPrologue{.activation = enumeration<Activation>(get<json>(key), "activation")};
+  }
   Epilogue epilogue() const {
     const json doc = get<json>("epilogue");
     return {.bias = require<bool>(doc, "bias", context_),
@@ -181,7 +186,8 @@ const std::map<std::string, OpReader>& op_readers() {
                        .pads = r.pads("pads"),
                        .groups = r.get<int64_t>("groups"),
                        .epilogue = r.epilogue(),
-                       .input_scale = r.optional_flag("input_scale")};
+                       .input_scale = r.optional_flag("input_scale"),
+                       .prologue = r.optional_prologue("prologue")};
        }},
       {"dense", [](const AttrReader& r) -> Op { return Dense{.epilogue = r.epilogue()}; }},
       {"batch_norm",
@@ -258,6 +264,7 @@ json op_attributes_to_json(const Op& op) {
                           {"pads", pads(c.pads)},   {"groups", c.groups},     {"epilogue", epilogue(c.epilogue)}};
             // Written only when set, so files of unscaled graphs stay as they were.
             if (c.input_scale) attrs["input_scale"] = true;
+            if (c.prologue) attrs["prologue"] = {{"activation", name_of(c.prologue->activation)}};
             return attrs;
           },
           [](const Dense& d) -> json { return {{"epilogue", epilogue(d.epilogue)}}; },

@@ -136,6 +136,10 @@ TensorType infer_conv(const Checker& check, const Conv2d& conv) {
   if (inputs.residual) check.expect_shape(*inputs.residual, out, "residual is added to the output");
   if (inputs.scale)
     check.expect_shape(*inputs.scale, {x[0], x[1], 1, 1}, "scale has one value per image and input channel");
+  if (conv.prologue) {
+    check.expect_shape(*inputs.prologue_scale, {x[1]}, "the prologue's scale has one value per input channel");
+    check.expect_shape(*inputs.prologue_shift, {x[1]}, "the prologue's shift has one value per input channel");
+  }
   return {out, DType::f32};
 }
 

@@ -55,6 +55,8 @@ ConvInputs conv_inputs(const Conv2d& conv) {
   inputs.bias = take(conv.epilogue.bias);
   inputs.residual = take(conv.epilogue.residual);
   inputs.scale = take(conv.input_scale);
+  inputs.prologue_scale = take(conv.prologue.has_value());
+  inputs.prologue_shift = take(conv.prologue.has_value());
   return inputs;
 }
 

@@ -34,6 +34,20 @@ void check_conv_scales(const Graph& graph) {
   }
 }
 
+/// A conv2d's prologue scale and shift must be constants: kernels read them with the
+/// weights, once per compiled network.
+void check_conv_prologues(const Graph& graph) {
+  for (const Node& node : graph.nodes()) {
+    const auto* conv = std::get_if<Conv2d>(&node.op);
+    if (conv == nullptr || !conv->prologue) continue;
+    const ConvInputs inputs = conv_inputs(*conv);
+    for (const size_t position : {*inputs.prologue_scale, *inputs.prologue_shift})
+      if (position < node.inputs.size() && graph.value(node.inputs[position]).kind != ValueKind::parameter)
+        throw GraphError("node '" + node.name + "' (conv2d): its prologue's '" + graph.value(node.inputs[position]).name +
+                         "' is computed; a prologue's scale and shift are constants");
+  }
+}
+
 void check_types(const Graph& graph, const std::vector<NodeId>& order) {
   for (NodeId id : order) {
     const Node& node = graph.node(id);
@@ -52,6 +66,7 @@ void validate(const Graph& graph) {
   if (graph.outputs().empty()) throw GraphError("graph '" + graph.name() + "' has no outputs");
   check_sources(graph);
   check_conv_scales(graph);
+  check_conv_prologues(graph);
   check_types(graph, topological_order(graph));
 }
 

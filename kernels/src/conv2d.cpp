@@ -329,7 +329,8 @@ conv::BlockedShape blocked_shape_of(const Conv2dDesc& d, const Conv2dSchedule& s
           d.kernel_h,
           d.kernel_w,
           s.oh_bn * s.ow_bn * tile_blocks(d, s) * host_info().vectors_spanning(s.oc_bn),
-          s.read_block(d) % s.ic_bn == 0 ? 0 : s.read_block(d),
+          // A prologue stages each block's channels one after another (direct_conv_emitter.cpp).
+          s.read_block(d) % s.ic_bn == 0 || d.prologue ? 0 : s.read_block(d),
           d.in_h * d.in_w * s.read_block(d)};
 }
 

@@ -48,6 +48,13 @@ void Conv2dDesc::validate() const {
   require(groups > 0 && in_channels % groups == 0 && out_channels % groups == 0, *this,
           "groups must divide in_channels and out_channels");
   require(out_h() > 0 && out_w() > 0, *this, "output is empty (kernel larger than padded input)");
+  require(!prologue || (kernel_h == 1 && kernel_w == 1 && pad_top == 0 && pad_left == 0 && pad_bottom == 0 &&
+                        pad_right == 0 && groups == 1 && !input_scale),
+          *this, "an input prologue needs an unpadded 1x1 conv with groups 1 and no input scale");
+}
+
+int64_t Conv2dDesc::bias_floats() const {
+  return (epilogue.bias ? out_channels : 0) + (prologue ? 2 * in_channels : 0);
 }
 
 std::string Conv2dDesc::str() const {
@@ -55,7 +62,8 @@ std::string Conv2dDesc::str() const {
   out << "n" << batch << "_c" << in_channels << "_h" << in_h << "_w" << in_w << "_o" << out_channels
       << "_k" << kernel_h << "x" << kernel_w << "_s" << stride_h << "x" << stride_w << "_p" << pad_top
       << "." << pad_left << "." << pad_bottom << "." << pad_right << "_d" << dilation_h << "x"
-      << dilation_w << "_g" << groups << "_" << epilogue.str() << (input_scale ? "_xscale" : "");
+      << dilation_w << "_g" << groups << "_" << epilogue.str() << (input_scale ? "_xscale" : "")
+      << (prologue ? std::string("_pro-") + to_string(*prologue) : "");
   return out.str();
 }
 

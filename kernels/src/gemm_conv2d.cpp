@@ -44,7 +44,7 @@ std::string GemmConv2dSchedule::str() const {
 }
 
 bool gemm_conv2d_applicable(const Conv2dDesc& desc) {
-  return conv2d_flattens(desc) && desc.groups == 1 && !desc.input_scale;
+  return conv2d_flattens(desc) && desc.groups == 1 && !desc.input_scale && !desc.prologue;
 }
 
 bool gemm_conv2d_offered(const Conv2dDesc& desc) {

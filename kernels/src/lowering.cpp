@@ -237,7 +237,8 @@ Conv2dDesc conv2d_desc(const graph::Graph& graph, graph::NodeId id) {
           .dilation_w = conv.dilation.w,
           .groups = conv.groups,
           .epilogue = lower_epilogue(conv.epilogue),
-          .input_scale = conv.input_scale};
+          .input_scale = conv.input_scale,
+          .prologue = conv.prologue ? std::optional(lower_activation(conv.prologue->activation)) : std::nullopt};
 }
 
 DenseDesc dense_desc(const graph::Graph& graph, graph::NodeId id) {

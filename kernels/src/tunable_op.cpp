@@ -50,7 +50,9 @@ BufferSizes conv_buffer_sizes(const Conv2dDesc& d, const OpLayouts& l) {
   sizes.weight = physical_floats(conv_weight_shape(d), l.weight, layout::Layout::oihw());
   sizes.output = physical_floats(conv_output_shape(d), l.output, nchw);
   sizes.scale = d.input_scale ? d.batch * d.in_channels : 0;
-  return sizes_with_epilogue(sizes, d.epilogue, d.out_channels);
+  sizes = sizes_with_epilogue(sizes, d.epilogue, d.out_channels);
+  sizes.bias = d.bias_floats();
+  return sizes;
 }
 
 BufferSizes dense_buffer_sizes(const DenseDesc& d, const OpLayouts& l) {
@@ -126,6 +128,8 @@ const char* to_string(OpFamily family) {
 }
 
 bool takes_input_scale(OpFamily family) { return family == OpFamily::conv2d || family == OpFamily::group_conv2d; }
+
+bool takes_input_prologue(OpFamily family) { return family == OpFamily::conv2d; }
 
 TunableOp::TunableOp(OpFamily family, std::variant<Conv2dDesc, DenseDesc> desc, ConfigSpace space)
     : family_(family), desc_(std::move(desc)), space_(std::move(space)) {}

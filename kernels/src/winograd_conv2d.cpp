@@ -247,7 +247,7 @@ std::string WinogradSchedule::str() const {
 bool winograd_applicable(const Conv2dDesc& d) {
   // The input transform mixes the channels' pixels before any weight is applied, so there is
   // no weight vector to carry an input scale.
-  return d.kernel_h == 3 && d.kernel_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.groups == 1 && !d.input_scale;
+  return d.kernel_h == 3 && d.kernel_w == 3 && d.stride_h == 1 && d.stride_w == 1 && d.groups == 1 && !d.input_scale && !d.prologue;
 }
 
 WinogradTileGrid winograd_tile_grid(const Conv2dDesc& desc, int64_t m) {

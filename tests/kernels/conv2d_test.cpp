@@ -289,6 +289,63 @@ TEST_CASE("conv2d with an input scale and bias, activation and residual epilogue
   }
 }
 
+// DenseNet's pre-activation batch norm + ReLU read by its 1x1 conv: every schedule family of
+// schedules_for, with inputs stored in blocks other than the reduction's (load_bn), flat
+// pixel rows, several passes, two images and strides 1 and 2.
+TEST_CASE("conv2d with an input prologue: activation(x * scale + shift) over every schedule family") {
+  for (const Activation activation : {Activation::Relu, Activation::None, Activation::Relu6}) {
+    CAPTURE(to_string(activation));
+    Conv2dDesc d = square_conv(32, 7, 10, 48, 1, 1, 0);
+    d.batch = 2;
+    d.prologue = activation;
+    check_many(d);
+    Conv2dDesc strided = square_conv(24, 9, 9, 16, 1, 2, 0);
+    strided.prologue = activation;
+    check_many(strided);
+  }
+  Conv2dDesc d = square_conv(64, 6, 7, 32, 1, 1, 0);
+  d.prologue = Activation::Relu;
+  for (const Epilogue& epilogue : {Epilogue{true, Activation::Relu, false, Activation::None},
+                                   Epilogue{false, Activation::None, true, Activation::Relu}}) {
+    d.epilogue = epilogue;
+    Conv2dSchedule schedule{16, 16, 4, true, 2};
+    for (const int64_t load_bn : {int64_t{0}, int64_t{8}, int64_t{32}}) {
+      schedule.load_bn = load_bn;  // stored blocks smaller, equal and larger than ic_bn
+      check_schedule(d, schedule);
+    }
+    schedule.reduce_chunk = 16;  // four passes over the items, partial sums between them
+    check_schedule(d, schedule, 3);
+    Conv2dSchedule flat{32, 32, 7, true, 1};
+    flat.flat_pixels = true;  // one row of 42 pixels
+    check_schedule(d, flat);
+  }
+}
+
+TEST_CASE("only the direct kernel of an unpadded 1x1 groups-1 conv takes an input prologue") {
+  Conv2dDesc one_by_one = square_conv(32, 8, 8, 32, 1, 1, 0);
+  one_by_one.prologue = Activation::Relu;
+  CHECK_NOTHROW(one_by_one.validate());
+  CHECK(one_by_one.bias_floats() == 64);
+  one_by_one.epilogue.bias = true;
+  CHECK(one_by_one.bias_floats() == 96);
+  CHECK(one_by_one.str().find("_pro-relu") != std::string::npos);
+  CHECK(takes_input_prologue(OpFamily::conv2d));
+  CHECK_FALSE(takes_input_prologue(OpFamily::winograd_conv2d));
+  CHECK_FALSE(takes_input_prologue(OpFamily::gemm_conv2d));
+  const std::vector<TunableOp> algorithms = TunableOp::conv2d_algorithms(one_by_one);
+  REQUIRE(algorithms.size() == 1);
+  CHECK(algorithms.front().family() == OpFamily::conv2d);
+  CHECK(algorithms.front().buffer_sizes(algorithms.front().default_index()).bias == 96);
+
+  Conv2dDesc three_by_three = square_conv(16, 8, 8, 16, 3, 1, 1);
+  three_by_three.prologue = Activation::Relu;
+  CHECK_THROWS_WITH_AS(three_by_three.validate(), doctest::Contains("unpadded 1x1"), KernelError);
+  CHECK_FALSE(winograd_applicable(three_by_three));
+  Conv2dDesc grouped = one_by_one;
+  grouped.groups = 2;
+  CHECK_THROWS_WITH_AS(grouped.validate(), doctest::Contains("groups 1"), KernelError);
+}
+
 TEST_CASE("the direct kernel scales padded, strided and grouped convs too") {
   Conv2dDesc padded = square_conv(8, 9, 11, 16, 3, 2, 1);
   padded.batch = 2;

@@ -57,7 +57,8 @@ Problem make_problem(const Conv2dDesc& desc, unsigned seed) {
   p.output_shape = {desc.batch, desc.out_channels, desc.out_h(), desc.out_w()};
   p.input = random_tensor(product(p.input_shape), rng);
   p.weight = random_tensor(product(p.weight_shape), rng);
-  p.bias = random_tensor(desc.out_channels, rng);
+  // The bias operand: the biases, then a prologue's scales and shifts (Conv2dDesc::bias_floats).
+  p.bias = random_tensor(std::max(desc.out_channels, desc.bias_floats()), rng);
   p.residual = random_tensor(product(p.output_shape), rng);
   p.scale = random_tensor(desc.batch * desc.in_channels, rng);
   return p;

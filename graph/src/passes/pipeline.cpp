@@ -5,6 +5,7 @@
 #include "layoutopt/graph/passes/fold_pads.h"
 #include "layoutopt/graph/passes/fuse_channel_scales.h"
 #include "layoutopt/graph/passes/fuse_epilogues.h"
+#include "layoutopt/graph/passes/fuse_input_prologues.h"
 #include "layoutopt/graph/passes/pool_before_pointwise_conv.h"
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
 #include "layoutopt/graph/passes/recognize_gated_activations.h"
@@ -20,7 +21,8 @@ std::string PipelineReport::summary() const {
          std::to_string(pools_moved_before_convs) + " average pools before their 1x1 convs, subsampled " +
          std::to_string(strided_convs_subsampled) + " strided 1x1 convs' inputs, fused " +
          std::to_string(epilogue_nodes_fused) + " epilogue nodes and " + std::to_string(channel_scales_fused) +
-         " channel scales, chained " + std::to_string(concats_chained) +
+         " channel scales, moved " + std::to_string(input_prologues_fused) +
+         " batch norms into the 1x1 convs reading them, chained " + std::to_string(concats_chained) +
          " concats, recognized " + std::to_string(channel_shuffles_recognized) + " channel shuffles and " +
          std::to_string(gated_activations_recognized) + " gated activations";
 }
@@ -41,6 +43,9 @@ PipelineReport prepare_for_inference(Graph& graph) {
   // After gated activations are recognized: Mul(x, sigmoid(x)) of an [N, C, 1, 1] x (the
   // squeeze-excite branch's own silu) is an activation to fuse, not a channel scale.
   report.channel_scales_fused = fuse_channel_scales(graph);
+  // Last: the batch norms left are those no conv before them absorbed, with their
+  // activations fused (a batch norm + relu is one node by now).
+  report.input_prologues_fused = fuse_input_prologues(graph);
   validate(graph);
   return report;
 }

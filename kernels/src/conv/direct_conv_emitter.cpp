@@ -1,6 +1,7 @@
 #include "conv/direct_conv_emitter.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 
 #include "conv/stored_output.h"
@@ -41,6 +42,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
              tile_chunks(geometry.out_bn, geometry.tile_blocks, jit::JitEngine::instance().host().vector_lanes)),
         zeros_(geometry.oh_bn == 1 || geometry.rows_always_valid() ? nullptr
                                                                    : module.zero_array(geometry.input_row_span())),
+        staging_(geometry.prologue ? staging_buffer(module, geometry) : nullptr),
         steps_per_pass_(geometry.steps_per_pass > 0 ? std::min(geometry.steps_per_pass, reduction.outer_steps())
                                                     : reduction.outer_steps()),
         passes_((reduction.outer_steps() + steps_per_pass_ - 1) / steps_per_pass_),
@@ -153,12 +155,23 @@ class DirectConvEmitter : private jit::IndexArithmetic {
         b_, steps.first, steps.second, 1,
         [&](Value* step) {
           Value* in_block = reduction_.input_block(b_, item.out_block, step);
+          const std::vector<Value*> staged =
+              g_.prologue ? stage_with_prologue(item, in_block, rows, first_column, width) : std::vector<Value*>{};
           jit::emit_loop(
               b_, kh_begin, kh_end, 1,
               [&](Value* kh) {
                 prefetch_next_step_rows(item, step, rows, kh, first_column, width);
-                Tap tap{module_.weight(), item.out_block, step, kh, nullptr, row_pointers(item, in_block, rows, kh), {},
-                        {}, block_scales(item, in_block), mul(in_block, g_.in_bn), item.blocks};
+                Tap tap{module_.weight(),
+                        item.out_block,
+                        step,
+                        kh,
+                        nullptr,
+                        staged.empty() ? row_pointers(item, in_block, rows, kh) : staged,
+                        {},
+                        {},
+                        block_scales(item, in_block),
+                        mul(in_block, g_.in_bn),
+                        item.blocks};
                 emit_kernel_columns(tap, item, first_column, known_column, width);
               },
               "kh");
@@ -253,7 +266,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     const auto kw_tap = [&](Value* kw) {
       tap.kw = kw;
       tap.prefetch = weight_prefetch(item, tap, first_column);
-      tap.columns = tap_columns(first_column, known_column, width, kw);
+      tap.columns = g_.prologue ? staged_columns(width) : tap_columns(first_column, known_column, width, kw);
       return tap;
     };
     // Border tiles always unroll kw: dropping padding taps needs a constant kw.
@@ -306,6 +319,68 @@ class DirectConvEmitter : private jit::IndexArithmetic {
       Value* iw = add(add(mul(add(first_column, w), g_.stride_w), mul(kw, g_.dilation_w)), -g_.pad_left);
       columns.push_back({w, mul(iw, g_.load_bn), input_column});
     }
+    return columns;
+  }
+
+  // The prologue's staging buffer: one register tile's input pixels of one reduction block,
+  // [row][column][in_bn], on the stack.
+  static Value* staging_buffer(jit::KernelModule& module, const DirectConvGeometry& g) {
+    auto* type = llvm::ArrayType::get(module.builder().getFloatTy(), static_cast<uint64_t>(g.oh_bn * g.ow_bn * g.in_bn));
+    auto* slot = llvm::cast<llvm::AllocaInst>(module.entry_slot(type, "staged"));
+    slot->setAlignment(llvm::Align(64));
+    return slot;
+  }
+
+  // Writes activation(x * scale + shift) of the tile's input pixels in reduction block
+  // `in_block` into the staging buffer and returns its rows: each element is transformed
+  // once per tile and step, then broadcast from L1 by every FMA that reads it (a transform
+  // per broadcast would cost two vector operations per tile_blocks FMAs). Unpadded 1x1 convs
+  // only (Conv2dDesc::validate): output pixel (r, w) reads input pixel (r, w) * stride.
+  std::vector<Value*> stage_with_prologue(const Item& item, Value* in_block, int64_t rows, Value* first_column,
+                                          int64_t width) {
+    // Vectors within the runs of channels the stored input holds one after another (its
+    // block may be smaller than the reduction's).
+    const int64_t run = std::gcd(g_.in_bn, g_.load_bn);
+    const int64_t in_channels = g_.in_blocks * g_.in_bn;
+    std::vector<jit::VectorChunk> chunks;
+    std::vector<Value*> scales, shifts, channel_offsets;
+    for (int64_t first = 0; first < g_.in_bn; first += run)
+      for (const jit::VectorChunk& piece : jit::vector_chunks(run, jit::JitEngine::instance().host().vector_lanes)) {
+        const jit::VectorChunk chunk{first + piece.offset, piece.lanes};
+        Value* channel = add(mul(in_block, g_.in_bn), chunk.offset);
+        scales.push_back(jit::load_vector(b_, module_.bias(), add(channel, g_.prologue_offset), chunk.lanes));
+        shifts.push_back(
+            jit::load_vector(b_, module_.bias(), add(channel, g_.prologue_offset + in_channels), chunk.lanes));
+        Value* stored_block = b_.CreateUDiv(channel, constant(g_.load_bn));
+        channel_offsets.push_back(
+            add(mul(stored_block, g_.load_plane()), b_.CreateURem(channel, constant(g_.load_bn))));
+        chunks.push_back(chunk);
+      }
+    Value* image = mul(item.batch, g_.load_blocks * g_.load_plane());
+    std::vector<Value*> staged_rows;
+    for (int64_t r = 0; r < rows; ++r) {
+      Value* row = add(image, mul(mul(add(item.first_row, r), g_.stride_h), g_.in_w * g_.load_bn));
+      Value* staged_row = b_.CreateGEP(b_.getFloatTy(), staging_, constant(r * g_.ow_bn * g_.in_bn));
+      for (int64_t w = 0; w < width; ++w) {
+        Value* pixel = add(row, mul(mul(add(first_column, w), g_.stride_w), g_.load_bn));
+        for (size_t k = 0; k < chunks.size(); ++k) {
+          Value* x = jit::load_vector(b_, module_.input(), b_.CreateAdd(pixel, channel_offsets[k]), chunks[k].lanes);
+          x = jit::emit_activation(b_, *g_.prologue, jit::fused_multiply_add(b_, x, scales[k], shifts[k]));
+          jit::store_vector(b_, x, staged_row, constant(w * g_.in_bn + chunks[k].offset));
+        }
+      }
+      staged_rows.push_back(staged_row);
+    }
+    // The buffer escapes here, so LLVM keeps it in memory: promoted to registers, its
+    // vectors would crowd the accumulators and the broadcasts become shuffles.
+    jit::emit_compiler_fence(b_, staging_);
+    return staged_rows;
+  }
+
+  // The staged pixels of a tile's columns: column w at w * in_bn from its row's start.
+  std::vector<TapColumn> staged_columns(int64_t width) {
+    std::vector<TapColumn> columns;
+    for (int64_t w = 0; w < width; ++w) columns.push_back({w, constant(w * g_.in_bn), w * g_.stride_w});
     return columns;
   }
 
@@ -393,6 +468,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
   llvm::IRBuilder<>& b_;
   AccumulatorTile acc_;
   Value* zeros_;
+  Value* staging_;          // the prologue's transformed inputs (null without a prologue)
   int64_t steps_per_pass_;  // reduction steps (input blocks) per pass
   int64_t passes_;
   Value* pass_ = nullptr;   // the current pass, while the pass loop is emitted
@@ -425,6 +501,7 @@ CompiledFunction compile_direct_conv(const DirectConvGeometry& geometry, const C
   emitter.emit();
   CompiledFunction compiled = module.compile(geometry.work_items(), geometry.epilogue, geometry.input_scale);
   compiled.output_holds_partial_sums = emitter.output_holds_partial_sums();
+  compiled.needs_bias = compiled.needs_bias || geometry.prologue.has_value();  // the prologue's constants
   return compiled;
 }
 

@@ -37,6 +37,8 @@ DirectConvGeometry make_geometry(const Conv2dDesc& d, const TileShape& t) {
   g.steps_per_pass = t.steps_per_pass;
   g.epilogue = d.epilogue;
   g.input_scale = d.input_scale;
+  g.prologue = d.prologue;
+  g.prologue_offset = d.epilogue.bias ? d.out_channels : 0;
   g.groups = d.groups;
   return g;
 }

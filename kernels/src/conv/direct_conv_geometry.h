@@ -36,6 +36,10 @@ struct DirectConvGeometry {
   int64_t steps_per_pass = 0;
   Epilogue epilogue;
   bool input_scale = false;      ///< conv(input * scale): see Conv2dDesc::input_scale
+  /// conv(activation(input * scale + shift)): see Conv2dDesc::prologue. Its scales lie
+  /// prologue_offset floats into the bias operand, its shifts in_blocks * in_bn after them.
+  std::optional<Activation> prologue;
+  int64_t prologue_offset = 0;
   int64_t groups = 1;
   /// Floats of padding after each group's planes in the input and in the output (groups of
   /// whole stored blocks); 0: planes back to back. Only the Winograd product pads: its

@@ -159,6 +159,18 @@ ExtraReads check_tuned_reads(const NodeContext& c, const OpLayouts& layouts) {
   return extra;
 }
 
+/// The bias operand of a tuned node: its biases, then a conv's prologue scales and shifts
+/// (Conv2dDesc::prologue); none when it has neither.
+Operand tuned_bias(const NodeContext& c, const Epilogue& epilogue) {
+  const auto* conv = std::get_if<graph::Conv2d>(&c.node.op);
+  if (conv == nullptr || !conv->prologue) return epilogue.bias ? parameter_constant(c, 2) : Operand::none();
+  const graph::ConvInputs inputs = graph::conv_inputs(*conv);
+  std::vector<float> values;
+  for (const std::optional<size_t> input : {inputs.bias, inputs.prologue_scale, inputs.prologue_shift})
+    if (input) values.insert(values.end(), c.parameter(*input).begin(), c.parameter(*input).end());
+  return constant(c, values);
+}
+
 /// conv2d and dense: the tuned kernel with weights packed once for the schedule (re-laid,
 /// and for Winograd transformed).
 LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t index, const Epilogue& epilogue) {
@@ -166,7 +178,7 @@ LoweredNode lower_tunable(const NodeContext& c, const TunableOp& op, int64_t ind
   const ExtraReads extra = check_tuned_reads(c, layouts);
   require_layout(c, "output", c.output_shape(), c.schedule.output, layouts.output);
   const Operand weight = constant(c, op.pack_weights(index, c.parameter(1)));
-  const Operand bias = epilogue.bias ? parameter_constant(c, 2) : Operand::none();
+  const Operand bias = tuned_bias(c, epilogue);
   return kernel_step(c, op.compile(index), weight, bias, extra);
 }
 

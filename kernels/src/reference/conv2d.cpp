@@ -31,12 +31,36 @@ double convolve_at(const Conv2dDesc& d, const float* input, const float* weight,
   return sum;
 }
 
+// activation(x * scale[c] + shift[c]) of every input element, the prologue's constants
+// where the bias operand holds them (Conv2dDesc::prologue).
+std::vector<float> apply_prologue(const Conv2dDesc& d, const float* input, const float* bias) {
+  const float* scale = bias + (d.epilogue.bias ? d.out_channels : 0);
+  const float* shift = scale + d.in_channels;
+  const int64_t plane = d.in_h * d.in_w;
+  std::vector<float> transformed(static_cast<size_t>(d.batch * d.in_channels * plane));
+  for (int64_t n = 0; n < d.batch; ++n)
+    for (int64_t c = 0; c < d.in_channels; ++c)
+      for (int64_t i = 0; i < plane; ++i) {
+        const int64_t at = (n * d.in_channels + c) * plane + i;
+        const double x = static_cast<double>(input[at]) * scale[c] + shift[c];
+        transformed[static_cast<size_t>(at)] = static_cast<float>(apply_activation(*d.prologue, x));
+      }
+  return transformed;
+}
+
 }  // namespace
 
 void conv2d(const Conv2dDesc& desc, const float* input, const float* weight, const float* bias,
             const float* residual, float* output) {
   desc.validate();
   if (desc.input_scale) throw KernelError("reference conv2d: " + desc.str() + " scales its input: use conv2d_scaled");
+  if (desc.prologue) {
+    const std::vector<float> transformed = apply_prologue(desc, input, bias);
+    Conv2dDesc plain = desc;
+    plain.prologue.reset();
+    conv2d(plain, transformed.data(), weight, bias, residual, output);
+    return;
+  }
   const Epilogue& e = desc.epilogue;
   const int64_t oh_n = desc.out_h();
   const int64_t ow_n = desc.out_w();

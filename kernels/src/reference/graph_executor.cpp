@@ -53,7 +53,12 @@ HostTensor run_conv(const graph::Graph& graph, NodeId id, NodeInputs in) {
   const Conv2dDesc desc = conv2d_desc(graph, id);
   const graph::ConvInputs positions = graph::conv_inputs(std::get<graph::Conv2d>(graph.node(id).op));
   HostTensor out(graph.value(graph.node(id).output).type.shape);
-  const float* bias = data_or_null(in, positions.bias);
+  // The bias operand holds the prologue's scales and shifts after the biases, as the
+  // kernels take them (Conv2dDesc::prologue).
+  std::vector<float> constants;
+  for (const std::optional<size_t> input : {positions.bias, positions.prologue_scale, positions.prologue_shift})
+    if (input) constants.insert(constants.end(), in[*input]->data.begin(), in[*input]->data.end());
+  const float* bias = constants.empty() ? nullptr : constants.data();
   const float* residual = data_or_null(in, positions.residual);
   if (positions.scale)
     conv2d_scaled(desc, in[0]->data.data(), data_or_null(in, positions.scale), in[1]->data.data(), bias, residual,

@@ -185,13 +185,17 @@ double MeasuredCostSource::candidate_price_factor(graph::NodeId id, const Candid
 std::vector<planning::NodeCandidate> MeasuredCostSource::tuned_candidates(const graph::Graph& graph, graph::NodeId id) const {
   const graph::Node& node = graph.node(id);
   // Every algorithm's tuned layout pairs: the solver keeps the cheapest of each pair. Tasks
-  // are the unscaled conv's, so a conv with an input scale skips the algorithms refusing one.
+  // are the bare conv's, so a conv with an input scale or prologue skips the algorithms
+  // refusing one.
   const auto* conv = std::get_if<graph::Conv2d>(&node.op);
   const bool scaled = conv != nullptr && conv->input_scale;
+  const bool prologue = conv != nullptr && conv->prologue;
   std::vector<planning::NodeCandidate> tuned;
-  for (size_t task : tasks_of_.at(id))
-    if (!scaled || kernels::takes_input_scale(tasks_[task].op.family()))
+  for (size_t task : tasks_of_.at(id)) {
+    const kernels::OpFamily family = tasks_[task].op.family();
+    if ((!scaled || kernels::takes_input_scale(family)) && (!prologue || kernels::takes_input_prologue(family)))
       tuned.insert(tuned.end(), tuned_[task].begin(), tuned_[task].end());
+  }
   if (tuned.empty())
     throw std::runtime_error("node '" + node.name + "' (" + graph::workload_of(graph, id).signature() +
                              ") has no tuning records for target '" + options_.target + "' in " +

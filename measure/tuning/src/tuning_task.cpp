@@ -11,9 +11,10 @@ namespace layoutopt::tuning {
 
 namespace {
 
-// A task is the bare operator: the epilogue and the input scale only touch each output
-// once / each weight vector once, so every node of a workload shares one task and its
-// records, as in AutoTVM's task extraction.
+// A task is the bare operator: the epilogue, the input scale and the prologue only touch
+// each output once, each weight vector once and each input element once per output tile,
+// so every node of a workload shares one task and its records, as in AutoTVM's task
+// extraction.
 std::vector<kernels::TunableOp> plain_algorithms(const graph::Graph& graph, graph::NodeId node) {
   if (std::holds_alternative<graph::Dense>(graph.node(node).op)) {
     kernels::DenseDesc desc = kernels::dense_desc(graph, node);
@@ -23,6 +24,7 @@ std::vector<kernels::TunableOp> plain_algorithms(const graph::Graph& graph, grap
   kernels::Conv2dDesc desc = kernels::conv2d_desc(graph, node);
   desc.epilogue = {};
   desc.input_scale = false;
+  desc.prologue.reset();
   std::vector<kernels::TunableOp> algorithms = kernels::TunableOp::conv2d_algorithms(desc);
   std::erase_if(algorithms, [&](const kernels::TunableOp& op) {
     return op.family() == kernels::OpFamily::gemm_conv2d && !kernels::gemm_conv2d_offered(desc);

@@ -4,7 +4,8 @@
 //
 // Inputs by operator (optional ones at the end, present when the flag says so):
 //   Conv2d      x, weight[O, I/groups, KH, KW], (bias[O]), (residual, shaped like the output),
-//               (scale[N, I, 1, 1], multiplying x per image and input channel: input_scale)
+//               (scale[N, I, 1, 1], multiplying x per image and input channel: input_scale),
+//               (prologue_scale[I], prologue_shift[I]: prologue)
 //   Dense       x[N, I], weight[O, I], (bias[O])
 //   BatchNorm   x, scale[C], bias[C], mean[C], variance[C]
 //   Add, Mul, Sub, Div, Max, Min
@@ -58,6 +59,14 @@ struct Epilogue {
   bool operator==(const Epilogue&) const = default;
 };
 
+/// What a conv applies to each input element before its reduction, per input channel c:
+/// activation(x * scale[c] + shift[c]). A batch norm with its activation, moved into the
+/// conv that reads it: each element is transformed where it is read, never stored.
+struct InputPrologue {
+  Activation activation = Activation::none;
+  bool operator==(const InputPrologue&) const = default;
+};
+
 struct Conv2d {
   Hw kernel, stride, dilation;
   Pads2d pads;
@@ -67,13 +76,18 @@ struct Conv2d {
   /// squeeze-and-excitation's channel gate read by the conv instead of written by a Mul
   /// (passes/fuse_channel_scales.h fills it in).
   bool input_scale = false;
+  /// The node computes conv(activation(x * prologue_scale[c] + prologue_shift[c])), the two
+  /// constant [C_in] vectors its last inputs: DenseNet's pre-activation batch norm + ReLU
+  /// read by the 1x1 conv that follows instead of written by a pass of its own
+  /// (passes/fuse_input_prologues.h fills it in).
+  std::optional<InputPrologue> prologue;
   bool operator==(const Conv2d&) const = default;
 };
 
 /// Which input of a conv2d node each optional input is, from its flags (the order listed at
 /// the top of this file); nullopt when the node has no such input.
 struct ConvInputs {
-  std::optional<size_t> bias, residual, scale;
+  std::optional<size_t> bias, residual, scale, prologue_scale, prologue_shift;
   size_t count = 2;  ///< inputs in all
 };
 [[nodiscard]] ConvInputs conv_inputs(const Conv2d& conv);

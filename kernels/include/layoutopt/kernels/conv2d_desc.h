@@ -4,6 +4,7 @@
 // the schedule, not the desc, decides the physical layouts.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "layoutopt/kernels/epilogue.h"
@@ -33,6 +34,12 @@ struct Conv2dDesc {
   /// direct conv2d kernel takes it (each weight vector times its input channel's factor);
   /// depthwise and Winograd kernels refuse it.
   bool input_scale = false;
+  /// Computes conv(activation(input * scale[c] + shift[c])) with constant scale and shift
+  /// per input channel (a batch norm and its activation moved into the conv), given after the
+  /// bias in the bias operand: out_channels biases (with epilogue.bias), then in_channels
+  /// scales, then in_channels shifts. Unpadded 1x1 groups-1 convs only (validate); the
+  /// direct conv2d kernel takes it, the others refuse it.
+  std::optional<Activation> prologue;
 
   [[nodiscard]] int64_t out_h() const;
   [[nodiscard]] int64_t out_w() const;
@@ -44,6 +51,8 @@ struct Conv2dDesc {
   [[nodiscard]] bool is_depthwise() const;
   /// Multiply-adds times two: the FLOP count used for GFLOPS reporting.
   [[nodiscard]] double flops() const;
+  /// Floats of the bias operand: the biases, then the prologue's scales and shifts.
+  [[nodiscard]] int64_t bias_floats() const;
   /// Throws KernelError naming the first invalid field (non-positive sizes, groups not
   /// dividing the channels, an empty output, ...).
   void validate() const;

@@ -32,6 +32,9 @@ enum class OpFamily { conv2d, group_conv2d, depthwise_conv2d, winograd_conv2d, d
 /// Whether the family's kernels compute a conv with an input scale (Conv2dDesc::input_scale):
 /// the direct conv2d ones do, depthwise, Winograd, GEMM and dense do not.
 [[nodiscard]] bool takes_input_scale(OpFamily family);
+/// Whether the family's kernels compute a conv with an input prologue (Conv2dDesc::prologue):
+/// the direct conv2d ones do (groups 1, as every prologue conv has), the others do not.
+[[nodiscard]] bool takes_input_prologue(OpFamily family);
 
 /// Physical layouts of a schedule's operands (bias is always a plain vector; a residual
 /// has the output's layout).

@@ -13,6 +13,7 @@ struct PipelineReport {
   int strided_convs_subsampled = 0;
   int epilogue_nodes_fused = 0;
   int channel_scales_fused = 0;
+  int input_prologues_fused = 0;
   int concats_chained = 0;
   int channel_shuffles_recognized = 0;
   int gated_activations_recognized = 0;
@@ -23,7 +24,8 @@ struct PipelineReport {
 /// shuffles and gated activations (x * sigmoid(x) as silu, so that it fuses), fold pads into
 /// their readers, chain re-concatenations, fold batch norms, move average pools before the
 /// 1x1 convs they read, subsample the input of strided 1x1 convs, fuse epilogues, fuse
-/// channel scales into the 1x1 convs reading them, then validate.
+/// channel scales into the 1x1 convs reading them, move the batch norms left into the 1x1
+/// convs reading them, then validate.
 PipelineReport prepare_for_inference(Graph& graph);
 
 }  // namespace layoutopt::graph

@@ -7,7 +7,8 @@
 namespace layoutopt::kernels::reference {
 
 /// input NCHW, weight OIHW (O x in_channels/groups x KH x KW), bias [O] (may be null unless
-/// the epilogue uses it), residual NCHW like the output (may be null unless used), output NCHW.
+/// the epilogue uses it; with a prologue, its scales and shifts follow: Conv2dDesc::bias_floats),
+/// residual NCHW like the output (may be null unless used), output NCHW.
 /// Throws KernelError for a desc with an input scale (conv2d_scaled computes those).
 void conv2d(const Conv2dDesc& desc, const float* input, const float* weight, const float* bias,
             const float* residual, float* output);
