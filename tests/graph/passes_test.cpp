@@ -196,13 +196,18 @@ TEST_CASE("a batch norm after a concat keeps its node and takes the relu after i
   const ValueId bn = batch_norm(g, "bn", both);
   const ValueId r = g.add_node("relu", Relu{}, {bn});
   g.add_output(conv(g, "next", r, 4, 1, 1, 0));
-  const PipelineReport report = prepare_for_inference(g);
-  CHECK(report.batch_norms_folded == 0);  // a concat, not a conv, produces its input
+  Graph prepared = g;
+  CHECK(fold_batch_norm(g) == 0);  // a concat, not a conv, produces its input
+  CHECK(fuse_epilogues(g) == 1);
   CHECK(count_ops(g, "relu") == 0);
   const Node& fused = g.node(*g.find_node("bn"));
   CHECK(std::get<BatchNorm>(fused.op).activation == Activation::relu);
   CHECK(inputs_of(g, "next")[0] == fused.output);
   validate(g);
+  // Then the whole pipeline moves it into the 1x1 conv that reads it (fuse_input_prologues).
+  CHECK(prepare_for_inference(prepared).input_prologues_fused == 1);
+  CHECK(count_ops(prepared, "batch_norm") == 0);
+  CHECK(std::get<Conv2d>(prepared.node(*prepared.find_node("next")).op).prologue);
 }
 
 TEST_CASE("a batch norm whose result is also a graph output keeps its relu apart") {
