@@ -58,6 +58,13 @@ const Compiled& squeezenet() {
   return compiled;
 }
 
+/// DenseNet-121 at 32x32: its dense layers' 1x1 convs read their batch norms as prologues,
+/// whose scales and shifts travel in the convs' bias operands.
+const Compiled& densenet() {
+  static const Compiled compiled("densenet-121", 32, false);
+  return compiled;
+}
+
 /// The JIT's outputs for `input`, at kThreads threads.
 std::vector<kernels::reference::HostTensor> jit_outputs(const Compiled& c, const std::vector<float>& input) {
   std::vector<kernels::reference::HostTensor> first, second;
@@ -156,6 +163,15 @@ TEST_CASE("squeezenet with transforms, concats, pooling, Winograd and GEMM convs
     const auto* k = std::get_if<runtime::KernelStep>(&s.action);
     return k != nullptr && k->kernel.stages.front().symbol.find("gemm_conv2d") != std::string::npos;
   }));
+  check_bit_identical(c);
+}
+
+TEST_CASE("densenet-121's 1x1 convs with input prologues run bit-identical to the JIT from an artifact") {
+  const Compiled& c = densenet();
+  int prologues = 0;
+  for (const graph::Node& node : c.graph.nodes())
+    if (const auto* conv = std::get_if<graph::Conv2d>(&node.op)) prologues += conv->prologue ? 1 : 0;
+  CHECK(prologues == 6 + 12 + 24 + 16);
   check_bit_identical(c);
 }
 
