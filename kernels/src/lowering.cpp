@@ -241,6 +241,18 @@ Conv2dDesc conv2d_desc(const graph::Graph& graph, graph::NodeId id) {
           .prologue = conv.prologue ? std::optional(lower_activation(conv.prologue->activation)) : std::nullopt};
 }
 
+std::vector<float> conv2d_bias_operand(const graph::Graph& graph, graph::NodeId id) {
+  const graph::Node& node = graph.node(id);
+  const graph::ConvInputs inputs = graph::conv_inputs(op_of<graph::Conv2d>(graph, id));
+  std::vector<float> values;
+  for (const std::optional<size_t> input : {inputs.bias, inputs.prologue_scale, inputs.prologue_shift}) {
+    if (!input) continue;
+    const std::span<const float> part = graph.value(node.inputs.at(*input)).weights->values();
+    values.insert(values.end(), part.begin(), part.end());
+  }
+  return values;
+}
+
 DenseDesc dense_desc(const graph::Graph& graph, graph::NodeId id) {
   const auto& dense = op_of<graph::Dense>(graph, id);
   const graph::Node& node = graph.node(id);

@@ -164,11 +164,7 @@ ExtraReads check_tuned_reads(const NodeContext& c, const OpLayouts& layouts) {
 Operand tuned_bias(const NodeContext& c, const Epilogue& epilogue) {
   const auto* conv = std::get_if<graph::Conv2d>(&c.node.op);
   if (conv == nullptr || !conv->prologue) return epilogue.bias ? parameter_constant(c, 2) : Operand::none();
-  const graph::ConvInputs inputs = graph::conv_inputs(*conv);
-  std::vector<float> values;
-  for (const std::optional<size_t> input : {inputs.bias, inputs.prologue_scale, inputs.prologue_shift})
-    if (input) values.insert(values.end(), c.parameter(*input).begin(), c.parameter(*input).end());
-  return constant(c, values);
+  return constant(c, conv2d_bias_operand(c.graph, c.id));
 }
 
 /// conv2d and dense: the tuned kernel with weights packed once for the schedule (re-laid,

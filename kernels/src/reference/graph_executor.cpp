@@ -53,12 +53,10 @@ HostTensor run_conv(const graph::Graph& graph, NodeId id, NodeInputs in) {
   const Conv2dDesc desc = conv2d_desc(graph, id);
   const graph::ConvInputs positions = graph::conv_inputs(std::get<graph::Conv2d>(graph.node(id).op));
   HostTensor out(graph.value(graph.node(id).output).type.shape);
-  // The bias operand holds the prologue's scales and shifts after the biases, as the
+  // With a prologue, the bias operand holds its scales and shifts after the biases, as the
   // kernels take them (Conv2dDesc::prologue).
-  std::vector<float> constants;
-  for (const std::optional<size_t> input : {positions.bias, positions.prologue_scale, positions.prologue_shift})
-    if (input) constants.insert(constants.end(), in[*input]->data.begin(), in[*input]->data.end());
-  const float* bias = constants.empty() ? nullptr : constants.data();
+  const std::vector<float> constants = desc.prologue ? conv2d_bias_operand(graph, id) : std::vector<float>{};
+  const float* bias = desc.prologue ? constants.data() : data_or_null(in, positions.bias);
   const float* residual = data_or_null(in, positions.residual);
   if (positions.scale)
     conv2d_scaled(desc, in[0]->data.data(), data_or_null(in, positions.scale), in[1]->data.data(), bias, residual,

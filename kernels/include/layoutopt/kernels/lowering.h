@@ -22,6 +22,9 @@ namespace layoutopt::kernels {
 [[nodiscard]] Epilogue lower_epilogue(const graph::Epilogue& epilogue);
 /// Descriptor of a conv2d node; throws KernelError for any other operator.
 [[nodiscard]] Conv2dDesc conv2d_desc(const graph::Graph& graph, graph::NodeId node);
+/// The bias operand of a conv2d node as its kernels take it (Conv2dDesc::bias_floats): its
+/// biases, then its prologue's scales and shifts, all constants; empty when it has none.
+[[nodiscard]] std::vector<float> conv2d_bias_operand(const graph::Graph& graph, graph::NodeId node);
 /// Descriptor of a dense node; throws KernelError for any other operator.
 [[nodiscard]] DenseDesc dense_desc(const graph::Graph& graph, graph::NodeId node);
 /// Descriptor of a batch-norm node whose tensor is stored in NCHW[block]c (its fused
