@@ -112,7 +112,7 @@ TEST_CASE("a prologue conv round-trips through JSON and its constants are checke
 
   // A computed scale is refused: the kernels read the prologue with the weights.
   Graph computed = g;
-  Node& node = computed.node(conv);
-  node.inputs[2] = computed.add_node("computed", Relu{}, {computed.add_input("s", {{8}})});
+  const ValueId scale = computed.add_node("computed", Relu{}, {computed.add_input("s", {{8}})});
+  computed.node(conv).inputs[2] = scale;  // after add_node, which may move the nodes
   CHECK_THROWS_WITH_AS(validate(computed), doctest::Contains("prologue"), GraphError);
 }
