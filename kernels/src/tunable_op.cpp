@@ -30,8 +30,9 @@ int64_t physical_floats(const std::vector<int64_t>& shape, const layout::Layout&
   return product(physical.physical_shape(shape, canonical));
 }
 
-BufferSizes sizes_with_epilogue(BufferSizes sizes, const Epilogue& epilogue, int64_t out_channels) {
-  sizes.bias = epilogue.bias ? out_channels : 0;
+// `bias_floats`: the bias operand's floats (a conv's prologue constants follow its biases).
+BufferSizes sizes_with_epilogue(BufferSizes sizes, const Epilogue& epilogue, int64_t bias_floats) {
+  sizes.bias = bias_floats;
   sizes.residual = epilogue.residual ? sizes.output : 0;
   return sizes;
 }
@@ -50,9 +51,7 @@ BufferSizes conv_buffer_sizes(const Conv2dDesc& d, const OpLayouts& l) {
   sizes.weight = physical_floats(conv_weight_shape(d), l.weight, layout::Layout::oihw());
   sizes.output = physical_floats(conv_output_shape(d), l.output, nchw);
   sizes.scale = d.input_scale ? d.batch * d.in_channels : 0;
-  sizes = sizes_with_epilogue(sizes, d.epilogue, d.out_channels);
-  sizes.bias = d.bias_floats();
-  return sizes;
+  return sizes_with_epilogue(sizes, d.epilogue, d.bias_floats());
 }
 
 BufferSizes dense_buffer_sizes(const DenseDesc& d, const OpLayouts& l) {
@@ -61,7 +60,7 @@ BufferSizes dense_buffer_sizes(const DenseDesc& d, const OpLayouts& l) {
   sizes.input = physical_floats({d.batch, d.in_features}, l.input, nc);
   sizes.weight = physical_floats({d.out_features, d.in_features}, l.weight, layout::Layout::oi());
   sizes.output = physical_floats({d.batch, d.out_features}, l.output, nc);
-  return sizes_with_epilogue(sizes, d.epilogue, d.out_features);
+  return sizes_with_epilogue(sizes, d.epilogue, d.epilogue.bias ? d.out_features : 0);
 }
 
 std::map<std::string, int64_t> default_conv_knobs(const Conv2dDesc& d) {

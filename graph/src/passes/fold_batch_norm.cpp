@@ -1,20 +1,11 @@
 #include "layoutopt/graph/passes/fold_batch_norm.h"
 
-#include <cmath>
-
+#include "batch_norm_parameters.h"
 #include "readers.h"
 
 namespace layoutopt::graph {
 
 namespace {
-
-std::span<const float> weights_of(const Graph& graph, ValueId id) { return graph.value(id).weights->values(); }
-
-bool all_parameters(const Graph& graph, const std::vector<ValueId>& ids, size_t from) {
-  for (size_t i = from; i < ids.size(); ++i)
-    if (graph.value(ids[i]).kind != ValueKind::parameter) return false;
-  return true;
-}
 
 /// Rewrites conv `conv_id` to include the normalization of `bn`.
 void fold_into_conv(Graph& graph, NodeId conv_id, const Node& bn) {
@@ -36,7 +27,7 @@ void fold_into_conv(Graph& graph, NodeId conv_id, const Node& bn) {
   const std::span<const float> old_b =
       conv_op.epilogue.bias ? weights_of(graph, conv.inputs[2]) : std::span<const float>{};
   for (size_t c = 0; c < out_channels; ++c) {
-    const float s = scale[c] / std::sqrt(variance[c] + bn_op.epsilon);
+    const float s = normalization_factor(scale[c], variance[c], bn_op.epsilon);
     for (size_t i = 0; i < per_channel; ++i) new_w[c * per_channel + i] *= s;
     new_b[c] = ((old_b.empty() ? 0.0f : old_b[c]) - mean[c]) * s + beta[c];
   }

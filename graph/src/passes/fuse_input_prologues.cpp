@@ -1,15 +1,13 @@
 #include "layoutopt/graph/passes/fuse_input_prologues.h"
 
 #include <algorithm>
-#include <cmath>
 
+#include "batch_norm_parameters.h"
 #include "readers.h"
 
 namespace layoutopt::graph {
 
 namespace {
-
-std::span<const float> weights_of(const Graph& graph, ValueId id) { return graph.value(id).weights->values(); }
 
 bool cheap_activation(Activation activation) {
   return activation == Activation::none || activation == Activation::relu || activation == Activation::relu6;
@@ -19,9 +17,7 @@ bool cheap_activation(Activation activation) {
 /// activation is cheap to apply per element.
 bool movable_batch_norm(const Graph& graph, const Node& node) {
   const auto* bn = std::get_if<BatchNorm>(&node.op);
-  if (bn == nullptr || !cheap_activation(bn->activation)) return false;
-  return std::all_of(node.inputs.begin() + 1, node.inputs.end(),
-                     [&](ValueId input) { return graph.value(input).kind == ValueKind::parameter; });
+  return bn != nullptr && cheap_activation(bn->activation) && all_parameters(graph, node.inputs, 1);
 }
 
 /// True for an unpadded 1x1 groups-1 conv without an input scale or prologue that reads
@@ -42,7 +38,7 @@ void move_into_conv(Graph& graph, NodeId conv_id, const Node& bn) {
   const auto variance = weights_of(graph, bn.inputs[4]);
   std::vector<float> scale(gamma.size()), shift(gamma.size());
   for (size_t c = 0; c < gamma.size(); ++c) {
-    scale[c] = gamma[c] / std::sqrt(variance[c] + bn_op.epsilon);
+    scale[c] = normalization_factor(gamma[c], variance[c], bn_op.epsilon);
     shift[c] = beta[c] - mean[c] * scale[c];
   }
   const Shape channels{static_cast<int64_t>(gamma.size())};
