@@ -127,8 +127,33 @@ evaluation::StepProfile profile_steps(kernels::CompiledNetwork& network, const S
   return evaluation::profile_against_plan(network.steps(), costs::profile_network(network, runs), plan);
 }
 
-/// Totals per step type and whether they hold their prices, then the slowest steps and those
-/// furthest above the plan.
+/// How long the threads wait outside kernel bodies, in all and in the steps that wait most.
+void print_waiting(const evaluation::StepProfile& profile) {
+  using evaluation::StepTime;
+  const evaluation::ThreadWaiting waiting = profile.waiting();
+  std::cout << "  waiting:  the threads spent " << std::fixed << std::setprecision(3) << waiting.wait_ms
+            << " ms each outside kernel bodies (at barriers, claiming items, between steps), "
+            << std::setprecision(1) << 100.0 * waiting.wait_ms / std::max(waiting.recorded_ms, 1e-9) << "% of the "
+            << std::setprecision(3) << waiting.recorded_ms << " ms of steps that record it";
+  if (waiting.unrecorded_steps > 0) std::cout << " (" << waiting.unrecorded_steps << " steps do not: transforms, reference steps)";
+  std::cout << "\n";
+  std::vector<const StepTime*> order;
+  for (const StepTime& step : profile.steps)
+    if (step.wait_ms) order.push_back(&step);
+  std::sort(order.begin(), order.end(), [](const StepTime* a, const StepTime* b) { return *a->wait_ms > *b->wait_ms; });
+  std::cout << "  most waiting:            wait ms  of step\n";
+  for (size_t i = 0; i < std::min<size_t>(8, order.size()); ++i) {
+    const StepTime& time = *order[i];
+    std::cout << "  " << std::left << std::setw(26) << time.step->name.substr(0, 25) << std::right << std::setw(9)
+              << std::setprecision(3) << *time.wait_ms << std::setw(8) << std::setprecision(0)
+              << 100.0 * *time.wait_ms / std::max(time.measured_ms, 1e-9) << "%  " << kernels::to_string(time.step->kind)
+              << " " << time.step->detail << "\n";
+  }
+  std::cout << std::setprecision(3);  // the lists after this one print milliseconds so
+}
+
+/// Totals per step type and whether they hold their prices, how long the threads wait, then
+/// the slowest steps and those furthest above the plan.
 void print_profile(const evaluation::StepProfile& profile, int runs) {
   using evaluation::StepTime;
   const std::vector<StepTime>& steps = profile.steps;
@@ -155,6 +180,7 @@ void print_profile(const evaluation::StepProfile& profile, int runs) {
                 << kernels::to_string(time.step->kind) << " " << time.step->detail << "\n";
     }
   };
+  print_waiting(profile);
   print_steps("slowest steps:", [](const StepTime& a, const StepTime& b) { return a.measured_ms > b.measured_ms; });
   // Where a prediction is wrong, this list shows it first (steps without one count as 0).
   const auto excess = [](const StepTime& t) { return t.measured_ms - t.predicted_ms.value_or(0.0); };
@@ -177,8 +203,14 @@ nlohmann::ordered_json profile_json(const evaluation::StepProfile& profile) {
                      {"kind", kernels::to_string(time.step->kind)},
                      {"detail", time.step->detail},
                      {"measured_ms", time.measured_ms},
-                     {"predicted_ms", time.predicted_ms ? nlohmann::json(*time.predicted_ms) : nlohmann::json()}});
-  nlohmann::ordered_json out{{"run_ms", profile.run_ms}, {"steps", steps}};
+                     {"predicted_ms", time.predicted_ms ? nlohmann::json(*time.predicted_ms) : nlohmann::json()},
+                     {"wait_ms", time.wait_ms ? nlohmann::json(*time.wait_ms) : nlohmann::json()}});
+  const evaluation::ThreadWaiting waiting = profile.waiting();
+  nlohmann::ordered_json out{{"run_ms", profile.run_ms},
+                             {"wait_ms", waiting.wait_ms},
+                             {"wait_recorded_ms", waiting.recorded_ms},
+                             {"wait_unrecorded_steps", waiting.unrecorded_steps},
+                             {"steps", steps}};
   if (profile.planned) out["prediction_check"] = prediction_check_json(evaluation::check_predictions(profile.types()));
   return out;
 }

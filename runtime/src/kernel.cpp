@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "layoutopt/runtime/busy_time.h"
 #include "layoutopt/runtime/error.h"
 
 namespace layoutopt::runtime {
@@ -17,6 +18,7 @@ constexpr const char* kArgumentNames[kKernelPointers] = {"input", "weight", "bia
 
 void run_items(const CompiledFunction& compiled, const std::array<float*, kKernelPointers>& p, int64_t begin,
                int64_t end) {
+  const BusyTimer timer;
   compiled.function(p[0], p[1], p[2], p[3], p[4], p[5], begin, end);
 }
 

@@ -30,8 +30,9 @@ class Materializer {
 
   RunnableStep step(size_t index) {
     const StepSpec& step = spec_.steps[index];
-    if (const auto* s = std::get_if<KernelStep>(&step.action)) return {kernel_step(*s), true};
-    if (const auto* s = std::get_if<ConcatStep>(&step.action)) return {concat_step(*s), true, all_in_place(*s)};
+    if (const auto* s = std::get_if<KernelStep>(&step.action)) return {kernel_step(*s), true, false, true};
+    if (const auto* s = std::get_if<ConcatStep>(&step.action))
+      return {concat_step(*s), true, all_in_place(*s), true};
     if (const auto* s = std::get_if<TransformStep>(&step.action)) return {transform_step(*s), true};
     const auto body = reference_.find(index);
     if (body == reference_.end())

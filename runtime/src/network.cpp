@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string>
 
+#include "layoutopt/runtime/busy_time.h"
 #include "layoutopt/runtime/error.h"
 
 namespace layoutopt::runtime {
@@ -51,10 +52,21 @@ std::span<const float> Network::output(size_t index) const {
   return {addresses_[static_cast<size_t>(slot)], static_cast<size_t>(spec_.slots[static_cast<size_t>(slot)].floats)};
 }
 
-void Network::execute(const StepDone& step_done) {
+void Network::execute(const StepDone& step_done, std::span<double> busy_ms) {
   // A team must not size kernels' per-thread scratch while it runs (Team::calling), so the
   // first run at a thread count runs step by step, each kernel forking its own team.
   const int threads = omp_get_max_threads();
+  if (!busy_ms.empty() && busy_ms.size() != steps_.size() * static_cast<size_t>(threads))
+    throw KernelError("network '" + spec_.name + "': busy times for " + std::to_string(busy_ms.size()) +
+                      " thread steps, not " + std::to_string(steps_.size()) + " steps x " + std::to_string(threads) +
+                      " threads");
+  // Where thread `t` of the team records its busy time in step `s` (null: nowhere).
+  const auto busy_slot = [&](size_t s, int t) -> double* {
+    if (busy_ms.empty() || !steps_[s].records_busy_time || t >= threads) return nullptr;
+    double* slot = &busy_ms[s * static_cast<size_t>(threads) + static_cast<size_t>(t)];
+    *slot = 0;
+    return slot;
+  };
   const bool teams = sized_for_threads_ == threads;
   sized_for_threads_ = 0;  // until this run has finished every step
   size_t next = 0;
@@ -82,7 +94,10 @@ void Network::execute(const StepDone& step_done) {
         s = static_cast<size_t>(spec_.forks[static_cast<size_t>(f)].end);
         continue;
       }
-      steps_[s].run(addresses_, Team::calling);  // returns once the whole team has finished it
+      {
+        const BusyTimeSink busy(busy_slot(s, omp_get_thread_num()));
+        steps_[s].run(addresses_, Team::calling);  // returns once the whole team has finished it
+      }
       if (step_done && omp_get_thread_num() == 0) step_done(s);
       ++s;
     }

@@ -1,9 +1,13 @@
 #include "layoutopt/kernels/network/compiled_network.h"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 #include <optional>
+#include <span>
 
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/runtime/network.h"
@@ -108,15 +112,28 @@ void CompiledNetwork::set_inputs(const std::vector<reference::HostTensor>& input
 
 void CompiledNetwork::execute() { impl_->network->execute(); }
 
-std::vector<double> CompiledNetwork::execute_profiled() {
-  std::vector<double> ms;
-  ms.reserve(impl_->steps.size());
+ProfiledRun CompiledNetwork::execute_profiled() {
+  const size_t steps = impl_->steps.size();
+  const auto threads = static_cast<size_t>(omp_get_max_threads());
+  std::vector<double> busy_ms(steps * threads, std::numeric_limits<double>::quiet_NaN());
+  ProfiledRun run;
+  run.step_ms.reserve(steps);
   Clock::time_point start = Clock::now();
-  impl_->network->execute([&](size_t /*step*/) {
-    ms.push_back(ms_since(start));
-    start = Clock::now();
-  });
-  return ms;
+  impl_->network->execute(
+      [&](size_t /*step*/) {
+        run.step_ms.push_back(ms_since(start));
+        start = Clock::now();
+      },
+      busy_ms);
+  run.wait_ms.assign(steps, std::numeric_limits<double>::quiet_NaN());
+  for (size_t s = 0; s < run.step_ms.size(); ++s) {
+    const std::span<const double> busy(&busy_ms[s * threads], threads);
+    // A thread that recorded nothing (NaN) makes the step's figure NaN: unknown, not idle.
+    double waiting = 0;
+    for (double thread_busy : busy) waiting += run.step_ms[s] - thread_busy;
+    run.wait_ms[s] = waiting / static_cast<double>(threads);
+  }
+  return run;
 }
 
 std::vector<reference::HostTensor> CompiledNetwork::outputs() const {

@@ -1,6 +1,7 @@
 #include "layoutopt/evaluation/step_profile.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace layoutopt::evaluation {
@@ -35,6 +36,19 @@ std::map<graph::NodeId, double> StepProfile::node_ms() const {
   return by_node;
 }
 
+ThreadWaiting StepProfile::waiting() const {
+  ThreadWaiting waiting;
+  for (const StepTime& time : steps) {
+    if (!time.wait_ms) {
+      ++waiting.unrecorded_steps;
+      continue;
+    }
+    waiting.wait_ms += *time.wait_ms;
+    waiting.recorded_ms += time.measured_ms;
+  }
+  return waiting;
+}
+
 std::vector<StepTypeTotals> StepProfile::types() const {
   std::map<std::string, StepTypeTotals> by_type;
   for (const StepTime& time : steps) {
@@ -55,8 +69,9 @@ StepProfile profile_against_plan(const std::vector<kernels::NetworkStep>& steps,
                                  const planning::Plan* plan) {
   StepProfile profile{{}, measured.run_ms, plan != nullptr};
   for (size_t s = 0; s < steps.size(); ++s) {
-    StepTime& time = profile.steps.emplace_back(StepTime{&steps[s], measured.step_ms.at(s), std::nullopt});
+    StepTime& time = profile.steps.emplace_back(StepTime{&steps[s], measured.step_ms.at(s), std::nullopt, std::nullopt});
     if (plan) time.predicted_ms = planned_ms(steps[s], *plan);
+    if (s < measured.wait_ms.size() && !std::isnan(measured.wait_ms[s])) time.wait_ms = measured.wait_ms[s];
   }
   return profile;
 }

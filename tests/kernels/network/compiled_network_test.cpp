@@ -471,8 +471,21 @@ TEST_CASE("runs can be repeated and give the same outputs") {
   network.execute();
   const std::vector<HostTensor> again = network.outputs();
   CHECK(first[0].data == again[0].data);
-  const std::vector<double> profile = network.execute_profiled();
-  CHECK(profile.size() == network.steps().size());
+  const kernels::ProfiledRun profile = network.execute_profiled();
+  CHECK(profile.step_ms.size() == network.steps().size());
+  REQUIRE(profile.wait_ms.size() == network.steps().size());
+  // Kernel steps record how long their threads waited: never below zero (beyond the
+  // clocks' disagreement) nor above the step's wall time; transforms record nothing (a
+  // concat written in place is skipped and records nothing either).
+  size_t recorded = 0;
+  for (size_t s = 0; s < profile.wait_ms.size(); ++s) {
+    if (network.steps()[s].kind == kernels::StepKind::transform) CHECK(std::isnan(profile.wait_ms[s]));
+    if (std::isnan(profile.wait_ms[s])) continue;
+    ++recorded;
+    CHECK(profile.wait_ms[s] >= -0.01);
+    CHECK(profile.wait_ms[s] <= profile.step_ms[s] + 1e-9);
+  }
+  CHECK(recorded > 0);
   CHECK(network.outputs()[0].data == first[0].data);
 }
 

@@ -2,6 +2,7 @@
 
 #include <doctest/doctest.h>
 
+#include <limits>
 #include <map>
 #include <vector>
 
@@ -33,7 +34,8 @@ TEST_CASE("a profile joins each step to its plan price by node and by transforme
   // Same tensor into another layout first: only the layout the step makes may match.
   plan.transforms = {planning::PlanTransform{"conv1_out", nchw16c, layout::Layout::nchw(), 9.0},
                      planning::PlanTransform{"conv1_out", nchw16c, nchw8c, 0.25}};
-  const costs::NetworkProfile measured{{1.0, 0.5, 3.0, 0.125}, 4.625};
+  const double unrecorded = std::numeric_limits<double>::quiet_NaN();
+  const costs::NetworkProfile measured{{1.0, 0.5, 3.0, 0.125}, 4.625, {0.25, unrecorded, 0.5, unrecorded}};
 
   const evaluation::StepProfile profile = evaluation::profile_against_plan(steps, measured, &plan);
   REQUIRE(profile.steps.size() == 4);
@@ -55,6 +57,14 @@ TEST_CASE("a profile joins each step to its plan price by node and by transforme
 
   const std::map<graph::NodeId, double> by_node = profile.node_ms();  // transforms run no node
   CHECK(by_node == std::map<graph::NodeId, double>{{0, 1.0}, {1, 3.0}});
+
+  // The kernels' waiting adds up over the steps that record it; the transforms record none.
+  CHECK(profile.steps[0].wait_ms == 0.25);
+  CHECK_FALSE(profile.steps[1].wait_ms.has_value());
+  const evaluation::ThreadWaiting waiting = profile.waiting();
+  CHECK(waiting.wait_ms == doctest::Approx(0.75));
+  CHECK(waiting.recorded_ms == doctest::Approx(4.0));
+  CHECK(waiting.unrecorded_steps == 2);
 }
 
 TEST_CASE("without a plan no step has a price") {

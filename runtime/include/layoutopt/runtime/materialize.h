@@ -28,6 +28,9 @@ struct RunnableStep {
   /// Whether the step has nothing to do: a concat whose inputs were all written in place. It
   /// is skipped rather than run, since a team forked for it would cost more than a small kernel.
   bool does_nothing = false;
+  /// Whether all its work runs in kernel bodies, which record busy time (busy_time.h):
+  /// kernels and concat copies; a transform's or a reference step's work does not.
+  bool records_busy_time = false;
 };
 
 /// The code of a kernel symbol; nullptr when unknown.

@@ -35,7 +35,13 @@ class Network {
   /// each step forks its own. In that team each of the spec's forks runs its lanes side by
   /// side (one thread per lane), unless the team has fewer threads than lanes or
   /// `step_done` is set: a profile times steps one by one. Call it outside any parallel region.
-  void execute(const StepDone& step_done = {});
+  ///
+  /// With `busy_ms` (steps x omp_get_max_threads() values), thread t of the run's team writes
+  /// its milliseconds inside kernel bodies during step s at busy_ms[s * threads + t]
+  /// (busy_time.h); a step run by a team of its own, or whose work is not in kernel bodies
+  /// (RunnableStep::records_busy_time), leaves its values alone. Throws KernelError for a
+  /// span of another size.
+  void execute(const StepDone& step_done = {}, std::span<double> busy_ms = {});
 
   [[nodiscard]] const NetworkSpec& spec() const { return spec_; }
   [[nodiscard]] int64_t scratch_bytes() const { return scratch_->bytes(); }

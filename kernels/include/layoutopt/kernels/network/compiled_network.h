@@ -80,6 +80,19 @@ struct CompileSummary {
   int64_t scratch_bytes = 0;     ///< intermediates of multi-stage (Winograd) kernels, shared by all
 };
 
+/// One run timed step by step (CompiledNetwork::execute_profiled), in the order of steps().
+struct ProfiledRun {
+  /// Each step's wall time, ms: from the end of the step before to the end of this one, which
+  /// in a shared team is when its last thread finished.
+  std::vector<double> step_ms;
+  /// Each step's waiting time, ms: its wall time less the time the team's threads spent
+  /// inside its kernel bodies, averaged over the threads (at the step's barrier, claiming
+  /// items, in the runtime between steps). NaN where nothing was recorded: a step run by a
+  /// team of its own, or whose work is not in kernel bodies (a layout transform, a reference
+  /// step; runtime::RunnableStep::records_busy_time).
+  std::vector<double> wait_ms;
+};
+
 class CompiledNetwork {
  public:
   /// `graph` must outlive the network (fallback steps read it). Throws KernelError naming the
@@ -104,10 +117,8 @@ class CompiledNetwork {
   /// kernel steps share one OpenMP team (see Team::calling), except in the first run at a
   /// thread count, where each step forks its own. Call it outside any parallel region.
   void execute();
-  /// As execute, returning each step's wall time in milliseconds (same order as steps()):
-  /// from the end of the step before to the end of this one, which in a shared team is when
-  /// its last thread finished.
-  [[nodiscard]] std::vector<double> execute_profiled();
+  /// As execute, timing each step (ProfiledRun).
+  [[nodiscard]] ProfiledRun execute_profiled();
   /// The graph outputs of the last execute, in canonical layout.
   [[nodiscard]] std::vector<reference::HostTensor> outputs() const;
 

@@ -20,10 +20,12 @@ void set_random_inputs(kernels::CompiledNetwork& network, const graph::Graph& gr
 
 /// Where a run's time goes, over `runs` runs of execute_profiled (on the inputs set last):
 /// each step's share of the median run (timing/run_shares.h: its median, scaled so the
-/// steps add up to the run), and the median of the runs' step sums.
+/// steps add up to the run), the median of the runs' step sums, and each step's median
+/// waiting time (kernels::ProfiledRun::wait_ms; NaN where none was recorded).
 struct NetworkProfile {
   std::vector<double> step_ms;  ///< in the order of network.steps()
   double run_ms = 0;
+  std::vector<double> wait_ms;  ///< in the order of network.steps(); empty when not profiled so
 };
 [[nodiscard]] NetworkProfile profile_network(kernels::CompiledNetwork& network, int runs);
 

@@ -21,6 +21,16 @@ struct StepTime {
   const kernels::NetworkStep* step = nullptr;
   double measured_ms = 0;
   std::optional<double> predicted_ms;  ///< none: the plan prices nothing for this step (or there is no plan)
+  /// The threads' mean time in the step outside its kernel bodies (costs::NetworkProfile::
+  /// wait_ms); none where nothing was recorded (a transform, a reference step).
+  std::optional<double> wait_ms;
+};
+
+/// What the threads of a profiled run spend outside kernel bodies (StepProfile::waiting).
+struct ThreadWaiting {
+  double wait_ms = 0;          ///< summed over the steps that recorded it, per thread
+  double recorded_ms = 0;      ///< those steps' share of the run
+  size_t unrecorded_steps = 0; ///< steps without a figure (transforms, reference steps)
 };
 
 struct StepProfile {
@@ -32,6 +42,8 @@ struct StepProfile {
   [[nodiscard]] std::vector<StepTypeTotals> types() const;
   /// Each node's steps summed (transforms, which run no node, are left out).
   [[nodiscard]] std::map<graph::NodeId, double> node_ms() const;
+  /// The steps' waiting summed: how much of a run the threads idle between and inside steps.
+  [[nodiscard]] ThreadWaiting waiting() const;
 };
 
 /// What a step's time is totalled under: "transform", or its kind and kernel ("kernel conv2d",
