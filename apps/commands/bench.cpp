@@ -135,7 +135,7 @@ void print_waiting(const evaluation::StepProfile& profile) {
             << " ms each outside kernel bodies (at barriers, claiming items, between steps), "
             << std::setprecision(1) << 100.0 * waiting.wait_ms / std::max(waiting.recorded_ms, 1e-9) << "% of the "
             << std::setprecision(3) << waiting.recorded_ms << " ms of steps that record it";
-  if (waiting.unrecorded_steps > 0) std::cout << " (" << waiting.unrecorded_steps << " steps do not: transforms, reference steps)";
+  if (waiting.unrecorded_steps > 0) std::cout << " (" << waiting.unrecorded_steps << " steps do not: transforms, reference steps, concats with nothing to copy)";
   std::cout << "\n";
   std::vector<const StepTime*> order;
   for (const StepTime& step : profile.steps)

@@ -88,8 +88,9 @@ struct ProfiledRun {
   /// Each step's waiting time, ms: its wall time less the time the team's threads spent
   /// inside its kernel bodies, averaged over the threads (at the step's barrier, claiming
   /// items, in the runtime between steps). NaN where nothing was recorded: a step run by a
-  /// team of its own, or whose work is not in kernel bodies (a layout transform, a reference
-  /// step; runtime::RunnableStep::records_busy_time).
+  /// team of its own, a concat with nothing to copy (skipped), or a step whose work is not in
+  /// kernel bodies (a layout transform, a reference step; runtime::RunnableStep::
+  /// records_busy_time).
   std::vector<double> wait_ms;
 };
 

@@ -25,7 +25,7 @@ void set_random_inputs(kernels::CompiledNetwork& network, const graph::Graph& gr
 struct NetworkProfile {
   std::vector<double> step_ms;  ///< in the order of network.steps()
   double run_ms = 0;
-  std::vector<double> wait_ms;  ///< in the order of network.steps(); empty when not profiled so
+  std::vector<double> wait_ms;  ///< in the order of network.steps(); may be empty (no step recorded)
 };
 [[nodiscard]] NetworkProfile profile_network(kernels::CompiledNetwork& network, int runs);
 

@@ -22,7 +22,7 @@ struct StepTime {
   double measured_ms = 0;
   std::optional<double> predicted_ms;  ///< none: the plan prices nothing for this step (or there is no plan)
   /// The threads' mean time in the step outside its kernel bodies (costs::NetworkProfile::
-  /// wait_ms); none where nothing was recorded (a transform, a reference step).
+  /// wait_ms); none where nothing was recorded (a transform, a reference step, a skipped concat).
   std::optional<double> wait_ms;
 };
 
@@ -30,7 +30,7 @@ struct StepTime {
 struct ThreadWaiting {
   double wait_ms = 0;          ///< summed over the steps that recorded it, per thread
   double recorded_ms = 0;      ///< those steps' share of the run
-  size_t unrecorded_steps = 0; ///< steps without a figure (transforms, reference steps)
+  size_t unrecorded_steps = 0; ///< steps without a figure (transforms, reference steps, skipped concats)
 };
 
 struct StepProfile {
