@@ -38,7 +38,8 @@ class Network {
   ///
   /// With `busy_ms` (steps x omp_get_max_threads() values), thread t of the run's team writes
   /// its milliseconds inside kernel bodies during step s at busy_ms[s * threads + t]
-  /// (busy_time.h); a step run by a team of its own, or whose work is not in kernel bodies
+  /// (busy_time.h); a step run by a team of its own or in a fork's lane (forks run only
+  /// without `step_done`), or whose work is not in kernel bodies
   /// (RunnableStep::records_busy_time), leaves its values alone. Throws KernelError for a
   /// span of another size.
   void execute(const StepDone& step_done = {}, std::span<double> busy_ms = {});
