@@ -15,6 +15,7 @@
 #include "layoutopt/runtime/busy_time.h"
 #include "layoutopt/runtime/error.h"
 #include "layoutopt/runtime/network.h"
+#include "one_stage_networks.h"
 
 namespace layoutopt::testing {
 
@@ -47,19 +48,8 @@ KernelFunction resolve(const std::string& symbol) { return symbol == "spin" ? &s
 NetworkSpec spin_then_transform() {
   NetworkSpec n;
   n.name = "spin";
-  for (int32_t s = 0; s < 3; ++s) {
-    n.slots.push_back({s, kItems, 0});
-    n.storage_offsets.push_back(s * kItems);
-  }
-  n.arena_floats = 3 * kItems;
-  const KernelSpec spin{"spin",
-                        {{"spin",
-                          {StageOperand::input, StageOperand::none, StageOperand::none, StageOperand::none,
-                           StageOperand::output, StageOperand::none},
-                          kItems, false, false, false, false, false}},
-                        {},
-                        0};
-  n.steps.push_back({"spin", "spin", KernelStep{spin, Operand::slot(0), {}, {}, {}, {}, 1}});
+  add_slots_in_own_storage(n, 3, kItems);
+  n.steps.push_back({"spin", "spin", KernelStep{one_stage_kernel("spin", kItems), Operand::slot(0), {}, {}, {}, {}, 1}});
   n.steps.push_back({"copy", "copy",
                      TransformStep{{1, kItems}, layout::Layout::nc(), layout::Layout::channel_blocked(2, kItems), 1, 2}});
   n.inputs = {{"x", {1, kItems}, 0}};

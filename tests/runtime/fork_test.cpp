@@ -13,6 +13,7 @@
 #include "layoutopt/runtime/error.h"
 #include "layoutopt/runtime/fork.h"
 #include "layoutopt/runtime/network.h"
+#include "one_stage_networks.h"
 
 namespace layoutopt::testing {
 
@@ -33,16 +34,6 @@ void affine(const float* in, const float*, const float*, const float*, float* ou
   thread_of_step[Step] = omp_get_thread_num();
 }
 
-KernelSpec kernel(const std::string& symbol) {
-  return {symbol,
-          {{symbol,
-            {StageOperand::input, StageOperand::none, StageOperand::none, StageOperand::none, StageOperand::output,
-             StageOperand::none},
-            kFloats, false, false, false, false, false}},
-          {},
-          0};
-}
-
 KernelFunction resolve(const std::string& symbol) {
   if (symbol == "a1") return &affine<0, 1, 1>;
   if (symbol == "b1") return &affine<1, 2, 0>;
@@ -57,13 +48,9 @@ KernelFunction resolve(const std::string& symbol) {
 NetworkSpec chain_network(bool b2_reads_a1 = false) {
   NetworkSpec n;
   n.name = "chains";
-  for (int32_t s = 0; s < 5; ++s) {
-    n.slots.push_back({s, kFloats, 0});
-    n.storage_offsets.push_back(s * kFloats);
-  }
-  n.arena_floats = 5 * kFloats;
+  add_slots_in_own_storage(n, 5, kFloats);
   const auto step = [&](const char* name, SlotId in, SlotId out) {
-    n.steps.push_back({name, name, KernelStep{kernel(name), Operand::slot(in), {}, {}, {}, {}, out}});
+    n.steps.push_back({name, name, KernelStep{one_stage_kernel(name, kFloats), Operand::slot(in), {}, {}, {}, {}, out}});
   };
   step("a1", 0, 1);
   step("b1", 0, 2);

@@ -7,6 +7,7 @@
 #include <atomic>
 
 #include "layoutopt/runtime/materialize.h"
+#include "one_stage_networks.h"
 
 namespace layoutopt::testing {
 
@@ -20,16 +21,6 @@ void count_copy(const float*, const float*, const float*, const float*, float*, 
   ++copies_run;
 }
 
-KernelSpec copy_kernel(const std::string& symbol) {
-  return {symbol,
-          {{symbol,
-            {StageOperand::input, StageOperand::none, StageOperand::none, StageOperand::none, StageOperand::output,
-             StageOperand::none},
-            1, false, false, false, false, false}},
-          {},
-          0};
-}
-
 /// concat(a, b) -> out of 2 x 64 floats; `b_in_place` puts b's slot in out's storage at its
 /// slice, as the program builder places concat inputs (a always is).
 NetworkSpec concat_network(bool b_in_place) {
@@ -38,7 +29,7 @@ NetworkSpec concat_network(bool b_in_place) {
   n.storage_offsets = {0, 128};
   n.arena_floats = 192;
   n.slots = {{0, 64, 0}, {b_in_place ? 0 : 1, 64, b_in_place ? 64 : 0}, {0, 128, 0}};
-  n.steps.push_back({"cat", "c x2", ConcatStep{{copy_kernel("copy_a"), copy_kernel("copy_b")}, {0, 1}, 2, {0, 64}}});
+  n.steps.push_back({"cat", "c x2", ConcatStep{{one_stage_kernel("copy_a", 1), one_stage_kernel("copy_b", 1)}, {0, 1}, 2, {0, 64}}});
   n.inputs = {{"a", {1, 64}, 0}, {"b", {1, 64}, 1}};
   n.outputs = {{"out", {1, 128}, 2}};
   return n;
