@@ -1,11 +1,7 @@
 #include "layoutopt/costs/network_timing.h"
 
-#include <cmath>
-#include <limits>
-
 #include "layoutopt/timing/random_fill.h"
 #include "layoutopt/timing/run_shares.h"
-#include "layoutopt/timing/statistics.h"
 
 namespace layoutopt::costs {
 
@@ -27,22 +23,6 @@ void set_random_inputs(kernels::CompiledNetwork& network, const graph::Graph& gr
   network.set_inputs(inputs);
 }
 
-namespace {
-
-// Each step's median over runs; NaN for a step some run recorded as NaN (none recorded).
-std::vector<double> step_medians(const std::vector<std::vector<double>>& by_run, size_t steps) {
-  std::vector<double> medians(steps, std::numeric_limits<double>::quiet_NaN());
-  for (size_t s = 0; s < steps; ++s) {
-    std::vector<double> samples;
-    for (const std::vector<double>& run : by_run)
-      if (s < run.size() && !std::isnan(run[s])) samples.push_back(run[s]);
-    if (!samples.empty() && samples.size() == by_run.size()) medians[s] = timing::summarize(samples).median;
-  }
-  return medians;
-}
-
-}  // namespace
-
 NetworkProfile profile_network(kernels::CompiledNetwork& network, int runs) {
   std::vector<std::vector<double>> step_ms_by_run, wait_ms_by_run;
   for (int r = 0; r < runs; ++r) {
@@ -52,7 +32,7 @@ NetworkProfile profile_network(kernels::CompiledNetwork& network, int runs) {
   }
   if (step_ms_by_run.empty()) return {std::vector<double>(network.steps().size(), 0.0), 0.0, {}};
   timing::RunShares shares = timing::run_shares(step_ms_by_run);
-  return {std::move(shares.step_ms), shares.run_ms, step_medians(wait_ms_by_run, network.steps().size())};
+  return {std::move(shares.step_ms), shares.run_ms, timing::step_medians(wait_ms_by_run, network.steps().size())};
 }
 
 timing::Timing time_network(kernels::CompiledNetwork& network, const graph::Graph& graph, const timing::TimingPolicy& policy,

@@ -2,12 +2,15 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <vector>
 
 using layoutopt::timing::run_shares;
 using layoutopt::timing::RunShares;
+using layoutopt::timing::step_medians;
 
 TEST_CASE("run shares add up to the median run when every run has one slow step") {
   // Three steps of 1, 2 and 3 ms; each of the five runs has a different step 2 ms slow, so
@@ -41,4 +44,15 @@ TEST_CASE("run shares refuse no runs and ragged runs") {
   CHECK_THROWS_AS((void)run_shares({}), std::invalid_argument);
   CHECK_THROWS_WITH_AS((void)run_shares({{1.0, 2.0}, {1.0}}), "run_shares: a run timed 1 steps, another 2",
                        std::invalid_argument);
+}
+
+TEST_CASE("step medians: a step some run did not record has none") {
+  const double unrecorded = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<std::vector<double>> runs{{1.0, 5.0, unrecorded}, {3.0, 4.0, 2.0}, {2.0, 6.0, 2.0}};
+  const std::vector<double> medians = step_medians(runs, 3);
+  REQUIRE(medians.size() == 3);
+  CHECK(medians[0] == 2.0);
+  CHECK(medians[1] == 5.0);
+  CHECK(std::isnan(medians[2]));
+  CHECK(std::isnan(step_medians({{1.0}, {}}, 1)[0]));  // a run without the step
 }

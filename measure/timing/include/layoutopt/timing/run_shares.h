@@ -6,6 +6,7 @@
 // in-network price is its median scaled by the median run over the sum of the medians: the
 // shares keep the medians' proportions and add up to the median run.
 
+#include <cstddef>
 #include <vector>
 
 namespace layoutopt::timing {
@@ -19,5 +20,9 @@ struct RunShares {
 /// std::invalid_argument when `runs` is empty or ragged. Steps whose medians are all zero
 /// keep zero shares and the run median 0.
 [[nodiscard]] RunShares run_shares(const std::vector<std::vector<double>>& runs);
+
+/// Each step's median over `runs` (runs[r][s] as above), for `steps` steps; NaN for a step
+/// some run lacks or has as NaN (a figure that run did not record).
+[[nodiscard]] std::vector<double> step_medians(const std::vector<std::vector<double>>& runs, std::size_t steps);
 
 }  // namespace layoutopt::timing
