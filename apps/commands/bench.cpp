@@ -127,6 +127,18 @@ evaluation::StepProfile profile_steps(kernels::CompiledNetwork& network, const S
   return evaluation::profile_against_plan(network.steps(), costs::profile_network(network, runs), plan);
 }
 
+/// The first `count` of the steps `keep` accepts, in the order `ahead` sorts them.
+template <class Ahead, class Keep>
+std::vector<const evaluation::StepTime*> top_steps(const std::vector<evaluation::StepTime>& steps, size_t count,
+                                                   const Ahead& ahead, const Keep& keep) {
+  std::vector<const evaluation::StepTime*> order;
+  for (const evaluation::StepTime& step : steps)
+    if (keep(step)) order.push_back(&step);
+  std::sort(order.begin(), order.end(), [&](const auto* a, const auto* b) { return ahead(*a, *b); });
+  if (order.size() > count) order.resize(count);
+  return order;
+}
+
 /// How long the threads wait outside kernel bodies, in all and in the steps that wait most.
 void print_waiting(const evaluation::StepProfile& profile) {
   using evaluation::StepTime;
@@ -135,21 +147,19 @@ void print_waiting(const evaluation::StepProfile& profile) {
             << " ms each outside kernel bodies (at barriers, claiming items, between steps), "
             << std::setprecision(1) << 100.0 * waiting.wait_ms / std::max(waiting.recorded_ms, 1e-9) << "% of the "
             << std::setprecision(3) << waiting.recorded_ms << " ms of steps that record it";
-  if (waiting.unrecorded_steps > 0) std::cout << " (" << waiting.unrecorded_steps << " steps do not: transforms, reference steps, concats with nothing to copy)";
-  std::cout << "\n";
-  std::vector<const StepTime*> order;
-  for (const StepTime& step : profile.steps)
-    if (step.wait_ms) order.push_back(&step);
-  std::sort(order.begin(), order.end(), [](const StepTime* a, const StepTime* b) { return *a->wait_ms > *b->wait_ms; });
-  std::cout << "  most waiting:            wait ms  of step\n";
-  for (size_t i = 0; i < std::min<size_t>(8, order.size()); ++i) {
-    const StepTime& time = *order[i];
+  if (waiting.unrecorded_steps > 0)
+    std::cout << " (" << waiting.unrecorded_steps
+              << " steps do not: transforms, reference steps, concats with nothing to copy)";
+  std::cout << "\n  most waiting:            wait ms  of step\n";
+  const auto waits_longer = [](const StepTime& a, const StepTime& b) { return *a.wait_ms > *b.wait_ms; };
+  const auto recorded = [](const StepTime& t) { return t.wait_ms.has_value(); };
+  for (const StepTime* step : top_steps(profile.steps, 8, waits_longer, recorded)) {
+    const StepTime& time = *step;
     std::cout << "  " << std::left << std::setw(26) << time.step->name.substr(0, 25) << std::right << std::setw(9)
               << std::setprecision(3) << *time.wait_ms << std::setw(8) << std::setprecision(0)
               << 100.0 * *time.wait_ms / std::max(time.measured_ms, 1e-9) << "%  " << kernels::to_string(time.step->kind)
               << " " << time.step->detail << "\n";
   }
-  std::cout << std::setprecision(3);  // the lists after this one print milliseconds so
 }
 
 /// Totals per step type and whether they hold their prices, how long the threads wait, then
@@ -167,16 +177,13 @@ void print_profile(const evaluation::StepProfile& profile, int runs) {
               << type.predicted_ms << "\n";
   if (profile.planned) std::cout << "  prices: " << evaluation::check_predictions(types).verdict() << "\n";
   const auto print_steps = [&](const std::string& title, const auto& ahead) {
-    std::vector<const StepTime*> order;
-    for (const StepTime& step : steps) order.push_back(&step);
-    std::sort(order.begin(), order.end(), [&](const StepTime* a, const StepTime* b) { return ahead(*a, *b); });
     std::cout << "  " << std::left << std::setw(17) << title << std::right << "measured  predicted\n";
-    for (size_t i = 0; i < std::min<size_t>(15, order.size()); ++i) {
-      const StepTime& time = *order[i];
+    for (const StepTime* step : top_steps(steps, 15, ahead, [](const StepTime&) { return true; })) {
+      const StepTime& time = *step;
       std::ostringstream predicted_text;
       if (time.predicted_ms) predicted_text << std::fixed << std::setprecision(3) << *time.predicted_ms;
       std::cout << "  " << std::left << std::setw(26) << time.step->name.substr(0, 25) << std::right << std::setw(9)
-                << time.measured_ms << " ms" << std::setw(8) << predicted_text.str() << "  "
+                << std::setprecision(3) << time.measured_ms << " ms" << std::setw(8) << predicted_text.str() << "  "
                 << kernels::to_string(time.step->kind) << " " << time.step->detail << "\n";
     }
   };

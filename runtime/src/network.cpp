@@ -60,7 +60,7 @@ void Network::execute(const StepDone& step_done, std::span<double> busy_ms) {
     throw KernelError("network '" + spec_.name + "': busy times for " + std::to_string(busy_ms.size()) +
                       " thread steps, not " + std::to_string(steps_.size()) + " steps x " + std::to_string(threads) +
                       " threads");
-  // Where thread `t` of the team records its busy time in step `s` (null: nowhere).
+  // Where thread `t` of the team records its busy time in step `s`, zeroed (null: nowhere).
   const auto busy_slot = [&](size_t s, int t) -> double* {
     if (busy_ms.empty() || !steps_[s].records_busy_time || t >= threads) return nullptr;
     double* slot = &busy_ms[s * static_cast<size_t>(threads) + static_cast<size_t>(t)];
