@@ -9,6 +9,7 @@
 //   build/bench/bench_kernels --benchmark_filter=dilated
 //   build/bench/bench_kernels --benchmark_filter=efficientnet
 //   build/bench/bench_kernels --benchmark_filter=densenet201
+//   build/bench/bench_kernels --benchmark_filter=strided
 //
 // The resnet50, resnext50 (its grouped convs), densenet201 and mobilenet_v2 families compare
 // direct convolution with oneDNN's direct convolution. The winograd family takes the 3x3 stride-1 layers of ResNet-50 and VGG-19 and
@@ -16,7 +17,8 @@
 // (algorithm::convolution_auto: its Winograd kernel where it has one and deems it faster).
 // The efficientnet_b0 family fuses SiLU (swish) instead of ReLU on both sides, where the
 // activation is much of the work. The dilated family runs each dilated 3x3 layer of
-// fcn-resnet50 / deeplabv3 by our direct and by our Winograd kernel.
+// fcn-resnet50 / deeplabv3 by our direct and by our Winograd kernel. The strided family puts
+// hrnet_w18_small's 3x3 stride-2 convs beside stride-1 twins of the same output and FLOPs.
 //
 // Each benchmark is one layer. Every iteration times a block of runs (>= 2 ms) of ours and
 // the same number of oneDNN's, in alternating order; the Time column is one block of ours.
@@ -38,6 +40,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -264,6 +267,20 @@ std::vector<Layer> dilated_layers() {
   return layers;
 }
 
+// The 3x3 stride-2 convs of hrnet_w18_small (its stem's second conv and its classification
+// head's downsampling convs, 40% of its time), each beside its stride-1 twin: the same
+// output and FLOPs from an input of the output's size. The pair's gap is what the stride costs.
+std::vector<Layer> strided_layers() {
+  const std::vector<std::array<int64_t, 3>> shapes{{64, 112, 64}, {128, 56, 256}, {256, 28, 512}, {512, 14, 1024}};
+  std::vector<Layer> layers;
+  for (const auto& [c, hw, o] : shapes) {
+    const std::string shape = "c" + std::to_string(c) + "_o" + std::to_string(o) + "_" + std::to_string(hw);
+    layers.push_back({"hrnet_3x3s2_" + shape, conv(c, hw, o, 3, 2)});
+    layers.push_back({"twin_3x3s1_" + shape, conv(c, hw / 2, o, 3, 1)});
+  }
+  return layers;
+}
+
 // The benchmark's families, in the order they run and are summarised.
 struct Family {
   std::string name;
@@ -277,7 +294,8 @@ const std::vector<Family>& families() {
                                        {"mobilenet_v2", mobilenet_v2_layers()},
                                        {"efficientnet_b0", efficientnet_b0_layers()},
                                        {"winograd", winograd_layers()},
-                                       {"dilated", dilated_layers()}};
+                                       {"dilated", dilated_layers()},
+                                       {"strided", strided_layers()}};
   return all;
 }
 

@@ -492,6 +492,15 @@ TEST_CASE("conv2d reduces its input channels in passes, partial sums kept in the
   Conv2dSchedule blocks{8, 32, 3, true, 1, false, false, 16, 16};  // store and read in 16s
   blocks.reduce_chunk = 24;
   check_schedule(d, blocks, 2);
+  // Each pass fetching its chunk of the next tile of two blocks (runs a block apart), a
+  // stride-2 conv whose last tile fetches its own.
+  Conv2dDesc strided = square_conv(64, 13, 13, 80, 3, 2, 1);
+  for (const int64_t chunk : {16, 32}) {
+    Conv2dSchedule tiles{16, 16, 7, true, 1, false, true};
+    tiles.oc_tile_blocks = 2;
+    tiles.reduce_chunk = chunk;
+    check_schedule(strided, tiles, chunk == 16 ? 3 : 1);
+  }
   Conv2dDesc scaled = square_conv(64, 6, 6, 40, 1, 1, 0);
   scaled.input_scale = true;
   Conv2dSchedule one_by_one{16, 40, 6, true, 2, false, false, 8};

@@ -46,8 +46,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
         steps_per_pass_(geometry.steps_per_pass > 0 ? std::min(geometry.steps_per_pass, reduction.outer_steps())
                                                     : reduction.outer_steps()),
         passes_((reduction.outer_steps() + steps_per_pass_ - 1) / steps_per_pass_),
-        // Passes revisit every item: a fetch of the next block per item would repeat per pass.
-        stream_(geometry.prefetch_weights && passes_ == 1
+        stream_(geometry.prefetch_weights
                     ? plan_weight_stream(geometry, reduction.outer_steps(), reduction.weights_per_out_block(),
                                          reduction.prefetch_slots_per_tap())
                     : WeightStream{}) {}
@@ -295,13 +294,18 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     Value* sharer = g_.out_block_inner ? constant(0) : item.row_tile;
     Value* column_tile = b_.CreateUDiv(first_column, constant(g_.ow_bn));
     Value* tap_index = add(mul(sharer, stream_.column_tiles), column_tile);
-    tap_index = add(mul(tap_index, reduction_.outer_steps()), tap.step);
+    // With passes, the tap's step within its pass, and the pass's chunk of the next tile.
+    Value* step = passes_ > 1 ? b_.CreateSub(tap.step, mul(pass_, steps_per_pass_)) : tap.step;
+    tap_index = add(mul(tap_index, steps_per_pass_), step);
     tap_index = add(mul(add(mul(tap_index, g_.kernel_h), tap.kh), g_.kernel_w), tap.kw);
     Value* next_block = b_.CreateBinaryIntrinsic(llvm::Intrinsic::smin, add(item.out_block, g_.tile_blocks),
                                                  constant(g_.out_blocks - g_.tile_blocks));
+    Value* start = mul(next_block, reduction_.weights_per_out_block());
+    if (passes_ > 1) start = add(start, mul(pass_, stream_.chunk_floats));
     const int64_t lines_per_tap = reduction_.prefetch_slots_per_tap() * stream_.lines_per_slot;
-    return {mul(next_block, reduction_.weights_per_out_block()), mul(tap_index, lines_per_tap),
-            stream_.lines_per_slot, stream_.lines};
+    // One block's run holds all the tile's lines: no run to find.
+    const int64_t run_lines = stream_.run_lines >= stream_.lines ? 0 : stream_.run_lines;
+    return {start, mul(tap_index, lines_per_tap), stream_.lines_per_slot, stream_.lines, run_lines, stream_.run_stride};
   }
 
   std::vector<TapColumn> tap_columns(Value* first_column, std::optional<int64_t> known_column, int64_t width,
@@ -486,7 +490,14 @@ void WeightPrefetch::emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm:
   for (int64_t i = 0; i < lines_per_slot; ++i) {
     Value* line = builder.CreateBinaryIntrinsic(llvm::Intrinsic::smin, builder.CreateNSWAdd(first, builder.getInt64(i)),
                                                 builder.getInt64(lines - 1));
-    Value* offset = builder.CreateNSWAdd(block_start, builder.CreateNSWMul(line, builder.getInt64(kFloatsPerCacheLine)));
+    // WeightStream::line_offset: in runs, line / run_lines runs on, line % run_lines into it.
+    Value* start = block_start;
+    if (run_lines > 0) {
+      Value* run = builder.CreateUDiv(line, builder.getInt64(run_lines));
+      start = builder.CreateNSWAdd(start, builder.CreateNSWMul(run, builder.getInt64(run_stride)));
+      line = builder.CreateNSWSub(line, builder.CreateNSWMul(run, builder.getInt64(run_lines)));
+    }
+    Value* offset = builder.CreateNSWAdd(start, builder.CreateNSWMul(line, builder.getInt64(kFloatsPerCacheLine)));
     Value* address = builder.CreateGEP(builder.getFloatTy(), weight, offset);
     // llvm.prefetch(address, read, locality 2 = prefetcht1, toward L2; data cache)
     builder.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},

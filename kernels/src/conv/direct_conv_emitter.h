@@ -39,6 +39,8 @@ struct WeightPrefetch {
   llvm::Value* first_line = nullptr;   ///< line of that tile the tap's slot 0 fetches first
   int64_t lines_per_slot = 0;          ///< 0 = no prefetch
   int64_t lines = 0;                   ///< lines of one tile; slots past them refetch the last
+  int64_t run_lines = 0;   ///< 0: the tile's lines are contiguous; else runs (WeightStream)
+  int64_t run_stride = 0;  ///< floats from one run to the next
 
   /// Emits the prefetches of the tap's slot `slot` (nothing when lines_per_slot is 0).
   void emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm::Value* slot) const;

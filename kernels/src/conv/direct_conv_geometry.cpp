@@ -1,5 +1,6 @@
 #include "conv/direct_conv_geometry.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace layoutopt::kernels::conv {
@@ -81,10 +82,17 @@ std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& g) {
 WeightStream plan_weight_stream(const DirectConvGeometry& g, int64_t outer_steps, int64_t weights_per_block,
                                 int64_t slots_per_tap) {
   WeightStream stream;
-  stream.lines = (weights_per_block * g.tile_blocks + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine;
+  const int64_t steps = g.steps_per_pass > 0 ? std::min(g.steps_per_pass, outer_steps) : outer_steps;
+  stream.chunk_floats = weights_per_block / outer_steps * steps;
+  if (steps < outer_steps) {
+    if (outer_steps % steps != 0 || stream.chunk_floats % kFloatsPerCacheLine != 0) return {};
+    stream.run_lines = stream.chunk_floats / kFloatsPerCacheLine;
+    stream.run_stride = weights_per_block;
+  }
+  stream.lines = (stream.chunk_floats * g.tile_blocks + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine;
   stream.sharers = g.out_block_inner ? 1 : g.row_tiles();
   stream.column_tiles = (g.out_w + g.ow_bn - 1) / g.ow_bn;
-  stream.slots = stream.sharers * stream.column_tiles * outer_steps * g.kernel_h * g.kernel_w * slots_per_tap;
+  stream.slots = stream.sharers * stream.column_tiles * steps * g.kernel_h * g.kernel_w * slots_per_tap;
   stream.lines_per_slot = stream.slots == 0 ? 0 : (stream.lines + stream.slots - 1) / stream.slots;
   return stream;
 }

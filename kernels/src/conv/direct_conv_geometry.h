@@ -104,18 +104,33 @@ struct ColumnSegment {
 [[nodiscard]] std::vector<ColumnSegment> plan_columns(const DirectConvGeometry& geometry);
 
 /// How a kernel with prefetch_weights fetches the next output tile's weights (tile_blocks
-/// consecutive blocks, contiguous) while it computes the current one. One tile's fetch is
-/// shared by `sharers` work items (its row tiles when output tiles are outermost: each
-/// fetches a slice; else 1: every item is a new tile and fetches all of the next), each over
-/// its column tiles and taps, each tap over the reduction's prefetch slots (spread among its
-/// FMAs). The k-th slot of that sequence fetches lines [k * lines_per_slot, (k + 1) *
-/// lines_per_slot), those below `lines`.
+/// consecutive blocks) while it computes the current one. One tile's fetch is shared by
+/// `sharers` work items (its row tiles when output tiles are outermost: each fetches a slice;
+/// else 1: every item is a new tile and fetches all of the next), each over its column tiles
+/// and taps, each tap over the reduction's prefetch slots (spread among its FMAs). The k-th
+/// slot of that sequence fetches lines [k * lines_per_slot, (k + 1) * lines_per_slot), those
+/// below `lines`.
+///
+/// In one pass the tile's weights are contiguous. With reduction passes (steps_per_pass),
+/// each pass fetches the next tile's chunk for that pass, what the tile reads next: one run
+/// of chunk_floats per output block, a block's weights apart (OIHW[ic]i[oc]o keeps a block's
+/// input blocks together). Why: a large layer's current and next tiles of whole blocks do
+/// not fit in L2 together, their chunks do (docs/design/weight-prefetch.md).
 struct WeightStream {
-  int64_t lines = 0;           ///< cache lines of one output tile's weights
+  int64_t lines = 0;           ///< cache lines of one output tile's fetch (all its runs)
   int64_t sharers = 1;         ///< work items that share one tile's fetch
   int64_t column_tiles = 1;    ///< register tiles along the output width
   int64_t slots = 0;           ///< prefetch slots per tile, over all sharers, tiles and taps
   int64_t lines_per_slot = 0;  ///< fewest lines per slot that cover the block
+  int64_t chunk_floats = 0;    ///< a pass's weights of one block (all of them in one pass)
+  int64_t run_lines = 0;       ///< lines of one block's run; 0: the tile's lines are contiguous
+  int64_t run_stride = 0;      ///< floats from one block's run to the next
+
+  /// Floats from the fetch's first weight to line `line` (the emitter computes the same).
+  [[nodiscard]] int64_t line_offset(int64_t line) const {
+    if (run_lines == 0) return line * kFloatsPerCacheLine;
+    return line / run_lines * run_stride + line % run_lines * kFloatsPerCacheLine;
+  }
 };
 
 /// How the reduction over one block of input channels is emitted: straight-line stretches of
@@ -134,8 +149,10 @@ struct ReductionStretches {
 [[nodiscard]] ReductionStretches plan_reduction_stretches(int64_t consecutive_channels, int64_t tile_accumulators,
                                                           int64_t kernel_h, int64_t kernel_w);
 
-/// `weights_per_block` floats per output block; `outer_steps` x kernel_h x kernel_w taps per
-/// column tile, `slots_per_tap` slots per tap.
+/// `weights_per_block` floats per output block over `outer_steps` reduction steps, the
+/// geometry's steps per pass x kernel_h x kernel_w taps per column tile, `slots_per_tap`
+/// slots per tap. No stream (no slots) where passes split the steps unevenly or a pass's
+/// chunk of a block is not whole cache lines.
 [[nodiscard]] WeightStream plan_weight_stream(const DirectConvGeometry& geometry, int64_t outer_steps,
                                               int64_t weights_per_block, int64_t slots_per_tap);
 

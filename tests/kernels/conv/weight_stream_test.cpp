@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <set>
+
 #include "conv/direct_conv_geometry.h"
 #include "layoutopt/kernels/conv2d_desc.h"
 
@@ -58,4 +60,54 @@ TEST_CASE("no prefetch slots, no prefetch") {
   const conv::WeightStream s = conv::plan_weight_stream(g, 2, 16 * 16 * 9 * 2, 0);
   CHECK(s.slots == 0);
   CHECK(s.lines_per_slot == 0);
+}
+
+TEST_CASE("with reduction passes each pass fetches its chunk of the next tile, one run per output block") {
+  // hrnet's 512 -> 1024 head conv at 7x7 outputs: blocks of 128 input channels, passes of one
+  // of the four, tiles of three 16-channel output blocks.
+  constexpr int64_t kSteps = 4, kSlotsPerTap = 8, kTileBlocks = 3;
+  const int64_t block_floats = 128 * 16 * 9 * kSteps;
+  const int64_t chunk = block_floats / kSteps;
+  conv::TileShape tiles{128, 16, 1, 7, true, false, true};
+  tiles.steps_per_pass = 1;
+  tiles.tile_blocks = kTileBlocks;
+  const conv::DirectConvGeometry g = conv::make_geometry(square_desc(512, 7, 3), tiles);
+  const conv::WeightStream s = conv::plan_weight_stream(g, kSteps, block_floats, kSlotsPerTap);
+  CHECK(s.chunk_floats == chunk);
+  CHECK(s.lines * kFloatsPerCacheLine == kTileBlocks * chunk);
+  CHECK(s.slots == s.sharers * s.column_tiles * 1 * 9 * kSlotsPerTap);  // one step per pass
+  CHECK(s.slots * s.lines_per_slot >= s.lines);
+  // The lines are exactly each block's chunk: distinct, every one inside a run.
+  std::set<int64_t> offsets;
+  for (int64_t line = 0; line < s.lines; ++line) {
+    const int64_t offset = s.line_offset(line);
+    CAPTURE(line);
+    CHECK(offset % block_floats < chunk);
+    CHECK(offset / block_floats < kTileBlocks);
+    offsets.insert(offset);
+  }
+  CHECK(static_cast<int64_t>(offsets.size()) == s.lines);
+
+  // One pass: the tile's whole blocks, contiguous.
+  tiles.steps_per_pass = 0;
+  const conv::WeightStream whole =
+      conv::plan_weight_stream(conv::make_geometry(square_desc(512, 7, 3), tiles), kSteps, block_floats, kSlotsPerTap);
+  CHECK(whole.run_lines == 0);
+  CHECK(whole.lines * kFloatsPerCacheLine == kTileBlocks * block_floats);
+  CHECK(whole.line_offset(whole.lines - 1) == (whole.lines - 1) * kFloatsPerCacheLine);
+}
+
+TEST_CASE("passes that split the steps unevenly, or chunks of partial lines, fetch nothing") {
+  conv::TileShape tiles{128, 16, 1, 7, true, false, true};
+  tiles.steps_per_pass = 3;  // 4 steps: 3, then 1
+  const conv::WeightStream uneven =
+      conv::plan_weight_stream(conv::make_geometry(square_desc(512, 7, 3), tiles), 4, 128 * 16 * 9 * 4, 8);
+  CHECK(uneven.slots == 0);
+  CHECK(uneven.lines_per_slot == 0);
+  // 1x1, one input channel by four output channels per step: 8 floats in a pass of two.
+  conv::TileShape narrow{1, 4, 1, 4, true, false, true};
+  narrow.steps_per_pass = 2;
+  const conv::WeightStream partial =
+      conv::plan_weight_stream(conv::make_geometry(square_desc(8, 8, 1), narrow), 8, 8 * 4, 1);
+  CHECK(partial.lines_per_slot == 0);
 }

@@ -46,8 +46,8 @@ struct Conv2dSchedule {
   /// Input channels reduced per pass (0: all in one). With a chunk, a thread reduces the
   /// first chunk for all its work items, then the next, keeping partial sums in the output,
   /// so an output block's chunk of weights stays in L1 across the thread's row tiles instead
-  /// of streaming from L2 for every register tile. Rounded up to whole ic_bn blocks;
-  /// prefetch_weights has no effect with a chunk.
+  /// of streaming from L2 for every register tile. Rounded up to whole ic_bn blocks; with
+  /// prefetch_weights each pass fetches its chunk of the next tile's weights.
   int64_t reduce_chunk = 0;
   /// Tiles the output as one row of out_h x out_w pixels, each register tile oh_bn x ow_bn
   /// consecutive pixels, which may run across row ends: a 1x1 stride-1 unpadded conv reads
