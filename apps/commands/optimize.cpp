@@ -119,10 +119,25 @@ nlohmann::ordered_json summary_json(const graph::Graph& graph, const pipeline::O
                                {"solve_seconds", r.planned.solution.seconds},
                                {"same_plan_as", same ? nlohmann::json(same->variant.name) : nlohmann::json()}});
   }
+  const auto faster = pipeline::row_faster_than_written(report);
+  out["faster_than_written"] = faster ? nlohmann::json(faster->faster->variant.name) : nlohmann::json();
   nlohmann::ordered_json phases;
   for (const auto& [phase, seconds] : report.phases.seconds()) phases[pipeline::to_string(phase)] = seconds;
   out["phase_seconds"] = phases;
   return out;
+}
+
+// A row that beat the written plan in every round: what both measured, and for the untuned
+// default how to run it.
+void print_faster_row(const pipeline::FasterThanWritten& rows, int threads, const std::string& model) {
+  const timing::Summary& faster = rows.faster->measured;
+  const timing::Summary& written = rows.written->measured;
+  std::cout << std::fixed << std::setprecision(3) << "note: " << rows.faster->variant.name
+            << " ran faster than the written plan in every round: " << faster.median << " ms (rounds " << faster.min
+            << "-" << faster.max << ") against " << written.median << " (" << written.min << "-" << written.max << ")";
+  if (rows.faster->variant.costs == evaluation::VariantCosts::default_schedules)
+    std::cout << "; `layoutopt bench " << model << " --threads " << threads << "` runs it";
+  std::cout << "\n";
 }
 
 // Under mpirun (when built with MPI) every rank measures; only rank 0 has a report.
@@ -153,6 +168,8 @@ void optimize(const OptimizeFlags& flags) {
   std::cout << "\nwrote " << optimize_request.plan.string() << " (" << report.plan_variant
             << "); run it with `layoutopt bench " << flags.model.spec << " --plan " << optimize_request.plan.string()
             << " --threads " << report.threads << "`\n";
+  if (const auto faster = pipeline::row_faster_than_written(report))
+    print_faster_row(*faster, report.threads, flags.model.spec);
   if (!flags.json_summary.empty()) {
     std::ofstream out(flags.json_summary);
     out << summary_json(graph, optimize_request, report).dump(2) << "\n";

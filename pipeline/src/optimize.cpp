@@ -1,5 +1,6 @@
 #include "layoutopt/pipeline/optimize.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "layoutopt/costs/network_timing.h"
@@ -161,6 +162,20 @@ const evaluation::VariantResult* earlier_row_with_same_plan(const std::vector<ev
   for (size_t j = 0; j < i; ++j)
     if (planning::same_schedule(rows[j].planned.plan, rows[i].planned.plan)) return &rows[j];
   return nullptr;
+}
+
+std::optional<FasterThanWritten> row_faster_than_written(const OptimizeReport& report) {
+  const auto written = std::find_if(report.rows.begin(), report.rows.end(), [&](const evaluation::VariantResult& row) {
+    return row.variant.name == report.plan_variant;
+  });
+  if (written == report.rows.end()) return std::nullopt;
+  std::optional<FasterThanWritten> fastest;
+  for (const evaluation::VariantResult& row : report.rows) {
+    if (&row == &*written || planning::same_schedule(row.planned.plan, written->planned.plan)) continue;
+    if (row.measured.max < written->measured.min && (!fastest || row.measured.median < fastest->faster->measured.median))
+      fastest = FasterThanWritten{&row, &*written};
+  }
+  return fastest;
 }
 
 }  // namespace layoutopt::pipeline

@@ -97,3 +97,41 @@ TEST_CASE("a comparison row is matched with the first earlier row that runs the 
   CHECK(pipeline::earlier_row_with_same_plan(rows, 2) == &rows[0]);
   CHECK(pipeline::earlier_row_with_same_plan(rows, 3) == &rows[0]);
 }
+
+TEST_CASE("optimize names the row that beat the written plan in every round, not one within the noise") {
+  // Rows with a schedule of their own (one node named after the row) and their rounds' medians.
+  const auto row = [](const std::string& name, const std::string& node, double min, double median, double max) {
+    evaluation::VariantResult result;
+    result.variant.name = name;
+    result.variant.costs = name == "default" ? evaluation::VariantCosts::default_schedules
+                                             : evaluation::VariantCosts::measured;
+    result.planned.plan.nodes.push_back({.name = node});
+    result.measured.min = min;
+    result.measured.median = median;
+    result.measured.max = max;
+    return result;
+  };
+  pipeline::OptimizeReport report;
+  report.plan_variant = "graph tuned (DP)";
+  report.rows = {row("default", "d", 9.30, 9.35, 9.40), row("history best", "h", 9.20, 9.30, 9.45),
+                 row("graph tuned (DP)", "g", 9.45, 9.50, 9.60)};
+  auto faster = pipeline::row_faster_than_written(report);
+  REQUIRE(faster);  // history best's slowest round (9.45) reaches the written plan's fastest
+  CHECK(faster->faster == &report.rows[0]);
+  CHECK(faster->written == &report.rows[2]);
+
+  report.rows[1].measured = report.rows[0].measured;  // both beat it: the faster median wins
+  report.rows[1].measured.median = 9.32;
+  CHECK(pipeline::row_faster_than_written(report)->faster == &report.rows[1]);
+
+  report.rows[0].measured.max = report.rows[1].measured.max = 9.45;  // within the noise
+  CHECK_FALSE(pipeline::row_faster_than_written(report));
+
+  report.rows[0].measured.max = 9.40;
+  report.rows[0].planned.plan.nodes.front().name = "g";  // the written plan's schedule: noise
+  CHECK_FALSE(pipeline::row_faster_than_written(report));
+
+  report.plan_variant = "graph tuned (PBQP)";  // not among the rows
+  CHECK_FALSE(pipeline::row_faster_than_written(report));
+}
+

@@ -13,6 +13,7 @@
 // or of PBQP when DP refuses the problem.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,5 +82,18 @@ struct OptimizeReport {
 /// schedule compile to the same network, so what sets their times apart is noise.
 [[nodiscard]] const evaluation::VariantResult* earlier_row_with_same_plan(
     const std::vector<evaluation::VariantResult>& rows, size_t i);
+
+/// A comparison row that beat the written plan's row in every round.
+struct FasterThanWritten {
+  const evaluation::VariantResult* faster = nullptr;
+  const evaluation::VariantResult* written = nullptr;  ///< the row of OptimizeReport::plan_variant
+};
+
+/// The row, other than the written plan's and not running its schedule, whose slowest round
+/// ran faster than the written plan's fastest: faster beyond the rounds' noise. The fastest
+/// such row; nullopt when none, or when the written plan's row is missing. Why: the written
+/// plan is what `layoutopt plan` would write from the same files, and a user should hear
+/// when the comparison found a faster one.
+[[nodiscard]] std::optional<FasterThanWritten> row_faster_than_written(const OptimizeReport& report);
 
 }  // namespace layoutopt::pipeline
