@@ -303,9 +303,8 @@ class DirectConvEmitter : private jit::IndexArithmetic {
     Value* start = mul(next_block, reduction_.weights_per_out_block());
     if (passes_ > 1) start = add(start, mul(pass_, stream_.chunk_floats));
     const int64_t lines_per_tap = reduction_.prefetch_slots_per_tap() * stream_.lines_per_slot;
-    // One block's run holds all the tile's lines: no run to find.
-    const int64_t run_lines = stream_.run_lines >= stream_.lines ? 0 : stream_.run_lines;
-    return {start, mul(tap_index, lines_per_tap), stream_.lines_per_slot, stream_.lines, run_lines, stream_.run_stride};
+    return {start, mul(tap_index, lines_per_tap), stream_.lines_per_slot, stream_.lines, stream_.run_lines,
+            stream_.run_stride};
   }
 
   std::vector<TapColumn> tap_columns(Value* first_column, std::optional<int64_t> known_column, int64_t width,

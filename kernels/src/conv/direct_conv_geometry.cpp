@@ -86,8 +86,10 @@ WeightStream plan_weight_stream(const DirectConvGeometry& g, int64_t outer_steps
   stream.chunk_floats = weights_per_block / outer_steps * steps;
   if (steps < outer_steps) {
     if (outer_steps % steps != 0 || stream.chunk_floats % kFloatsPerCacheLine != 0) return {};
-    stream.run_lines = stream.chunk_floats / kFloatsPerCacheLine;
-    stream.run_stride = weights_per_block;
+    if (g.tile_blocks > 1) {  // one block's chunk is contiguous: runs only between blocks
+      stream.run_lines = stream.chunk_floats / kFloatsPerCacheLine;
+      stream.run_stride = weights_per_block;
+    }
   }
   stream.lines = (stream.chunk_floats * g.tile_blocks + kFloatsPerCacheLine - 1) / kFloatsPerCacheLine;
   stream.sharers = g.out_block_inner ? 1 : g.row_tiles();

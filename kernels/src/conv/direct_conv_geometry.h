@@ -123,7 +123,7 @@ struct WeightStream {
   int64_t slots = 0;           ///< prefetch slots per tile, over all sharers, tiles and taps
   int64_t lines_per_slot = 0;  ///< fewest lines per slot that cover the block
   int64_t chunk_floats = 0;    ///< a pass's weights of one block (all of them in one pass)
-  int64_t run_lines = 0;       ///< lines of one block's run; 0: the tile's lines are contiguous
+  int64_t run_lines = 0;       ///< lines of one block's run; 0: the tile's lines are contiguous (one pass, or one block)
   int64_t run_stride = 0;      ///< floats from one block's run to the next
 
   /// Floats from the fetch's first weight to line `line` (the emitter computes the same).

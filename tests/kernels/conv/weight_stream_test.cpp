@@ -88,6 +88,14 @@ TEST_CASE("with reduction passes each pass fetches its chunk of the next tile, o
   }
   CHECK(static_cast<int64_t>(offsets.size()) == s.lines);
 
+  // Passes over tiles of one block: its chunk, contiguous.
+  tiles.tile_blocks = 1;
+  const conv::WeightStream one_block =
+      conv::plan_weight_stream(conv::make_geometry(square_desc(512, 7, 3), tiles), kSteps, block_floats, kSlotsPerTap);
+  CHECK(one_block.run_lines == 0);
+  CHECK(one_block.lines * kFloatsPerCacheLine == chunk);
+  tiles.tile_blocks = kTileBlocks;
+
   // One pass: the tile's whole blocks, contiguous.
   tiles.steps_per_pass = 0;
   const conv::WeightStream whole =
