@@ -72,6 +72,15 @@ TEST_CASE("conv2d 1x1 stride 1 and stride 2 with row tiles") {
 
 TEST_CASE("conv2d odd channel counts and vector remainder chunks") {
   check_many(square_conv(6, 8, 8, 40, 3, 1, 1));  // oc blocks 20, 40: 16 + 4 and 16 + 16 + 8 lanes
+  // A 16 + 8-lane block in a tile of 14 pixels (with AVX-512 the 8 lanes compute in a whole
+  // vector), in passes (partial sums reloaded into the widened accumulators), with a residual.
+  Conv2dDesc d = square_conv(48, 3, 14, 24, 1, 1, 0);
+  d.epilogue = Epilogue{true, Activation::Relu, true, Activation::None};
+  for (const int64_t chunk : {0, 32}) {
+    Conv2dSchedule wide{16, 24, 14, true, 1, true, true};
+    wide.reduce_chunk = chunk;
+    check_schedule(d, wide);
+  }
 }
 
 TEST_CASE("conv2d asymmetric padding, stride 2 and dilation") {
