@@ -17,6 +17,11 @@ int64_t BlockedReduction::consecutive_channels() const {
   return s_.load_bn == 0 ? s_.ic_bn : std::gcd(s_.ic_bn, s_.load_bn);
 }
 
+int64_t BlockedReduction::prefetch_slots_per_tap() const {
+  const int64_t stride = stretches().prefetch_stride;
+  return prefetch_slot_pays(stride, s_.tile_accumulators) ? s_.ic_bn / stride : 0;
+}
+
 ReductionStretches BlockedReduction::stretches() const {
   return plan_reduction_stretches(consecutive_channels(), s_.tile_accumulators, s_.kernel_h, s_.kernel_w);
 }

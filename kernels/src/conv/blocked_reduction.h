@@ -32,8 +32,9 @@ class BlockedReduction final : public ConvReduction {
   [[nodiscard]] int64_t weights_per_out_block() const override {
     return s_.in_blocks_per_group * s_.kernel_h * s_.kernel_w * s_.ic_bn * s_.oc_bn;
   }
-  /// One slot per prefetch stride of the input-channel loop (plan_reduction_stretches).
-  [[nodiscard]] int64_t prefetch_slots_per_tap() const override { return s_.ic_bn / stretches().prefetch_stride; }
+  /// One slot per prefetch stride of the input-channel loop (plan_reduction_stretches), none
+  /// where a stride holds too few FMAs to hide a slot in (prefetch_slot_pays).
+  [[nodiscard]] int64_t prefetch_slots_per_tap() const override;
   [[nodiscard]] llvm::Value* input_block(llvm::IRBuilder<>& builder, llvm::Value* out_block,
                                          llvm::Value* step) const override;
   void accumulate(llvm::IRBuilder<>& builder, const Tap& tap, const AccumulatorTile& acc) const override;

@@ -302,9 +302,8 @@ class DirectConvEmitter : private jit::IndexArithmetic {
                                                  constant(g_.out_blocks - g_.tile_blocks));
     Value* start = mul(next_block, reduction_.weights_per_out_block());
     if (passes_ > 1) start = add(start, mul(pass_, stream_.chunk_floats));
-    const int64_t lines_per_tap = reduction_.prefetch_slots_per_tap() * stream_.lines_per_slot;
-    return {start, mul(tap_index, lines_per_tap), stream_.lines_per_slot, stream_.lines, stream_.run_lines,
-            stream_.run_stride};
+    return {start,           mul(tap_index, reduction_.prefetch_slots_per_tap()),
+            stream_.lines_per_slot, stream_.lines, stream_.slots, stream_.run_lines, stream_.run_stride};
   }
 
   std::vector<TapColumn> tap_columns(Value* first_column, std::optional<int64_t> known_column, int64_t width,
@@ -482,7 +481,11 @@ class DirectConvEmitter : private jit::IndexArithmetic {
 
 void WeightPrefetch::emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm::Value* slot) const {
   if (lines_per_slot == 0) return;
-  Value* first = builder.CreateNSWAdd(first_line, builder.CreateNSWMul(slot, builder.getInt64(lines_per_slot)));
+  // WeightStream::first_line_of_slot of the tile's slot.
+  Value* tile_slot = builder.CreateNSWAdd(first_slot, slot);
+  Value* first = slots > lines ? builder.CreateUDiv(builder.CreateNSWMul(tile_slot, builder.getInt64(lines)),
+                                                    builder.getInt64(slots))
+                               : builder.CreateNSWMul(tile_slot, builder.getInt64(lines_per_slot));
   // Branch-free: slots past the last line fetch it again (cached, nearly free). A branch around
   // them splits the unrolled reduction, and LLVM then hoists and spills its weight vectors
   // (docs/design/weight-prefetch.md).

@@ -36,9 +36,10 @@ struct TapColumn {
 /// reduction's prefetch slots (see plan_weight_stream).
 struct WeightPrefetch {
   llvm::Value* block_start = nullptr;  ///< float offset of the next tile's weights
-  llvm::Value* first_line = nullptr;   ///< line of that tile the tap's slot 0 fetches first
+  llvm::Value* first_slot = nullptr;   ///< the tile's slot that is the tap's slot 0
   int64_t lines_per_slot = 0;          ///< 0 = no prefetch
   int64_t lines = 0;                   ///< lines of one tile; slots past them refetch the last
+  int64_t slots = 0;                   ///< slots of one tile (WeightStream::first_line_of_slot)
   int64_t run_lines = 0;   ///< 0: the tile's lines are contiguous; else runs (WeightStream)
   int64_t run_stride = 0;  ///< floats from one run to the next
 

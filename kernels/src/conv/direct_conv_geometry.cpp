@@ -113,7 +113,18 @@ constexpr int64_t kFmasPerStride = 128;
 // (docs/design/reduction-passes.md).
 constexpr int64_t kFmasPerWholeRun = 512;
 
+// A slot's address arithmetic, and the barrier it is to LLVM's scheduling, need FMAs to hide
+// among: slots of one input channel of a 2 x 7-pixel, 32-channel tile (28 FMAs) gained
+// nothing with cold weights even spread over the tile's work, and in reduction passes made
+// the tile spill (2.4x the time); slots of two channels (56 FMAs) ran 6-10% faster than no
+// fetch (docs/design/weight-prefetch.md).
+constexpr int64_t kMinFmasPerPrefetchSlot = 48;
+
 }  // namespace
+
+bool prefetch_slot_pays(int64_t prefetch_stride, int64_t tile_accumulators) {
+  return prefetch_stride * tile_accumulators >= kMinFmasPerPrefetchSlot;
+}
 
 ReductionStretches plan_reduction_stretches(int64_t consecutive_channels, int64_t tile_accumulators, int64_t kernel_h,
                                             int64_t kernel_w) {

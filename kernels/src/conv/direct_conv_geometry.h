@@ -126,6 +126,14 @@ struct WeightStream {
   int64_t run_lines = 0;       ///< lines of one block's run; 0: the tile's lines are contiguous (one pass, or one block)
   int64_t run_stride = 0;      ///< floats from one block's run to the next
 
+  /// The first line slot `slot` (of `slots`) fetches: slots of one line each spread evenly
+  /// over the lines where there are more slots than lines, so that the whole tile's work
+  /// fetches the next tile (the emitter computes the same). Why: packed into the first slots,
+  /// the next tile arrived while the first sharers ran and evicted the weights the later
+  /// ones still read (docs/design/weight-prefetch.md).
+  [[nodiscard]] int64_t first_line_of_slot(int64_t slot) const {
+    return slots > lines ? slot * lines / slots : slot * lines_per_slot;
+  }
   /// Floats from the fetch's first weight to line `line` (the emitter computes the same).
   [[nodiscard]] int64_t line_offset(int64_t line) const {
     if (run_lines == 0) return line * kFloatsPerCacheLine;
@@ -140,6 +148,11 @@ struct ReductionStretches {
   int64_t unroll = 1;
   int64_t prefetch_stride = 1;
 };
+
+/// Whether a weight-prefetch slot every `prefetch_stride` input channels of a register tile
+/// of `tile_accumulators` has FMAs enough to hide its address arithmetic among (the kernel
+/// then fetches no weights ahead at all).
+[[nodiscard]] bool prefetch_slot_pays(int64_t prefetch_stride, int64_t tile_accumulators);
 
 /// For `consecutive_channels` channels stored one after another (the reduction block, or
 /// its runs inside stored blocks of another size), a register tile of `tile_accumulators`

@@ -41,3 +41,12 @@ TEST_CASE("long runs and kernels of several rows keep stretches of at most 128 F
     CHECK(plan.unroll * accumulators <= 128);
   }
 }
+
+TEST_CASE("a weight-prefetch slot needs FMAs to hide among") {
+  using layoutopt::kernels::conv::prefetch_slot_pays;
+  CHECK_FALSE(prefetch_slot_pays(1, 28));  // one channel of a 2 x 7 x 32 tile
+  CHECK_FALSE(prefetch_slot_pays(1, 14));
+  CHECK(prefetch_slot_pays(2, 28));
+  CHECK(prefetch_slot_pays(4, 28));        // what 16-channel steps of that tile stride by
+  CHECK(prefetch_slot_pays(8, 12));
+}

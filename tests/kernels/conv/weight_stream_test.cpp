@@ -35,6 +35,18 @@ void check_covers(const conv::DirectConvGeometry& g, int64_t outer_steps, int64_
   CHECK((s.lines - 1) * kFloatsPerCacheLine < block_floats);
   CHECK(s.slots * s.lines_per_slot >= s.lines);          // every line is some slot's
   CHECK((s.lines_per_slot - 1) * s.slots < s.lines);      // and no slot fetches more than needed
+  // The slots in order fetch the lines in order, each line some slot's; with more slots than
+  // lines the fetch is spread over all of them, so the last sharers fetch too.
+  std::set<int64_t> fetched;
+  int64_t previous = 0;
+  for (int64_t slot = 0; slot < s.slots; ++slot) {
+    const int64_t first = s.first_line_of_slot(slot);
+    CHECK(first >= previous);
+    previous = first;
+    for (int64_t i = 0; i < s.lines_per_slot && first + i < s.lines; ++i) fetched.insert(first + i);
+  }
+  CHECK(static_cast<int64_t>(fetched.size()) == s.lines);
+  if (s.slots > s.lines) CHECK(s.first_line_of_slot(s.slots * 3 / 4) >= s.lines * 3 / 4 - 1);
   const conv::WeightStream doubled = conv::plan_weight_stream(g, outer_steps, block_floats, 2 * slots_per_tap);
   CHECK(doubled.slots == 2 * s.slots);
   const conv::WeightStream bigger_block = conv::plan_weight_stream(g, outer_steps, 2 * block_floats, slots_per_tap);
@@ -49,7 +61,7 @@ TEST_CASE("weight prefetch slots cover the next block in either work-item order"
       // ResNet-50's layer4 3x3 conv: 590 KB blocks over few slots (several lines each).
       conv::DirectConvGeometry g = conv::make_geometry(square_desc(512, 7, 3), {256, 32, 1, ow_bn, true, out_block_inner});
       check_covers(g, 2, 8);
-      // A small 1x1 conv: fewer lines than slots (one line per slot, later slots idle).
+      // A small 1x1 conv: fewer lines than slots (one line per slot, spread over them all).
       g = conv::make_geometry(square_desc(16, 28, 1), {16, 16, 2, ow_bn, true, out_block_inner});
       check_covers(g, 1, 16);
     }
