@@ -4,26 +4,13 @@
 
 #include <doctest/doctest.h>
 
-#include "layoutopt/kernels/host.h"
+#include "kernels/vector_units.h"
 
 using layoutopt::kernels::default_channel_block;
 using layoutopt::kernels::HostInfo;
-
-namespace {
-
-HostInfo host(int lanes, bool half_vectors_full_rate) {
-  HostInfo info;
-  info.vector_lanes = lanes;
-  info.vector_registers = lanes == 16 ? 32 : 16;
-  info.half_vectors_full_rate = half_vectors_full_rate;
-  return info;
-}
-
-const HostInfo kFullWidth = host(16, false);  // Zen 5, Sapphire Rapids
-const HostInfo kSplitWidth = host(16, true);  // Zen 4: 512-bit FMAs as two 256-bit halves
-const HostInfo kAvx2 = host(8, false);
-
-}  // namespace
+using layoutopt::kernels::testing::kAvx2;
+using layoutopt::kernels::testing::kFullWidth;
+using layoutopt::kernels::testing::kSplitWidth;
 
 TEST_CASE("16 channels to a block wherever 16 divides, on every host") {
   for (const HostInfo& h : {kFullWidth, kSplitWidth, kAvx2})
