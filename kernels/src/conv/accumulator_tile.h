@@ -44,7 +44,7 @@ class AccumulatorTile {
                    llvm::Value* b) const;
   /// The accumulator's chunk lanes.
   [[nodiscard]] llvm::Value* load(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk) const;
-  /// Sets the accumulator's chunk lanes to `value` (and any lanes beyond them to zero).
+  /// Sets the accumulator's chunk lanes to `value` (lanes beyond them hold nothing stored).
   void set(llvm::IRBuilder<>& builder, int64_t row, int64_t column, size_t chunk, llvm::Value* value) const;
 
  private:
