@@ -302,8 +302,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
                                                  constant(g_.out_blocks - g_.tile_blocks));
     Value* start = mul(next_block, reduction_.weights_per_out_block());
     if (passes_ > 1) start = add(start, mul(pass_, stream_.chunk_floats));
-    return {start,           mul(tap_index, reduction_.prefetch_slots_per_tap()),
-            stream_.lines_per_slot, stream_.lines, stream_.slots, stream_.run_lines, stream_.run_stride};
+    return {start, mul(tap_index, reduction_.prefetch_slots_per_tap()), stream_};
   }
 
   std::vector<TapColumn> tap_columns(Value* first_column, std::optional<int64_t> known_column, int64_t width,
@@ -480,24 +479,26 @@ class DirectConvEmitter : private jit::IndexArithmetic {
 }  // namespace
 
 void WeightPrefetch::emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm::Value* slot) const {
-  if (lines_per_slot == 0) return;
+  if (stream.lines_per_slot == 0) return;
   // WeightStream::first_line_of_slot of the tile's slot.
   Value* tile_slot = builder.CreateNSWAdd(first_slot, slot);
-  Value* first = slots > lines ? builder.CreateUDiv(builder.CreateNSWMul(tile_slot, builder.getInt64(lines)),
-                                                    builder.getInt64(slots))
-                               : builder.CreateNSWMul(tile_slot, builder.getInt64(lines_per_slot));
+  Value* first =
+      stream.slots > stream.lines
+          ? builder.CreateUDiv(builder.CreateNSWMul(tile_slot, builder.getInt64(stream.lines)),
+                               builder.getInt64(stream.slots))
+          : builder.CreateNSWMul(tile_slot, builder.getInt64(stream.lines_per_slot));
   // Branch-free: slots past the last line fetch it again (cached, nearly free). A branch around
   // them splits the unrolled reduction, and LLVM then hoists and spills its weight vectors
   // (docs/design/weight-prefetch.md).
-  for (int64_t i = 0; i < lines_per_slot; ++i) {
+  for (int64_t i = 0; i < stream.lines_per_slot; ++i) {
     Value* line = builder.CreateBinaryIntrinsic(llvm::Intrinsic::smin, builder.CreateNSWAdd(first, builder.getInt64(i)),
-                                                builder.getInt64(lines - 1));
+                                                builder.getInt64(stream.lines - 1));
     // WeightStream::line_offset: in runs, line / run_lines runs on, line % run_lines into it.
     Value* start = block_start;
-    if (run_lines > 0) {
-      Value* run = builder.CreateUDiv(line, builder.getInt64(run_lines));
-      start = builder.CreateNSWAdd(start, builder.CreateNSWMul(run, builder.getInt64(run_stride)));
-      line = builder.CreateNSWSub(line, builder.CreateNSWMul(run, builder.getInt64(run_lines)));
+    if (stream.run_lines > 0) {
+      Value* run = builder.CreateUDiv(line, builder.getInt64(stream.run_lines));
+      start = builder.CreateNSWAdd(start, builder.CreateNSWMul(run, builder.getInt64(stream.run_stride)));
+      line = builder.CreateNSWSub(line, builder.CreateNSWMul(run, builder.getInt64(stream.run_lines)));
     }
     Value* offset = builder.CreateNSWAdd(start, builder.CreateNSWMul(line, builder.getInt64(kFloatsPerCacheLine)));
     Value* address = builder.CreateGEP(builder.getFloatTy(), weight, offset);

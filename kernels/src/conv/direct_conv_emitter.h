@@ -37,13 +37,9 @@ struct TapColumn {
 struct WeightPrefetch {
   llvm::Value* block_start = nullptr;  ///< float offset of the next tile's weights
   llvm::Value* first_slot = nullptr;   ///< the tile's slot that is the tap's slot 0
-  int64_t lines_per_slot = 0;          ///< 0 = no prefetch
-  int64_t lines = 0;                   ///< lines of one tile; slots past them refetch the last
-  int64_t slots = 0;                   ///< slots of one tile (WeightStream::first_line_of_slot)
-  int64_t run_lines = 0;   ///< 0: the tile's lines are contiguous; else runs (WeightStream)
-  int64_t run_stride = 0;  ///< floats from one run to the next
+  WeightStream stream;                 ///< the kernel's plan (lines_per_slot 0: no prefetch)
 
-  /// Emits the prefetches of the tap's slot `slot` (nothing when lines_per_slot is 0).
+  /// Emits the prefetches of the tap's slot `slot` (nothing when stream.lines_per_slot is 0).
   void emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm::Value* slot) const;
 };
 
