@@ -10,6 +10,7 @@
 #include "aot/shared_object_linker.h"
 #include "aot/staged_artifact.h"
 #include "jit/jit_engine.h"
+#include "jit/retained_ir.h"
 #include "layoutopt/kernels/error.h"
 #include "layoutopt/kernels/parallel_compile.h"
 #include "layoutopt/runtime/artifact_error.h"
@@ -21,16 +22,6 @@
 namespace layoutopt::kernels {
 
 namespace {
-
-/// Keeps the JIT's optimized IR while alive, so every kernel compiled meanwhile can also be
-/// emitted as an object.
-class RetainedIr {
- public:
-  RetainedIr() { jit::JitEngine::instance().retain_ir(true); }
-  ~RetainedIr() { jit::JitEngine::instance().retain_ir(false); }
-  RetainedIr(const RetainedIr&) = delete;
-  RetainedIr& operator=(const RetainedIr&) = delete;
-};
 
 void refuse_reference_steps(const runtime::NetworkSpec& spec) {
   for (const runtime::StepSpec& step : spec.steps)
@@ -91,7 +82,7 @@ void tell(const AheadOfTimeOptions& options, const std::string& what) {
 AheadOfTimeResult compile_ahead_of_time(const graph::Graph& graph, const NetworkSchedule& schedule,
                                         const AheadOfTimeOptions& options) {
   const auto start = std::chrono::steady_clock::now();
-  const RetainedIr retained;
+  const jit::RetainedIr retained;
   tell(options, "compiling the kernels of '" + graph.name() + "'");
   network::BuiltNetwork built = network::build_network(graph, schedule, options.forks);
   refuse_reference_steps(built.spec);

@@ -73,15 +73,17 @@ void optimize(llvm::Module& module, llvm::TargetMachine& machine) {
   pipeline.run(module, modules);
 }
 
-/// The module's object code (ELF) as `machine` generates it.
-llvm::SmallVector<char, 0> object_code(llvm::Module& module, llvm::TargetMachine& machine) {
-  llvm::SmallVector<char, 0> object;
-  llvm::raw_svector_ostream stream(object);
+/// The module's machine code as `machine` generates it: an object file (ELF) or assembly text.
+llvm::SmallVector<char, 0> machine_code(llvm::Module& module, llvm::TargetMachine& machine,
+                                        llvm::CodeGenFileType type = llvm::CGFT_ObjectFile) {
+  llvm::SmallVector<char, 0> code;
+  llvm::raw_svector_ostream stream(code);
   llvm::legacy::PassManager passes;
-  if (machine.addPassesToEmitFile(passes, stream, nullptr, llvm::CGFT_ObjectFile))
-    throw KernelError("the host target cannot emit object files");
+  if (machine.addPassesToEmitFile(passes, stream, nullptr, type))
+    throw KernelError(type == llvm::CGFT_ObjectFile ? "the host target cannot emit object files"
+                                                    : "the host target cannot emit assembly");
   passes.run(module);
-  return object;
+  return code;
 }
 
 }  // namespace
@@ -140,7 +142,7 @@ void* JitEngine::compile(llvm::orc::ThreadSafeModule module, const std::string& 
       std::lock_guard<std::mutex> lock(mutex_);
       if (retain_ir_) retained_ir_[symbol] = std::move(out.str());
     }
-    object = object_code(m, *machine);
+    object = machine_code(m, *machine);
   });
   std::lock_guard<std::mutex> lock(mutex_);
   if (llvm::Error error = jit_->addObjectFile(llvm::MemoryBuffer::getMemBufferCopy(
@@ -166,7 +168,7 @@ bool JitEngine::has_retained_ir(const std::string& symbol) {
   return retained_ir_.contains(symbol);
 }
 
-std::string JitEngine::emit_object(const std::string& symbol) {
+std::unique_ptr<llvm::Module> JitEngine::retained_module(const std::string& symbol, llvm::LLVMContext& context) {
   std::string bitcode;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -174,11 +176,28 @@ std::string JitEngine::emit_object(const std::string& symbol) {
     if (found == retained_ir_.end()) throw KernelError("the IR of " + symbol + " was not retained");
     bitcode = found->second;
   }
+  return unwrap(llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, symbol), context), "reading the IR of " + symbol);
+}
+
+std::string JitEngine::emit_object(const std::string& symbol) {
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> module = unwrap(llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, symbol), context),
-                                                "reading the IR of " + symbol);
-  const llvm::SmallVector<char, 0> object = object_code(*module, *object_machines_.lease());
+  const std::unique_ptr<llvm::Module> module = retained_module(symbol, context);
+  const llvm::SmallVector<char, 0> object = machine_code(*module, *object_machines_.lease());
   return {object.begin(), object.end()};
+}
+
+std::string JitEngine::emit_assembly(const std::string& symbol) {
+  llvm::LLVMContext context;
+  const std::unique_ptr<llvm::Module> module = retained_module(symbol, context);
+  // The JIT's own machine (not the position-independent one), so the registers are allocated
+  // as in the code that runs; verbose, so the allocator's spills and the loops are annotated.
+  llvm::orc::JITTargetMachineBuilder builder = host_machine_builder(host_);
+  llvm::TargetOptions options;
+  options.MCOptions.AsmVerbose = true;
+  builder.setOptions(options);
+  const std::unique_ptr<llvm::TargetMachine> machine = unwrap(builder.createTargetMachine(), "creating an assembly target machine");
+  const llvm::SmallVector<char, 0> text = machine_code(*module, *machine, llvm::CGFT_AssemblyFile);
+  return {text.begin(), text.end()};
 }
 
 }  // namespace layoutopt::kernels::jit

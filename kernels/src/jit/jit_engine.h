@@ -52,9 +52,15 @@ class JitEngine {
   /// concurrent, as compile(). Throws KernelError when its IR was not retained or code
   /// generation fails.
   [[nodiscard]] std::string emit_object(const std::string& symbol);
+  /// The same code as the JIT runs for the retained module defining `symbol`, as verbose
+  /// assembly text (AT&T syntax, with LLVM's loop and spill annotations). Thread-safe.
+  /// Throws KernelError as emit_object.
+  [[nodiscard]] std::string emit_assembly(const std::string& symbol);
 
  private:
   JitEngine();
+  /// The retained module defining `symbol`, read into `context`.
+  std::unique_ptr<llvm::Module> retained_module(const std::string& symbol, llvm::LLVMContext& context);
 
   HostTarget host_;
   std::string data_layout_;      // of the host target machine, stamped on every module
