@@ -98,7 +98,13 @@ void Network::execute(const StepDone& step_done, std::span<double> busy_ms) {
         const BusyTimeSink busy(busy_slot(s, omp_get_thread_num()));
         steps_[s].run(addresses_, Team::calling);  // returns once the whole team has finished it
       }
-      if (step_done && omp_get_thread_num() == 0) step_done(s);
+      if (step_done) {
+        if (omp_get_thread_num() == 0) step_done(s);
+        // Profiled, the team starts the next step together: a thread that went ahead while
+        // the step was being recorded counted its time in that step against a wall time
+        // started after it, and its waiting came out negative.
+#pragma omp barrier
+      }
       ++s;
     }
     next = end;

@@ -30,7 +30,9 @@ class Network {
 
   using StepDone = std::function<void(size_t step)>;
   /// Runs every step on the inputs set last (they stay valid: runs can be repeated), calling
-  /// `step_done` (if set) on this thread after each. Runs of steps that share a team run in
+  /// `step_done` (if set) on this thread after each, the team starting the next step once it
+  /// returns (one barrier more per step, so that each step's wall time covers every thread's
+  /// work in it). Runs of steps that share a team run in
   /// one OpenMP team (see Team::calling), except in the first run at a thread count, where
   /// each step forks its own. In that team each of the spec's forks runs its lanes side by
   /// side (one thread per lane), unless the team has fewer threads than lanes or
