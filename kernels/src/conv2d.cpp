@@ -54,6 +54,24 @@ bool shares_input_rows(const Conv2dDesc& d) {
   return weight_bytes(d) <= kSharedRowsWeightBytes && input_bytes(d) > weight_bytes(d);
 }
 
+// Input channels per reduction step and per pass of a 3x3 conv that streams its weights
+// over a map one register tile row covers (below), and the weights from which it does.
+constexpr int64_t kStreamingStepChannels = 128;
+constexpr int64_t kStreamingPassChannels = 256;
+constexpr int64_t kStreamingWeightBytes = int64_t{16} << 20;
+
+// A 3x3 conv with 16 MB of weights or more on a map one tile row covers (hrnet's 512 -> 1024
+// and wide_resnet50_2's 1024 -> 1024 onto 7x7): it streams every weight from memory on every
+// inference and reuses each for a few pixels only. Input steps of 128 channels (read from
+// the default block) in passes of 256, with input rows fetched ahead, ran those convs in
+// 0.95x and 0.88x the time inside their networks; resnet-50's 9.4 MB one ran as before
+// (docs/design/default-schedules.md).
+bool streams_weights_over_one_tile_row(const Conv2dDesc& d, const Conv2dSchedule& s) {
+  return d.kernel_h == 3 && d.kernel_w == 3 && d.groups == 1 && !d.input_scale && !d.prologue && s.oh_bn == 1 &&
+         s.ow_bn == d.out_w() && s.oc_tile_blocks > 1 && weight_bytes(d) >= kStreamingWeightBytes &&
+         d.in_channels % kStreamingPassChannels == 0;
+}
+
 // The layout knob's value that keeps a tensor in `block` when the kernel computes in
 // `computed` (0: as computed).
 int64_t stored_as(int64_t block, int64_t computed) { return block == computed ? 0 : block; }
@@ -446,8 +464,13 @@ Conv2dSchedule conv2d_default_schedule(const Conv2dDesc& desc) {
   // Packed groups gained nothing clear from it when timed (docs/design/input-prefetch.md).
   s.prefetch_input = conv2d_strides_wide_kernel(desc) && !s.packs_groups(desc);
   // One reduction pass: passes matched or lost to it inside networks
-  // (docs/design/reduction-passes.md).
+  // (docs/design/reduction-passes.md), except where a small map streams large weights.
   s.reduce_chunk = 0;
+  if (streams_weights_over_one_tile_row(desc, s)) {
+    s.ic_bn = kStreamingStepChannels;
+    s.reduce_chunk = kStreamingPassChannels;
+    s.prefetch_input = true;
+  }
   // Activations stay in the default block, so a default network needs no transform.
   s.store_bn = stored_as(default_channel_block(desc.out_channels), s.oc_bn);
   s.load_bn = stored_as(default_channel_block(desc.in_channels), s.read_block(desc));

@@ -409,6 +409,26 @@ TEST_CASE("conv2d stores its output in another channel block than it computes in
   check_schedule(one_by_one, {16, 8, 6, true, 3, true, false, 20});
 }
 
+TEST_CASE("the default conv2d schedule streams 16 MB of 3x3 weights over a small map in wide steps and passes") {
+  // hrnet's 512 -> 1024 onto 7x7 (18.9 MB of weights): 128-channel steps, passes of 256,
+  // input rows fetched ahead, activations still read in the default block.
+  const Conv2dDesc head = square_conv(512, 14, 14, 1024, 3, 2, 1);
+  const Conv2dSchedule streaming = conv2d_default_schedule(head);
+  if (streaming.oh_bn == 1 && streaming.ow_bn == head.out_w() && streaming.oc_tile_blocks > 1) {
+    CHECK(streaming.ic_bn == 128);
+    CHECK(streaming.reduce_chunk == 256);
+    CHECK(streaming.prefetch_input);
+    const Conv2dLayouts layouts = conv2d_layouts(head, streaming);
+    CHECK(layouts.input.block_of('C') == default_channel_block(head.in_channels));
+    testing::check_against_reference(head, compile_conv2d(head, streaming), {layouts.input, layouts.weight, layouts.output},
+                            streaming.str(), 11);
+  }
+  // resnet-50's 512 -> 512 (9.4 MB) keeps one pass of the default block.
+  const Conv2dSchedule resnet = conv2d_default_schedule(square_conv(512, 14, 14, 512, 3, 2, 1));
+  CHECK(resnet.reduce_chunk == 0);
+  CHECK(resnet.ic_bn < 128);
+}
+
 TEST_CASE("the default conv2d schedule prefetches input rows for strided convs wider than a pixel") {
   CHECK(conv2d_default_schedule(square_conv(64, 28, 28, 128, 3, 2, 1)).prefetch_input);
   CHECK(conv2d_default_schedule(square_conv(3, 32, 32, 16, 7, 2, 3)).prefetch_input);
