@@ -420,8 +420,8 @@ TEST_CASE("the default conv2d schedule streams 16 MB of 3x3 weights over a small
     CHECK(streaming.prefetch_input);
     const Conv2dLayouts layouts = conv2d_layouts(head, streaming);
     CHECK(layouts.input.block_of('C') == default_channel_block(head.in_channels));
-    testing::check_against_reference(head, compile_conv2d(head, streaming), {layouts.input, layouts.weight, layouts.output},
-                            streaming.str(), 11);
+    testing::check_against_reference(head, compile_conv2d(head, streaming),
+                                     {layouts.input, layouts.weight, layouts.output}, streaming.str(), 11);
   }
   // resnet-50's 512 -> 512 (9.4 MB) keeps one pass of the default block.
   const Conv2dSchedule resnet = conv2d_default_schedule(square_conv(512, 14, 14, 512, 3, 2, 1));
