@@ -17,6 +17,9 @@ using layoutopt::kernels::testing::square_conv;
 
 namespace {
 
+// Vector stack moves per FMA a default schedule's loops may hold: one per 50 FMAs.
+constexpr double kFewMovesPerFma = 0.02;
+
 // LLVM 16's verbose x86 output for a loop nest: an item loop (BB0_1) around a reduction loop
 // (BB0_3), an entry block and an exit outside both.
 constexpr const char* kNest = R"(# %bb.0:                                # %entry
@@ -85,7 +88,7 @@ TEST_CASE("a register tile of more accumulators than the host has registers spil
   CHECK(spills.per_fma() > 0.1);
 }
 
-TEST_CASE("default schedules of benchmark layers keep their reduction loops free of vector spills") {
+TEST_CASE("default schedules of benchmark layers keep their reduction loops (almost) free of vector spills") {
   // ResNet-50's layers (stem, 1x1 and 3x3, stride 1 and 2), DenseNet's 1x1 convs with their
   // batch norm + ReLU as a prologue (one per dense block), and, where the host computes an
   // 8-lane remainder chunk in a whole vector, MobileNet-v2's 144 -> 24 and MnasNet's 40 -> 120
@@ -108,6 +111,8 @@ TEST_CASE("default schedules of benchmark layers keep their reduction loops free
     INFO(desc.str() << " " << schedule.str() << ": " << spills.vector_moves << " vector spills and reloads, "
                     << spills.fmas << " FMAs in loops");
     CHECK(spills.fmas > 0);
-    CHECK(spills.vector_moves == 0);
+    // None here on Zen 5; the bound leaves room for another CPU's scheduling model to move a
+    // value or two, far below the spilling tiles found so far (0.2 moves per FMA and more).
+    CHECK(spills.per_fma() < kFewMovesPerFma);
   }
 }
