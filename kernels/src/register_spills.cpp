@@ -11,8 +11,6 @@ namespace layoutopt::kernels {
 
 namespace {
 
-bool starts_with(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
-
 std::string_view trim_left(std::string_view text) {
   const size_t first = text.find_first_not_of(" \t");
   return first == std::string_view::npos ? std::string_view{} : text.substr(first);
@@ -21,8 +19,8 @@ std::string_view trim_left(std::string_view text) {
 /// The block a label line opens, by the name loop annotations use ("BB0_5" for ".LBB0_5:");
 /// "" for a fall-through block ("# %bb.2:"), which no annotation names; nullopt for other lines.
 std::optional<std::string> block_label(std::string_view line) {
-  if (starts_with(line, ".LBB")) return std::string(line.substr(2, line.find(':') - 2));
-  if (starts_with(line, "# %bb.")) return std::string();
+  if (line.starts_with(".LBB")) return std::string(line.substr(2, line.find(':') - 2));
+  if (line.starts_with("# %bb.")) return std::string();
   return std::nullopt;
 }
 
@@ -38,7 +36,7 @@ std::optional<std::string> annotated_loop(std::string_view comment, const std::s
 
 bool is_fma(std::string_view instruction) {
   for (std::string_view mnemonic : {"vfmadd", "vfmsub", "vfnmadd", "vfnmsub"})
-    if (starts_with(instruction, mnemonic)) return true;
+    if (instruction.starts_with(mnemonic)) return true;
   return false;
 }
 
@@ -70,11 +68,11 @@ LoopSpills count_loop_spills(std::string_view assembly) {
       continue;
     }
     const std::string_view text = trim_left(line);
-    if (starts_with(text, "#")) {
+    if (text.starts_with("#")) {
       if (const std::optional<std::string> annotated = annotated_loop(text, block)) loop = annotated;
       continue;
     }
-    if (!loop || starts_with(text, ".") || text.empty()) continue;  // outside loops, directives
+    if (!loop || text.starts_with(".") || text.empty()) continue;  // outside loops, directives
     LoopSpills& counts = loops[*loop];
     counts.fmas += is_fma(text) ? 1 : 0;
     counts.vector_moves += is_vector_stack_move(text) ? 1 : 0;
