@@ -37,17 +37,17 @@ int max_claiming_threads() { return std::max(omp_get_max_threads(), omp_get_num_
 
 /// Calls body(begin, end) on ranges covering [0, items) between the team's threads, each
 /// starting on its own contiguous share (see ItemClaims); returns once all are done. A calling
-/// team shares `team_claims`; a team of its own claims on the stack, so concurrent own-team
-/// calls of one Kernel share nothing.
+/// team shares `team_claims` and waits at `team_barrier`; a team of its own claims on the
+/// stack, so concurrent own-team calls of one Kernel share nothing.
 template <class Body>
-void share_items(Team team, ItemClaims& team_claims, int64_t items, const Body& body) {
+void share_items(Team team, ItemClaims& team_claims, TeamBarrier& team_barrier, int64_t items, const Body& body) {
   if (team == Team::alone) {
     if (items > 0) body(0, items);
     return;
   }
   if (team == Team::calling) {
     team_claims.run(omp_get_thread_num(), omp_get_num_threads(), items, body);
-#pragma omp barrier
+    team_barrier.arrive_and_wait(omp_get_num_threads());
     return;
   }
   ItemClaims claims(max_claiming_threads());
@@ -58,14 +58,19 @@ void share_items(Team team, ItemClaims& team_claims, int64_t items, const Body& 
 /// Calls body(i) for every i in [0, count), in contiguous ranges over the team's threads:
 /// with count == the team's size, thread t takes i = t, whichever the team.
 template <class Body>
-void split_over(Team team, int64_t count, const Body& body) {
+void split_over(Team team, TeamBarrier& team_barrier, int64_t count, const Body& body) {
   if (team == Team::alone) {
     for (int64_t i = 0; i < count; ++i) body(i);
     return;
   }
   if (team == Team::calling) {
-#pragma omp for schedule(static)
-    for (int64_t i = 0; i < count; ++i) body(i);
+    // OpenMP's static schedule: contiguous blocks, the first count % threads one larger.
+    const int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
+    const int64_t base = count / threads, extra = count % threads;
+    const int64_t begin = thread * base + std::min(thread, extra);
+    const int64_t end = begin + base + (thread < extra ? 1 : 0);
+    for (int64_t i = begin; i < end; ++i) body(i);
+    team_barrier.arrive_and_wait(static_cast<int>(threads));
     return;
   }
 #pragma omp parallel for schedule(static)
@@ -240,7 +245,7 @@ void Kernel::run_stages(const StagePointers& pointers, Team team) const {
     // Each thread starts on one contiguous range, the kernel's item order deciding what a
     // range is: the thread's own output-channel blocks (each core reads half the weights) or
     // its own rows (each core reads the rows it wrote in the step before).
-    share_items(team, team_claims_, compiled.work_items,
+    share_items(team, team_claims_, team_barrier_, compiled.work_items,
                 [&](int64_t begin, int64_t end) { run_items(compiled, p, begin, end); });
   }
 }
@@ -271,7 +276,7 @@ void Kernel::run_units(const StagePointers& first_copy, Team team) const {
   const int64_t threads = std::min<int64_t>(units_, team_size(team));
   const int64_t alone_copy = team == Team::alone ? omp_get_thread_num() : 0;
   const CopyPitch pitch = copy_pitch(team);
-  split_over(team, threads, [&](int64_t thread) {
+  split_over(team, team_barrier_, threads, [&](int64_t thread) {
     StagePointers own{};
     for (size_t s = 0; s < stages_.size(); ++s) own[s] = in_copy(stages_[s], first_copy[s], thread + alone_copy, pitch);
     for (int64_t unit = units_ * thread / threads; unit < units_ * (thread + 1) / threads; ++unit)

@@ -78,7 +78,7 @@ void Network::execute(const StepDone& step_done, std::span<double> busy_ms) {
       continue;
     }
     // A stretch of steps that share a team runs in one: forking and joining a team costs
-    // over a microsecond, a barrier under half of one, and a small step takes a few.
+    // over a microsecond, a barrier a fraction of one, and a small step takes a few.
     // Nothing in it throws for a validated spec (materialize checked every kernel's
     // arguments); an exception cannot leave a parallel region, so one there would end the process.
     size_t end = next;
@@ -90,7 +90,7 @@ void Network::execute(const StepDone& step_done, std::span<double> busy_ms) {
       if (f >= 0 && spec_.forks[static_cast<size_t>(f)].lane_count() <= omp_get_num_threads() &&
           static_cast<size_t>(spec_.forks[static_cast<size_t>(f)].end) <= end) {
         run_lane(spec_.forks[static_cast<size_t>(f)]);
-#pragma omp barrier
+        team_barrier_.arrive_and_wait(omp_get_num_threads());
         s = static_cast<size_t>(spec_.forks[static_cast<size_t>(f)].end);
         continue;
       }
@@ -103,7 +103,7 @@ void Network::execute(const StepDone& step_done, std::span<double> busy_ms) {
         // Profiled, the team starts the next step together: a thread that went ahead while
         // the step was being recorded counted its time in that step against a wall time
         // started after it, and its waiting came out negative.
-#pragma omp barrier
+        team_barrier_.arrive_and_wait(omp_get_num_threads());
       }
       ++s;
     }

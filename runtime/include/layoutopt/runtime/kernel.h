@@ -28,6 +28,7 @@
 
 #include "layoutopt/runtime/item_claims.h"
 #include "layoutopt/runtime/page_block.h"
+#include "layoutopt/runtime/team_barrier.h"
 
 namespace layoutopt::runtime {
 
@@ -194,6 +195,7 @@ class Kernel {
   int64_t units_ = 0;
   mutable std::shared_ptr<KernelScratch> scratch_;  // allocated on first use unless shared
   mutable ItemClaims team_claims_;                  // shared by a calling team's threads
+  mutable TeamBarrier team_barrier_;                // where a calling team waits at the end of each stage
 };
 
 }  // namespace layoutopt::runtime

@@ -12,6 +12,7 @@
 #include "layoutopt/runtime/materialize.h"
 #include "layoutopt/runtime/network_spec.h"
 #include "layoutopt/runtime/page_block.h"
+#include "layoutopt/runtime/team_barrier.h"
 
 namespace layoutopt::runtime {
 
@@ -61,6 +62,7 @@ class Network {
   std::vector<RunnableStep> steps_;
   std::vector<int32_t> fork_starting_;  // by step: the fork that starts there, or -1
   int sized_for_threads_ = 0;  // the thread count of the last complete run (see execute)
+  TeamBarrier team_barrier_;   // where the team waits between forks and profiled steps
 };
 
 }  // namespace layoutopt::runtime
