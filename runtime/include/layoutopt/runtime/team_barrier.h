@@ -24,8 +24,9 @@ class TeamBarrier {
   /// the same count. What each wrote before the call is visible to all after it.
   void arrive_and_wait(int threads);
 
-  /// Pause instructions a waiting thread spins before it sleeps: well beyond a step's usual
-  /// wait (a few microseconds), well below a scheduler's time slice.
+  /// Pause instructions a waiting thread spins before it sleeps: 1.25 ms on Zen 5 (a pause
+  /// takes tens of cycles there, up to 140 on some Intel cores), far beyond a step's usual
+  /// wait of a few microseconds, below libgomp's default of 300,000 spins.
   static constexpr int64_t kSpinsBeforeSleep = 1 << 16;
 
  private:
