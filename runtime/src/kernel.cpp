@@ -64,12 +64,9 @@ void split_over(Team team, TeamBarrier& team_barrier, int64_t count, const Body&
     return;
   }
   if (team == Team::calling) {
-    // OpenMP's static schedule: contiguous blocks, the first count % threads one larger.
+    // The contiguous share ItemClaims starts each thread on, as run_stages' ranges.
     const int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
-    const int64_t base = count / threads, extra = count % threads;
-    const int64_t begin = thread * base + std::min(thread, extra);
-    const int64_t end = begin + base + (thread < extra ? 1 : 0);
-    for (int64_t i = begin; i < end; ++i) body(i);
+    for (int64_t i = count * thread / threads; i < count * (thread + 1) / threads; ++i) body(i);
     team_barrier.arrive_and_wait(static_cast<int>(threads));
     return;
   }
