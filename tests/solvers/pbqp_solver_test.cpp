@@ -194,8 +194,9 @@ std::vector<GeneratorOptions> instance_library() {
 }  // namespace
 
 TEST_CASE("given a time limit, the default proves what a proof closes quickly and reports the gap elsewhere") {
-  // "Quickly": a quarter of the default's shortest proof budget, for room on a loaded host.
-  constexpr double kQuickProofSeconds = 0.05;
+  // "Quickly": within a quarter of the time the default gives its own proof of that instance,
+  // for room on a loaded host. That budget grows with the answer's time, so a slow host (a
+  // sanitized build beside other suites) compares about as many instances as a fast one.
   const auto pbqp = make_solver("pbqp");
   int compared = 0;
   for (const GeneratorOptions& options : instance_library()) {
@@ -212,12 +213,16 @@ TEST_CASE("given a time limit, the default proves what a proof closes quickly an
     REQUIRE(answer.lower_bound);
     CHECK(answer.cost >= *answer.lower_bound - 1e-9 * (1.0 + std::abs(answer.cost)));
     if (!answer.optimal) CHECK(answer.gap());
-    if (proven.optimal && proven.seconds <= kQuickProofSeconds) {
+    const double default_proof_seconds = answer.stats.contains("proof_budget_ms")
+                                             ? answer.stats.at("proof_budget_ms") * 1e-3
+                                             : SolveOptions{}.time_limit_seconds - answer.seconds;
+    if (proven.optimal && proven.seconds <= default_proof_seconds / 4) {
       ++compared;
       CHECK(answer.optimal);
       CHECK(testing::same_cost(answer.cost, proven.cost));
     }
   }
+  MESSAGE(compared << " instances proven quickly");
   CHECK(compared >= 20);  // the library does hold quickly proven cores
 }
 
