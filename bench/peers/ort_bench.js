@@ -8,9 +8,8 @@
  *
  * Session and timing as in ort_session.js.
  * Input: a float32 tensor of the model's input shape filled from the seeded generator that
- * torch_bench.py uses too (32-bit LCG x' = 1664525 x + 1013904223 mod 2^32, starting at
- * x = seed; value = (x' >>> 8) / 2^24 * 2 - 1, uniform in [-1, 1) and exact in float32), so
- * both peers see the same input and their outputs can be compared.
+ * torch_bench.py uses too (ort_session.js's seededInput), so both peers see the same input
+ * and their outputs can be compared.
  * Prints median and quartiles, and the time InferenceSession.create took (load, graph
  * optimisation, kernel set-up: ONNX Runtime's start-up, without Node's own).
  */
@@ -18,7 +17,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { loadOrt, createSession, timeRuns, percentile } = require('./ort_session');
+const { loadOrt, createSession, seededInput, timeRuns, percentile } = require('./ort_session');
 
 const USAGE = 'usage: node ort_bench.js MODEL.onnx [--threads N] [--warmup W] [--min-seconds S] ' +
   '[--min-runs R] [--seed K] [--json]';
@@ -48,16 +47,6 @@ function parseArgs(argv) {
   if (!Number.isInteger(options.threads) || options.threads < 1) fail('--threads needs a positive integer');
   if (!Number.isInteger(options.minRuns) || options.minRuns < 1) fail('--min-runs needs a positive integer');
   return options;
-}
-
-function seededInput(count, seed) {
-  const data = new Float32Array(count);
-  let state = seed >>> 0;
-  for (let i = 0; i < count; ++i) {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    data[i] = (state >>> 8) / 16777216 * 2 - 1;
-  }
-  return data;
 }
 
 async function main() {

@@ -22,14 +22,31 @@ function loadOrt(fail) {
   }
 }
 
-function createSession(ort, model, threads) {
+/** The session every comparison uses; `extra` adds options (ort_profile.js: profiling). */
+function createSession(ort, model, threads, extra = {}) {
   return ort.InferenceSession.create(model, {
     executionProviders: ['cpu'],
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    ...extra,
   });
+}
+
+/**
+ * `count` floats from the seeded generator torch_bench.py uses too (32-bit LCG
+ * x' = 1664525 x + 1013904223 mod 2^32 from x = seed; value = (x' >>> 8) / 2^24 * 2 - 1,
+ * uniform in [-1, 1) and exact in float32), so every peer sees the same input.
+ */
+function seededInput(count, seed) {
+  const data = new Float32Array(count);
+  let state = seed >>> 0;
+  for (let i = 0; i < count; ++i) {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    data[i] = (state >>> 8) / 16777216 * 2 - 1;
+  }
+  return data;
 }
 
 /** Sorted per-run milliseconds: `warmup` runs, then until `minRuns` and `minSeconds` have passed. */
@@ -54,4 +71,4 @@ function percentile(sorted, q) {
   return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
 }
 
-module.exports = { loadOrt, createSession, timeRuns, percentile };
+module.exports = { loadOrt, createSession, seededInput, timeRuns, percentile };
