@@ -14,7 +14,8 @@ to the model's nodes:
     "_nchwc" (a batch norm's "_bn_nchwc"); that tensor's producer is followed back through the activations and adds
     ONNX Runtime fused into it to the conv, pool or product it ends in. Its ReorderInput and
     ReorderOutput nodes are its layout transforms; a fusion of its own (SiLU's
-    "NODE/QuickGeluFusion/") counts to the node it is named after.
+    "NODE/QuickGeluFusion/", "fused NODE" for a Gemm and its activation) counts to the node it
+    is named after.
 
 Reported: per operator class (1x1 convs, 3x3 stride 1, strided, grouped, products, pools,
 elementwise, concats, other, layout transforms) and per node in graph order, each side's median ms over the rounds
@@ -122,6 +123,8 @@ class ModelNodes:
         name, op = node["name"], node["op"]
         if op in ("ReorderInput", "ReorderOutput"):
             return TRANSFORMS
+        if name.startswith("fused ") and name[len("fused "):] in self.nodes:  # a Gemm with its activation
+            return name[len("fused "):]
         if name in self.nodes:
             return name
         if "/" in name and not name.endswith("_nchwc"):  # a fusion named after its last node: "NODE/QuickGeluFusion/"
