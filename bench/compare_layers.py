@@ -79,7 +79,10 @@ class ModelNodes:
             import onnx
         except ImportError:
             fail("python3-onnx is missing; install the peers with `bash scripts/install-deps.sh --peers`")
-        graph = onnx.load(path, load_external_data=False).graph
+        try:
+            graph = onnx.load(path, load_external_data=False).graph
+        except Exception as error:  # protobuf's DecodeError and friends: a file that is not ONNX
+            fail(f"cannot read {path} as an ONNX model: {error}")
         shapes = {init.name: list(init.dims) for init in graph.initializer}
         self.order = [node.name for node in graph.node]
         self.nodes = {node.name: node for node in graph.node}
