@@ -40,7 +40,7 @@ import statistics
 import subprocess
 import sys
 
-from compare_peers import PEERS_DIR, ROOT, fail, machine_description, paired_text
+from compare_peers import COLORS, PEERS_DIR, ROOT, fail, machine_description, paired_text, write_svg_document
 
 OUTPUTS = ("layers.md", "layers.svg", "rounds.jsonl")
 SIDES = ("layoutopt", "onnxruntime")
@@ -242,17 +242,14 @@ def report(args, model, profiles):
 
 def write_svg(path, by_class, title):
     """Per operator class, the two sides' medians as bars side by side."""
-    colors = {"layoutopt": "#d62728", "onnxruntime": "#1f77b4"}
     labels = {"layoutopt": "layoutopt", "onnxruntime": "ONNX Runtime"}
     classes = [c for c in CLASSES if by_class["layoutopt"].get(c) or by_class["onnxruntime"].get(c)]
     bar, left, width, top = 12, 150, 420, 50
     largest = max(max(by_class[s].get(c, 0.0) for s in SIDES) for c in classes)
     height = top + len(classes) * (2 * bar + 10) + 30
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 90}" height="{height}" '
-           'font-family="sans-serif" font-size="12">',
-           f'<text x="10" y="20" font-size="14" font-weight="bold">{html.escape(title)}</text>']
+    out = []
     for i, side in enumerate(SIDES):
-        out.append(f'<rect x="{left + i * 140}" y="30" width="10" height="10" fill="{colors[side]}"/>'
+        out.append(f'<rect x="{left + i * 140}" y="30" width="10" height="10" fill="{COLORS[side]}"/>'
                    f'<text x="{left + i * 140 + 14}" y="39">{labels[side]}</text>')
     for row, name in enumerate(classes):
         y = top + row * (2 * bar + 10)
@@ -260,12 +257,10 @@ def write_svg(path, by_class, title):
         for i, side in enumerate(SIDES):
             value = by_class[side].get(name, 0.0)
             length = width * value / largest
-            out.append(f'<rect x="{left}" y="{y + i * bar}" width="{length:.1f}" height="{bar - 2}" fill="{colors[side]}"/>'
+            out.append(f'<rect x="{left}" y="{y + i * bar}" width="{length:.1f}" height="{bar - 2}" fill="{COLORS[side]}"/>'
                        f'<text x="{left + length + 4:.1f}" y="{y + i * bar + bar - 3}" font-size="10">{value:.2f}</text>')
     out.append(f'<text x="{left}" y="{height - 8}">ms per inference in profiled runs, median over the rounds</text>')
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
+    write_svg_document(path, left + width + 90, height, title, out)
 
 
 def main():

@@ -252,6 +252,15 @@ def write_reports(args, models, peers, rounds, summary, notes):
     return table
 
 
+def write_svg_document(path, width, height, title, elements):
+    """An SVG file of the given size: a bold title at the top, then `elements` (SVG strings)."""
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+           'font-family="sans-serif" font-size="12">',
+           f'<text x="10" y="20" font-size="14" font-weight="bold">{html.escape(title)}</text>', *elements, "</svg>"]
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def write_svg(path, models, peers, summary, threads):
     """Horizontal grouped bars, one group per model, lengths relative to ONNX Runtime (whose
     bar is 1) so that networks of very different cost share one axis; labels give ms."""
@@ -264,10 +273,7 @@ def write_svg(path, models, peers, summary, threads):
     limit = ticks * step
     group = len(peers) * bar + gap
     height = top + len(models) * group + 50
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 120}" height="{height}" '
-           'font-family="sans-serif" font-size="12">',
-           f'<text x="10" y="20" font-size="14" font-weight="bold">Batch-1 latency, {threads} threads, '
-           'relative to ONNX Runtime (shorter is faster; labels in ms)</text>']
+    out = []
     x = left
     for peer in peers:
         out.append(f'<rect x="{x}" y="30" width="12" height="12" fill="{COLORS[peer]}"/>'
@@ -290,9 +296,8 @@ def write_svg(path, models, peers, summary, threads):
             y, length = y0 + i * bar, width * relative[model][peer] / limit
             out.append(f'<rect x="{left}" y="{y + 1}" width="{length:.1f}" height="{bar - 2}" fill="{COLORS[peer]}"/>'
                        f'<text x="{left + length + 4:.1f}" y="{y + bar - 4}">{summary[model][peer]:.2f} ms</text>')
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
+    write_svg_document(path, left + width + 120, height, f"Batch-1 latency, {threads} threads, relative to ONNX "
+                       "Runtime (shorter is faster; labels in ms)", out)
 
 
 def main():

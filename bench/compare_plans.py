@@ -32,7 +32,7 @@ import os
 import statistics
 import sys
 
-from compare_peers import PEERS_DIR, ROOT, fail, machine_description, paired_text, time_command
+from compare_peers import PEERS_DIR, ROOT, fail, machine_description, paired_text, time_command, write_svg_document
 
 OUTPUTS = ("plans.md", "plans.svg", "rounds.jsonl")
 
@@ -128,9 +128,7 @@ def write_svg(path, medians, title):
     largest = max(max(values) for values in medians.values())
     height = top + len(medians) * bar + 30
     scale = width / largest
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 110}" height="{height}" '
-           'font-family="sans-serif" font-size="12">',
-           f'<text x="10" y="20" font-size="14" font-weight="bold">{html.escape(title)}</text>']
+    out = []
     for i, (name, values) in enumerate(medians.items()):
         y = top + i * bar
         low, high, mid = min(values) * scale, max(values) * scale, statistics.median(values) * scale
@@ -140,9 +138,7 @@ def write_svg(path, medians, title):
                    'stroke="#000" stroke-width="2"/>'
                    f'<text x="{left + high + 6:.1f}" y="{y + bar / 2 + 4}">{statistics.median(values):.2f} ms</text>')
     out.append(f'<text x="{left}" y="{height - 8}">bars: median of the round medians; lines: their range</text>')
-    out.append("</svg>")
-    with open(path, "w") as f:
-        f.write("\n".join(out) + "\n")
+    write_svg_document(path, left + width + 110, height, title, out)
 
 
 def main():

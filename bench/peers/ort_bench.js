@@ -17,7 +17,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { loadOrt, createSession, seededInput, timeRuns, percentile } = require('./ort_session');
+const { loadOrt, createSession, seededFeeds, parseCommandLine, timeRuns, percentile } = require('./ort_session');
 
 const USAGE = 'usage: node ort_bench.js MODEL.onnx [--threads N] [--warmup W] [--min-seconds S] ' +
   '[--min-runs R] [--seed K] [--json]';
@@ -28,22 +28,14 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { threads: 2, warmup: 5, minSeconds: 5, minRuns: 10, seed: 0, json: false, model: null };
-  const numeric = { '--threads': 'threads', '--warmup': 'warmup', '--min-seconds': 'minSeconds',
-    '--min-runs': 'minRuns', '--seed': 'seed' };
-  for (let i = 0; i < argv.length; ++i) {
-    const arg = argv[i];
-    if (arg === '--json') options.json = true;
-    else if (arg === '-h' || arg === '--help') { console.log(USAGE); process.exit(0); }
-    else if (arg in numeric) {
-      const value = Number(argv[++i]);
-      if (!Number.isFinite(value) || value < 0) fail(`${arg} needs a non-negative number\n${USAGE}`);
-      options[numeric[arg]] = value;
-    } else if (arg.startsWith('-')) fail(`unknown option ${arg}\n${USAGE}`);
-    else if (options.model === null) options.model = arg;
-    else fail(`more than one model given\n${USAGE}`);
-  }
-  if (options.model === null) fail(`no model given\n${USAGE}`);
+  const options = parseCommandLine(argv, {
+    defaults: { threads: 2, warmup: 5, minSeconds: 5, minRuns: 10, seed: 0, json: false },
+    numeric: { '--threads': 'threads', '--warmup': 'warmup', '--min-seconds': 'minSeconds', '--min-runs': 'minRuns',
+      '--seed': 'seed' },
+    flags: { '--json': 'json' },
+    usage: USAGE,
+    fail,
+  });
   if (!Number.isInteger(options.threads) || options.threads < 1) fail('--threads needs a positive integer');
   if (!Number.isInteger(options.minRuns) || options.minRuns < 1) fail('--min-runs needs a positive integer');
   return options;
@@ -58,15 +50,7 @@ async function main() {
   const createStart = process.hrtime.bigint();
   const session = await createSession(ort, options.model, options.threads);
   const createMs = Number(process.hrtime.bigint() - createStart) / 1e6;
-  if (session.inputNames.length !== 1) fail(`expected one input, the model has ${session.inputNames.length}`);
-  const meta = session.inputMetadata[0];
-  if (!meta.isTensor || meta.type !== 'float32') fail(`input ${meta.name} is not a float32 tensor`);
-  const shape = meta.shape.map((dim) => {
-    if (typeof dim !== 'number') fail(`input ${meta.name} has a symbolic dimension '${dim}'`);
-    return dim;
-  });
-  const count = shape.reduce((a, b) => a * b, 1);
-  const feeds = { [meta.name]: new ort.Tensor('float32', seededInput(count, options.seed), shape) };
+  const { feeds, shape } = seededFeeds(ort, session, options.seed, fail);
 
   const times = await timeRuns(session, feeds, options);
   const output = (await session.run(feeds))[session.outputNames[0]].data;

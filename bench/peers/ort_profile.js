@@ -19,7 +19,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { loadOrt, createSession, seededInput, percentile } = require('./ort_session');
+const { loadOrt, createSession, seededFeeds, parseCommandLine, percentile } = require('./ort_session');
 
 const USAGE = 'usage: node ort_profile.js MODEL.onnx [--threads N] [--warmup W] [--runs R] [--seed K]';
 
@@ -29,20 +29,14 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { threads: 2, warmup: 10, runs: 40, seed: 0, model: null };
-  const numeric = { '--threads': 'threads', '--warmup': 'warmup', '--runs': 'runs', '--seed': 'seed' };
-  for (let i = 0; i < argv.length; ++i) {
-    const arg = argv[i];
-    if (arg === '-h' || arg === '--help') { console.log(USAGE); process.exit(0); }
-    else if (arg in numeric) {
-      const value = Number(argv[++i]);
-      if (!Number.isInteger(value) || value < 0) fail(`${arg} needs a non-negative integer\n${USAGE}`);
-      options[numeric[arg]] = value;
-    } else if (arg.startsWith('-')) fail(`unknown option ${arg}\n${USAGE}`);
-    else if (options.model === null) options.model = arg;
-    else fail(`more than one model given\n${USAGE}`);
-  }
-  if (options.model === null) fail(`no model given\n${USAGE}`);
+  const options = parseCommandLine(argv, {
+    defaults: { threads: 2, warmup: 10, runs: 40, seed: 0 },
+    numeric: { '--threads': 'threads', '--warmup': 'warmup', '--runs': 'runs', '--seed': 'seed' },
+    usage: USAGE,
+    fail,
+  });
+  for (const key of ['threads', 'warmup', 'runs', 'seed'])
+    if (!Number.isInteger(options[key])) fail(`--${key} needs an integer`);
   if (options.threads < 1 || options.runs < 1) fail('--threads and --runs need positive integers');
   return options;
 }
@@ -77,14 +71,7 @@ async function main() {
   try {
     const session = await createSession(ort, options.model, options.threads,
       { enableProfiling: true, profileFilePrefix: path.join(dir, 'trace') });
-    if (session.inputNames.length !== 1) fail(`expected one input, the model has ${session.inputNames.length}`);
-    const meta = session.inputMetadata[0];
-    if (!meta.isTensor || meta.type !== 'float32') fail(`input ${meta.name} is not a float32 tensor`);
-    const shape = meta.shape.map((dim) => {
-      if (typeof dim !== 'number') fail(`input ${meta.name} has a symbolic dimension '${dim}'`);
-      return dim;
-    });
-    const feeds = { [meta.name]: new ort.Tensor('float32', seededInput(shape.reduce((a, b) => a * b, 1), options.seed), shape) };
+    const { feeds } = seededFeeds(ort, session, options.seed, fail);
     for (let i = 0; i < options.warmup + options.runs; ++i) await session.run(feeds);
     session.endProfiling();
     await session.release();

@@ -49,6 +49,45 @@ function seededInput(count, seed) {
   return data;
 }
 
+/**
+ * The feeds of a model with one float32 input of fixed shape: seededInput(seed) in that
+ * shape. Returns { feeds, shape }; `fail` names any other kind of input.
+ */
+function seededFeeds(ort, session, seed, fail) {
+  if (session.inputNames.length !== 1) fail(`expected one input, the model has ${session.inputNames.length}`);
+  const meta = session.inputMetadata[0];
+  if (!meta.isTensor || meta.type !== 'float32') fail(`input ${meta.name} is not a float32 tensor`);
+  const shape = meta.shape.map((dim) => {
+    if (typeof dim !== 'number') fail(`input ${meta.name} has a symbolic dimension '${dim}'`);
+    return dim;
+  });
+  const data = seededInput(shape.reduce((a, b) => a * b, 1), seed);
+  return { feeds: { [meta.name]: new ort.Tensor('float32', data, shape) }, shape };
+}
+
+/**
+ * The command line of a script over one model: a copy of `defaults` with `model` (the one
+ * positional argument), each `numeric` option ('--flag': key, a non-negative number) and
+ * each `flags` option ('--flag': key, set true); `fail` names anything else.
+ */
+function parseCommandLine(argv, { defaults, numeric, flags = {}, usage, fail }) {
+  const options = { ...defaults, model: null };
+  for (let i = 0; i < argv.length; ++i) {
+    const arg = argv[i];
+    if (arg === '-h' || arg === '--help') { console.log(usage); process.exit(0); }
+    else if (arg in flags) options[flags[arg]] = true;
+    else if (arg in numeric) {
+      const value = Number(argv[++i]);
+      if (!Number.isFinite(value) || value < 0) fail(`${arg} needs a non-negative number\n${usage}`);
+      options[numeric[arg]] = value;
+    } else if (arg.startsWith('-')) fail(`unknown option ${arg}\n${usage}`);
+    else if (options.model === null) options.model = arg;
+    else fail(`more than one model given\n${usage}`);
+  }
+  if (options.model === null) fail(`no model given\n${usage}`);
+  return options;
+}
+
 /** Sorted per-run milliseconds: `warmup` runs, then until `minRuns` and `minSeconds` have passed. */
 async function timeRuns(session, feeds, { warmup, minRuns, minSeconds }) {
   for (let i = 0; i < warmup; ++i) await session.run(feeds);
@@ -71,4 +110,4 @@ function percentile(sorted, q) {
   return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
 }
 
-module.exports = { loadOrt, createSession, seededInput, timeRuns, percentile };
+module.exports = { loadOrt, createSession, seededInput, seededFeeds, parseCommandLine, timeRuns, percentile };
