@@ -32,6 +32,7 @@ peers (`bash scripts/install-deps.sh --peers`): node with onnxruntime-node, pyth
 """
 
 import argparse
+import collections
 import datetime
 import html
 import json
@@ -199,9 +200,14 @@ def medians_by(profiles, key):
     """{side: {key: median over the rounds of the summed ms}}, a missing key counting 0 in a round."""
     result = {}
     for side, rounds in profiles.items():
-        keys = {key(node) for _, times in rounds for node in times}
-        sums = [{k: sum(ms for node, ms in times.items() if key(node) == k) for k in keys} for _, times in rounds]
-        result[side] = {k: statistics.median(s.get(k, 0.0) for s in sums) for k in keys}
+        sums = []
+        for _, times in rounds:
+            summed = collections.defaultdict(float)
+            for node, ms in times.items():
+                summed[key(node)] += ms
+            sums.append(summed)
+        keys = {k for summed in sums for k in summed}
+        result[side] = {k: statistics.median(summed.get(k, 0.0) for summed in sums) for k in keys}
     return result
 
 

@@ -5,8 +5,8 @@
  *
  *   node bench/peers/ort_profile.js MODEL.onnx [--threads N] [--warmup W] [--runs R] [--seed K]
  *
- * Session as in ort_session.js, with profiling on; W unprofiled-in-effect warm-up runs (the
- * profiler records them too; they are dropped), then R runs. Prints one JSON object:
+ * Session as in ort_session.js, with profiling on; W warm-up runs (the profiler records them
+ * too; they are dropped), then R runs. Prints one JSON object:
  *   {"peer": "onnxruntime", "version", "model", "threads", "runs", "run_ms": median of the
  *    R runs' model_run events, "nodes": [{"name", "op", "ms"}]}
  * with each node's median over the R runs, in execution order. ONNX Runtime names the
