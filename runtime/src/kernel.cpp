@@ -55,25 +55,6 @@ void share_items(Team team, ItemClaims& team_claims, TeamBarrier& team_barrier, 
   claims.run(omp_get_thread_num(), omp_get_num_threads(), items, body);
 }
 
-/// Calls body(i) for every i in [0, count), in contiguous ranges over the team's threads:
-/// with count == the team's size, thread t takes i = t, whichever the team.
-template <class Body>
-void split_over(Team team, TeamBarrier& team_barrier, int64_t count, const Body& body) {
-  if (team == Team::alone) {
-    for (int64_t i = 0; i < count; ++i) body(i);
-    return;
-  }
-  if (team == Team::calling) {
-    // The contiguous share ItemClaims starts each thread on, as run_stages' ranges.
-    const int64_t threads = omp_get_num_threads(), thread = omp_get_thread_num();
-    for (int64_t i = count * thread / threads; i < count * (thread + 1) / threads; ++i) body(i);
-    team_barrier.arrive_and_wait(static_cast<int>(threads));
-    return;
-  }
-#pragma omp parallel for schedule(static)
-  for (int64_t i = 0; i < count; ++i) body(i);
-}
-
 }  // namespace
 
 float* KernelScratch::reserve(size_t index, int64_t floats) {
@@ -268,15 +249,18 @@ Kernel::CopyPitch Kernel::copy_pitch(Team team) const {
 }
 
 void Kernel::run_units(const StagePointers& first_copy, Team team) const {
-  // Contiguous units per thread, as run_stages' ranges: a thread's bands are the rows it
-  // wrote in the step before. A thread running alone takes every unit in its own copy.
-  const int64_t threads = std::min<int64_t>(units_, team_size(team));
-  const int64_t alone_copy = team == Team::alone ? omp_get_thread_num() : 0;
+  // Units are shared out as run_stages' items: each thread starts on its contiguous share (a
+  // thread's bands are the rows it wrote in the step before) and, once done, takes what a
+  // slowed thread has left. Why not a static split: a band costs a few percent of the step,
+  // and inception-v3's 37-band stem convs spent 6-10% of their time waiting at the barrier
+  // so (docs/design/banded-winograd.md). Whoever runs a unit runs it in its own copy of the
+  // scratch; a thread running alone takes every unit in its own.
   const CopyPitch pitch = copy_pitch(team);
-  split_over(team, team_barrier_, threads, [&](int64_t thread) {
+  share_items(team, team_claims_, team_barrier_, units_, [&](int64_t begin, int64_t end) {
+    const int64_t copy = omp_get_thread_num();
     StagePointers own{};
-    for (size_t s = 0; s < stages_.size(); ++s) own[s] = in_copy(stages_[s], first_copy[s], thread + alone_copy, pitch);
-    for (int64_t unit = units_ * thread / threads; unit < units_ * (thread + 1) / threads; ++unit)
+    for (size_t s = 0; s < stages_.size(); ++s) own[s] = in_copy(stages_[s], first_copy[s], copy, pitch);
+    for (int64_t unit = begin; unit < end; ++unit)
       for (size_t s = 0; s < stages_.size(); ++s) {
         const KernelStage& stage = stages_[s];
         const int64_t items = stage.compiled->work_items;

@@ -135,8 +135,8 @@ class Kernel {
   /// A pipeline run in order, with scratch buffers of the given float counts (at most two).
   /// Unless given a shared scratch first, the kernel allocates its own (zero-filled) on its
   /// first run. Copies of a Kernel share its scratch: run one of them at a time.
-  /// With `units` > 0 the pipeline runs unit by unit: each thread takes a contiguous range
-  /// of units and runs every stage on each (see KernelStage::whole_each_unit), with scratch
+  /// With `units` > 0 the pipeline runs unit by unit: each thread claims units as run_stages
+  /// claims items (its own contiguous range first) and runs every stage on each (see KernelStage::whole_each_unit), with scratch
   /// buffers of its own, each of the given float count.
   Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats, int64_t units = 0);
 
