@@ -284,7 +284,7 @@ class DirectConvEmitter : private jit::IndexArithmetic {
         "kw");
   }
 
-  // Streams the next output tile's weights toward L2 while this tile computes (see
+  // Streams the next output tile's weights toward L1 while this tile computes (see
   // plan_weight_stream for how the fetch is shared out). A large layer's weights come from
   // memory on every inference (the other layers' weights evict them), and a tile whose
   // weights are not on their way waits for them (evidence: docs/design/weight-prefetch.md).
@@ -502,9 +502,9 @@ void WeightPrefetch::emit(llvm::IRBuilder<>& builder, llvm::Value* weight, llvm:
     }
     Value* offset = builder.CreateNSWAdd(start, builder.CreateNSWMul(line, builder.getInt64(kFloatsPerCacheLine)));
     Value* address = builder.CreateGEP(builder.getFloatTy(), weight, offset);
-    // llvm.prefetch(address, read, locality 2 = prefetcht1, toward L2; data cache)
+    // llvm.prefetch(address, read, locality 3 = prefetcht0, toward L1; data cache)
     builder.CreateIntrinsic(llvm::Intrinsic::prefetch, {address->getType()},
-                            {address, builder.getInt32(0), builder.getInt32(2), builder.getInt32(1)});
+                            {address, builder.getInt32(0), builder.getInt32(3), builder.getInt32(1)});
   }
 }
 

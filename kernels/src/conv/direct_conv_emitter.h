@@ -32,7 +32,7 @@ struct TapColumn {
   int64_t input_column = 0;
 };
 
-/// The share of the next output tile's weights one tap fetches toward L2, spread over the
+/// The share of the next output tile's weights one tap fetches toward L1, spread over the
 /// reduction's prefetch slots (see plan_weight_stream).
 struct WeightPrefetch {
   llvm::Value* block_start = nullptr;  ///< float offset of the next tile's weights

@@ -30,7 +30,7 @@ struct DirectConvGeometry {
   int64_t tile_blocks = 1, run_blocks = 1;
   bool unroll_kw = true;
   bool out_block_inner = false;  ///< work items (batch, row tile, out tile) instead of (batch, out tile, row tile)
-  bool prefetch_weights = false; ///< stream the next out block's weights toward L2 (see the emitter)
+  bool prefetch_weights = false; ///< stream the next out block's weights toward L1 (see the emitter)
   bool prefetch_input = false;   ///< fetch the next reduction step's input rows into L1 (see the emitter)
   /// Reduction steps (input blocks) per pass over the work items; 0: all in one pass.
   int64_t steps_per_pass = 0;

@@ -30,7 +30,7 @@ struct Conv2dSchedule {
   /// reuse one oc block's weights; true = (batch, row tile, oc block), so they reuse the same
   /// input rows (better when the weights fit in cache and the input rows do not).
   bool oc_inner = false;
-  /// Fetch the next oc block's weights toward L2 while computing this one (software
+  /// Fetch the next oc block's weights toward L1 while computing this one (software
   /// prefetches spread over the FMAs). Pays off when weights come from memory (large
   /// layers); costs issue slots when they are cached, hence a knob.
   bool prefetch_weights = false;
