@@ -252,7 +252,7 @@ void Kernel::run_units(const StagePointers& first_copy, Team team) const {
   // Units are shared out as run_stages' items: each thread starts on its contiguous share (a
   // thread's bands are the rows it wrote in the step before) and, once done, takes what a
   // slowed thread has left. Why not a static split: a band costs a few percent of the step,
-  // and inception-v3's 37-band stem convs spent 6-10% of their time waiting at the barrier
+  // and inception-v3's 37-band stem convs spent 6-13% of their time waiting at the barrier
   // so (docs/design/banded-winograd.md). Whoever runs a unit runs it in its own copy of the
   // scratch; a thread running alone takes every unit in its own.
   const CopyPitch pitch = copy_pitch(team);

@@ -136,8 +136,9 @@ class Kernel {
   /// Unless given a shared scratch first, the kernel allocates its own (zero-filled) on its
   /// first run. Copies of a Kernel share its scratch: run one of them at a time.
   /// With `units` > 0 the pipeline runs unit by unit: each thread claims units as run_stages
-  /// claims items (its own contiguous range first) and runs every stage on each (see KernelStage::whole_each_unit), with scratch
-  /// buffers of its own, each of the given float count.
+  /// claims items (its own contiguous range first) and runs every stage on each (see
+  /// KernelStage::whole_each_unit), with scratch buffers of its own, each of the given float
+  /// count.
   Kernel(std::string name, std::vector<KernelStage> stages, std::vector<int64_t> scratch_floats, int64_t units = 0);
 
   /// Uses `shared` for scratch (growing it to this kernel's needs) instead of its own; only
