@@ -48,6 +48,12 @@ Kernel kernel_of_units() {
                 {kCopyFloats}, kUnits);
 }
 
+int64_t units_run() {
+  int64_t runs = 0;
+  for (const std::atomic<int>& r : unit_runs) runs += r.load();
+  return runs;
+}
+
 void reset_records() {
   for (size_t u = 0; u < kUnits; ++u) {
     unit_runs[u] = 0;
@@ -65,10 +71,15 @@ TEST_CASE("a late thread's units are run by the others, each once, in the runner
   float output = 0;
   kernel({.output = &output});  // an own-team call sizes the scratch for 2 threads
   reset_records();
-  // Thread 1 starts long after thread 0 has run its own share.
+  // Thread 1 calls only once every unit has run (or after 10 s, when the claims are broken and
+  // the checks below fail): thread 0 must have run them all, its own share and thread 1's.
 #pragma omp parallel num_threads(2)
   {
-    if (omp_get_thread_num() == 1) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (omp_get_thread_num() == 1) {
+      const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+      while (units_run() < kUnits && std::chrono::steady_clock::now() < give_up)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     kernel({.output = &output}, Team::calling);
   }
   omp_set_num_threads(previous);
@@ -84,8 +95,8 @@ TEST_CASE("a late thread's units are run by the others, each once, in the runner
     if (copy[static_cast<size_t>(thread)] == nullptr) copy[static_cast<size_t>(thread)] = unit_scratch[u];
     CHECK(unit_scratch[u] == copy[static_cast<size_t>(thread)]);
   }
-  // A static split would have left thread 0 its 4; it took some of thread 1's.
-  CHECK(by_thread_0 > kUnits / 2);
+  // A static split would have left thread 0 its 4 and waited for thread 1.
+  CHECK(by_thread_0 == kUnits);
   // The two threads' copies share no float.
   if (copy[0] != nullptr && copy[1] != nullptr)
     CHECK((copy[0] + kCopyFloats <= copy[1] || copy[1] + kCopyFloats <= copy[0]));
