@@ -17,7 +17,7 @@
 'use strict';
 
 const fs = require('fs');
-const { loadOrt, createSession, timeRuns, percentile } = require('./ort_session');
+const { loadOrt, createSession, parseCommandLine, timeRuns, percentile } = require('./ort_session');
 
 const USAGE = 'usage: node ort_run.js MODEL.onnx --input IN.npy -o OUT.npy [--all-outputs] [--threads N] ' +
   '[--time-seconds S] [--min-runs R] [--warmup W] [--json]';
@@ -28,25 +28,16 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { model: null, input: null, output: null, allOutputs: false, threads: 2, timeSeconds: 0,
-    minRuns: 5, warmup: 3, json: false };
-  const numeric = { '--threads': 'threads', '--time-seconds': 'timeSeconds', '--min-runs': 'minRuns', '--warmup': 'warmup' };
-  for (let i = 0; i < argv.length; ++i) {
-    const arg = argv[i];
-    if (arg === '--json') options.json = true;
-    else if (arg === '--all-outputs') options.allOutputs = true;
-    else if (arg === '-h' || arg === '--help') { console.log(USAGE); process.exit(0); }
-    else if (arg === '--input') options.input = argv[++i];
-    else if (arg === '-o' || arg === '--output') options.output = argv[++i];
-    else if (arg in numeric) {
-      const value = Number(argv[++i]);
-      if (!Number.isFinite(value) || value < 0) fail(`${arg} needs a non-negative number\n${USAGE}`);
-      options[numeric[arg]] = value;
-    } else if (arg.startsWith('-')) fail(`unknown option ${arg}\n${USAGE}`);
-    else if (options.model === null) options.model = arg;
-    else fail(`more than one model given\n${USAGE}`);
-  }
-  if (options.model === null || !options.input || !options.output) fail(`MODEL, --input and -o are required\n${USAGE}`);
+  const options = parseCommandLine(argv, {
+    defaults: { input: null, output: null, allOutputs: false, threads: 2, timeSeconds: 0, minRuns: 5, warmup: 3,
+      json: false },
+    numeric: { '--threads': 'threads', '--time-seconds': 'timeSeconds', '--min-runs': 'minRuns', '--warmup': 'warmup' },
+    flags: { '--json': 'json', '--all-outputs': 'allOutputs' },
+    strings: { '--input': 'input', '-o': 'output', '--output': 'output' },
+    usage: USAGE,
+    fail,
+  });
+  if (!options.input || !options.output) fail(`MODEL, --input and -o are required\n${USAGE}`);
   if (!Number.isInteger(options.threads) || options.threads < 1) fail('--threads needs a positive integer');
   return options;
 }

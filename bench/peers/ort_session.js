@@ -67,16 +67,20 @@ function seededFeeds(ort, session, seed, fail) {
 
 /**
  * The command line of a script over one model: a copy of `defaults` with `model` (the one
- * positional argument), each `numeric` option ('--flag': key, a non-negative number) and
- * each `flags` option ('--flag': key, set true); `fail` names anything else.
+ * positional argument), each `numeric` option ('--flag': key, a non-negative number), each
+ * `flags` option ('--flag': key, set true) and each `strings` option ('--flag': key, the next
+ * argument); `fail` names anything else.
  */
-function parseCommandLine(argv, { defaults, numeric, flags = {}, usage, fail }) {
+function parseCommandLine(argv, { defaults, numeric, flags = {}, strings = {}, usage, fail }) {
   const options = { ...defaults, model: null };
   for (let i = 0; i < argv.length; ++i) {
     const arg = argv[i];
     if (arg === '-h' || arg === '--help') { console.log(usage); process.exit(0); }
     else if (arg in flags) options[flags[arg]] = true;
-    else if (arg in numeric) {
+    else if (arg in strings) {
+      if (i + 1 >= argv.length) fail(`${arg} needs a value\n${usage}`);
+      options[strings[arg]] = argv[++i];
+    } else if (arg in numeric) {
       const value = Number(argv[++i]);
       if (!Number.isFinite(value) || value < 0) fail(`${arg} needs a non-negative number\n${usage}`);
       options[numeric[arg]] = value;
