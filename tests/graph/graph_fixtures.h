@@ -94,6 +94,29 @@ inline Graph strided_projections() {
   return g;
 }
 
+/// ResNet-50's projection block: "stem" (3x3, relu) -> "conv1" (1x1, relu) -> "conv2" (3x3
+/// stride 2, relu) -> "conv3" (1x1) -> "bn3", plus "downsample" (1x1 stride 2 of the stem)
+/// -> "bn_ds"; "add" -> "relu". Then sums of convs to keep apart: a 3x3 term ("k3_sum"), a
+/// term also read as a graph output ("shared_sum") and a term of the graph input ("input_sum").
+inline Graph projection_block() {
+  Graph g("projection_block");
+  const ValueId x = g.add_input("x", {{1, 8, 8, 8}});
+  const ValueId stem = g.add_node("stem_relu", Relu{}, {conv(g, "stem", x, 16, 3, 1, 1)});
+  const ValueId y1 = g.add_node("relu1", Relu{}, {conv(g, "conv1", stem, 8, 1, 1, 0)});
+  ValueId y = g.add_node("relu2", Relu{}, {conv(g, "conv2", y1, 8, 3, 2, 1)});
+  y = batch_norm(g, "bn3", conv(g, "conv3", y, 32, 1, 1, 0));
+  const ValueId shortcut = batch_norm(g, "bn_ds", conv(g, "downsample", stem, 32, 1, 2, 0));
+  g.add_output(g.add_node("relu", Relu{}, {g.add_node("add", Add{}, {y, shortcut})}));
+
+  g.add_output(g.add_node("k3_sum", Add{}, {conv(g, "k3", stem, 16, 3, 1, 1), conv(g, "k3_other", y1, 16, 1, 1, 0)}));
+  const ValueId shared = conv(g, "shared", stem, 16, 1, 1, 0);
+  g.add_output(g.add_node("shared_sum", Add{}, {shared, conv(g, "shared_other", y1, 16, 1, 1, 0)}));
+  g.add_output(shared);
+  const ValueId input_term = conv(g, "input_term", x, 16, 1, 1, 0);
+  g.add_output(g.add_node("input_sum", Add{}, {input_term, conv(g, "input_other", stem, 16, 1, 1, 0)}));
+  return g;
+}
+
 inline Graph residual_block() {
   Graph g("residual_block");
   const ValueId x = g.add_input("data", {{1, 8, 10, 10}});

@@ -7,6 +7,7 @@
 #include "layoutopt/graph/passes/fold_batch_norm.h"
 #include "layoutopt/graph/passes/fold_pads.h"
 #include "layoutopt/graph/passes/fuse_epilogues.h"
+#include "layoutopt/graph/passes/merge_added_pointwise_convs.h"
 #include "layoutopt/graph/passes/pipeline.h"
 #include "layoutopt/graph/passes/pool_before_pointwise_conv.h"
 #include "layoutopt/graph/passes/recognize_channel_shuffle.h"
@@ -155,6 +156,36 @@ TEST_CASE("a strided 1x1 conv reads a subsampled copy of its input at unit strid
   }
   validate(g);
   CHECK(subsample_before_strided_pointwise_convs(g) == 0);  // nothing strided is left
+}
+
+TEST_CASE("a sum of two plain 1x1 convs becomes one 1x1 conv over their concatenated inputs") {
+  Graph g = projection_block();
+  const PipelineReport report = prepare_for_inference(g);
+  CHECK(report.pointwise_sums_merged == 1);
+  CHECK(report.strided_convs_subsampled == 1);
+  CHECK_FALSE(g.find_node("downsample").has_value());
+  const Node& merged = g.node(*g.find_node("conv3"));
+  CHECK(std::get<Conv2d>(merged.op).epilogue == Epilogue{.bias = true, .activation = Activation::relu});
+  CHECK(g.value(merged.inputs[1]).type.shape == Shape{32, 8 + 16, 1, 1});
+  CHECK(g.value(merged.output).type.shape == Shape{1, 32, 4, 4});
+  const NodeId concat_id = g.value(merged.inputs[0]).producer;
+  REQUIRE(concat_id != kNoProducer);
+  CHECK(std::holds_alternative<Concat>(g.node(concat_id).op));
+  CHECK(concat_id + 1 == *g.find_node("conv3"));  // right before its reader: still topological
+  const std::vector<ValueId> joined = g.node(concat_id).inputs;
+  REQUIRE(joined.size() == 2);
+  CHECK(joined[0] == output_of(g, "conv2"));
+  const NodeId subsample = g.value(joined[1]).producer;
+  REQUIRE(subsample != kNoProducer);
+  CHECK(std::holds_alternative<Pool2d>(g.node(subsample).op));
+  CHECK(g.node(subsample).inputs[0] == output_of(g, "stem"));
+  CHECK(g.outputs()[0] == merged.output);
+  // A 3x3 term, a term the graph also outputs and a term of the graph input stay apart.
+  for (const char* kept : {"k3", "k3_other", "shared", "shared_other", "input_term", "input_other"}) {
+    CAPTURE(kept);
+    CHECK(g.find_node(kept).has_value());
+  }
+  CHECK(merge_added_pointwise_convs(g) == 0);  // the sums left have fused as residuals
 }
 
 TEST_CASE("epilogues fuse relu, the residual add and the relu after it") {

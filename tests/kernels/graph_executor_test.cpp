@@ -61,8 +61,12 @@ TEST_CASE("subsampling the input of strided 1x1 convs keeps the outputs") {
   check_passes_preserve_outputs(graph::testing::strided_projections());
 }
 
+TEST_CASE("merging the sum of two 1x1 convs into one keeps the outputs") {
+  check_passes_preserve_outputs(graph::testing::projection_block());
+}
+
 TEST_CASE("inference passes keep zoo networks' outputs") {
-  for (const char* name : {"resnet-18", "mobilenet-v2", "squeezenet-1.1", "densenet-121"}) {
+  for (const char* name : {"resnet-18", "resnet-50", "mobilenet-v2", "squeezenet-1.1", "densenet-121"}) {
     CAPTURE(name);
     check_passes_preserve_outputs(graph::zoo::build(name, {.image_size = 64}));
   }

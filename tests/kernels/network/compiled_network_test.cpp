@@ -327,6 +327,17 @@ TEST_CASE("the default schedule runs 3x3 stride-1 convs on large enough images b
   CHECK(network.summary().transforms == 0);
 }
 
+TEST_CASE("resnet-50's projection blocks run as one conv over a concat its inputs are written into") {
+  graph::Graph g = prepared_zoo("resnet-50", 56);
+  size_t concat_inputs = 0;
+  for (const graph::Node& node : g.nodes())
+    if (std::holds_alternative<graph::Concat>(node.op)) concat_inputs += node.inputs.size();
+  CHECK(concat_inputs == 2 * 4);  // one per stage: conv2's output and the (subsampled) block input
+  const auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
+  CHECK(network.summary().concat_inputs_placed == concat_inputs);
+  CHECK(network.summary().transforms == 0);
+}
+
 TEST_CASE("densenet's concats copy nothing: their inputs are written in place") {
   graph::Graph g = prepared_zoo("densenet-121", 32);
   size_t concat_inputs = 0;
