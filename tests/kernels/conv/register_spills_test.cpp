@@ -19,6 +19,11 @@ namespace {
 
 // Vector stack moves per FMA a default schedule's loops may hold: one per 50 FMAs.
 constexpr double kFewMovesPerFma = 0.02;
+// With 16 vector registers a prologue's staging (each input chunk's scale and shift beside
+// the accumulators) makes LLVM move a few more: 0.06 per FMA on densenet-201's 224 -> 128,
+// timed as fast as the spill-free tiles (AMD EPYC Zen 3, 2026-12-07: 1557 us against 1564
+// and 1592; docs/design/register-spills.md). Spilling tiles move 0.15 and more.
+constexpr double kPrologueMovesPerFmaOn16Registers = 0.1;
 
 // LLVM 16's verbose x86 output for a loop nest: an item loop (BB0_1) around a reduction loop
 // (BB0_3), an entry block and an exit outside both.
@@ -113,6 +118,7 @@ TEST_CASE("default schedules of benchmark layers keep their reduction loops (alm
     CHECK(spills.fmas > 0);
     // None here on Zen 5; the bound leaves room for another CPU's scheduling model to move a
     // value or two, far below the spilling tiles found so far (0.2 moves per FMA and more).
-    CHECK(spills.per_fma() < kFewMovesPerFma);
+    const bool staged = desc.prologue.has_value() && host_info().vector_registers < 32;
+    CHECK(spills.per_fma() < (staged ? kPrologueMovesPerFmaOn16Registers : kFewMovesPerFma));
   }
 }
