@@ -6,7 +6,8 @@ namespace layoutopt::graph {
 /// Rewrites the sum of two 1x1 convs, each read only by the sum, into one 1x1 conv over
 /// the concat of their inputs:
 ///   conv(x, W1) + b1  +  conv(y, W2) + b2      becomes      conv([x; y], [W1 | W2]) + (b1 + b2)
-/// Both convs must be unit-stride, unpadded, ungrouped and plain (nothing after their bias).
+/// Both convs must be unit-stride, unpadded, ungrouped and plain (nothing after their bias),
+/// and read values some node computes (a graph input in the concat would be copied).
 /// The merged conv takes the first conv's name; the sum's readers read it. Exact up to the
 /// order of the additions. Returns how many sums were merged.
 ///

@@ -24,10 +24,10 @@ struct PipelineReport {
 /// The inference preparation every later step expects: remove identities, recognize channel
 /// shuffles and gated activations (x * sigmoid(x) as silu, so that it fuses), fold pads into
 /// their readers, chain re-concatenations, fold batch norms, move average pools before the
-/// 1x1 convs they read, subsample the input of strided 1x1 convs, merge sums of two 1x1 convs into one
-/// conv over their concatenated inputs, fuse epilogues, fuse
-/// channel scales into the 1x1 convs reading them, move the batch norms left into the 1x1
-/// convs reading them, then validate.
+/// 1x1 convs they read, subsample the input of strided 1x1 convs, merge sums of two 1x1
+/// convs into one conv over their concatenated inputs, fuse epilogues, fuse channel scales
+/// into the 1x1 convs reading them, move the batch norms left into the 1x1 convs reading
+/// them, then validate.
 PipelineReport prepare_for_inference(Graph& graph);
 
 }  // namespace layoutopt::graph
