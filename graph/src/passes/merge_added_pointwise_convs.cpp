@@ -3,17 +3,12 @@
 #include <optional>
 
 #include "batch_norm_parameters.h"
+#include "pointwise_conv.h"
 #include "readers.h"
 
 namespace layoutopt::graph {
 
 namespace {
-
-/// A conv that maps each pixel alone through one matrix plus its bias, with nothing after.
-bool is_pointwise_affine(const Conv2d& conv) {
-  return conv.kernel == Hw{1, 1} && conv.stride == Hw{1, 1} && conv.pads == Pads2d{} && conv.groups == 1 &&
-         conv.epilogue == Epilogue{.bias = conv.epilogue.bias} && !conv.input_scale && !conv.prologue;
-}
 
 /// The conv producing `value` when it qualifies as one term of a merged sum.
 std::optional<NodeId> pointwise_term(const Graph& graph, ValueId value) {
@@ -21,7 +16,9 @@ std::optional<NodeId> pointwise_term(const Graph& graph, ValueId value) {
   if (producer == kNoProducer) return std::nullopt;
   const Node& node = graph.node(producer);
   const auto* conv = std::get_if<Conv2d>(&node.op);
-  if (conv == nullptr || !is_pointwise_affine(*conv) || !all_parameters(graph, node.inputs, 1)) return std::nullopt;
+  // Ungrouped: the weights of both terms then join as whole rows.
+  if (conv == nullptr || !is_pointwise_affine(*conv) || conv->groups != 1 || !all_parameters(graph, node.inputs, 1))
+    return std::nullopt;
   // The concat's inputs are written in place by their producers; a graph input would be copied.
   if (graph.value(node.inputs[0]).producer == kNoProducer) return std::nullopt;
   return producer;

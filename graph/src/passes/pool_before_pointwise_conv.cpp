@@ -3,19 +3,12 @@
 #include <utility>
 
 #include "layoutopt/graph/shape_inference.h"
+#include "pointwise_conv.h"
 #include "readers.h"
 
 namespace layoutopt::graph {
 
 namespace {
-
-/// A conv that computes each output pixel from the same input pixel alone, with nothing
-/// but its bias after the reduction.
-bool is_pointwise_linear(const Conv2d& conv) {
-  const Epilogue linear{.bias = conv.epilogue.bias};
-  return conv.kernel == Hw{1, 1} && conv.stride == Hw{1, 1} && conv.pads == Pads2d{} && conv.epilogue == linear &&
-         !conv.input_scale;
-}
 
 /// An average whose window weights sum to one everywhere: no padding and no partial windows.
 bool is_plain_average(const Pool2d& pool) {
@@ -33,7 +26,7 @@ int pool_before_pointwise_convs(Graph& graph) {
   for (size_t n = 0; n < graph.nodes().size(); ++n) {
     const auto conv_id = static_cast<NodeId>(n);
     const auto* conv = std::get_if<Conv2d>(&graph.node(conv_id).op);
-    if (conv == nullptr || !is_pointwise_linear(*conv)) continue;
+    if (conv == nullptr || !is_pointwise_affine(*conv)) continue;
     const ValueId between = graph.node(conv_id).output;
     const std::optional<NodeId> pool_id = readers.sole_reader(between, none_removed);
     if (!pool_id) continue;
