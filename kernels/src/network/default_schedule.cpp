@@ -43,6 +43,9 @@ NodeSchedule flexible_default(const graph::Graph& graph, graph::NodeId id, const
   if (out.size() == 4 && !layout_rigid(node.op)) {
     int64_t channels = with_channel_slices(graph, readers, out[1]);
     for (graph::ValueId input : inputs) channels = std::gcd(channels, graph.value(input).type.shape[1]);
+    // A channel slice's own start too, or its block could straddle it (gcd(c, 0) = c).
+    if (const auto* slice = std::get_if<graph::Slice>(&node.op); slice && slice->axis == 1 && slice->step == 1)
+      channels = std::gcd(channels, slice->start);
     block = default_channel_block(channels);
   }
   auto layout_of = [&](const graph::Shape& shape) {

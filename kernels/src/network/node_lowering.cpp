@@ -533,6 +533,14 @@ LoweredNode lower_concat(const NodeContext& c, const graph::Concat& concat) {
   return fallback(c);
 }
 
+/// A slice that is one contiguous run of its input is a view of it (channel_slice_view_offset);
+/// others copy.
+LoweredNode slice_step(const NodeContext& c, const ChannelSliceDesc& desc) {
+  if (const std::optional<int64_t> offset = channel_slice_view_offset(desc))
+    return {.detail = "view", .action = std::nullopt, .view_offset = *offset};
+  return plain_kernel(c, compile_channel_slice(desc));
+}
+
 /// A step-1 slice along any axis of a tensor in canonical order (plain_slice_desc).
 std::optional<LoweredNode> lower_plain_slice(const NodeContext& c) {
   if (!in_canonical_order(c.shape_of(c.node.inputs[0]), c.schedule.inputs.at(0)) ||
@@ -540,24 +548,24 @@ std::optional<LoweredNode> lower_plain_slice(const NodeContext& c) {
     return std::nullopt;
   const std::optional<ChannelSliceDesc> desc = plain_slice_desc(c.graph, c.id);
   if (!desc) return std::nullopt;
-  return plain_kernel(c, compile_channel_slice(*desc));
+  return slice_step(c, *desc);
 }
 
 /// A step-1 channel slice of a blocked 4-D tensor has a kernel when the block divides its
-/// start and length (the copy then moves whole blocks); so has a step-1 slice along any axis
+/// start and length (the copy then moves whole blocks; at batch 1 it is a view); so has a step-1 slice along any axis
 /// in canonical order, and a slice with step 1, or a step dividing the extent, along an axis
 /// that the layout both sides share keeps whole (layout_slice_desc). Other slices fall back.
 LoweredNode lower_slice_or_fallback(const NodeContext& c, const graph::Slice& slice) {
   if (std::optional<LoweredNode> plain = lower_plain_slice(c)) return std::move(*plain);
   if (c.schedule.inputs.at(0) == c.schedule.output)
     if (const std::optional<ChannelSliceDesc> desc = layout_slice_desc(c.graph, c.id, c.schedule.output))
-      return plain_kernel(c, compile_channel_slice(*desc));
+      return slice_step(c, *desc);
   const bool channels = c.output_shape().size() == 4 && (slice.axis == 1 || slice.axis == -3) && slice.step == 1;
   if (!channels) return fallback(c);
   const int64_t block = c.schedule.output.block_of('C');
   if (slice.start % block != 0 || (slice.end - slice.start) % block != 0) return fallback(c);
   const ChannelSliceDesc desc{tensor_desc(c.graph, c.node.inputs[0], common_block(c)), slice.start, slice.end};
-  return plain_kernel(c, compile_channel_slice(desc));
+  return slice_step(c, desc);
 }
 
 /// The blocked kernels of layout-flexible operators work on 4-D tensors; other ranks fall back.

@@ -28,6 +28,7 @@ struct LoweredNode {
   double compile_ms = 0;       ///< JIT time of the node's kernels
   std::vector<int64_t> slice_offsets;  ///< see Step::slice_offsets
   StepBody reference_body;             ///< the code of a ReferenceStep action
+  int64_t view_offset = 0;  ///< a view's first float, in floats past its input's (a batch-1 channel slice)
 };
 
 /// Throws KernelError naming the node when the schedule does not fit it. Constants the

@@ -116,8 +116,10 @@ class ProgramBuilder {
     program_.constant_bytes += lowered.constant_bytes;
     if (lowered.compile_ms > 0) program_.compile_ms[lowered.detail] = lowered.compile_ms;
     if (!lowered.action) {  // a view: the output lives in the input's memory
-      const StorageId storage = program_.slots[static_cast<size_t>(operands.reads.at(0))].storage;
-      produced_[static_cast<size_t>(node.output)] = new_slot(node.output, schedule.output, storage);
+      const Slot input = slot(operands.reads.at(0));  // a copy: new_slot grows the slots
+      const SlotId output = new_slot(node.output, schedule.output, input.storage);
+      program_.slots[static_cast<size_t>(output)].offset = input.offset + lowered.view_offset;
+      produced_[static_cast<size_t>(node.output)] = output;
       ++program_.views;
       return;
     }
@@ -129,7 +131,8 @@ class ProgramBuilder {
 
   /// Lets a step write over its residual operand's storage when no later step reads that
   /// storage, the step reads it through no other operand (conv(x) + x must not overwrite
-  /// the x it is still reading), and it is not a graph input or output (those span the run).
+  /// the x it is still reading), it is not a graph input or output (those span the run), and
+  /// the operand starts the storage (a view of a later slice of it would be written shifted).
   void share_in_place_storage() {
     std::vector<StorageLifetime> lifetime = storage_lifetimes(program_);
     for (size_t s = 0; s < program_.steps.size(); ++s) {
@@ -138,8 +141,9 @@ class ProgramBuilder {
       const StorageId operand = storage(step.reads[static_cast<size_t>(step.in_place_operand)]);
       const StorageId output = storage(step.write);
       const bool last_use = lifetime[static_cast<size_t>(operand)].last == static_cast<int>(s);
-      const bool same_size = slot(step.reads[static_cast<size_t>(step.in_place_operand)]).floats == slot(step.write).floats;
-      if (!last_use || !same_size || pinned(operand) || operand == output || read_twice(step, operand)) continue;
+      const Slot& residual = slot(step.reads[static_cast<size_t>(step.in_place_operand)]);
+      const bool same_place = residual.floats == slot(step.write).floats && residual.offset == 0;
+      if (!last_use || !same_place || pinned(operand) || operand == output || read_twice(step, operand)) continue;
       for (Slot& other : program_.slots)
         if (other.storage == output) other.storage = operand;
       lifetime[static_cast<size_t>(operand)].last = lifetime[static_cast<size_t>(output)].last;

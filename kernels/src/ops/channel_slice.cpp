@@ -40,6 +40,12 @@ ChannelSliceLayouts channel_slice_layouts(const ChannelSliceDesc& desc) {
   return {desc.input.layout(), desc.output().layout()};
 }
 
+std::optional<int64_t> channel_slice_view_offset(const ChannelSliceDesc& desc) {
+  desc.validate();
+  if (desc.input.batch != 1) return std::nullopt;
+  return desc.start * desc.input.height * desc.input.width;
+}
+
 Kernel compile_channel_slice(const ChannelSliceDesc& desc) {
   desc.validate();
   const TensorDesc out = desc.output();

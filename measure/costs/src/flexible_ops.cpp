@@ -108,9 +108,11 @@ BlockedOp resize(const graph::Graph& graph, const graph::Node& node, int64_t blo
   return blocked_op("resize", desc.str(), Knobs{}, "", [=] { return Kernels{kernels::compile_resize(desc)}; });
 }
 
+// A batch-1 slice is a view in a compiled network (channel_slice_view_offset): nothing to time.
 BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int64_t block) {
   const auto& slice = std::get<graph::Slice>(node.op);
   const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice.start, slice.end};
+  if (kernels::channel_slice_view_offset(desc)) return blocked_op("channel_slice", desc.str(), Knobs{}, "view", [] { return Kernels{}; });
   return blocked_op("channel_slice", desc.str(), Knobs{}, "",
                     [=] { return Kernels{kernels::compile_channel_slice(desc)}; });
 }
@@ -255,7 +257,7 @@ std::optional<FlexibleOp> canonical_op(const graph::Graph& graph, graph::NodeId 
           return canonical_kernel(graph, id, "softmax", rows.str(), [=] { return Kernels{kernels::compile_softmax(rows)}; });
         } else if constexpr (std::is_same_v<Op, graph::Slice>) {
           const std::optional<kernels::ChannelSliceDesc> desc = kernels::plain_slice_desc(graph, id);
-          if (!desc) return std::nullopt;
+          if (!desc || kernels::channel_slice_view_offset(*desc)) return std::nullopt;  // a view
           const kernels::ChannelSliceDesc slice = *desc;
           return canonical_kernel(graph, id, "channel_slice", slice.str(),
                                   [=] { return Kernels{kernels::compile_channel_slice(slice)}; });

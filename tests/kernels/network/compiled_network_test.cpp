@@ -804,6 +804,39 @@ TEST_CASE("shufflenet's widths run by default in masked channel blocks, like the
   }
 }
 
+TEST_CASE("at batch 1 a channel split is a view of its input: the halves copy nothing") {
+  for (const int64_t batch : {1, 2}) {
+    CAPTURE(batch);
+    const graph::Graph g = split_unit(batch);
+    const NetworkSchedule schedule = kernels::default_network_schedule(g);
+    auto network = kernels::CompiledNetwork::compile(g, schedule);
+    check_runs(network, reference_runs(g));
+    size_t slice_steps = 0;
+    for (const kernels::NetworkStep& step : network.steps())
+      if (step.name == "left" || step.name == "right") ++slice_steps;
+    // A batch of 2 keeps the halves of each image apart in memory: two copies.
+    CHECK(slice_steps == (batch == 1 ? 0 : 2));
+  }
+}
+
+TEST_CASE("a step does not write in place over a slice that starts inside its storage") {
+  // conv(z) + y[:, 8:32]: the residual is a view 8 channels into y's storage. Written over in
+  // place, the output would land 8 channels before the residual it still reads.
+  graph::Graph g("shifted_residual");
+  const graph::ValueId x = g.add_input("x", {{1, 32, 5, 6}});
+  const auto z = conv1x1(g, "pre", x, 16);
+  const auto y = g.add_node("relu", graph::Relu{}, {x});
+  const auto tail = g.add_node("tail", graph::Slice{.axis = 1, .start = 8, .end = 32}, {y});
+  g.add_output(g.add_node("sum", graph::Add{}, {conv1x1(g, "conv", z, 24), tail}));
+  graph::prepare_for_inference(g);
+  NetworkSchedule schedule = kernels::default_network_schedule(g);
+  for (const char* name : {"relu", "tail"}) schedule_block(g, schedule, name, 8);
+  auto network = kernels::CompiledNetwork::compile(g, schedule);
+  check_runs(network, reference_runs(g));
+  CHECK(network.summary().views >= 1);
+  CHECK(network.summary().in_place == 0);
+}
+
 TEST_CASE("a channel slice whose block does not divide its start falls back, still correct") {
   graph::Graph g("offset_slice");
   const graph::ValueId x = g.add_input("x", {{1, 16, 4, 4}});

@@ -173,6 +173,19 @@ TEST_CASE("a channel slice is offered only in blocks dividing its start and leng
   CHECK(costs::offered_blocks(g, *g.find_node("mid_block"), offered_in(g, 8)) == std::vector<int64_t>{1});
 }
 
+TEST_CASE("a batch-1 channel slice is a view and costs nothing; at batch 2 its copies are timed") {
+  for (const int64_t batch : {1, 2}) {
+    CAPTURE(batch);
+    graph::Graph g("split");
+    g.add_output(g.add_node("second_half", graph::Slice{.axis = 1, .start = 8, .end = 16},
+                            {g.add_input("x", {{batch, 16, 6, 6}})}));
+    const costs::FlexibleOpTable table = costs::time_flexible_ops(g, offered_in(g, 8), testing::fast_policy(), nullptr);
+    const planning::FlexibleKernel kernel = timed_kernel(g, table, "second_half", 8);
+    CHECK((table.at(kernel) == 0.0) == (batch == 1));
+    CHECK((costs::flexible_op(g, *g.find_node("second_half"), 8).label == "NCHW8c slice view") == (batch == 1));
+  }
+}
+
 TEST_CASE("each distinct kernel is timed once in every offered block, with progress as transforms show it") {
   const graph::Graph g = three_branch_concat(1);
   std::ostringstream out;

@@ -7,6 +7,7 @@
 // range of the output.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "layoutopt/kernels/kernel.h"
@@ -35,6 +36,11 @@ struct ChannelSliceLayouts {
 };
 
 [[nodiscard]] ChannelSliceLayouts channel_slice_layouts(const ChannelSliceDesc& desc);
+/// Where the slice is one contiguous run of its input, how many floats into the input it
+/// starts: at batch 1, channels [start, end) of NCHW[x]c (x dividing start) are floats
+/// [start * H * W, end * H * W). A compiled network then reads the slice in place, a view
+/// that copies nothing (the mirror of concat_slice_offsets). nullopt at other batches.
+[[nodiscard]] std::optional<int64_t> channel_slice_view_offset(const ChannelSliceDesc& desc);
 /// KernelArgs: input, output (separate buffers). Work items: (n, output channel block, row).
 [[nodiscard]] Kernel compile_channel_slice(const ChannelSliceDesc& desc);
 

@@ -2,10 +2,10 @@
 // The layout-flexible operators and what each runs in one channel block: pooling, global
 // average pooling, the elementwise operators with a blocked kernel (kernels/lowering.h:
 // activations, binary ops with a same-shape, per-channel or constant operand), channel
-// shuffle, concat, channel slice (step 1), resize, batch norm, layer norm over the channels
-// and pad on 4-D tensors. Each
-// runs in NCHW[x]c layouts, every operand in the same block (flexible_blocks.h says which x
-// fit), on the blocked kernel from kernels/ that a compiled network runs for it.
+// shuffle, concat, channel slice (step 1; at batch 1 a view, nothing timed), resize, batch
+// norm, layer norm over the channels and pad on 4-D tensors. Each runs in NCHW[x]c layouts,
+// every operand in the same block (flexible_blocks.h says which x fit), on the blocked
+// kernel from kernels/ that a compiled network runs for it.
 //
 // Operators without a kernel of their own run a stand-in that moves the same data, and say
 // so in their label: pad (a relu over the padded output: one read and one write of it), clip
@@ -47,8 +47,8 @@ struct FlexibleOp {
 /// What a layout-rigid node runs in its canonical layouts when a kernel computes it there, as
 /// a compiled network lowers it: layer norm over any axis, softmax over the last, activations
 /// and binary ops of any rank on flat operands (one shape, or a scalar constant), step-1
-/// slices. nullopt for layout-flexible nodes, views, transposes and what runs as reference
-/// code. Compiles nothing.
+/// slices that are not views. nullopt for layout-flexible nodes, views (batch-1 slices
+/// included), transposes and what runs as reference code. Compiles nothing.
 [[nodiscard]] std::optional<FlexibleOp> canonical_op(const graph::Graph& graph, graph::NodeId id);
 
 /// The blocks node `id` (layout-flexible) is offered in: those dividing the channels its
