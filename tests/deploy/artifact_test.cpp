@@ -18,10 +18,12 @@
 #include "layoutopt/runtime/artifact_program.h"
 #include "layoutopt/cpu/features.h"
 #include "layoutopt/kernels/network/forks.h"
+#include "layoutopt/kernels/reference/graph_executor.h"
 #include "layoutopt/runtime/layoutopt.h"
 #include "layoutopt/runtime/layoutopt.hpp"
 #include "layoutopt/runtime/session.h"
 #include "support/omp_threads.h"
+#include "support/tolerances.h"
 
 namespace layoutopt::testing {
 
@@ -372,6 +374,37 @@ TEST_CASE("a 4-D transpose is a layout copy an artifact holds, and runs it like 
   REQUIRE(actual.size() == 1);
   CHECK(actual[0] == expected[0].data);
   CHECK(expected[0].shape == graph::Shape{1, 4, 6, 8});
+}
+
+TEST_CASE("a batch-1 channel split is a view an artifact keeps at its offset, and runs it like the JIT") {
+  graph::Graph g("split-views");
+  const auto x = g.add_input("x", {{1, 16, 5, 6}});
+  const auto mixed = g.add_node("relu", graph::Relu{}, {x});
+  const auto left = g.add_node("left", graph::Slice{.axis = 1, .start = 0, .end = 8}, {mixed});
+  const auto right = g.add_node("right", graph::Slice{.axis = 1, .start = 8, .end = 16}, {mixed});
+  g.add_output(g.add_node("product", graph::Mul{}, {right, g.add_node("sigmoid", graph::Sigmoid{}, {left})}));
+  g.add_output(g.add_node("swapped", graph::Concat{.axis = 1}, {right, left}));
+  const kernels::NetworkSchedule schedule = kernels::default_network_schedule(g);
+  const ScratchFolder folder("split-views");
+  kernels::compile_ahead_of_time(g, schedule, {.directory = folder.path(), .threads = kThreads});
+  const runtime::ArtifactProgram program = runtime::read_program_file(folder.path() / runtime::kProgramFile);
+  for (const runtime::StepSpec& step : program.network.steps) {
+    CAPTURE(step.name);
+    CHECK(step.name != "left");  // views: no step, a slot 8 channels into the relu's output
+    CHECK(step.name != "right");
+  }
+  kernels::reference::HostTensor input({1, 16, 5, 6});
+  input.data = random_values(input.data.size(), 7);
+  kernels::CompiledNetwork jit = kernels::CompiledNetwork::compile(g, schedule);
+  const std::vector<kernels::reference::HostTensor> expected = jit.run({input});
+  const std::vector<kernels::reference::HostTensor> reference = kernels::reference::run_graph(g, {input});
+  const std::vector<std::vector<float>> actual = c_api_outputs(folder.path(), input.data);
+  REQUIRE(actual.size() == 2);
+  for (size_t o = 0; o < 2; ++o) {
+    CAPTURE(o);
+    CHECK(actual[o] == expected[o].data);
+    CHECK(kernels::reference::max_relative_difference(reference[o], expected[o]) < kCompiledNetworkRelative);
+  }
 }
 
 }  // namespace layoutopt::testing
