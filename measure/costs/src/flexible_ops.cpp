@@ -117,13 +117,30 @@ BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int6
                     [=] { return Kernels{kernels::compile_channel_slice(desc)}; });
 }
 
+// True when `value` is a view of another tensor in NCHW[block]c (a batch-1 channel slice):
+// its memory belongs to that tensor, so a concat reading it copies it.
+bool view_in_block(const graph::Graph& graph, graph::ValueId value, int64_t block) {
+  const graph::NodeId producer = graph.value(value).producer;
+  if (producer == graph::kNoProducer) return false;
+  const graph::Node& node = graph.node(producer);
+  const auto* slice = std::get_if<graph::Slice>(&node.op);
+  if (slice == nullptr || !is_layout_flexible(graph, producer) || slice->start % block != 0 ||
+      (slice->end - slice->start) % block != 0)
+    return false;
+  return kernels::channel_slice_view_offset({kernels::tensor_desc(graph, node.inputs[0], block), slice->start, slice->end})
+      .has_value();
+}
+
 // Only the inputs a compiled network cannot place in their slice of the output are copied
-// (see concat_slice_offsets: at batch 1 their producers write there directly), so only
-// those are timed; a batch-1 concat in one block costs its step and nothing more.
+// (see concat_slice_offsets: at batch 1 their producers write there directly; a view is
+// another tensor's memory), so only those are timed; a batch-1 concat in one block of
+// inputs its producers write costs its step and nothing more.
 BlockedOp concat(const graph::Graph& graph, const graph::Node& node, int64_t block) {
   kernels::ConcatDesc desc{.inputs = {}, .out_block = block};
   for (graph::ValueId input : node.inputs) desc.inputs.push_back(kernels::tensor_desc(graph, input, block));
-  const std::vector<int64_t> offsets = kernels::concat_slice_offsets(desc);
+  std::vector<int64_t> offsets = kernels::concat_slice_offsets(desc);
+  for (size_t i = 0; i < node.inputs.size(); ++i)
+    if (view_in_block(graph, node.inputs[i], block)) offsets[i] = -1;
   const auto copies = std::count(offsets.begin(), offsets.end(), int64_t{-1});
   return blocked_op("concat", desc.str(), {{"copies", copies}}, "copies " + std::to_string(copies), [=] {
     const Kernels all = kernels::compile_concat(desc);

@@ -816,6 +816,9 @@ TEST_CASE("at batch 1 a channel split is a view of its input: the halves copy no
       if (step.name == "left" || step.name == "right") ++slice_steps;
     // A batch of 2 keeps the halves of each image apart in memory: two copies.
     CHECK(slice_steps == (batch == 1 ? 0 : 2));
+    // The branch's conv writes into the concat; the view of the split tensor is copied there,
+    // as the flexible-op table prices it.
+    CHECK(network.summary().concat_inputs_placed == (batch == 1 ? 1 : 0));
   }
 }
 

@@ -186,6 +186,21 @@ TEST_CASE("a batch-1 channel slice is a view and costs nothing; at batch 2 its c
   }
 }
 
+TEST_CASE("a concat copies an input that is a view of another tensor, and is priced so") {
+  // ShuffleNet's unit: one half of a split goes straight into the concat (a view of the
+  // split tensor), the other through a relu, which writes into the concat in place.
+  for (const bool direct : {true, false}) {
+    CAPTURE(direct);
+    graph::Graph g("split_join");
+    const auto mixed = g.add_node("relu", graph::Relu{}, {g.add_input("x", {{1, 16, 6, 6}})});
+    auto left = g.add_node("left", graph::Slice{.axis = 1, .start = 0, .end = 8}, {mixed});
+    if (!direct) left = g.add_node("left_relu", graph::Relu{}, {left});
+    const auto right = g.add_node("right", graph::Slice{.axis = 1, .start = 8, .end = 16}, {mixed});
+    g.add_output(g.add_node("join", graph::Concat{.axis = 1}, {left, g.add_node("right_relu", graph::Relu{}, {right})}));
+    CHECK(costs::flexible_op(g, *g.find_node("join"), 8).kernel.schedule.at("copies") == (direct ? 1 : 0));
+  }
+}
+
 TEST_CASE("each distinct kernel is timed once in every offered block, with progress as transforms show it") {
   const graph::Graph g = three_branch_concat(1);
   std::ostringstream out;
