@@ -552,9 +552,10 @@ std::optional<LoweredNode> lower_plain_slice(const NodeContext& c) {
 }
 
 /// A step-1 channel slice of a blocked 4-D tensor has a kernel when the block divides its
-/// start and length (the copy then moves whole blocks; at batch 1 it is a view); so has a step-1 slice along any axis
+/// start and length (the copy then moves whole blocks); so has a step-1 slice along any axis
 /// in canonical order, and a slice with step 1, or a step dividing the extent, along an axis
-/// that the layout both sides share keeps whole (layout_slice_desc). Other slices fall back.
+/// that the layout both sides share keeps whole (layout_slice_desc). Each is a view where it
+/// keeps one run of its input (slice_step). Other slices fall back.
 LoweredNode lower_slice_or_fallback(const NodeContext& c, const graph::Slice& slice) {
   if (std::optional<LoweredNode> plain = lower_plain_slice(c)) return std::move(*plain);
   if (c.schedule.inputs.at(0) == c.schedule.output)

@@ -112,7 +112,8 @@ BlockedOp resize(const graph::Graph& graph, const graph::Node& node, int64_t blo
 BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int64_t block) {
   const auto& slice = std::get<graph::Slice>(node.op);
   const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice.start, slice.end};
-  if (kernels::channel_slice_view_offset(desc)) return blocked_op("channel_slice", desc.str(), Knobs{}, "view", [] { return Kernels{}; });
+  if (kernels::channel_slice_view_offset(desc))
+    return blocked_op("channel_slice", desc.str(), Knobs{}, "view", [] { return Kernels{}; });
   return blocked_op("channel_slice", desc.str(), Knobs{}, "",
                     [=] { return Kernels{kernels::compile_channel_slice(desc)}; });
 }
@@ -127,8 +128,8 @@ bool view_in_block(const graph::Graph& graph, graph::ValueId value, int64_t bloc
   if (slice == nullptr || !is_layout_flexible(graph, producer) || slice->start % block != 0 ||
       (slice->end - slice->start) % block != 0)
     return false;
-  return kernels::channel_slice_view_offset({kernels::tensor_desc(graph, node.inputs[0], block), slice->start, slice->end})
-      .has_value();
+  const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice->start, slice->end};
+  return kernels::channel_slice_view_offset(desc).has_value();
 }
 
 // Only the inputs a compiled network cannot place in their slice of the output are copied

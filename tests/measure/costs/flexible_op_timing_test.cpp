@@ -196,7 +196,8 @@ TEST_CASE("a concat copies an input that is a view of another tensor, and is pri
     auto left = g.add_node("left", graph::Slice{.axis = 1, .start = 0, .end = 8}, {mixed});
     if (!direct) left = g.add_node("left_relu", graph::Relu{}, {left});
     const auto right = g.add_node("right", graph::Slice{.axis = 1, .start = 8, .end = 16}, {mixed});
-    g.add_output(g.add_node("join", graph::Concat{.axis = 1}, {left, g.add_node("right_relu", graph::Relu{}, {right})}));
+    const auto branch = g.add_node("right_relu", graph::Relu{}, {right});
+    g.add_output(g.add_node("join", graph::Concat{.axis = 1}, {left, branch}));
     CHECK(costs::flexible_op(g, *g.find_node("join"), 8).kernel.schedule.at("copies") == (direct ? 1 : 0));
   }
 }
