@@ -24,13 +24,19 @@ bool layout_rigid(const graph::Op& op) {
          std::holds_alternative<graph::BatchMatMul>(op);
 }
 
+// The op as a step-1 slice of the channels; null for other ops.
+const graph::Slice* channel_slice(const graph::Op& op) {
+  const auto* slice = std::get_if<graph::Slice>(&op);
+  return slice != nullptr && slice->axis == 1 && slice->step == 1 ? slice : nullptr;
+}
+
 // The channel counts a block of `channels` must also divide so that the channel slices read
 // from the output stay whole blocks: each slice's start and width (shufflenet's split of a
 // shuffled 464 into halves of 232, whose own default block is 58 with AVX-512 where 464's is
 // 16).
 int64_t with_channel_slices(const graph::Graph& graph, const std::vector<graph::NodeId>& readers, int64_t channels) {
   for (graph::NodeId reader : readers)
-    if (const auto* slice = std::get_if<graph::Slice>(&graph.node(reader).op); slice && slice->axis == 1 && slice->step == 1)
+    if (const graph::Slice* slice = channel_slice(graph.node(reader).op))
       channels = std::gcd(channels, std::gcd(slice->start, slice->end - slice->start));
   return channels;
 }
@@ -44,8 +50,7 @@ NodeSchedule flexible_default(const graph::Graph& graph, graph::NodeId id, const
     int64_t channels = with_channel_slices(graph, readers, out[1]);
     for (graph::ValueId input : inputs) channels = std::gcd(channels, graph.value(input).type.shape[1]);
     // A channel slice's own start too, or its block could straddle it (gcd(c, 0) = c).
-    if (const auto* slice = std::get_if<graph::Slice>(&node.op); slice && slice->axis == 1 && slice->step == 1)
-      channels = std::gcd(channels, slice->start);
+    if (const graph::Slice* slice = channel_slice(node.op)) channels = std::gcd(channels, slice->start);
     block = default_channel_block(channels);
   }
   auto layout_of = [&](const graph::Shape& shape) {

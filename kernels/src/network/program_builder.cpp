@@ -138,10 +138,10 @@ class ProgramBuilder {
     for (size_t s = 0; s < program_.steps.size(); ++s) {
       const Step& step = program_.steps[s];
       if (step.in_place_operand < 0) continue;
-      const StorageId operand = storage(step.reads[static_cast<size_t>(step.in_place_operand)]);
+      const Slot& residual = slot(step.reads[static_cast<size_t>(step.in_place_operand)]);
+      const StorageId operand = residual.storage;
       const StorageId output = storage(step.write);
       const bool last_use = lifetime[static_cast<size_t>(operand)].last == static_cast<int>(s);
-      const Slot& residual = slot(step.reads[static_cast<size_t>(step.in_place_operand)]);
       const bool same_place = residual.floats == slot(step.write).floats && residual.offset == 0;
       if (!last_use || !same_place || pinned(operand) || operand == output || read_twice(step, operand)) continue;
       for (Slot& other : program_.slots)

@@ -108,10 +108,15 @@ BlockedOp resize(const graph::Graph& graph, const graph::Node& node, int64_t blo
   return blocked_op("resize", desc.str(), Knobs{}, "", [=] { return Kernels{kernels::compile_resize(desc)}; });
 }
 
+// A slice node's channels [start, end) of its input in NCHW[block]c.
+kernels::ChannelSliceDesc slice_desc(const graph::Graph& graph, const graph::Node& node, int64_t block) {
+  const auto& slice = std::get<graph::Slice>(node.op);
+  return {kernels::tensor_desc(graph, node.inputs[0], block), slice.start, slice.end};
+}
+
 // A batch-1 slice is a view in a compiled network (channel_slice_view_offset): nothing to time.
 BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int64_t block) {
-  const auto& slice = std::get<graph::Slice>(node.op);
-  const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice.start, slice.end};
+  const kernels::ChannelSliceDesc desc = slice_desc(graph, node, block);
   if (kernels::channel_slice_view_offset(desc))
     return blocked_op("channel_slice", desc.str(), Knobs{}, "view", [] { return Kernels{}; });
   return blocked_op("channel_slice", desc.str(), Knobs{}, "",
@@ -128,8 +133,7 @@ bool view_in_block(const graph::Graph& graph, graph::ValueId value, int64_t bloc
   if (slice == nullptr || !is_layout_flexible(graph, producer) || slice->start % block != 0 ||
       (slice->end - slice->start) % block != 0)
     return false;
-  const kernels::ChannelSliceDesc desc{kernels::tensor_desc(graph, node.inputs[0], block), slice->start, slice->end};
-  return kernels::channel_slice_view_offset(desc).has_value();
+  return kernels::channel_slice_view_offset(slice_desc(graph, node, block)).has_value();
 }
 
 // Only the inputs a compiled network cannot place in their slice of the output are copied
