@@ -229,9 +229,11 @@ struct Yardsticks {
 };
 
 /// The compute limit and roofline of the model as scheduled, at the FMA peak and read
-/// bandwidth measured on `threads`.
-Yardsticks yardsticks(const ScheduledModel& scheduled, int threads) {
-  const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(threads));
+/// bandwidth measured on `threads`; the peak is the faster of `peak_before` (probed before
+/// the timing) and a probe now.
+Yardsticks yardsticks(const ScheduledModel& scheduled, int threads, const timing::PeakFlops& peak_before) {
+  const timing::PeakFlops peak =
+      timing::faster_peak(peak_before, timing::measure_peak_flops(timing::peak_flops_policy(threads)));
   const timing::MemoryBandwidth bandwidth = timing::measure_memory_bandwidth(timing::memory_bandwidth_policy(threads));
   const graph::Graph& graph = scheduled.model.graph;
   const planning::Plan* plan = scheduled.plan ? &*scheduled.plan : nullptr;
@@ -313,6 +315,8 @@ void bench(const BenchFlags& flags) {
     against_team = costs::time_side_by_side(network, forked, graph, per_round, kSideBySideRounds);
     network = std::move(forked);
   }
+  std::optional<timing::PeakFlops> peak_before;
+  if (flags.profile) peak_before = timing::measure_peak_flops(timing::peak_flops_policy(threads));
   const RoundedTiming timing = time_in_rounds(network, graph, costs::network_policy(threads, flags.min_seconds * 1e3));
   const timing::Summary& ms = timing.middle.ms;
   const kernels::CompileSummary& compiled = network.summary();
@@ -347,7 +351,7 @@ void bench(const BenchFlags& flags) {
     if (flags.profile) {
       const evaluation::StepProfile profile = profile_steps(network, scheduled, kProfiledRuns);
       out["profile"] = profile_json(profile);
-      const Yardsticks measured = yardsticks(scheduled, threads);
+      const Yardsticks measured = yardsticks(scheduled, threads, *peak_before);
       out["compute_limit"] = compute_limit_json(measured.compute, ms.median);
       out["roofline"] = roofline_json(graph, measured.roofline, profile, ms.median);
     }
@@ -377,7 +381,7 @@ void bench(const BenchFlags& flags) {
   if (flags.profile) {
     const evaluation::StepProfile profile = profile_steps(network, scheduled, kProfiledRuns);
     print_profile(profile, kProfiledRuns);
-    const Yardsticks measured = yardsticks(scheduled, threads);
+    const Yardsticks measured = yardsticks(scheduled, threads, *peak_before);
     print_yardsticks(measured, profile, ms.median);
     print_largest_losses(graph, measured.roofline, profile);
   }

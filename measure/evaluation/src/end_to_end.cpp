@@ -57,6 +57,9 @@ std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const st
     results.back().compiled = networks.back().summary();
   }
   if (results.empty()) return results;
+  // Probed before and after the rounds, never during one: a slow spell must not set it.
+  const timing::TimingPolicy peak_policy = timing::peak_flops_policy(options.timing.threads);
+  const timing::PeakFlops peak_before = timing::measure_peak_flops(peak_policy);
   const timing::SteadyRounds rounds = timing::time_steady_rounds(
       {.rounds = options.rounds, .max_retimed = options.max_retimed_rounds}, [&] {
         std::vector<double> medians;
@@ -67,8 +70,7 @@ std::vector<VariantResult> evaluate_variants(const graph::Graph& graph, const st
         }
         return medians;
       });
-  // After the rounds: the peak's own timing must not disturb a round.
-  const timing::PeakFlops peak = timing::measure_peak_flops(timing::peak_flops_policy(options.timing.threads));
+  const timing::PeakFlops peak = timing::faster_peak(peak_before, timing::measure_peak_flops(peak_policy));
   for (size_t v = 0; v < results.size(); ++v) {
     results[v].measured = timing::summarize(rounds.series(v));
     results[v].retimed_rounds = rounds.retimed;

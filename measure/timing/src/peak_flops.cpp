@@ -4,6 +4,7 @@
 #include <omp.h>
 
 #include <atomic>
+#include <cassert>
 
 #include "layoutopt/cpu/features.h"
 
@@ -178,6 +179,11 @@ PeakFlops measure_peak_flops(const TimingPolicy& policy) {
           kernels.fma_only.mix.fma,
           kernels.fma_only.lanes,
           fma.timing};
+}
+
+PeakFlops faster_peak(const PeakFlops& first, const PeakFlops& second) {
+  assert(first.threads == second.threads && "faster_peak: both probes ran on one team size");
+  return second.gflops > first.gflops ? second : first;
 }
 
 }  // namespace layoutopt::timing

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+#include <utility>
+
 using layoutopt::timing::measure_peak_flops;
 using layoutopt::timing::PeakFlops;
 using layoutopt::timing::TimingPolicy;
@@ -19,4 +21,19 @@ TEST_CASE("the peak-FLOPS probe runs on the configured threads and reports a rat
   CHECK(peak.fma_and_add_gflops > 0);
   CHECK_FALSE(peak.isa.empty());
   CHECK(peak.chains * peak.lanes >= 8);
+}
+
+TEST_CASE("of two peak probes the faster is kept whole, whichever came first") {
+  PeakFlops slow;
+  slow.gflops = 230;
+  slow.median_gflops = 220;
+  slow.threads = 2;
+  PeakFlops fast = slow;
+  fast.gflops = 460;
+  fast.median_gflops = 440;
+  for (const auto& [first, second] : {std::pair{slow, fast}, std::pair{fast, slow}}) {
+    const PeakFlops kept = layoutopt::timing::faster_peak(first, second);
+    CHECK(kept.gflops == 460);
+    CHECK(kept.median_gflops == 440);
+  }
 }
