@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "layoutopt/graph/topology.h"
@@ -154,37 +155,96 @@ class ProgramBuilder {
 
   /// Lets the producers of a concat's inputs write straight into the concat's output, so
   /// the concat copies nothing (see concat_slice_offsets: batch 1, the output's block). An
-  /// input's storage moves into the output's at the input's slice offset when it holds that
-  /// input alone (with same-memory views of it). Chained concats nest: the previous concat's
-  /// storage, holding its own inputs already, moves whole into the next one's. Storages a
-  /// step writes over in place, graph inputs and graph outputs keep their memory.
+  /// input's storage moves into the output's, shifted so that the input lands on its slice.
+  /// Chained concats nest: the previous concat's storage, holding its own inputs already,
+  /// moves whole into the next one's. A view moves with the tensor it views (a channel
+  /// split's other half lands beside it: shufflenet's units), where every byte the moved
+  /// tensors share with other data holds one of them at a time (`placement_shift`).
+  /// Storages a step writes over in place, graph inputs and graph outputs keep their memory.
   void place_concat_inputs() {
+    const std::vector<StepSpan> spans = slot_spans();
     for (const Step& step : program_.steps) {
       if (step.slice_offsets.empty()) continue;
       const StorageId output = storage(step.write);
       if (pinned(output) || written_in_place_.contains(output)) continue;
+      const std::vector<SlotId> own = slots_in(output);  // the concat's output and its views
       for (size_t r = 0; r < step.reads.size(); ++r) {
-        if (step.slice_offsets[r] < 0 || !movable_into(step, r, output)) continue;
+        if (step.slice_offsets[r] < 0) continue;
+        const std::optional<int64_t> shift = placement_shift(step, r, own, spans);
+        if (!shift) continue;
         const StorageId input = storage(step.reads[r]);
         for (Slot& other : program_.slots) {
           if (other.storage != input) continue;
           other.storage = output;
-          other.offset += step.slice_offsets[r];
+          other.offset += *shift;
         }
         ++program_.placed_in_slices;
       }
     }
   }
 
-  bool movable_into(const Step& step, size_t r, StorageId output) const {
+  /// The steps between which a slot's bytes hold its data: from the step that writes it (a
+  /// view: its storage's first step) to the last step that reads it.
+  struct StepSpan {
+    int first = 0;
+    int last = 0;
+    [[nodiscard]] bool before(const StepSpan& other) const { return last < other.first; }
+  };
+
+  std::vector<StepSpan> slot_spans() const {
+    const std::vector<StorageLifetime> lifetime = storage_lifetimes(program_);
+    std::vector<StepSpan> spans;
+    for (const Slot& slot : program_.slots) {
+      const int first = lifetime[static_cast<size_t>(slot.storage)].first;
+      spans.push_back({first, first});
+    }
+    for (size_t s = 0; s < program_.steps.size(); ++s) {
+      const int step = static_cast<int>(s);
+      StepSpan& written = spans[static_cast<size_t>(program_.steps[s].write)];
+      written = {step, std::max(written.last, step)};
+      for (SlotId read : program_.steps[s].reads)
+        spans[static_cast<size_t>(read)].last = std::max(spans[static_cast<size_t>(read)].last, step);
+    }
+    return spans;
+  }
+
+  std::vector<SlotId> slots_in(StorageId storage) const {
+    std::vector<SlotId> ids;
+    for (size_t s = 0; s < program_.slots.size(); ++s)
+      if (program_.slots[s].storage == storage) ids.push_back(static_cast<SlotId>(s));
+    return ids;
+  }
+
+  /// How far read `r`'s storage moves (floats added to its slots' offsets) to land the read
+  /// on its slice of the concat's output, or nothing where it may not. Every moved slot must
+  /// lie within the output, and where it meets a slot already there their data must not be
+  /// alive at once, unless they are the same bytes: the read (or a view of the read's range)
+  /// on its own slice of the concat's output (`own`).
+  std::optional<int64_t> placement_shift(const Step& step, size_t r, const std::vector<SlotId>& own,
+                                         const std::vector<StepSpan>& spans) const {
     const Slot& read = slot(step.reads[r]);
-    if (read.storage == output || read.offset != 0 || pinned(read.storage) || written_in_place_.contains(read.storage))
-      return false;
+    const Slot& out = slot(step.write);
+    if (read.storage == out.storage || pinned(read.storage) || written_in_place_.contains(read.storage))
+      return std::nullopt;
     for (size_t other = 0; other < step.reads.size(); ++other)
-      if (other != r && storage(step.reads[other]) == read.storage) return false;  // concat(x, x)
-    for (const Slot& other : program_.slots)
-      if (other.storage == read.storage && other.offset + other.floats > read.floats) return false;  // holds more
-    return true;
+      if (other != r && storage(step.reads[other]) == read.storage) return std::nullopt;  // concat(x, x)
+    const int64_t shift = out.offset + step.slice_offsets[r] - read.offset;
+    const std::vector<SlotId> there_already = slots_in(out.storage);
+    for (SlotId moved : slots_in(read.storage)) {
+      const Slot& m = slot(moved);
+      const int64_t begin = m.offset + shift;
+      if (begin < out.offset || begin + m.floats > out.offset + out.floats) return std::nullopt;
+      const bool read_bytes = m.offset == read.offset && m.floats == read.floats;
+      for (SlotId there : there_already) {
+        const Slot& o = slot(there);
+        if (begin >= o.offset + o.floats || o.offset >= begin + m.floats) continue;
+        if (read_bytes && std::find(own.begin(), own.end(), there) != own.end()) continue;
+        const StepSpan& a = spans[static_cast<size_t>(moved)];
+        const StepSpan& b = spans[static_cast<size_t>(there)];
+        if (!a.before(b) && !b.before(a)) return std::nullopt;
+      }
+    }
+    return shift;
   }
 
   /// Whether `step` reads `storage` through an operand other than its in-place one.

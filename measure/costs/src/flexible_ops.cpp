@@ -124,7 +124,10 @@ BlockedOp channel_slice(const graph::Graph& graph, const graph::Node& node, int6
 }
 
 // True when `value` is a view of another tensor in NCHW[block]c (a batch-1 channel slice):
-// its memory belongs to that tensor, so a concat reading it copies it.
+// its memory belongs to that tensor. The compiled network moves that tensor into the concat
+// only where the step order allows it (program_builder's placement_shift), which a graph
+// alone does not tell, so the concat is priced copying the view; in-network calibration
+// prices the concat as the network runs it.
 bool view_in_block(const graph::Graph& graph, graph::ValueId value, int64_t block) {
   const graph::NodeId producer = graph.value(value).producer;
   if (producer == graph::kNoProducer) return false;
