@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include <atomic>
-#include <cassert>
 
 #include "layoutopt/cpu/features.h"
 
@@ -182,7 +181,8 @@ PeakFlops measure_peak_flops(const TimingPolicy& policy) {
 }
 
 PeakFlops faster_peak(const PeakFlops& first, const PeakFlops& second) {
-  assert(first.threads == second.threads && "faster_peak: both probes ran on one team size");
+  // Teams of different sizes (OMP_DYNAMIC) are not one machine's peak: keep the later probe.
+  if (first.threads != second.threads) return second;
   return second.gflops > first.gflops ? second : first;
 }
 

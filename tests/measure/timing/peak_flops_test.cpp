@@ -37,3 +37,14 @@ TEST_CASE("of two peak probes the faster is kept whole, whichever came first") {
     CHECK(kept.median_gflops == 440);
   }
 }
+
+TEST_CASE("of two peak probes on teams of different sizes the later is kept") {
+  PeakFlops one_thread;
+  one_thread.gflops = 240;
+  one_thread.threads = 1;
+  PeakFlops two_threads;
+  two_threads.gflops = 230;
+  two_threads.threads = 2;
+  CHECK(layoutopt::timing::faster_peak(one_thread, two_threads).threads == 2);
+  CHECK(layoutopt::timing::faster_peak(two_threads, one_thread).threads == 1);
+}
