@@ -325,6 +325,7 @@ TEST_CASE("the default schedule runs 3x3 stride-1 convs on large enough images b
   layer2.kernel_h = layer2.kernel_w = 3;
   layer2.pad_top = layer2.pad_left = layer2.pad_bottom = layer2.pad_right = 1;
   CHECK(winograd_steps(network) == (kernels::winograd_by_default(layer2) ? 6 : 3));
+  CHECK(network.summary().transforms == 0);
 }
 
 TEST_CASE("resnet-50's projection blocks run as one conv over a concat its inputs are written into") {
@@ -335,6 +336,7 @@ TEST_CASE("resnet-50's projection blocks run as one conv over a concat its input
   CHECK(concat_inputs == 2 * 4);  // one per stage: conv2's output and the (subsampled) block input
   const auto network = kernels::CompiledNetwork::compile(g, kernels::default_network_schedule(g));
   CHECK(network.summary().concat_inputs_placed == concat_inputs);
+  CHECK(network.summary().transforms == 0);
 }
 
 TEST_CASE("densenet's concats copy nothing: their inputs are written in place") {

@@ -34,9 +34,9 @@ TimingPolicy peak_flops_policy(int threads = 0);
 /// per FMA and 1 per add, per lane.
 PeakFlops measure_peak_flops(const TimingPolicy& policy = peak_flops_policy());
 
-/// The faster of two peak measurements (the second where their team sizes differ). Measure once before and once after
-/// a long timing and keep this: interference only slows the probe, and a probe that fell in
-/// a slow spell put a whole network at 149% of its compute limit.
+/// The faster of two peak measurements (the second where their team sizes differ). Measure
+/// once before and once after a long timing and keep this: interference only slows the probe,
+/// and a probe that fell in a slow spell put a whole network at 149% of its compute limit.
 PeakFlops faster_peak(const PeakFlops& first, const PeakFlops& second);
 
 }  // namespace layoutopt::timing
