@@ -20,7 +20,7 @@ placed there as MODEL.onnx is timed as it is) and plans it once
     layoutopt optimize MODEL.onnx --budget B --records out/peers/MODEL.tune.jsonl
         --transforms out/peers/MODEL.transforms.json --threads N -o out/peers/MODEL.plan.json
         --force --json-summary out/peers/MODEL.optimize.json
-and then times, each round:
+(a model it cannot plan is left out of the rounds and named under the table), and then times, each round:
     layoutopt bench MODEL.onnx --plan out/peers/MODEL.plan.json --threads N --json
     node bench/peers/ort_bench.js MODEL.onnx --threads N ... --json
     /usr/bin/python3 bench/peers/torch_bench.py MODEL.onnx --threads N ... --json
@@ -80,8 +80,13 @@ def check_prerequisites(args):
              "(pass --skip-layoutopt to time only ONNX Runtime and PyTorch)")
 
 
+class CommandFailed(Exception):
+    pass
+
+
 def run_logged(command, log_path):
-    """Runs a long command, showing its output and keeping a copy in log_path."""
+    """Runs a long command, showing its output and keeping a copy in log_path; raises
+    CommandFailed when it exits non-zero."""
     print("$ " + " ".join(command), flush=True)
     with open(log_path, "w") as log:
         process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -89,19 +94,25 @@ def run_logged(command, log_path):
             sys.stdout.write(line)
             log.write(line)
         if process.wait() != 0:
-            fail(f"`{' '.join(command)}` failed with exit code {process.returncode} (log: {log_path})")
+            raise CommandFailed(f"`{' '.join(command)}` failed with exit code {process.returncode} (log: {log_path})")
 
 
 def plan(args, model, onnx_path):
+    """Plans one model; returns its plan's path, or None (with the reason printed) when
+    `layoutopt optimize` fails on it, so that one unreadable file does not end the sweep."""
     paths = {kind: os.path.join(args.out, f"{model}.{kind}") for kind in
              ("plan.json", "tune.jsonl", "transforms.json", "optimize.json", "optimize.log")}
     if os.path.exists(paths["plan.json"]) and not args.replan:
         print(f"{model}: plan {paths['plan.json']} exists, not re-planned (--replan to redo)")
         return paths["plan.json"]
-    run_logged([args.layoutopt, "optimize", onnx_path, "--budget", args.budget,
-                "--records", paths["tune.jsonl"], "--transforms", paths["transforms.json"],
-                "--threads", str(args.threads), "-o", paths["plan.json"], "--force",
-                "--json-summary", paths["optimize.json"]], paths["optimize.log"])
+    try:
+        run_logged([args.layoutopt, "optimize", onnx_path, "--budget", args.budget,
+                    "--records", paths["tune.jsonl"], "--transforms", paths["transforms.json"],
+                    "--threads", str(args.threads), "-o", paths["plan.json"], "--force",
+                    "--json-summary", paths["optimize.json"]], paths["optimize.log"])
+    except CommandFailed as failure:
+        print(f"compare_peers: {model} is not timed: {failure}", file=sys.stderr)
+        return None
     if not os.path.exists(paths["plan.json"]):
         fail(f"layoutopt optimize succeeded but wrote no {paths['plan.json']}")
     return paths["plan.json"]
@@ -193,8 +204,9 @@ def paired_text(ratios):
     return f"{statistics.median(ratios):.3f} ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
-def write_reports(args, models, peers, rounds, summary, notes):
-    """rounds: list of run results; summary: {model: {peer: median of round medians}}."""
+def write_reports(args, models, peers, rounds, summary, notes, unplanned=()):
+    """rounds: list of run results; summary: {model: {peer: median of round medians}};
+    unplanned: models layoutopt could not plan, named so that the table does not hide them."""
     versions = {r["peer"]: r.get("version") or "" for r in rounds}
     if "layoutopt" in versions and not versions["layoutopt"]:
         versions["layoutopt"] = args.layoutopt_version
@@ -234,6 +246,9 @@ def write_reports(args, models, peers, rounds, summary, notes):
         lines.append(f"PyTorch rebuilds the torchvision networks by name; it did not time {', '.join(untimed)}.")
     if "layoutopt" not in peers:
         lines.append("layoutopt was skipped (--skip-layoutopt).")
+    if unplanned:
+        logs = ", ".join(f"{m} ({os.path.join(args.out, m + '.optimize.log')})" for m in unplanned)
+        lines.append(f"Not timed: `layoutopt optimize` failed on {logs}.")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "peers.md"), "w") as f:
         f.write(table)
@@ -336,19 +351,23 @@ def main():
             fail("exporting the models failed (see above)")
     onnx_paths = {m: os.path.join(models_dir, m + ".onnx") for m in args.models}
     plans = {m: plan(args, m, onnx_paths[m]) for m in args.models} if "layoutopt" in peers else {}
+    unplanned = [m for m, path in plans.items() if path is None]
+    models = [m for m in args.models if m not in unplanned]
+    if not models:
+        fail(f"no model could be planned ({', '.join(unplanned)}; see the messages above)")
     # PyTorch runs the torchvision network of the same name, so it times only those.
     rebuilt = set(subprocess.run([TORCH_PYTHON, os.path.join(PEERS_DIR, "export_models.py"), "--list"],
                                  capture_output=True, text=True, check=True).stdout.split())
-    peers_of = {m: [p for p in peers if p != "pytorch" or m in rebuilt] for m in args.models}
-    unrebuilt = [m for m in args.models if m not in rebuilt]
+    peers_of = {m: [p for p in peers if p != "pytorch" or m in rebuilt] for m in models}
+    unrebuilt = [m for m in models if m not in rebuilt]
     if "pytorch" in peers and unrebuilt:
         print(f"compare_peers: PyTorch times only the networks it rebuilds by name; not {', '.join(unrebuilt)}",
               file=sys.stderr)
 
-    rounds, latest = [], {m: {} for m in args.models}
+    rounds, latest = [], {m: {} for m in models}
     with open(os.path.join(args.out, "rounds.jsonl"), "w") as raw:
         for number in range(1, args.rounds + 1):
-            for model in args.models:
+            for model in models:
                 for peer in peers_of[model]:
                     result = time_peer(args, peer, onnx_paths[model], plans.get(model))
                     result.update(round=number, model=model)
@@ -361,10 +380,10 @@ def main():
                           flush=True)
 
     summary = {m: {p: statistics.median(r["median_ms"] for r in rounds if r["model"] == m and r["peer"] == p)
-                   for p in peers_of[m]} for m in args.models}
-    notes = {m: outputs_agree(latest[m]) for m in args.models}
+                   for p in peers_of[m]} for m in models}
+    notes = {m: outputs_agree(latest[m]) for m in models}
     print()
-    print(write_reports(args, args.models, peers, rounds, summary, notes), end="")
+    print(write_reports(args, models, peers, rounds, summary, notes, unplanned), end="")
     written = ("peers.md", "peers.csv", "peers.svg", "rounds.csv", "rounds.jsonl")
     print(f"\nwrote {', '.join(os.path.join(args.out, name) for name in written)}")
 
