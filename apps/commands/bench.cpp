@@ -1,5 +1,5 @@
-// `layoutopt bench MODEL [--plan plan.json] [--threads N] [--min-seconds S] [--profile]
-//   [--json]`: compiles the model for its plan (or the default schedule) and times whole
+// `layoutopt bench MODEL [--plan plan.json] [--threads N] [--min-seconds S] [--profile
+//   [--losses N]] [--json]`: compiles the model for its plan (or the default schedule) and times whole
 // inferences on random inputs with the shared timing harness: warm-up, then at least 10
 // runs and S / 3 seconds per round, in 3 rounds that must agree (timing/steady_rounds.h: rounds whose medians
 // swing above 1.15x are timed again, at most 3 more, the latest 3 kept); the middle kept
@@ -19,8 +19,8 @@
 // "bandwidth_gbps", "fraction", "types": [{"type", "steps", "floor_ms", "memory_bound_ms",
 // "measured_ms", "fraction"}], "largest_losses": [{"node", "type", "floor_ms", "measured_ms",
 // "fraction"}]}: each step at the peak or the measured read bandwidth, whichever binds
-// (evaluation/roofline.h), per operator its steps in the profiled run, and the 8 steps that
-// lose most time to their floors.
+// (evaluation/roofline.h), per operator its steps in the profiled run, and the --losses steps
+// (8 unless asked) that lose most time to their floors.
 
 #include <algorithm>
 #include <map>
@@ -87,6 +87,7 @@ struct BenchFlags {
   int threads = 0;
   double min_seconds = 2.0;
   bool profile = false;
+  size_t losses = 8;  ///< steps listed that lose most time to their floors (with profile)
   bool side_by_side = false;
   bool json = false;
 };
@@ -247,24 +248,23 @@ nlohmann::ordered_json compute_limit_json(const evaluation::ComputeLimit& limit,
           {"limit_ms", limit.limit_ms()}, {"fraction", limit.fraction_of(run_ms)}};
 }
 
-/// The steps that lose most time to their floors: where kernel work pays most.
-constexpr size_t kLargestLossesShown = 8;
-
+/// The roofline, per operator, and the `losses` steps that lose most time to their floors:
+/// where kernel work pays most.
 nlohmann::ordered_json roofline_json(const graph::Graph& graph, const evaluation::Roofline& roofline,
-                                     const evaluation::StepProfile& profile, double run_ms) {
+                                     const evaluation::StepProfile& profile, double run_ms, size_t losses) {
   nlohmann::ordered_json types = nlohmann::ordered_json::array();
   for (const evaluation::StepTypeFloor& type : roofline.types(profile.node_ms()))
     types.push_back({{"type", type.type}, {"steps", type.steps}, {"floor_ms", type.floor_ms},
                      {"memory_bound_ms", type.memory_bound_ms}, {"measured_ms", type.measured_ms},
                      {"fraction", type.fraction()}});
-  nlohmann::ordered_json losses = nlohmann::ordered_json::array();
-  for (const evaluation::StepLoss& loss : roofline.largest_losses(profile.node_ms(), kLargestLossesShown))
-    losses.push_back({{"node", graph.node(loss.floor.node).name}, {"type", loss.floor.type},
+  nlohmann::ordered_json largest = nlohmann::ordered_json::array();
+  for (const evaluation::StepLoss& loss : roofline.largest_losses(profile.node_ms(), losses))
+    largest.push_back({{"node", graph.node(loss.floor.node).name}, {"type", loss.floor.type},
                       {"floor_ms", loss.floor.floor_ms()}, {"measured_ms", loss.measured_ms},
                       {"fraction", loss.fraction()}});
   return {{"floor_ms", roofline.floor_ms()}, {"memory_bound_ms", roofline.memory_bound_ms()},
           {"bandwidth_gbps", roofline.bandwidth_gbps}, {"fraction", roofline.fraction_of(run_ms)},
-          {"types", types}, {"largest_losses", losses}};
+          {"types", types}, {"largest_losses", largest}};
 }
 
 /// Both yardsticks and the median run's fraction of each, then the roofline per operator
@@ -290,9 +290,9 @@ void print_yardsticks(const Yardsticks& yardsticks, const evaluation::StepProfil
 }
 
 void print_largest_losses(const graph::Graph& graph, const evaluation::Roofline& roofline,
-                          const evaluation::StepProfile& profile) {
+                          const evaluation::StepProfile& profile, size_t losses) {
   std::cout << "  most time above its floor:            measured ms  floor ms  of floor\n";
-  for (const evaluation::StepLoss& loss : roofline.largest_losses(profile.node_ms(), kLargestLossesShown))
+  for (const evaluation::StepLoss& loss : roofline.largest_losses(profile.node_ms(), losses))
     std::cout << "  " << std::left << std::setw(36) << graph.node(loss.floor.node).name.substr(0, 35) << std::right
               << std::fixed << std::setprecision(3) << std::setw(12) << loss.measured_ms << std::setw(10)
               << loss.floor.floor_ms() << std::setprecision(0) << std::setw(9) << 100 * loss.fraction() << "%  "
@@ -353,7 +353,7 @@ void bench(const BenchFlags& flags) {
       out["profile"] = profile_json(profile);
       const Yardsticks measured = yardsticks(scheduled, threads, *peak_before);
       out["compute_limit"] = compute_limit_json(measured.compute, ms.median);
-      out["roofline"] = roofline_json(graph, measured.roofline, profile, ms.median);
+      out["roofline"] = roofline_json(graph, measured.roofline, profile, ms.median, flags.losses);
     }
     std::cout << out.dump() << "\n";
     return;
@@ -383,7 +383,7 @@ void bench(const BenchFlags& flags) {
     print_profile(profile, kProfiledRuns);
     const Yardsticks measured = yardsticks(scheduled, threads, *peak_before);
     print_yardsticks(measured, profile, ms.median);
-    print_largest_losses(graph, measured.roofline, profile);
+    print_largest_losses(graph, measured.roofline, profile, flags.losses);
   }
 }
 
@@ -398,6 +398,9 @@ void add_bench_command(CLI::App& app) {
       ->check(positive_number())
       ->capture_default_str();
   command->add_flag("--profile", flags->profile, "also show where the time goes, per step");
+  command->add_option("--losses", flags->losses, "with --profile, the steps listed that lose most time to their floors")
+      ->check(positive_number())
+      ->capture_default_str();
   command->add_flag("--side-by-side", flags->side_by_side,
                     "run independent steps side by side, one thread each, where the network's own step times "
                     "(with all threads and with one) say it pays; a profile still times them one by one");

@@ -175,6 +175,12 @@ class ProfiledPlan(CliTestCase):
         for row in types:
             self.assertGreater(row["measured_ms"], 0, row)
             self.assertAlmostEqual(row["fraction"], row["floor_ms"] / row["measured_ms"], places=6)
+        # Eight steps that lose most to their floors unless asked for another count.
+        floored = sum(row["steps"] for row in types)
+        self.assertEqual(len(default["roofline"]["largest_losses"]), min(8, floored))
+        one = json.loads(self.expect_success(*bench, "--losses", "1").stdout)["roofline"]["largest_losses"]
+        self.assertEqual(len(one), 1)
+        self.expect_failure(*bench, "--losses", "0", needles=["--losses"])
 
 
 if __name__ == "__main__":
