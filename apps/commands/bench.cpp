@@ -397,9 +397,10 @@ void add_bench_command(CLI::App& app) {
   command->add_option("--min-seconds", flags->min_seconds, "least total time of the timed runs (split among the rounds)")
       ->check(positive_number())
       ->capture_default_str();
-  command->add_flag("--profile", flags->profile, "also show where the time goes, per step");
+  CLI::Option* profile = command->add_flag("--profile", flags->profile, "also show where the time goes, per step");
   command->add_option("--losses", flags->losses, "with --profile, the steps listed that lose most time to their floors")
       ->check(positive_number())
+      ->needs(profile)
       ->capture_default_str();
   command->add_flag("--side-by-side", flags->side_by_side,
                     "run independent steps side by side, one thread each, where the network's own step times "

@@ -181,6 +181,8 @@ class ProfiledPlan(CliTestCase):
         one = json.loads(self.expect_success(*bench, "--losses", "1").stdout)["roofline"]["largest_losses"]
         self.assertEqual(len(one), 1)
         self.expect_failure(*bench, "--losses", "0", needles=["--losses"])
+        without_profile = [arg for arg in bench if arg != "--profile"]
+        self.expect_failure(*without_profile, "--losses", "3", needles=["--losses", "--profile"])
 
 
 if __name__ == "__main__":
